@@ -1,0 +1,381 @@
+//! The surface syntax of an fsmooth block, as parsed from Rust tokens. Every node keeps the
+//! span of the tokens it came from, so later passes can point errors at them.
+
+use proc_macro2::{Span, TokenStream};
+
+/// A name with the span of its use.
+#[derive(Clone, Debug)]
+pub struct Name {
+    /// The identifier's text.
+    pub s: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Name {
+    /// A name without a meaningful source location (synthesised by the compiler).
+    pub fn synth(s: &str) -> Name {
+        Name {
+            s: s.to_string(),
+            span: Span::call_site(),
+        }
+    }
+}
+
+/// A whole `fsmooth! { .. }` block.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The `fn` items, in source order.
+    pub fns: Vec<FnDef>,
+}
+
+/// One `fn` item.
+#[derive(Clone, Debug)]
+pub struct FnDef {
+    /// `pub fn` items are kernels; others are helpers.
+    pub public: bool,
+    /// Doc comments and other outer attributes, passed through to the kernel.
+    pub attrs: Vec<TokenStream>,
+    /// The function's name.
+    pub name: Name,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// The declared return type.
+    pub ret: Ty,
+    /// The body.
+    pub body: Expr,
+    /// The span of the whole signature (for errors about the function as a whole).
+    pub sig_span: Span,
+}
+
+/// A parameter `name: ty`.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: Name,
+    /// Its declared type.
+    pub ty: Ty,
+}
+
+/// A written type.
+#[derive(Clone, Debug)]
+pub enum Ty {
+    /// `f64`
+    F64(Span),
+    /// `usize`
+    Usize(Span),
+    /// `bool`
+    Bool(Span),
+    /// `[elem; len]`
+    Array(Box<Ty>, SizeAst, Span),
+    /// `fn(params) -> ret`
+    Fn(Vec<Ty>, Box<Ty>, Span),
+}
+
+impl Ty {
+    /// Where the type was written.
+    pub fn span(&self) -> Span {
+        match self {
+            Ty::F64(s) | Ty::Usize(s) | Ty::Bool(s) | Ty::Array(_, _, s) | Ty::Fn(_, _, s) => *s,
+        }
+    }
+}
+
+/// A size written in a type: literals and size names under `+ - * /`.
+#[derive(Clone, Debug)]
+pub enum SizeAst {
+    /// An integer literal.
+    Lit(u64, Span),
+    /// A size name.
+    Name(Name),
+    /// `a op b`.
+    Bin(SizeOp, Box<SizeAst>, Box<SizeAst>, Span),
+}
+
+impl SizeAst {
+    /// Where the size was written.
+    pub fn span(&self) -> Span {
+        match self {
+            SizeAst::Lit(_, s) | SizeAst::Bin(_, _, _, s) => *s,
+            SizeAst::Name(n) => n.span,
+        }
+    }
+
+    /// Every size name in this size, in order of appearance.
+    pub fn names<'a>(&'a self, out: &mut Vec<&'a Name>) {
+        match self {
+            SizeAst::Lit(..) => {}
+            SizeAst::Name(n) => out.push(n),
+            SizeAst::Bin(_, a, b, _) => {
+                a.names(out);
+                b.names(out);
+            }
+        }
+    }
+}
+
+/// Arithmetic allowed in sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SizeOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// The tokens it came from.
+    pub span: Span,
+}
+
+/// One `let` of a block.
+#[derive(Clone, Debug)]
+pub struct Let {
+    /// The bound name.
+    pub name: Name,
+    /// An optional type annotation, checked against the value.
+    pub ty: Option<Ty>,
+    /// The value.
+    pub value: Expr,
+}
+
+/// The forms of expression (LANGUAGE.md section 3).
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// `1.5`
+    Float(f64),
+    /// `3`
+    Int(u64),
+    /// `true`, `false`
+    Bool(bool),
+    /// A variable, size name or function name.
+    Var(Name),
+    /// `{ let x = e; ..; e }`
+    Block(Vec<Let>, Box<Expr>),
+    /// `v[i]`
+    Index(Box<Expr>, Box<Expr>),
+    /// `v[a..b]`; a missing bound is `None` (`0` and the length).
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `v.len()` or `length(v)`
+    Len(Box<Expr>),
+    /// `build(n, |i| e)`
+    Build(Box<Expr>, Name, Box<Expr>),
+    /// `ifold(n, init, |acc, i| e)`
+    Ifold(Box<Expr>, Box<Expr>, Name, Name, Box<Expr>),
+    /// `[e0, e1, ..]`
+    Array(Vec<Expr>),
+    /// `if c { a } else { b }`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `a op b`
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `-a`, `!a`
+    Un(UnOp, Box<Expr>),
+    /// `e as f64`, `e as usize`
+    Cast(Box<Expr>, CastTy),
+    /// `x.sqrt()`, `x.powi(k)`, ...
+    Math(MathFn, Box<Expr>, Vec<Expr>),
+    /// `f(a, b)`: a block function, a prelude function or a function parameter.
+    Call(Name, Vec<Expr>),
+    /// `|x, y| e`: only as an argument for a function parameter.
+    Closure(Vec<Name>, Box<Expr>),
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+
+    /// `+ - * / %`
+    pub fn is_arith(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+        )
+    }
+
+    /// `< <= > >= == !=`
+    pub fn is_cmp(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        )
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `!`
+    Not,
+}
+
+/// Targets of `as`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastTy {
+    /// `as f64`
+    F64,
+    /// `as usize`
+    Usize,
+}
+
+/// The scalar math methods (Rust's own f64 method names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    /// `x.sqrt()`
+    Sqrt,
+    /// `x.exp()`
+    Exp,
+    /// `x.ln()`
+    Ln,
+    /// `x.sin()`
+    Sin,
+    /// `x.cos()`
+    Cos,
+    /// `x.tan()`
+    Tan,
+    /// `x.tanh()`
+    Tanh,
+    /// `x.abs()`
+    Abs,
+    /// `x.floor()`
+    Floor,
+    /// `x.ceil()`
+    Ceil,
+    /// `x.powi(k)`: k a usize expression or a (possibly negated) integer literal
+    Powi,
+    /// `x.powf(y)`
+    Powf,
+    /// `x.min(y)`
+    Min,
+    /// `x.max(y)`
+    Max,
+}
+
+impl MathFn {
+    /// Every method, for lookups and suggestions.
+    pub const ALL: [MathFn; 14] = [
+        MathFn::Sqrt,
+        MathFn::Exp,
+        MathFn::Ln,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Tanh,
+        MathFn::Abs,
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Powi,
+        MathFn::Powf,
+        MathFn::Min,
+        MathFn::Max,
+    ];
+
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Sqrt => "sqrt",
+            MathFn::Exp => "exp",
+            MathFn::Ln => "ln",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::Tanh => "tanh",
+            MathFn::Abs => "abs",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Powi => "powi",
+            MathFn::Powf => "powf",
+            MathFn::Min => "min",
+            MathFn::Max => "max",
+        }
+    }
+
+    /// How many arguments besides the receiver.
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Powi | MathFn::Powf | MathFn::Min | MathFn::Max => 1,
+            _ => 0,
+        }
+    }
+
+    /// The method called `name`, if any.
+    pub fn from_name(name: &str) -> Option<MathFn> {
+        MathFn::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Apply to f64 values (the reference semantics; `powi`'s exponent arrives as f64).
+    pub fn eval(self, x: f64, y: f64) -> f64 {
+        match self {
+            MathFn::Sqrt => x.sqrt(),
+            MathFn::Exp => x.exp(),
+            MathFn::Ln => x.ln(),
+            MathFn::Sin => x.sin(),
+            MathFn::Cos => x.cos(),
+            MathFn::Tan => x.tan(),
+            MathFn::Tanh => x.tanh(),
+            MathFn::Abs => x.abs(),
+            MathFn::Floor => x.floor(),
+            MathFn::Ceil => x.ceil(),
+            MathFn::Powi => x.powi(y as i32),
+            MathFn::Powf => x.powf(y),
+            MathFn::Min => x.min(y),
+            MathFn::Max => x.max(y),
+        }
+    }
+}

@@ -1,0 +1,631 @@
+//! `parse`: Rust tokens to the fsmooth AST. syn does the tokenising and Rust-level grammar;
+//! this pass accepts only the fsmooth subset and reports everything else on its own tokens.
+
+use crate::ast::*;
+use crate::diag::Diags;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+
+struct Items(Vec<syn::ItemFn>);
+
+impl Parse for Items {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut v = Vec::new();
+        while !input.is_empty() {
+            v.push(input.parse()?);
+        }
+        Ok(Items(v))
+    }
+}
+
+/// Parse a block's tokens. Syntax errors stop parsing (syn reports the first); errors about
+/// constructs outside fsmooth are all collected into `diags`, and the function is still
+/// returned (with a placeholder where the construct was) so later passes can report more.
+pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
+    let items: Items = match syn::parse2(tokens) {
+        Ok(i) => i,
+        Err(e) => {
+            diags.push(e);
+            return None;
+        }
+    };
+    let mut p = Parser { diags };
+    let fns = items.0.iter().map(|f| p.item(f)).collect();
+    Some(Program { fns })
+}
+
+struct Parser<'d> {
+    diags: &'d mut Diags,
+}
+
+fn placeholder(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Float(0.0),
+        span,
+    }
+}
+
+fn name(id: &syn::Ident) -> Name {
+    Name {
+        s: id.to_string(),
+        span: id.span(),
+    }
+}
+
+impl Parser<'_> {
+    fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.diags.push(syn::Error::new(span, msg));
+    }
+
+    fn item(&mut self, f: &syn::ItemFn) -> FnDef {
+        let public = match &f.vis {
+            syn::Visibility::Public(_) => true,
+            syn::Visibility::Inherited => false,
+            other => {
+                self.err(
+                    other.span(),
+                    "fsmooth kernels are `pub fn` or private `fn`; restricted visibility is not supported",
+                );
+                true
+            }
+        };
+        let sig = &f.sig;
+        if let Some(g) = &sig.generics.lt_token {
+            self.err(
+                g.span(),
+                "fsmooth functions have no generic parameters: sizes are polymorphic already (write `[f64; n]`)",
+            );
+        }
+        if sig.constness.is_some() || sig.asyncness.is_some() || !matches!(sig.safety, syn::Safety::Default) {
+            self.err(sig.fn_token.span(), "fsmooth functions are plain `fn`s");
+        }
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Typed(pt) => {
+                    let pname = match &*pt.pat {
+                        syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                            if pi.mutability.is_some() {
+                                self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
+                            }
+                            name(&pi.ident)
+                        }
+                        other => {
+                            self.err(other.span(), "expected a parameter name");
+                            Name {
+                                s: "_".into(),
+                                span: other.span(),
+                            }
+                        }
+                    };
+                    let ty = self.ty(&pt.ty);
+                    params.push(Param { name: pname, ty });
+                }
+                syn::FnArg::Receiver(r) => self.err(r.span(), "fsmooth functions take no `self`"),
+            }
+        }
+        let ret = match &sig.output {
+            syn::ReturnType::Type(_, t) => self.ty(t),
+            syn::ReturnType::Default => {
+                self.err(
+                    sig.paren_token.span.join(),
+                    "an fsmooth function returns a value: add `-> f64` or `-> [f64; n]`",
+                );
+                Ty::F64(sig.ident.span())
+            }
+        };
+        let attrs = f
+            .attrs
+            .iter()
+            .map(|a| a.to_token_stream())
+            .collect::<Vec<_>>();
+        let body = self.block(&f.block);
+        FnDef {
+            public,
+            attrs,
+            name: name(&sig.ident),
+            params,
+            ret,
+            body,
+            sig_span: sig.span(),
+        }
+    }
+
+    fn ty(&mut self, t: &syn::Type) -> Ty {
+        match t {
+            syn::Type::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(id) if id == "f64" => Ty::F64(id.span()),
+                Some(id) if id == "usize" => Ty::Usize(id.span()),
+                Some(id) if id == "bool" => Ty::Bool(id.span()),
+                _ => {
+                    self.err(
+                        t.span(),
+                        format!(
+                            "unsupported type `{}`: fsmooth has `f64`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
+                            t.to_token_stream()
+                        ),
+                    );
+                    Ty::F64(t.span())
+                }
+            },
+            syn::Type::Array(a) => {
+                let elem = self.ty(&a.elem);
+                let len = self.size(&a.len);
+                Ty::Array(Box::new(elem), len, a.span())
+            }
+            syn::Type::FnPtr(f) => {
+                let params = f.inputs.iter().map(|a| self.ty(&a.ty)).collect();
+                let ret = match &f.output {
+                    syn::ReturnType::Type(_, t) => self.ty(t),
+                    syn::ReturnType::Default => {
+                        self.err(f.span(), "a function parameter returns a value: add `-> f64`");
+                        Ty::F64(f.span())
+                    }
+                };
+                Ty::Fn(params, Box::new(ret), t.span())
+            }
+            syn::Type::Paren(p) => self.ty(&p.elem),
+            syn::Type::Group(g) => self.ty(&g.elem),
+            syn::Type::Reference(r) => {
+                self.err(
+                    r.and_token.span(),
+                    "write the array type itself (`[f64; n]`): the generated kernel takes `&[f64]` for it",
+                );
+                self.ty(&r.elem)
+            }
+            syn::Type::Slice(s) => {
+                self.err(
+                    s.span(),
+                    "arrays need a size: write `[f64; n]` with a size name or literal",
+                );
+                Ty::F64(s.span())
+            }
+            other => {
+                self.err(
+                    other.span(),
+                    "unsupported type: fsmooth has `f64`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
+                );
+                Ty::F64(other.span())
+            }
+        }
+    }
+
+    fn size(&mut self, e: &syn::Expr) -> SizeAst {
+        match e {
+            syn::Expr::Lit(l) => match &l.lit {
+                syn::Lit::Int(i) if i.suffix().is_empty() || i.suffix() == "usize" => {
+                    match i.base10_parse::<u64>() {
+                        Ok(v) => SizeAst::Lit(v, i.span()),
+                        Err(err) => {
+                            self.diags.push(err);
+                            SizeAst::Lit(0, i.span())
+                        }
+                    }
+                }
+                _ => {
+                    self.err(l.span(), "a size is a whole number, a size name or arithmetic over them");
+                    SizeAst::Lit(0, l.span())
+                }
+            },
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                SizeAst::Name(name(p.path.get_ident().unwrap_or_else(|| unreachable!())))
+            }
+            syn::Expr::Paren(p) => self.size(&p.expr),
+            syn::Expr::Group(g) => self.size(&g.expr),
+            syn::Expr::Binary(b) => {
+                let op = match b.op {
+                    syn::BinOp::Add(_) => Some(SizeOp::Add),
+                    syn::BinOp::Sub(_) => Some(SizeOp::Sub),
+                    syn::BinOp::Mul(_) => Some(SizeOp::Mul),
+                    syn::BinOp::Div(_) => Some(SizeOp::Div),
+                    _ => None,
+                };
+                let l = self.size(&b.left);
+                let r = self.size(&b.right);
+                match op {
+                    Some(op) => SizeAst::Bin(op, Box::new(l), Box::new(r), b.span()),
+                    None => {
+                        self.err(b.op.span(), "sizes allow only `+ - * /`");
+                        l
+                    }
+                }
+            }
+            other => {
+                self.err(
+                    other.span(),
+                    "a size is a whole number, a size name or `+ - * /` over them",
+                );
+                SizeAst::Lit(0, other.span())
+            }
+        }
+    }
+
+    fn block(&mut self, b: &syn::Block) -> Expr {
+        let span = b.brace_token.span.join();
+        let mut lets = Vec::new();
+        let mut tail = None;
+        let n = b.stmts.len();
+        for (k, s) in b.stmts.iter().enumerate() {
+            match s {
+                syn::Stmt::Local(l) => {
+                    let (pname, ty) = self.let_pat(&l.pat);
+                    let value = match &l.init {
+                        Some(init) => {
+                            if let Some((e, _)) = &init.diverge {
+                                self.err(e.span(), "`let .. else` is not fsmooth");
+                            }
+                            self.expr(&init.expr)
+                        }
+                        None => {
+                            self.err(l.span(), "a `let` needs a value: `let x = e;`");
+                            placeholder(l.span())
+                        }
+                    };
+                    lets.push(Let {
+                        name: pname,
+                        ty,
+                        value,
+                    });
+                    if k + 1 == n {
+                        self.err(
+                            l.span(),
+                            "a block ends in its value: add an expression after the last `let`",
+                        );
+                    }
+                }
+                syn::Stmt::Expr(e, semi) => {
+                    if k + 1 == n && semi.is_none() {
+                        tail = Some(self.expr(e));
+                    } else if let Some(semi) = semi {
+                        self.err(
+                            semi.span(),
+                            "only `let` statements come before a block's value: remove this `;` if this is the value",
+                        );
+                        if k + 1 == n {
+                            tail = Some(self.expr(e));
+                        }
+                    } else {
+                        self.err(e.span(), "expected `;` or the end of the block");
+                    }
+                }
+                syn::Stmt::Item(i) => self.err(
+                    i.span(),
+                    "items inside fsmooth functions are not supported: define helpers at the block's top level",
+                ),
+                syn::Stmt::Macro(m) => self.err(m.span(), "macros are not fsmooth"),
+            }
+        }
+        let tail = match tail {
+            Some(t) => t,
+            None => {
+                if lets.is_empty() || n == 0 {
+                    self.err(span, "an empty block has no value");
+                }
+                placeholder(span)
+            }
+        };
+        if lets.is_empty() {
+            tail
+        } else {
+            Expr {
+                kind: ExprKind::Block(lets, Box::new(tail)),
+                span,
+            }
+        }
+    }
+
+    fn let_pat(&mut self, p: &syn::Pat) -> (Name, Option<Ty>) {
+        match p {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                if pi.mutability.is_some() {
+                    self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
+                }
+                (name(&pi.ident), None)
+            }
+            syn::Pat::Type(pt) => {
+                let (n, _) = self.let_pat(&pt.pat);
+                (n, Some(self.ty(&pt.ty)))
+            }
+            other => {
+                self.err(other.span(), "expected a name: `let x = e;`");
+                (
+                    Name {
+                        s: "_".into(),
+                        span: other.span(),
+                    },
+                    None,
+                )
+            }
+        }
+    }
+
+    fn closure_param(&mut self, p: &syn::Pat) -> Name {
+        match p {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => name(&pi.ident),
+            syn::Pat::Type(pt) => {
+                self.err(
+                    pt.colon_token.span(),
+                    "closure parameters take their types from the function parameter: remove the annotation",
+                );
+                self.closure_param(&pt.pat)
+            }
+            other => {
+                self.err(other.span(), "expected a closure parameter name");
+                Name {
+                    s: "_".into(),
+                    span: other.span(),
+                }
+            }
+        }
+    }
+
+    fn closure(&mut self, e: &syn::Expr, want: usize, what: &str) -> Option<(Vec<Name>, Expr)> {
+        match e {
+            syn::Expr::Closure(c) => {
+                let ps: Vec<Name> = c.inputs.iter().map(|p| self.closure_param(p)).collect();
+                if ps.len() != want {
+                    self.err(
+                        c.inputs_begin.span(),
+                        format!(
+                            "{what} takes a closure of {want} parameter{}, this one has {}",
+                            if want == 1 { "" } else { "s" },
+                            ps.len()
+                        ),
+                    );
+                    return None;
+                }
+                let body = self.expr(&c.body);
+                Some((ps, body))
+            }
+            other => {
+                self.err(
+                    other.span(),
+                    format!("{what} takes a closure here, e.g. `|i| ..`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &syn::Expr) -> Expr {
+        let span = e.span();
+        let kind = match e {
+            syn::Expr::Lit(l) => match &l.lit {
+                syn::Lit::Float(f) => match f.base10_parse::<f64>() {
+                    Ok(v) if f.suffix().is_empty() || f.suffix() == "f64" => ExprKind::Float(v),
+                    _ => {
+                        self.err(f.span(), "fsmooth floats are f64: write e.g. `1.5`");
+                        ExprKind::Float(0.0)
+                    }
+                },
+                syn::Lit::Int(i) => match i.suffix() {
+                    "" | "usize" => match i.base10_parse::<u64>() {
+                        Ok(v) => ExprKind::Int(v),
+                        Err(err) => {
+                            self.diags.push(err);
+                            ExprKind::Int(0)
+                        }
+                    },
+                    "f64" => match i.base10_parse::<f64>() {
+                        Ok(v) => ExprKind::Float(v),
+                        Err(err) => {
+                            self.diags.push(err);
+                            ExprKind::Float(0.0)
+                        }
+                    },
+                    _ => {
+                        self.err(i.span(), "integer literals are `usize` (or write `2.0` for f64)");
+                        ExprKind::Int(0)
+                    }
+                },
+                syn::Lit::Bool(b) => ExprKind::Bool(b.value),
+                other => {
+                    self.err(other.span(), "fsmooth literals are numbers and `true`/`false`");
+                    ExprKind::Float(0.0)
+                }
+            },
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                ExprKind::Var(name(p.path.get_ident().unwrap_or_else(|| unreachable!())))
+            }
+            syn::Expr::Paren(p) => return self.expr(&p.expr),
+            syn::Expr::Group(g) => return self.expr(&g.expr),
+            syn::Expr::Block(b) if b.label.is_none() => return self.block(&b.block),
+            syn::Expr::Index(ix) => {
+                let arr = self.expr(&ix.expr);
+                match &*ix.index {
+                    syn::Expr::Range(r) => {
+                        if matches!(r.limits, syn::RangeLimits::Closed(_)) {
+                            self.err(r.span(), "slices are half-open: write `a..b`");
+                        }
+                        let lo = r.start.as_ref().map(|s| Box::new(self.expr(s)));
+                        let hi = r.end.as_ref().map(|s| Box::new(self.expr(s)));
+                        ExprKind::Slice(Box::new(arr), lo, hi)
+                    }
+                    idx => ExprKind::Index(Box::new(arr), Box::new(self.expr(idx))),
+                }
+            }
+            syn::Expr::MethodCall(m) => {
+                let recv = self.expr(&m.receiver);
+                let mname = m.method.to_string();
+                if m.turbofish.is_some() {
+                    self.err(m.method.span(), "no turbofish in fsmooth");
+                }
+                if mname == "len" {
+                    if !m.args.is_empty() {
+                        self.err(m.args.span(), "`len` takes no arguments");
+                    }
+                    ExprKind::Len(Box::new(recv))
+                } else if let Some(f) = MathFn::from_name(&mname) {
+                    let args: Vec<Expr> = m.args.iter().map(|a| self.expr(a)).collect();
+                    if args.len() != f.arity() {
+                        self.err(
+                            m.method.span(),
+                            format!(
+                                "`{mname}` takes {} argument{}, found {}",
+                                f.arity(),
+                                if f.arity() == 1 { "" } else { "s" },
+                                args.len()
+                            ),
+                        );
+                        return placeholder(span);
+                    }
+                    ExprKind::Math(f, Box::new(recv), args)
+                } else {
+                    let known: Vec<&str> = MathFn::ALL.iter().map(|f| f.name()).chain(["len"]).collect();
+                    let hint = crate::diag::closest(&mname, known.iter().copied())
+                        .map(|c| format!("; did you mean `{c}`?"))
+                        .unwrap_or_default();
+                    self.err(
+                        m.method.span(),
+                        format!("unknown method `{mname}`: fsmooth has `len` and the f64 math methods{hint}"),
+                    );
+                    return placeholder(span);
+                }
+            }
+            syn::Expr::Call(c) => {
+                let fname = match &*c.func {
+                    syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                        name(p.path.get_ident().unwrap_or_else(|| unreachable!()))
+                    }
+                    other => {
+                        self.err(other.span(), "call a function by its name");
+                        return placeholder(span);
+                    }
+                };
+                let args: Vec<&syn::Expr> = c.args.iter().collect();
+                match fname.s.as_str() {
+                    "build" => {
+                        if args.len() != 2 {
+                            self.err(fname.span, format!("`build(n, |i| e)` takes 2 arguments, found {}", args.len()));
+                            return placeholder(span);
+                        }
+                        let n = self.expr(args[0]);
+                        match self.closure(args[1], 1, "`build`") {
+                            Some((mut ps, body)) => {
+                                ExprKind::Build(Box::new(n), ps.remove(0), Box::new(body))
+                            }
+                            None => return placeholder(span),
+                        }
+                    }
+                    "ifold" => {
+                        if args.len() != 3 {
+                            self.err(
+                                fname.span,
+                                format!("`ifold(n, init, |acc, i| e)` takes 3 arguments, found {}", args.len()),
+                            );
+                            return placeholder(span);
+                        }
+                        let n = self.expr(args[0]);
+                        let init = self.expr(args[1]);
+                        match self.closure(args[2], 2, "`ifold`") {
+                            Some((mut ps, body)) => {
+                                let i = ps.remove(1);
+                                let acc = ps.remove(0);
+                                ExprKind::Ifold(Box::new(n), Box::new(init), acc, i, Box::new(body))
+                            }
+                            None => return placeholder(span),
+                        }
+                    }
+                    "length" if args.len() == 1 => ExprKind::Len(Box::new(self.expr(args[0]))),
+                    _ => {
+                        let args = args.iter().map(|a| self.expr(a)).collect();
+                        ExprKind::Call(fname, args)
+                    }
+                }
+            }
+            syn::Expr::Closure(c) => {
+                let ps = c.inputs.iter().map(|p| self.closure_param(p)).collect();
+                let body = self.expr(&c.body);
+                ExprKind::Closure(ps, Box::new(body))
+            }
+            syn::Expr::Array(a) => ExprKind::Array(a.elems.iter().map(|x| self.expr(x)).collect()),
+            syn::Expr::If(i) => {
+                let c = self.expr(&i.cond);
+                let t = self.block(&i.then_branch);
+                let f = match &i.else_branch {
+                    Some((_, e)) => self.expr(e),
+                    None => {
+                        self.err(i.if_token.span(), "`if` needs an `else`: both branches give the value");
+                        placeholder(span)
+                    }
+                };
+                ExprKind::If(Box::new(c), Box::new(t), Box::new(f))
+            }
+            syn::Expr::Binary(b) => {
+                let op = match b.op {
+                    syn::BinOp::Add(_) => BinOp::Add,
+                    syn::BinOp::Sub(_) => BinOp::Sub,
+                    syn::BinOp::Mul(_) => BinOp::Mul,
+                    syn::BinOp::Div(_) => BinOp::Div,
+                    syn::BinOp::Rem(_) => BinOp::Rem,
+                    syn::BinOp::Lt(_) => BinOp::Lt,
+                    syn::BinOp::Le(_) => BinOp::Le,
+                    syn::BinOp::Gt(_) => BinOp::Gt,
+                    syn::BinOp::Ge(_) => BinOp::Ge,
+                    syn::BinOp::Eq(_) => BinOp::Eq,
+                    syn::BinOp::Ne(_) => BinOp::Ne,
+                    syn::BinOp::And(_) => BinOp::And,
+                    syn::BinOp::Or(_) => BinOp::Or,
+                    _ => {
+                        self.err(
+                            b.op.span(),
+                            "unsupported operator: fsmooth values are immutable and have no bit operations",
+                        );
+                        return placeholder(span);
+                    }
+                };
+                let l = self.expr(&b.left);
+                let r = self.expr(&b.right);
+                ExprKind::Bin(op, Box::new(l), Box::new(r))
+            }
+            syn::Expr::Unary(u) => {
+                let op = match u.op {
+                    syn::UnOp::Neg(_) => UnOp::Neg,
+                    syn::UnOp::Not(_) => UnOp::Not,
+                    _ => {
+                        self.err(u.op.span(), "fsmooth has no references or pointers");
+                        return placeholder(span);
+                    }
+                };
+                ExprKind::Un(op, Box::new(self.expr(&u.expr)))
+            }
+            syn::Expr::Cast(c) => {
+                let inner = self.expr(&c.expr);
+                let to = match &*c.ty {
+                    syn::Type::Path(p) if p.path.is_ident("f64") => CastTy::F64,
+                    syn::Type::Path(p) if p.path.is_ident("usize") => CastTy::Usize,
+                    other => {
+                        self.err(other.span(), "casts go to `f64` or `usize`");
+                        return placeholder(span);
+                    }
+                };
+                ExprKind::Cast(Box::new(inner), to)
+            }
+            syn::Expr::Return(r) => {
+                self.err(
+                    r.span(),
+                    "fsmooth has no `return`: a function's value is its body's last expression",
+                );
+                return placeholder(span);
+            }
+            syn::Expr::ForLoop(f) => {
+                self.err(
+                    f.for_token.span(),
+                    "fsmooth has no `for` loops: use `build(n, |i| ..)` or `ifold(n, init, |acc, i| ..)`",
+                );
+                return placeholder(span);
+            }
+            syn::Expr::Assign(a) => {
+                self.err(a.span(), "fsmooth values are immutable: use `let` or `ifold`");
+                return placeholder(span);
+            }
+            other => {
+                self.err(other.span(), "this expression is not part of fsmooth (see LANGUAGE.md section 3)");
+                return placeholder(span);
+            }
+        };
+        Expr { kind, span }
+    }
+}

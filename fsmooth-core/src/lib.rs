@@ -6,8 +6,11 @@
 //! [`simplify`] → [`dps`] → [`storage`] → [`codegen`].
 
 pub mod ast;
+pub mod check;
 pub mod diag;
+pub mod ir;
 pub mod parse;
+pub mod size;
 
 use proc_macro2::TokenStream;
 

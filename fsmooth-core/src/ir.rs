@@ -1,0 +1,316 @@
+//! The core IR: one typed, shape-annotated expression per kernel, with every helper and
+//! closure inlined (the paper's F̃ after specialisation). Later passes rewrite it.
+
+use crate::ast::{BinOp, CastTy, MathFn};
+use crate::size::Size;
+use proc_macro2::Span;
+use std::fmt;
+
+/// A variable of the core IR; unique within a kernel.
+pub type VarId = u32;
+
+/// A core type: scalars, or an f64 array with its shape (outermost dimension first).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    /// `f64`
+    F64,
+    /// `usize`
+    Usize,
+    /// `bool`
+    Bool,
+    /// An f64 array of these dimensions.
+    Arr(Vec<Size>),
+}
+
+impl Type {
+    /// Same type, with shapes compared as polynomials.
+    pub fn same(&self, o: &Type) -> bool {
+        match (self, o) {
+            (Type::Arr(a), Type::Arr(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            _ => self == o,
+        }
+    }
+
+    /// The dimensions of an array type (none for scalars).
+    pub fn dims(&self) -> &[Size] {
+        match self {
+            Type::Arr(d) => d,
+            _ => &[],
+        }
+    }
+
+    /// True for arrays.
+    pub fn is_arr(&self) -> bool {
+        matches!(self, Type::Arr(_))
+    }
+
+    /// The type of one element: a row of a matrix, `f64` of a vector.
+    pub fn elem(&self) -> Type {
+        match self {
+            Type::Arr(d) if d.len() > 1 => Type::Arr(d[1..].to_vec()),
+            _ => Type::F64,
+        }
+    }
+
+    /// The number of f64 slots, as a size expression.
+    pub fn slots(&self) -> Size {
+        match self {
+            Type::Arr(d) => d
+                .iter()
+                .cloned()
+                .reduce(Size::mul)
+                .unwrap_or(Size::Lit(1)),
+            _ => Size::Lit(1),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    /// The type as the user writes it: `[[f64; 3]; n]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::F64 => write!(f, "f64"),
+            Type::Usize => write!(f, "usize"),
+            Type::Bool => write!(f, "bool"),
+            Type::Arr(d) => {
+                let mut s = "f64".to_string();
+                for n in d.iter().rev() {
+                    s = format!("[{s}; {n}]");
+                }
+                write!(f, "{s}")
+            }
+        }
+    }
+}
+
+/// A core expression with its type, its symbolic value (for `usize` expressions that are
+/// polynomials over sizes and loop indexes) and the source span it came from.
+#[derive(Clone, Debug)]
+pub struct Core {
+    /// The node.
+    pub kind: Kind,
+    /// Its type.
+    pub ty: Type,
+    /// For `usize` expressions, the value as a size expression when it has one.
+    pub sym: Option<Size>,
+    /// The user's tokens it came from.
+    pub span: Span,
+}
+
+/// Core expression forms.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// An f64 constant.
+    F64(f64),
+    /// A bool constant.
+    Bool(bool),
+    /// A `usize` known before the loops run: a literal or an expression over size names.
+    Size(Size),
+    /// A variable.
+    Var(VarId),
+    /// `let x = a in b`
+    Let(VarId, Box<Core>, Box<Core>),
+    /// `if c then a else b`
+    If(Box<Core>, Box<Core>, Box<Core>),
+    /// A binary operation; for `usize` arithmetic, the text of the user's expression for
+    /// run-time error messages.
+    Bin(BinOp, Box<Core>, Box<Core>, String),
+    /// `-a` (f64)
+    Neg(Box<Core>),
+    /// `!a`
+    Not(Box<Core>),
+    /// `a as T`
+    Cast(CastTy, Box<Core>),
+    /// A math method: the receiver, then its argument.
+    Math(MathFn, Vec<Core>),
+    /// `a[i]`: an element (f64) or a row (array).
+    Index(Box<Core>, Box<Core>),
+    /// `a[lo .. lo + len]`, the length being the first dimension of the node's type.
+    Slice(Box<Core>, Box<Core>),
+    /// `build(n, |i| body)`
+    Build(Size, VarId, Box<Core>),
+    /// `ifold(n, init, |acc, i| body)`
+    Ifold(Box<Core>, Box<Core>, VarId, VarId, Box<Core>),
+    /// `[e0, e1, ..]`
+    Array(Vec<Core>),
+}
+
+impl Core {
+    /// A node of type `ty` with no symbolic value.
+    pub fn new(kind: Kind, ty: Type, span: Span) -> Core {
+        Core {
+            kind,
+            ty,
+            sym: None,
+            span,
+        }
+    }
+
+    /// A static size as a value.
+    pub fn size(s: Size, span: Span) -> Core {
+        Core {
+            kind: Kind::Size(s.clone()),
+            ty: Type::Usize,
+            sym: Some(s),
+            span,
+        }
+    }
+
+    /// The direct children, in evaluation order.
+    pub fn children(&self) -> Vec<&Core> {
+        match &self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                vec![a, b]
+            }
+            Kind::If(c, a, b) => vec![c, a, b],
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
+            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter().collect(),
+            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
+        }
+    }
+
+    /// The direct children, mutably.
+    pub fn children_mut(&mut self) -> Vec<&mut Core> {
+        match &mut self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                vec![a, b]
+            }
+            Kind::If(c, a, b) => vec![c, a, b],
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
+            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter_mut().collect(),
+            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
+        }
+    }
+
+    /// How many times variable `v` occurs.
+    pub fn count_uses(&self, v: VarId) -> usize {
+        let own = usize::from(matches!(self.kind, Kind::Var(x) if x == v));
+        own + self.children().iter().map(|c| c.count_uses(v)).sum::<usize>()
+    }
+
+    /// True when `v` occurs free.
+    pub fn mentions(&self, v: VarId) -> bool {
+        self.count_uses(v) > 0 || self.sym_mentions(v)
+    }
+
+    fn sym_mentions(&self, v: VarId) -> bool {
+        fn in_size(s: &Size, v: VarId) -> bool {
+            match s {
+                Size::Loop(x) => *x == v,
+                Size::Lit(_) | Size::Name(_) => false,
+                Size::Add(a, b)
+                | Size::Sub(a, b)
+                | Size::Mul(a, b)
+                | Size::Div(a, b)
+                | Size::Rem(a, b) => in_size(a, v) || in_size(b, v),
+            }
+        }
+        self.sym.as_ref().is_some_and(|s| in_size(s, v))
+            || self.children().iter().any(|c| c.sym_mentions(v))
+    }
+
+    /// Replace every occurrence of variable `v` by `e`.
+    pub fn subst(&mut self, v: VarId, e: &Core) {
+        if matches!(self.kind, Kind::Var(x) if x == v) {
+            let span = self.span;
+            *self = e.clone();
+            self.span = span;
+            return;
+        }
+        if let Some(s) = &self.sym
+            && let Some(es) = &e.sym
+        {
+            self.sym = Some(subst_loop(s, v, es));
+        } else if self.sym_mentions_self(v) {
+            self.sym = None;
+        }
+        for c in self.children_mut() {
+            c.subst(v, e);
+        }
+    }
+
+    fn sym_mentions_self(&self, v: VarId) -> bool {
+        let mut probe = self.clone();
+        probe.kind = Kind::F64(0.0);
+        probe.sym_mentions(v)
+    }
+
+    /// A rough cost: the number of nodes, with loops weighted by a nominal trip count.
+    pub fn cost(&self) -> usize {
+        let own = match &self.kind {
+            Kind::Build(..) | Kind::Ifold(..) => 64,
+            Kind::Math(..) => 16,
+            _ => 1,
+        };
+        self.children()
+            .iter()
+            .map(|c| c.cost())
+            .fold(own, |a, b| a.saturating_add(b.saturating_mul(if own == 64 { 8 } else { 1 })))
+    }
+}
+
+/// Replace loop index `v` in a size by `by`.
+pub fn subst_loop(s: &Size, v: VarId, by: &Size) -> Size {
+    let b = |x: &Size| Box::new(subst_loop(x, v, by));
+    match s {
+        Size::Loop(x) if *x == v => by.clone(),
+        Size::Lit(_) | Size::Name(_) | Size::Loop(_) => s.clone(),
+        Size::Add(x, y) => Size::Add(b(x), b(y)),
+        Size::Sub(x, y) => Size::Sub(b(x), b(y)),
+        Size::Mul(x, y) => Size::Mul(b(x), b(y)),
+        Size::Div(x, y) => Size::Div(b(x), b(y)),
+        Size::Rem(x, y) => Size::Rem(b(x), b(y)),
+    }
+}
+
+/// A kernel ready for the back end.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The kernel's name.
+    pub name: crate::ast::Name,
+    /// Outer attributes (doc comments) to pass through.
+    pub attrs: Vec<proc_macro2::TokenStream>,
+    /// Parameters in order.
+    pub params: Vec<KParam>,
+    /// The result type.
+    pub ret: Type,
+    /// The body.
+    pub body: Core,
+    /// Size names in order of first appearance in the signature.
+    pub sizes: Vec<String>,
+    /// How each size name is read at entry, in an order where every step's inputs are known.
+    pub pins: Vec<Pin>,
+    /// The source name of each variable, for readable generated code.
+    pub var_names: Vec<String>,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug)]
+pub struct KParam {
+    /// Its name.
+    pub name: crate::ast::Name,
+    /// The variable the body refers to it by.
+    pub id: VarId,
+    /// Its type (`Usize` parameters are size names).
+    pub ty: Type,
+}
+
+/// How a size name gets its value at kernel entry.
+#[derive(Clone, Debug)]
+pub enum Pin {
+    /// A `usize` parameter.
+    Param(String),
+    /// `name = len(param) / product(other dims of param)`.
+    FromLen {
+        /// The size name.
+        name: String,
+        /// The array parameter whose length fixes it.
+        param: String,
+        /// The other dimensions of that parameter (all known when this pin runs).
+        others: Vec<Size>,
+    },
+}

@@ -1,0 +1,361 @@
+//! Symbolic `usize` values: the sizes of the shape translation, compared as polynomials.
+//!
+//! A [`Size`] keeps the expression as written (codegen evaluates that tree, with checked
+//! arithmetic), and [`Size::poly`] normalises it so that `2 * n` equals `n + n`. Atoms are
+//! size names, loop indexes (so `i + 3 - i` is the static 3 and `i + 2 < w` can be proven),
+//! and opaque `%`/non-constant `/` terms compared structurally.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A symbolic usize expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Size {
+    /// A constant.
+    Lit(u64),
+    /// A size name (a kernel's size or `usize` parameter).
+    Name(String),
+    /// A loop index (by the core IR variable id), with the loop's trip count as its bound.
+    Loop(u32),
+    /// `a + b`
+    Add(Box<Size>, Box<Size>),
+    /// `a - b`
+    Sub(Box<Size>, Box<Size>),
+    /// `a * b`
+    Mul(Box<Size>, Box<Size>),
+    /// `a / b`
+    Div(Box<Size>, Box<Size>),
+    /// `a % b`
+    Rem(Box<Size>, Box<Size>),
+}
+
+/// A rational coefficient, kept normalised (positive denominator, gcd 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ratio {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+impl Ratio {
+    fn new(num: i128, den: i128) -> Ratio {
+        let s = if den < 0 { -1 } else { 1 };
+        let g = gcd(num, den);
+        Ratio {
+            num: s * num / g,
+            den: s * den / g,
+        }
+    }
+    fn int(v: i128) -> Ratio {
+        Ratio { num: v, den: 1 }
+    }
+    fn is_zero(self) -> bool {
+        self.num == 0
+    }
+    fn add(self, o: Ratio) -> Ratio {
+        Ratio::new(
+            self.num.saturating_mul(o.den).saturating_add(o.num.saturating_mul(self.den)),
+            self.den.saturating_mul(o.den),
+        )
+    }
+    fn mul(self, o: Ratio) -> Ratio {
+        Ratio::new(
+            self.num.saturating_mul(o.num),
+            self.den.saturating_mul(o.den),
+        )
+    }
+}
+
+/// An atom of a monomial.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// A size name.
+    Name(String),
+    /// A loop index.
+    Loop(u32),
+    /// A non-polynomial term, compared by its normalised text.
+    Opaque(String),
+}
+
+/// A polynomial with rational coefficients over [`Atom`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Default, PartialOrd, Ord, Hash)]
+pub struct Poly {
+    terms: BTreeMap<Vec<Atom>, Ratio>,
+}
+
+impl Poly {
+    fn constant(c: i128) -> Poly {
+        let mut p = Poly::default();
+        if c != 0 {
+            p.terms.insert(Vec::new(), Ratio::int(c));
+        }
+        p
+    }
+    fn atom(a: Atom) -> Poly {
+        let mut p = Poly::default();
+        p.terms.insert(vec![a], Ratio::int(1));
+        p
+    }
+    fn add(&self, o: &Poly) -> Poly {
+        let mut r = self.clone();
+        for (m, c) in &o.terms {
+            let e = r.terms.entry(m.clone()).or_insert(Ratio::int(0));
+            *e = e.add(*c);
+            if e.is_zero() {
+                r.terms.remove(m);
+            }
+        }
+        r
+    }
+    fn scale(&self, k: Ratio) -> Poly {
+        let mut r = Poly::default();
+        if !k.is_zero() {
+            for (m, c) in &self.terms {
+                r.terms.insert(m.clone(), c.mul(k));
+            }
+        }
+        r
+    }
+    fn mul(&self, o: &Poly) -> Poly {
+        let mut r = Poly::default();
+        for (m1, c1) in &self.terms {
+            for (m2, c2) in &o.terms {
+                let mut m: Vec<Atom> = m1.iter().chain(m2).cloned().collect();
+                m.sort();
+                let mut t = Poly::default();
+                t.terms.insert(m, c1.mul(*c2));
+                r = r.add(&t);
+            }
+        }
+        r
+    }
+    /// The constant value, if the polynomial has no atoms.
+    pub fn as_const(&self) -> Option<i128> {
+        match self.terms.len() {
+            0 => Some(0),
+            1 => {
+                let (m, c) = self.terms.iter().next()?;
+                (m.is_empty() && c.den == 1).then_some(c.num)
+            }
+            _ => None,
+        }
+    }
+    /// True when some monomial mentions a loop index.
+    pub fn has_loop(&self) -> bool {
+        self.terms
+            .keys()
+            .any(|m| m.iter().any(|a| matches!(a, Atom::Loop(_))))
+    }
+}
+
+impl Size {
+    /// `a + b`
+    pub fn add(a: Size, b: Size) -> Size {
+        Size::Add(Box::new(a), Box::new(b))
+    }
+    /// `a - b`
+    pub fn sub(a: Size, b: Size) -> Size {
+        Size::Sub(Box::new(a), Box::new(b))
+    }
+    /// `a * b`
+    pub fn mul(a: Size, b: Size) -> Size {
+        Size::Mul(Box::new(a), Box::new(b))
+    }
+
+    /// The normal form used to compare sizes.
+    pub fn poly(&self) -> Poly {
+        match self {
+            Size::Lit(v) => Poly::constant(*v as i128),
+            Size::Name(n) => Poly::atom(Atom::Name(n.clone())),
+            Size::Loop(i) => Poly::atom(Atom::Loop(*i)),
+            Size::Add(a, b) => a.poly().add(&b.poly()),
+            Size::Sub(a, b) => a.poly().add(&b.poly().scale(Ratio::int(-1))),
+            Size::Mul(a, b) => a.poly().mul(&b.poly()),
+            Size::Div(a, b) => match b.poly().as_const() {
+                // Exact division: codegen checks divisibility at run time, so `/ c` is `* 1/c`.
+                Some(c) if c != 0 => a.poly().scale(Ratio::new(1, c)),
+                _ => Poly::atom(Atom::Opaque(format!("({} / {})", a.norm(), b.norm()))),
+            },
+            Size::Rem(a, b) => Poly::atom(Atom::Opaque(format!("({} % {})", a.norm(), b.norm()))),
+        }
+    }
+
+    fn norm(&self) -> String {
+        format!("{:?}", self.poly())
+    }
+
+    /// Equal as polynomials.
+    pub fn same(&self, o: &Size) -> bool {
+        self.poly() == o.poly()
+    }
+
+    /// The value, when it is a constant (and non-negative).
+    pub fn as_const(&self) -> Option<u64> {
+        self.poly().as_const().and_then(|c| u64::try_from(c).ok())
+    }
+
+    /// True when the value depends on a loop index (so it cannot be a shape).
+    pub fn has_loop(&self) -> bool {
+        match self {
+            Size::Lit(_) | Size::Name(_) => false,
+            Size::Loop(_) => true,
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => a.has_loop() || b.has_loop(),
+        }
+    }
+
+    /// Replace size names (a callee's) by sizes (the caller's).
+    pub fn subst(&self, f: &dyn Fn(&str) -> Option<Size>) -> Size {
+        let b = |x: &Size| Box::new(x.subst(f));
+        match self {
+            Size::Lit(_) | Size::Loop(_) => self.clone(),
+            Size::Name(n) => f(n).unwrap_or_else(|| self.clone()),
+            Size::Add(x, y) => Size::Add(b(x), b(y)),
+            Size::Sub(x, y) => Size::Sub(b(x), b(y)),
+            Size::Mul(x, y) => Size::Mul(b(x), b(y)),
+            Size::Div(x, y) => Size::Div(b(x), b(y)),
+            Size::Rem(x, y) => Size::Rem(b(x), b(y)),
+        }
+    }
+
+    /// Every size name used, in order of first appearance.
+    pub fn names(&self, out: &mut Vec<String>) {
+        match self {
+            Size::Lit(_) | Size::Loop(_) => {}
+            Size::Name(n) => {
+                if !out.contains(n) {
+                    out.push(n.clone())
+                }
+            }
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => {
+                a.names(out);
+                b.names(out);
+            }
+        }
+    }
+
+    /// Evaluate with checked arithmetic (`None` on underflow, overflow, `/ 0`, or inexact `/`).
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
+        match self {
+            Size::Lit(v) => Some(*v),
+            Size::Name(n) => env(n),
+            Size::Loop(_) => None,
+            Size::Add(a, b) => a.eval(env)?.checked_add(b.eval(env)?),
+            Size::Sub(a, b) => a.eval(env)?.checked_sub(b.eval(env)?),
+            Size::Mul(a, b) => a.eval(env)?.checked_mul(b.eval(env)?),
+            Size::Div(a, b) => {
+                let (x, y) = (a.eval(env)?, b.eval(env)?);
+                (y != 0 && x % y == 0).then(|| x / y)
+            }
+            Size::Rem(a, b) => a.eval(env)?.checked_rem(b.eval(env)?),
+        }
+    }
+
+    /// A simplified tree: constant subtrees folded (used for readable generated code).
+    pub fn fold(&self) -> Size {
+        if let Some(c) = self.as_const()
+            && !self.has_div_or_sub()
+        {
+            return Size::Lit(c);
+        }
+        let f = |x: &Size| Box::new(x.fold());
+        match self {
+            Size::Mul(a, b) if a.as_const() == Some(1) => b.fold(),
+            Size::Mul(a, b) if b.as_const() == Some(1) => a.fold(),
+            Size::Add(a, b) if b.as_const() == Some(0) => a.fold(),
+            Size::Add(a, b) if a.as_const() == Some(0) => b.fold(),
+            Size::Add(a, b) => Size::Add(f(a), f(b)),
+            Size::Sub(a, b) => Size::Sub(f(a), f(b)),
+            Size::Mul(a, b) => Size::Mul(f(a), f(b)),
+            Size::Div(a, b) => Size::Div(f(a), f(b)),
+            Size::Rem(a, b) => Size::Rem(f(a), f(b)),
+            _ => self.clone(),
+        }
+    }
+
+    fn has_div_or_sub(&self) -> bool {
+        match self {
+            Size::Lit(_) | Size::Name(_) | Size::Loop(_) => false,
+            Size::Sub(..) | Size::Div(..) | Size::Rem(..) => true,
+            Size::Add(a, b) | Size::Mul(a, b) => a.has_div_or_sub() || b.has_div_or_sub(),
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    /// The size in the user's terms (`n * (n + 1) / 2`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn go(s: &Size, f: &mut fmt::Formatter<'_>, prec: u8) -> fmt::Result {
+            let (op, p, a, b) = match s {
+                Size::Lit(v) => return write!(f, "{v}"),
+                Size::Name(n) => return write!(f, "{n}"),
+                Size::Loop(i) => return write!(f, "i{i}"),
+                Size::Add(a, b) => ("+", 1, a, b),
+                Size::Sub(a, b) => ("-", 1, a, b),
+                Size::Mul(a, b) => ("*", 2, a, b),
+                Size::Div(a, b) => ("/", 2, a, b),
+                Size::Rem(a, b) => ("%", 2, a, b),
+            };
+            if p < prec {
+                write!(f, "(")?;
+            }
+            go(a, f, p)?;
+            write!(f, " {op} ")?;
+            go(b, f, p + 1)?;
+            if p < prec {
+                write!(f, ")")?;
+            }
+            Ok(())
+        }
+        go(self, f, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n() -> Size {
+        Size::Name("n".into())
+    }
+
+    #[test]
+    fn sizes_compare_as_polynomials() {
+        let two_n = Size::mul(Size::Lit(2), n());
+        let n_plus_n = Size::add(n(), n());
+        assert!(two_n.same(&n_plus_n));
+        assert!(!two_n.same(&n()));
+        let tri = Size::Div(
+            Box::new(Size::mul(n(), Size::add(n(), Size::Lit(1)))),
+            Box::new(Size::Lit(2)),
+        );
+        assert_eq!(tri.to_string(), "n * (n + 1) / 2");
+        assert_eq!(tri.eval(&|_| Some(4)), Some(10));
+        let loop_cancels = Size::sub(Size::add(Size::Loop(3), Size::Lit(3)), Size::Loop(3));
+        assert_eq!(loop_cancels.as_const(), Some(3));
+        assert!(loop_cancels.has_loop());
+    }
+
+    #[test]
+    fn checked_evaluation() {
+        let w2 = Size::sub(Size::Name("w".into()), Size::Lit(2));
+        assert_eq!(w2.eval(&|_| Some(1)), None);
+        assert_eq!(w2.eval(&|_| Some(5)), Some(3));
+        let odd = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));
+        assert_eq!(odd.eval(&|_| Some(3)), None);
+    }
+}

@@ -7,16 +7,47 @@
 
 pub mod ast;
 pub mod check;
+pub mod codegen;
 pub mod diag;
+pub mod dps;
+pub mod fuse;
 pub mod ir;
 pub mod parse;
+pub mod simplify;
 pub mod size;
+pub mod storage;
 
 use proc_macro2::TokenStream;
 
 /// Expand the tokens of a `fsmooth! { .. }` block into Rust.
+///
+/// Never panics: every problem becomes a spanned `compile_error!`, and after an error each
+/// kernel's signature is still emitted (with a body that is never reached) so that the
+/// user's calls resolve and only the real errors are shown.
 pub fn expand(tokens: TokenStream) -> TokenStream {
     let mut diags = diag::Diags::default();
-    let _ = parse::parse(tokens, &mut diags);
-    diags.to_compile_errors()
+    let Some(program) = parse::parse(tokens, &mut diags) else {
+        return diags.to_compile_errors();
+    };
+    let scope = check::Scope::new(program);
+    let kernels = check::check(&scope, &mut diags);
+    if !diags.is_empty() {
+        let mut out = diags.to_compile_errors();
+        for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
+            if let Some(s) = codegen::stub(f) {
+                out.extend(s);
+            }
+        }
+        return out;
+    }
+    kernels.iter().map(|k| codegen::kernel(&optimize(k.clone()))).collect()
+}
+
+/// The middle of the pipeline, on one kernel.
+pub fn optimize(mut k: ir::Kernel) -> ir::Kernel {
+    simplify::propagate(&mut k.body);
+    fuse::fuse(&mut k.body, &mut k.var_names);
+    simplify::fold(&mut k.body);
+    simplify::propagate(&mut k.body);
+    k
 }

@@ -147,6 +147,13 @@ impl Poly {
             _ => None,
         }
     }
+    /// Monomials with their coefficients (as f64, for sign tests).
+    pub fn coeffs(&self) -> impl Iterator<Item = (&Vec<Atom>, f64)> {
+        self.terms
+            .iter()
+            .map(|(m, c)| (m, c.num as f64 / c.den as f64))
+    }
+
     /// True when some monomial mentions a loop index.
     pub fn has_loop(&self) -> bool {
         self.terms

@@ -63,6 +63,21 @@ pub fn mul(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
 pub fn div(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
     a.checked_div(b).ok_or(Error::Arithmetic { expr })
 }
+/// Exact division for sizes (`d * (d + 1) / 2`): a remainder is an error, since shapes are
+/// compared as polynomials with exact division.
+#[inline(always)]
+pub fn div_exact(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
+    match a.checked_rem(b) {
+        Some(0) => Ok(a / b),
+        _ => Err(Error::Arithmetic { expr }),
+    }
+}
+/// A size read from an argument's length: `len / others`, or 0 when the other dimensions
+/// are empty (the length check that follows then decides).
+#[inline(always)]
+pub fn from_len(len: usize, others: usize) -> usize {
+    len.checked_div(others).unwrap_or(0)
+}
 /// See [`add`].
 #[inline(always)]
 pub fn rem(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
@@ -73,6 +88,13 @@ pub fn rem(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
 /// size saturates to `usize::MAX`, which no slab satisfies.
 pub const fn sat_sub(a: usize, b: usize) -> usize {
     a.saturating_sub(b)
+}
+/// Saturating `/` for the `const fn` sizes.
+pub const fn sat_div(a: usize, b: usize) -> usize {
+    match a.checked_div(b) {
+        Some(v) => v,
+        None => usize::MAX,
+    }
 }
 /// `usize::max` in a `const fn`.
 pub const fn max(a: usize, b: usize) -> usize {

@@ -1,0 +1,232 @@
+//! `codegen`: a kernel's Rust function and its `mod` (LANGUAGE.md section 5).
+//!
+//! The function reads its size names from the argument lengths, checks every length and
+//! takes its frame from the region before anything is written, then runs the DPS-translated
+//! body ([`crate::dps`]).
+
+use crate::dps::{const_size, Base, Dps, View};
+use crate::ir::{Kernel, Pin, Type};
+use crate::size::Size;
+use crate::storage::distinct_peaks;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+fn rust_ty(t: &Type) -> TokenStream {
+    match t {
+        Type::F64 => quote!(f64),
+        Type::Usize => quote!(usize),
+        Type::Bool => quote!(bool),
+        Type::Arr(_) => quote!(&[f64]),
+    }
+}
+
+/// The kernel's Rust signature pieces: parameters (with `out` and `region`) and result type.
+pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
+    let mut ps = Vec::new();
+    if k.ret.is_arr() {
+        ps.push(quote!(out: &mut [f64]));
+    }
+    for p in &k.params {
+        let id = Ident::new(&p.name.s, p.name.span);
+        let t = rust_ty(&p.ty);
+        ps.push(quote!(#id: #t));
+    }
+    ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
+    let r = if k.ret.is_arr() {
+        quote!(())
+    } else {
+        rust_ty(&k.ret)
+    };
+    (quote!(#(#ps),*), quote!(::core::result::Result<#r, ::fsmooth::Error>))
+}
+
+/// The generated function and module for one kernel, and its frame length as sizes.
+pub fn kernel(k: &Kernel) -> TokenStream {
+    let mut g = Dps::new(k);
+    let body = if k.ret.is_arr() {
+        let dest = View {
+            base: Base::Out,
+            off: None,
+            dims: k.ret.dims().to_vec(),
+        };
+        let code = g.write(&k.body, &dest);
+        quote!(#code ::core::result::Result::Ok(()))
+    } else {
+        let v = g.scalar(&k.body);
+        quote!(::core::result::Result::Ok(#v))
+    };
+    let peaks = distinct_peaks(g.frame.peaks());
+
+    // Entry: sizes from lengths, then every length, then the frame.
+    let mut entry = TokenStream::new();
+    for pin in &k.pins {
+        if let Pin::FromLen {
+            name,
+            param,
+            others,
+        } = pin
+        {
+            let n = Ident::new(name, Span::call_site());
+            let p = Ident::new(param, Span::call_site());
+            let prod = others.iter().cloned().reduce(Size::mul);
+            entry.extend(match prod {
+                None => quote!(let #n: usize = #p.len();),
+                Some(prod) => {
+                    // Saturating: an overflowing product fails the length check that follows.
+                    let t = const_size(&prod);
+                    quote!(let #n: usize = ::fsmooth::__rt::from_len(#p.len(), #t);)
+                }
+            });
+        }
+    }
+    let mut checks = TokenStream::new();
+    for p in &k.params {
+        if let Type::Arr(_) = &p.ty {
+            let id = Ident::new(&p.name.s, p.name.span);
+            let want = g.sizes.get(&p.ty.slots());
+            let name = &p.name.s;
+            checks.extend(quote! {
+                if #id.len() != #want {
+                    return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #name, expected: #want, found: #id.len() });
+                }
+            });
+        }
+    }
+    if k.ret.is_arr() {
+        let want = g.sizes.get(&k.ret.slots());
+        checks.extend(quote! {
+            if out.len() != #want {
+                return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: "out", expected: #want, found: out.len() });
+            }
+        });
+    }
+    let frame_len = peaks
+        .iter()
+        .map(|p| g.sizes.get(p))
+        .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)));
+    let frame = match frame_len {
+        Some(len) => quote!(let scratch: &mut [f64] = region.frame(#len)?;),
+        None => quote!(let _ = region;),
+    };
+    // Size statements are emitted after the pins (they only use size names).
+    let size_stmts = g.sizes.statements();
+
+    let name = Ident::new(&k.name.s, k.name.span);
+    let attrs = &k.attrs;
+    let (params, ret) = signature(k);
+    let m = module(k, &peaks);
+    quote! {
+        #(#attrs)*
+        #[allow(unused, clippy::all)]
+        #[inline]
+        pub fn #name(#params) -> #ret {
+            #entry
+            #size_stmts
+            #checks
+            #frame
+            #body
+        }
+        #m
+    }
+}
+
+/// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
+pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
+    let name = Ident::new(&k.name.s, k.name.span);
+    let scratch = peaks
+        .iter()
+        .map(const_size)
+        .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)))
+        .unwrap_or(quote!(0usize));
+    let out = k.ret.is_arr().then(|| const_size(&k.ret.slots()));
+    let doc_s = format!("f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).", k.name.s);
+    let doc_o = format!("Length of `{}`'s `out`.", k.name.s);
+    let doc_m = format!("Sizes of kernel `{}`.", k.name.s);
+    let items = if k.sizes.is_empty() {
+        let out = out.map(|o| quote!(#[doc = #doc_o] pub const OUT_LEN: usize = #o;));
+        quote! {
+            #[doc = #doc_s]
+            pub const SCRATCH_LEN: usize = #scratch;
+            #out
+        }
+    } else {
+        let args: Vec<Ident> = k.sizes.iter().map(|s| Ident::new(s, Span::call_site())).collect();
+        let out = out.map(|o| quote!(#[doc = #doc_o] #[allow(unused)] pub const fn out_len(#(#args: usize),*) -> usize { #o }));
+        quote! {
+            #[doc = #doc_s]
+            #[allow(unused)]
+            pub const fn scratch_len(#(#args: usize),*) -> usize { #scratch }
+            #out
+        }
+    };
+    quote! {
+        #[doc = #doc_m]
+        #[allow(non_snake_case)]
+        pub mod #name {
+            #items
+        }
+    }
+}
+
+/// A kernel's signature with a body that only reports failure, emitted after an error so the
+/// user's calls still resolve and only the real error is shown.
+pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
+    use crate::ast::Ty;
+    fn t(ty: &Ty) -> Option<TokenStream> {
+        match ty {
+            Ty::F64(_) => Some(quote!(f64)),
+            Ty::Usize(_) => Some(quote!(usize)),
+            Ty::Bool(_) => Some(quote!(bool)),
+            Ty::Array(..) => Some(quote!(&[f64])),
+            Ty::Fn(..) => None,
+        }
+    }
+    let mut ps = Vec::new();
+    let arr = matches!(k.ret, Ty::Array(..));
+    if arr {
+        ps.push(quote!(out: &mut [f64]));
+    }
+    for p in &k.params {
+        let id = Ident::new(&p.name.s, p.name.span);
+        let ty = t(&p.ty)?;
+        ps.push(quote!(#id: #ty));
+    }
+    ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
+    let r = if arr { quote!(()) } else { t(&k.ret)? };
+    let name = Ident::new(&k.name.s, k.name.span);
+    let mut sizes = Vec::new();
+    for p in &k.params {
+        if let Ty::Usize(_) = p.ty {
+            if !sizes.contains(&p.name.s) {
+                sizes.push(p.name.s.clone());
+            }
+        }
+        collect(&p.ty, &mut sizes);
+    }
+    fn collect(t: &Ty, out: &mut Vec<String>) {
+        if let Ty::Array(e, n, _) = t {
+            collect(e, out);
+            let mut v = Vec::new();
+            n.names(&mut v);
+            for x in v {
+                if !out.contains(&x.s) {
+                    out.push(x.s.clone());
+                }
+            }
+        }
+    }
+    let args: Vec<Ident> = sizes.iter().map(|s| Ident::new(s, Span::call_site())).collect();
+    let items = if args.is_empty() {
+        quote!(pub const SCRATCH_LEN: usize = 0; pub const OUT_LEN: usize = 0;)
+    } else {
+        quote!(pub const fn scratch_len(#(#args: usize),*) -> usize { 0 } pub const fn out_len(#(#args: usize),*) -> usize { 0 })
+    };
+    Some(quote! {
+        #[allow(unused, clippy::all)]
+        pub fn #name(#(#ps),*) -> ::core::result::Result<#r, ::fsmooth::Error> {
+            ::core::unimplemented!()
+        }
+        #[allow(unused, non_snake_case, missing_docs)]
+        pub mod #name { #items }
+    })
+}

@@ -1,0 +1,691 @@
+//! `dps`: destination-passing translation of the core IR into Rust statements (the paper's
+//! D and S translations, Fig. 7).
+//!
+//! An array expression is translated with a destination, a [`View`] into `out` or into the
+//! scratch frame, and writes its elements there; a scalar expression becomes a Rust
+//! expression. `let`-bound arrays that survived fusion get an allocation in the frame
+//! ([`crate::storage`]); rows and slices of arrays are views, never copies. Index loads the
+//! compiler proves in bounds use `ld`/`st`; others are checked and return `Error::Index`.
+
+use crate::ast::{BinOp, CastTy, MathFn};
+use crate::ir::{Core, Kernel, Kind, Type, VarId};
+use crate::size::{Atom, Size};
+use crate::storage::Frame;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// Where an array lives.
+#[derive(Clone, Debug)]
+pub enum Base {
+    /// A kernel parameter (read only).
+    Param(Ident),
+    /// The kernel's `out`.
+    Out,
+    /// The scratch frame.
+    Scratch,
+}
+
+/// A rectangular view: `dims` starting at `off` in `base`, row-major.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The buffer.
+    pub base: Base,
+    /// Offset in slots (`None` is 0).
+    pub off: Option<TokenStream>,
+    /// Dimensions, outermost first.
+    pub dims: Vec<Size>,
+}
+
+#[derive(Clone)]
+enum Loc {
+    Scalar(Ident),
+    View(View),
+}
+
+/// Sizes needed by the code, each computed once at kernel entry with checked arithmetic.
+#[derive(Default)]
+pub struct SizeTable {
+    entries: Vec<(String, Ident, TokenStream)>,
+}
+
+impl SizeTable {
+    /// The tokens for size `s`: a literal, a size name, or a local computed at entry.
+    pub fn get(&mut self, s: &Size) -> TokenStream {
+        let s = s.fold();
+        match &s {
+            Size::Lit(v) => {
+                let v = *v as usize;
+                quote!(#v)
+            }
+            Size::Name(n) => {
+                let id = Ident::new(n, Span::call_site());
+                quote!(#id)
+            }
+            Size::Loop(_) => quote!(0usize),
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => {
+                let key = s.to_string();
+                if let Some((_, id, _)) = self.entries.iter().find(|(k, _, _)| *k == key) {
+                    return quote!(#id);
+                }
+                let (x, y) = (self.get(a), self.get(b));
+                let f = match s {
+                    Size::Add(..) => quote!(add),
+                    Size::Sub(..) => quote!(sub),
+                    Size::Mul(..) => quote!(mul),
+                    Size::Div(..) => quote!(div_exact),
+                    _ => quote!(rem),
+                };
+                let id = format_ident!("__z{}", self.entries.len());
+                let code = quote!(let #id: usize = ::fsmooth::__rt::#f(#x, #y, #key)?;);
+                self.entries.push((key, id.clone(), code));
+                quote!(#id)
+            }
+        }
+    }
+
+    /// The entry statements, in dependency order.
+    pub fn statements(&self) -> TokenStream {
+        self.entries.iter().map(|(_, _, c)| c.clone()).collect()
+    }
+}
+
+/// Saturating evaluation of a size in a `const fn`.
+pub fn const_size(s: &Size) -> TokenStream {
+    let s = s.fold();
+    let bin = |f: TokenStream, a: &Size, b: &Size| {
+        let (a, b) = (const_size(a), const_size(b));
+        quote!(#f(#a, #b))
+    };
+    match &s {
+        Size::Lit(v) => {
+            let v = *v as usize;
+            quote!(#v)
+        }
+        Size::Name(n) => {
+            let id = Ident::new(n, Span::call_site());
+            quote!(#id)
+        }
+        Size::Loop(_) => quote!(0usize),
+        Size::Add(a, b) => bin(quote!(usize::saturating_add), a, b),
+        Size::Sub(a, b) => bin(quote!(::fsmooth::__rt::sat_sub), a, b),
+        Size::Mul(a, b) => bin(quote!(usize::saturating_mul), a, b),
+        Size::Div(a, b) => bin(quote!(::fsmooth::__rt::sat_div), a, b),
+        Size::Rem(a, b) => {
+            let (a, b) = (const_size(a), const_size(b));
+            quote!(match #a.checked_rem(#b) { Some(v) => v, None => usize::MAX })
+        }
+    }
+}
+
+/// The translation state for one kernel.
+pub struct Dps<'k> {
+    kernel: &'k Kernel,
+    /// The frame plan.
+    pub frame: Frame,
+    /// Sizes computed at entry.
+    pub sizes: SizeTable,
+    env: HashMap<VarId, Loc>,
+    /// Exclusive upper bounds of loop indexes, where known before the loop.
+    bounds: HashMap<VarId, Size>,
+}
+
+fn f64_lit(v: f64) -> TokenStream {
+    if v.is_nan() {
+        quote!(f64::NAN)
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote!(f64::INFINITY)
+        } else {
+            quote!(f64::NEG_INFINITY)
+        }
+    } else {
+        let l = proc_macro2::Literal::f64_suffixed(v.abs());
+        if v.is_sign_negative() {
+            quote!((-#l))
+        } else {
+            quote!(#l)
+        }
+    }
+}
+
+fn plus(off: &Option<TokenStream>, k: TokenStream) -> TokenStream {
+    match off {
+        Some(o) => quote!(#o + #k),
+        None => k,
+    }
+}
+
+/// True when the token stream mentions identifier `name` (to know whether a loop body reads
+/// the buffer it writes, which decides between a slice iterator and indexed stores).
+fn mentions(ts: &TokenStream, name: &str) -> bool {
+    ts.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
+}
+
+impl<'k> Dps<'k> {
+    /// Start translating `kernel`, whose parameters are bound to their Rust names.
+    pub fn new(kernel: &'k Kernel) -> Dps<'k> {
+        let mut env = HashMap::new();
+        for p in &kernel.params {
+            let id = Ident::new(&p.name.s, p.name.span);
+            match &p.ty {
+                Type::Arr(d) => {
+                    env.insert(
+                        p.id,
+                        Loc::View(View {
+                            base: Base::Param(id),
+                            off: None,
+                            dims: d.clone(),
+                        }),
+                    );
+                }
+                _ => {
+                    env.insert(p.id, Loc::Scalar(id));
+                }
+            }
+        }
+        Dps {
+            kernel,
+            frame: Frame::default(),
+            sizes: SizeTable::default(),
+            env,
+            bounds: HashMap::new(),
+        }
+    }
+
+    fn local(&self, v: VarId) -> Ident {
+        let name = self
+            .kernel
+            .var_names
+            .get(v as usize)
+            .map(String::as_str)
+            .unwrap_or("v");
+        let name = name.trim_start_matches('_');
+        format_ident!("{}_{}", if name.is_empty() { "v" } else { name }, v)
+    }
+
+    fn base_tokens(b: &Base) -> TokenStream {
+        match b {
+            Base::Param(id) => quote!(#id),
+            Base::Out => quote!(out),
+            Base::Scratch => quote!(scratch),
+        }
+    }
+
+    fn alloc(&mut self, dims: &[Size]) -> View {
+        let len = dims
+            .iter()
+            .cloned()
+            .reduce(Size::mul)
+            .unwrap_or(Size::Lit(1));
+        let off = self.frame.push(len);
+        let off = if off.as_const() == Some(0) {
+            None
+        } else {
+            Some(self.sizes.get(&off))
+        };
+        View {
+            base: Base::Scratch,
+            off,
+            dims: dims.to_vec(),
+        }
+    }
+
+    fn stride(&mut self, dims: &[Size]) -> Option<TokenStream> {
+        let s = dims.iter().cloned().reduce(Size::mul)?;
+        if s.as_const() == Some(1) {
+            return None;
+        }
+        Some(self.sizes.get(&s))
+    }
+
+    /// Can `idx` (of symbolic value `sym`) be proven below `dim`, given the loop bounds?
+    fn proven(&self, sym: &Option<Size>, extra: &Size, dim: &Size) -> bool {
+        let Some(s) = sym else { return false };
+        // max(idx) + extra <= dim, where a loop index is at most its bound - 1.
+        let mut p = s.clone();
+        let mut loops = Vec::new();
+        collect_loops(s, &mut loops);
+        for v in loops {
+            let Some(b) = self.bounds.get(&v) else {
+                return false;
+            };
+            p = crate::ir::subst_loop(&p, v, &Size::sub(b.clone(), Size::Lit(1)));
+        }
+        let slack = Size::sub(dim.clone(), Size::add(p, extra.clone())).poly();
+        nonneg(&slack, s)
+    }
+
+    /// A view of an array expression, materialising it in the frame if it is not one already.
+    /// Returns statements to run first.
+    fn view(&mut self, e: &Core) -> (TokenStream, View) {
+        match &e.kind {
+            Kind::Var(v) => {
+                if let Some(Loc::View(w)) = self.env.get(v) {
+                    return (TokenStream::new(), w.clone());
+                }
+            }
+            Kind::Index(a, i) if e.ty.is_arr() => {
+                let (pre, w) = self.view(a);
+                let it = self.scalar(i);
+                let dim0 = w.dims[0].clone();
+                let it = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                    it
+                } else {
+                    let d = self.sizes.get(&dim0);
+                    quote!(::fsmooth::__rt::check(#it, #d)?)
+                };
+                let rows = w.dims[1..].to_vec();
+                let off = match self.stride(&rows) {
+                    Some(st) => plus(&w.off, quote!((#it) * #st)),
+                    None => plus(&w.off, it),
+                };
+                return (
+                    pre,
+                    View {
+                        base: w.base,
+                        off: Some(off),
+                        dims: rows,
+                    },
+                );
+            }
+            Kind::Slice(a, lo) => {
+                let (mut pre, w) = self.view(a);
+                let len = e.ty.dims()[0].clone();
+                let lt = self.scalar(lo);
+                let lt = if self.proven(&lo.sym, &len, &w.dims[0]) {
+                    lt
+                } else {
+                    let (d, l) = (self.sizes.get(&w.dims[0]), self.sizes.get(&len));
+                    let tmp = format_ident!("__lo");
+                    pre.extend(quote! {
+                        let #tmp: usize = #lt;
+                        ::fsmooth::__rt::check_range(#tmp, ::fsmooth::__rt::add(#tmp, #l, "slice end")?, #d)?;
+                    });
+                    quote!(#tmp)
+                };
+                let off = match self.stride(&w.dims[1..]) {
+                    Some(st) => plus(&w.off, quote!((#lt) * #st)),
+                    None => plus(&w.off, lt),
+                };
+                let mut dims = w.dims.clone();
+                dims[0] = len;
+                return (
+                    pre,
+                    View {
+                        base: w.base,
+                        off: Some(off),
+                        dims,
+                    },
+                );
+            }
+            _ => {}
+        }
+        let w = self.alloc(e.ty.dims());
+        let code = self.write(e, &w);
+        (code, w)
+    }
+
+    /// Translate a scalar expression to a Rust expression.
+    pub fn scalar(&mut self, e: &Core) -> TokenStream {
+        match &e.kind {
+            Kind::F64(v) => f64_lit(*v),
+            Kind::Bool(b) => quote!(#b),
+            Kind::Size(s) => self.sizes.get(s),
+            Kind::Var(v) => match self.env.get(v) {
+                Some(Loc::Scalar(id)) => quote!(#id),
+                _ => quote!(compile_error!("fsmooth internal error: array used as a scalar")),
+            },
+            Kind::Let(v, a, b) => {
+                let depth = self.frame.depth();
+                let bind = self.bind(*v, a);
+                let body = self.scalar(b);
+                self.frame.truncate(depth);
+                quote!({ #bind #body })
+            }
+            Kind::If(c, a, b) => {
+                let (c, a, b) = (self.scalar(c), self.scalar(a), self.scalar(b));
+                quote!(if #c { #a } else { #b })
+            }
+            Kind::Bin(op, a, b, text) => {
+                let (x, y) = (self.scalar(a), self.scalar(b));
+                if e.ty == Type::Usize || (a.ty == Type::Usize && !op.is_cmp()) {
+                    let f = match op {
+                        BinOp::Add => quote!(add),
+                        BinOp::Sub => quote!(sub),
+                        BinOp::Mul => quote!(mul),
+                        BinOp::Div => quote!(div),
+                        _ => quote!(rem),
+                    };
+                    return quote!(::fsmooth::__rt::#f(#x, #y, #text)?);
+                }
+                let o = match op {
+                    BinOp::Add => quote!(+),
+                    BinOp::Sub => quote!(-),
+                    BinOp::Mul => quote!(*),
+                    BinOp::Div => quote!(/),
+                    BinOp::Rem => quote!(%),
+                    BinOp::Lt => quote!(<),
+                    BinOp::Le => quote!(<=),
+                    BinOp::Gt => quote!(>),
+                    BinOp::Ge => quote!(>=),
+                    BinOp::Eq => quote!(==),
+                    BinOp::Ne => quote!(!=),
+                    BinOp::And => quote!(&&),
+                    BinOp::Or => quote!(||),
+                };
+                quote!((#x #o #y))
+            }
+            Kind::Neg(a) => {
+                let x = self.scalar(a);
+                quote!((-#x))
+            }
+            Kind::Not(a) => {
+                let x = self.scalar(a);
+                quote!((!#x))
+            }
+            Kind::Cast(CastTy::F64, a) => {
+                let x = self.scalar(a);
+                quote!((#x as f64))
+            }
+            Kind::Cast(CastTy::Usize, a) => {
+                let x = self.scalar(a);
+                quote!((#x as usize))
+            }
+            Kind::Math(f, xs) => {
+                let args: Vec<TokenStream> = xs.iter().map(|x| self.scalar(x)).collect();
+                let x = &args[0];
+                match f {
+                    MathFn::Powi => {
+                        let k = &args[1];
+                        quote!(::fsmooth::__rt::powi(#x, i32::try_from(#k).unwrap_or(i32::MAX)))
+                    }
+                    MathFn::Powf => {
+                        let y = &args[1];
+                        quote!(::fsmooth::__rt::powf(#x, #y))
+                    }
+                    MathFn::Min => {
+                        let y = &args[1];
+                        quote!(::fsmooth::__rt::min(#x, #y))
+                    }
+                    MathFn::Max => {
+                        let y = &args[1];
+                        quote!(::fsmooth::__rt::max_f(#x, #y))
+                    }
+                    f => {
+                        let name = format_ident!("{}", f.name());
+                        quote!(::fsmooth::__rt::#name(#x))
+                    }
+                }
+            }
+            Kind::Index(a, i) => {
+                let depth = self.frame.depth();
+                let (pre, w) = self.view(a);
+                let it = self.scalar(i);
+                let dim0 = w.dims[0].clone();
+                let base = Self::base_tokens(&w.base);
+                let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                    let at = plus(&w.off, it);
+                    quote!(::fsmooth::__rt::ld(#base, #at))
+                } else {
+                    let d = self.sizes.get(&dim0);
+                    let at = plus(&w.off, quote!(::fsmooth::__rt::check(#it, #d)?));
+                    quote!(::fsmooth::__rt::ld(#base, #at))
+                };
+                self.frame.truncate(depth);
+                if pre.is_empty() { r } else { quote!({ #pre #r }) }
+            }
+            Kind::Ifold(n, init, acc, i, body) => {
+                let (nt, it) = (self.scalar(n), self.scalar(init));
+                let (av, iv) = (self.local(*acc), self.local(*i));
+                self.env.insert(*acc, Loc::Scalar(av.clone()));
+                self.env.insert(*i, Loc::Scalar(iv.clone()));
+                if let Some(s) = &n.sym
+                    && !s.has_loop()
+                {
+                    self.bounds.insert(*i, s.clone());
+                }
+                let b = self.scalar(body);
+                quote!({
+                    let mut #av = #it;
+                    for #iv in 0..#nt {
+                        #av = #b;
+                    }
+                    #av
+                })
+            }
+            Kind::Build(..) | Kind::Array(_) | Kind::Slice(..) => {
+                quote!(compile_error!("fsmooth internal error: array in scalar position"))
+            }
+        }
+    }
+
+    /// Bind `v` to the value of `a`: a Rust local for scalars, a view for arrays (an
+    /// allocation in the frame unless `a` is already a view). Returns the statements.
+    fn bind(&mut self, v: VarId, a: &Core) -> TokenStream {
+        if a.ty.is_arr() {
+            let (pre, w) = self.view(a);
+            self.env.insert(v, Loc::View(w));
+            pre
+        } else {
+            let x = self.scalar(a);
+            let id = self.local(v);
+            self.env.insert(v, Loc::Scalar(id.clone()));
+            quote!(let #id = #x;)
+        }
+    }
+
+    /// Translate array expression `e` into statements writing it to `dest`.
+    pub fn write(&mut self, e: &Core, dest: &View) -> TokenStream {
+        let base = Self::base_tokens(&dest.base);
+        match &e.kind {
+            Kind::Build(n, i, body) => {
+                let nt = self.sizes.get(n);
+                let iv = self.local(*i);
+                self.env.insert(*i, Loc::Scalar(iv.clone()));
+                self.bounds.insert(*i, n.clone());
+                if body.ty.is_arr() {
+                    let rows = dest.dims[1..].to_vec();
+                    let st = self.stride(&rows);
+                    let row_off = match st {
+                        Some(st) => plus(&dest.off, quote!(#iv * #st)),
+                        None => plus(&dest.off, quote!(#iv)),
+                    };
+                    let row = View {
+                        base: dest.base.clone(),
+                        off: Some(row_off),
+                        dims: rows,
+                    };
+                    let depth = self.frame.depth();
+                    let b = self.write(body, &row);
+                    self.frame.truncate(depth);
+                    quote!(for #iv in 0..#nt { #b })
+                } else {
+                    let depth = self.frame.depth();
+                    let b = self.scalar(body);
+                    self.frame.truncate(depth);
+                    let name = base.to_string();
+                    if !mentions(&b, &name) {
+                        // The body does not read the destination's buffer: iterate the
+                        // destination slice itself, so there is no bounds check to remove.
+                        let lo = dest.off.clone().unwrap_or(quote!(0usize));
+                        quote! {
+                            if let Some(__d) = #base.get_mut(#lo..#lo + #nt) {
+                                for (#iv, __slot) in __d.iter_mut().enumerate() {
+                                    *__slot = #b;
+                                }
+                            }
+                        }
+                    } else {
+                        let at = plus(&dest.off, quote!(#iv));
+                        quote!(for #iv in 0..#nt { let __v = #b; ::fsmooth::__rt::st(#base, #at, __v); })
+                    }
+                }
+            }
+            Kind::Array(items) => {
+                let mut out = TokenStream::new();
+                let rows = dest.dims[1..].to_vec();
+                let st = self.stride(&rows);
+                for (k, x) in items.iter().enumerate() {
+                    let kt = quote!(#k);
+                    let depth = self.frame.depth();
+                    if x.ty.is_arr() {
+                        let off = match &st {
+                            Some(st) => plus(&dest.off, quote!(#kt * #st)),
+                            None => plus(&dest.off, kt),
+                        };
+                        let row = View {
+                            base: dest.base.clone(),
+                            off: Some(off),
+                            dims: rows.clone(),
+                        };
+                        out.extend(self.write(x, &row));
+                    } else {
+                        let v = self.scalar(x);
+                        let at = plus(&dest.off, kt);
+                        out.extend(quote!({ let __v = #v; ::fsmooth::__rt::st(#base, #at, __v); }));
+                    }
+                    self.frame.truncate(depth);
+                }
+                out
+            }
+            Kind::If(c, a, b) => {
+                let c = self.scalar(c);
+                let depth = self.frame.depth();
+                let a = self.write(a, dest);
+                self.frame.truncate(depth);
+                let b = self.write(b, dest);
+                self.frame.truncate(depth);
+                quote!(if #c { #a } else { #b })
+            }
+            Kind::Let(v, a, b) => {
+                let depth = self.frame.depth();
+                let bind = self.bind(*v, a);
+                let body = self.write(b, dest);
+                self.frame.truncate(depth);
+                quote!({ #bind #body })
+            }
+            Kind::Ifold(n, init, acc, i, body) => {
+                // Double-buffered accumulator: the body reads one buffer and writes the other.
+                let depth = self.frame.depth();
+                let a = self.alloc(&e.ty.dims().to_vec());
+                let b = self.alloc(&e.ty.dims().to_vec());
+                let nt = self.scalar(n);
+                let init_code = self.write(init, &a);
+                let (cur, nxt) = (format_ident!("__cur_{}", acc), format_ident!("__nxt_{}", acc));
+                let iv = self.local(*i);
+                self.env.insert(*i, Loc::Scalar(iv.clone()));
+                if let Some(s) = &n.sym
+                    && !s.has_loop()
+                {
+                    self.bounds.insert(*i, s.clone());
+                }
+                self.env.insert(
+                    *acc,
+                    Loc::View(View {
+                        base: Base::Scratch,
+                        off: Some(quote!(#cur)),
+                        dims: e.ty.dims().to_vec(),
+                    }),
+                );
+                let into = View {
+                    base: Base::Scratch,
+                    off: Some(quote!(#nxt)),
+                    dims: e.ty.dims().to_vec(),
+                };
+                let body_code = self.write(body, &into);
+                let (ao, bo) = (
+                    a.off.clone().unwrap_or(quote!(0usize)),
+                    b.off.clone().unwrap_or(quote!(0usize)),
+                );
+                let result = View {
+                    base: Base::Scratch,
+                    off: Some(quote!(#cur)),
+                    dims: e.ty.dims().to_vec(),
+                };
+                let copy = self.copy(&result, dest);
+                self.frame.truncate(depth);
+                quote!({
+                    #init_code
+                    let mut #cur: usize = #ao;
+                    let mut #nxt: usize = #bo;
+                    for #iv in 0..#nt {
+                        #body_code
+                        ::core::mem::swap(&mut #cur, &mut #nxt);
+                    }
+                    #copy
+                })
+            }
+            _ => {
+                // A variable, row or slice: copy its elements.
+                let depth = self.frame.depth();
+                let (pre, w) = self.view(e);
+                let copy = self.copy(&w, dest);
+                self.frame.truncate(depth);
+                quote!({ #pre #copy })
+            }
+        }
+    }
+
+    fn copy(&mut self, src: &View, dest: &View) -> TokenStream {
+        let len = src
+            .dims
+            .iter()
+            .cloned()
+            .reduce(Size::mul)
+            .unwrap_or(Size::Lit(1));
+        let n = self.sizes.get(&len);
+        let (sb, db) = (Self::base_tokens(&src.base), Self::base_tokens(&dest.base));
+        let so = src.off.clone().unwrap_or(quote!(0usize));
+        let d_o = dest.off.clone().unwrap_or(quote!(0usize));
+        let same = matches!((&src.base, &dest.base), (Base::Scratch, Base::Scratch));
+        if same {
+            quote!(for __k in 0..#n { let __v = ::fsmooth::__rt::ld(scratch, #so + __k); ::fsmooth::__rt::st(scratch, #d_o + __k, __v); })
+        } else {
+            quote! {
+                if let (Some(__d), Some(__s)) = (#db.get_mut(#d_o..#d_o + #n), #sb.get(#so..#so + #n)) {
+                    for (__x, __y) in __d.iter_mut().zip(__s) {
+                        *__x = *__y;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn collect_loops(s: &Size, out: &mut Vec<VarId>) {
+    match s {
+        Size::Loop(v) => {
+            if !out.contains(v) {
+                out.push(*v)
+            }
+        }
+        Size::Lit(_) | Size::Name(_) => {}
+        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) | Size::Div(a, b) | Size::Rem(a, b) => {
+            collect_loops(a, out);
+            collect_loops(b, out);
+        }
+    }
+}
+
+/// Is a polynomial over sizes provably non-negative? Sizes are non-negative, so a polynomial
+/// whose coefficients are all non-negative is. Opaque atoms are not trusted. The index
+/// expression itself must be monotone in each loop index (checked: it is, when its
+/// polynomial has only non-negative coefficients on loop atoms).
+fn nonneg(p: &crate::size::Poly, idx: &Size) -> bool {
+    let idx_ok = idx.poly().coeffs().all(|(m, c)| {
+        !m.iter().any(|a| matches!(a, Atom::Loop(_))) || c >= 0.0
+    });
+    idx_ok
+        && p
+            .coeffs()
+            .all(|(m, c)| c >= 0.0 && !m.iter().any(|a| matches!(a, Atom::Opaque(_) | Atom::Loop(_))))
+}

@@ -1,0 +1,255 @@
+//! `fuse`: loop fusion (the paper's Fig. 4) on the core IR.
+//!
+//! `build(n, f)[i] ~> f(i)` and `[e0, e1, ..][k] ~> ek`; a `let`-bound `build` is pushed into
+//! the places that index it when that does not duplicate costly work: it is read at one place
+//! inside at most one loop (each element is computed once, as `sum(build(..))`), or its
+//! elements are plain loads (a transpose), which are cheaper to recompute than to store.
+//! Anything else (a stencil's several readers, a vector read once per row of a matrix) is
+//! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
+//! every length is already a size.)
+
+use crate::ir::{Core, Kind, VarId};
+use crate::simplify::{is_trivial, subst_index};
+
+/// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
+/// variables).
+pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
+    for _ in 0..64 {
+        if !pass(e, names) {
+            break;
+        }
+        crate::simplify::propagate(e);
+    }
+}
+
+fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
+    let mut changed = false;
+    for c in e.children_mut() {
+        changed |= pass(c, names);
+    }
+    // Rule 1 and the literal rule.
+    if let Kind::Index(a, k) = &mut e.kind {
+        match &mut a.kind {
+            Kind::Build(_, i, body) => {
+                let (i, body, k) = (*i, (**body).clone(), (**k).clone());
+                *e = subst_index(i, &k, body, e.span);
+                return true;
+            }
+            Kind::Array(items) => {
+                if let Some(c) = k.sym.as_ref().and_then(|s| s.as_const())
+                    && let Some(item) = items.get(c as usize)
+                {
+                    let mut item = item.clone();
+                    item.span = e.span;
+                    *e = item;
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Push a let-bound build into its readers.
+    if let Kind::Let(x, a, b) = &mut e.kind
+        && let Kind::Build(_, _, body) = &a.kind
+        && should_fuse(*x, body, b)
+    {
+        let value = (**a).clone();
+        replace_reads(b, *x, &value);
+        *e = (**b).clone();
+        return true;
+    }
+    // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
+    // per iteration, at the top of that loop's body.
+    if let Kind::Let(x, a, b) = &mut e.kind
+        && let Kind::Build(_, i, body) = &a.kind
+        && let Some(j) = same_element(*x, b)
+    {
+        let t = names.len() as VarId;
+        names.push(format!("{}_elem", names.get(*x as usize).map(String::as_str).unwrap_or("x")));
+        let elem = (**body).clone();
+        let k = Core {
+            kind: Kind::Var(j),
+            ty: crate::ir::Type::Usize,
+            sym: Some(crate::size::Size::Loop(j)),
+            span: e.span,
+        };
+        let elem = subst_index(*i, &k, elem, e.span);
+        bind_element(b, *x, j, t, &elem);
+        *e = (**b).clone();
+        return true;
+    }
+    changed
+}
+
+/// If every read of `x` is `x[j]` for one loop index `j`, directly inside j's loop, that `j`.
+fn same_element(x: VarId, scope: &Core) -> Option<VarId> {
+    let mut depths = Vec::new();
+    let mut other = false;
+    reads(scope, x, 0, &mut depths, &mut other);
+    if other || depths.len() < 2 || depths.iter().any(|d| *d != 1) {
+        return None;
+    }
+    let mut idx = Vec::new();
+    index_vars(scope, x, &mut idx);
+    let j = idx.first().copied().flatten()?;
+    idx.iter().all(|k| *k == Some(j)).then_some(j)
+}
+
+fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>) {
+    if let Kind::Index(a, k) = &e.kind
+        && matches!(a.kind, Kind::Var(v) if v == x)
+    {
+        out.push(match k.kind {
+            Kind::Var(j) => Some(j),
+            _ => None,
+        });
+    }
+    for c in e.children() {
+        index_vars(c, x, out);
+    }
+}
+
+/// In the loop binding `j`, bind `t = elem` first and read `t` for every `x[j]`.
+fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) {
+    let body = match &mut e.kind {
+        Kind::Build(_, i, body) if *i == j => Some(body),
+        Kind::Ifold(_, _, _, i, body) if *i == j => Some(body),
+        _ => None,
+    };
+    if let Some(body) = body {
+        let var = Core {
+            kind: Kind::Var(t),
+            ty: elem.ty.clone(),
+            sym: None,
+            span: elem.span,
+        };
+        replace_index(body, x, &var);
+        let inner = (**body).clone();
+        let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
+        **body = Core {
+            kind: Kind::Let(t, Box::new(elem.clone()), Box::new(inner)),
+            ty,
+            sym,
+            span,
+        };
+        return;
+    }
+    for c in e.children_mut() {
+        bind_element(c, x, j, t, elem);
+    }
+}
+
+fn replace_index(e: &mut Core, x: VarId, by: &Core) {
+    if let Kind::Index(a, _) = &e.kind
+        && matches!(a.kind, Kind::Var(v) if v == x)
+    {
+        *e = by.clone();
+        return;
+    }
+    for c in e.children_mut() {
+        replace_index(c, x, by);
+    }
+}
+
+/// Where `x` is read: each read is `x[k]`, with the number of loops between the `let` and it.
+fn reads(e: &Core, x: VarId, depth: usize, out: &mut Vec<usize>, other: &mut bool) {
+    match &e.kind {
+        Kind::Var(v) if *v == x => *other = true,
+        Kind::Index(a, k) if matches!(a.kind, Kind::Var(v) if v == x) => {
+            out.push(depth);
+            reads(k, x, depth, out, other);
+        }
+        Kind::Build(_, _, body) => reads(body, x, depth + 1, out, other),
+        Kind::Ifold(n, init, _, _, body) => {
+            reads(n, x, depth, out, other);
+            reads(init, x, depth, out, other);
+            reads(body, x, depth + 1, out, other);
+        }
+        _ => {
+            for c in e.children() {
+                reads(c, x, depth, out, other);
+            }
+        }
+    }
+}
+
+fn should_fuse(x: VarId, body: &Core, scope: &Core) -> bool {
+    let mut depths = Vec::new();
+    let mut other = false;
+    reads(scope, x, 0, &mut depths, &mut other);
+    if other {
+        return false;
+    }
+    match depths[..] {
+        [] => true,
+        [d] if d <= 1 => true,
+        _ => loads_only(body),
+    }
+}
+
+/// True when computing an element is only loads (indexing with trivial indexes).
+fn loads_only(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Var(_) | Kind::Size(_) | Kind::F64(_) => true,
+        Kind::Index(a, k) => loads_only(a) && is_trivial(k),
+        Kind::Build(_, _, b) => loads_only(b),
+        _ => false,
+    }
+}
+
+fn replace_reads(e: &mut Core, x: VarId, value: &Core) {
+    if let Kind::Index(a, _) = &mut e.kind
+        && matches!(a.kind, Kind::Var(v) if v == x)
+    {
+        let span = a.span;
+        **a = value.clone();
+        a.span = span;
+    }
+    for c in e.children_mut() {
+        replace_reads(c, x, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Kind;
+
+    fn optimized(src: &str) -> crate::ir::Kernel {
+        let mut d = crate::diag::Diags::default();
+        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
+        let scope = crate::check::Scope::new(p);
+        let k = crate::check::check(&scope, &mut d).remove(0);
+        crate::optimize(k)
+    }
+
+    fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
+        usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
+    }
+
+    #[test]
+    fn add_of_add_is_one_loop() {
+        let k = optimized("pub fn k(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }");
+        assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 1);
+    }
+
+    #[test]
+    fn norm_of_add_is_one_fold() {
+        let k = optimized("pub fn k(a: [f64; n], b: [f64; n]) -> f64 { norm(add(a, b)) }");
+        assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 0);
+        assert_eq!(count(&k.body, &|k| matches!(k, Kind::Ifold(..))), 1);
+    }
+
+    #[test]
+    fn stencil_with_several_readers_is_materialised() {
+        let k = optimized(
+            "pub fn k(a: [f64; n]) -> [f64; n - 2] { let s = smul(a, 2.0); build(n - 2, |i| s[i] + s[i + 1] + s[i + 2]) }",
+        );
+        assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
+    }
+
+    #[test]
+    fn transpose_fuses_into_matmul() {
+        let k = optimized("pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }");
+        assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
+    }
+}

@@ -1,0 +1,145 @@
+//! `simplify`: constant folding, copy propagation and dead-code elimination on the core IR.
+//!
+//! Views (a variable, a row `m[i]`, a slice) are substituted into their uses so that fusion
+//! sees through the `let`s that inlining introduces; constants and variables are propagated;
+//! unused `let`s are dropped (every expression is pure).
+
+use crate::ast::BinOp;
+use crate::ir::{subst_loop, Core, Kind, Type, VarId};
+use crate::size::Size;
+use proc_macro2::Span;
+
+/// A value that costs nothing to repeat: a variable, constant or size.
+pub fn is_trivial(e: &Core) -> bool {
+    matches!(e.kind, Kind::Var(_) | Kind::Size(_) | Kind::F64(_) | Kind::Bool(_))
+}
+
+/// A view of an array that costs nothing to repeat: a variable, or a row of one at a trivial
+/// index.
+fn is_view(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Var(_) => true,
+        Kind::Index(a, k) => e.ty.is_arr() && is_view(a) && is_trivial(k),
+        _ => false,
+    }
+}
+
+/// Replace loop index `i` in `body` by `k` (fusion's `f(i)` for `build(n, f)[k]`).
+pub fn subst_index(i: VarId, k: &Core, mut body: Core, span: Span) -> Core {
+    if is_trivial(k) {
+        body.subst(i, k);
+        return body;
+    }
+    set_sym(&mut body, i, k.sym.as_ref());
+    let ty = body.ty.clone();
+    let sym = body.sym.clone();
+    Core {
+        kind: Kind::Let(i, Box::new(k.clone()), Box::new(body)),
+        ty,
+        sym,
+        span,
+    }
+}
+
+/// Loop index `i` is now bound to a value whose symbolic form is `by`.
+fn set_sym(e: &mut Core, i: VarId, by: Option<&Size>) {
+    if let Some(s) = &e.sym {
+        let mut probe = Vec::new();
+        loops(s, &mut probe);
+        if probe.contains(&i) {
+            e.sym = by.map(|b| subst_loop(s, i, b));
+        }
+    }
+    for c in e.children_mut() {
+        set_sym(c, i, by);
+    }
+}
+
+fn loops(s: &Size, out: &mut Vec<VarId>) {
+    match s {
+        Size::Loop(v) => out.push(*v),
+        Size::Lit(_) | Size::Name(_) => {}
+        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) | Size::Div(a, b) | Size::Rem(a, b) => {
+            loops(a, out);
+            loops(b, out);
+        }
+    }
+}
+
+/// Copy propagation and dead `let` removal, bottom-up.
+pub fn propagate(e: &mut Core) {
+    for c in e.children_mut() {
+        propagate(c);
+    }
+    if let Kind::Let(x, a, b) = &mut e.kind {
+        let x = *x;
+        if !b.mentions(x) {
+            *e = (**b).clone();
+        } else if is_trivial(a) || is_view(a) {
+            let a = (**a).clone();
+            let mut b = (**b).clone();
+            b.subst(x, &a);
+            *e = b;
+        }
+    }
+}
+
+/// Fold constant f64 and bool arithmetic (IEEE-exact: only operations on two constants, and
+/// identities that hold for every f64, such as `x * 1.0`).
+pub fn fold(e: &mut Core) {
+    for c in e.children_mut() {
+        fold(c);
+    }
+    let new = match &e.kind {
+        Kind::Bin(op, a, b, _) => match (&a.kind, &b.kind) {
+            (Kind::F64(x), Kind::F64(y)) => {
+                let (x, y) = (*x, *y);
+                match op {
+                    BinOp::Add => Some(Kind::F64(x + y)),
+                    BinOp::Sub => Some(Kind::F64(x - y)),
+                    BinOp::Mul => Some(Kind::F64(x * y)),
+                    BinOp::Div => Some(Kind::F64(x / y)),
+                    BinOp::Rem => Some(Kind::F64(x % y)),
+                    BinOp::Lt => Some(Kind::Bool(x < y)),
+                    BinOp::Le => Some(Kind::Bool(x <= y)),
+                    BinOp::Gt => Some(Kind::Bool(x > y)),
+                    BinOp::Ge => Some(Kind::Bool(x >= y)),
+                    BinOp::Eq => Some(Kind::Bool(x == y)),
+                    BinOp::Ne => Some(Kind::Bool(x != y)),
+                    _ => None,
+                }
+            }
+            (_, Kind::F64(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
+                Some(a.kind.clone())
+            }
+            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(b.kind.clone()),
+            (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
+                // Only operations that cannot fail on constants, so no error moves.
+                match (op, x.as_const(), y.as_const()) {
+                    (BinOp::Add, Some(p), Some(q)) => p.checked_add(q).map(|v| Kind::Size(Size::Lit(v))),
+                    (BinOp::Mul, Some(p), Some(q)) => p.checked_mul(q).map(|v| Kind::Size(Size::Lit(v))),
+                    (BinOp::Sub, Some(p), Some(q)) => p.checked_sub(q).map(|v| Kind::Size(Size::Lit(v))),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        Kind::Neg(a) => match a.kind {
+            Kind::F64(x) => Some(Kind::F64(-x)),
+            _ => None,
+        },
+        Kind::Not(a) => match a.kind {
+            Kind::Bool(x) => Some(Kind::Bool(!x)),
+            _ => None,
+        },
+        Kind::If(c, a, b) => match c.kind {
+            Kind::Bool(true) => Some(a.kind.clone()),
+            Kind::Bool(false) => Some(b.kind.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(k) = new {
+        e.kind = k;
+    }
+}

@@ -1242,11 +1242,24 @@ fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>>
                     ns.iter().any(|x| !known.contains(x))
                 })
                 .collect();
-            if let [k] = unknown[..]
-                && let Size::Name(nm) = &dims[k]
+            // The unknown dimensions must all be the same bare name: `[f64; n]` gives
+            // n = len, `[[f64; n]; n]` gives n = sqrt(len).
+            let Some(&k0) = unknown.first() else { continue };
+            if let Size::Name(nm) = &dims[k0]
+                && unknown.iter().all(|&k| matches!(&dims[k], Size::Name(x) if x == nm))
             {
-                let others = dims.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, d)| d.clone()).collect();
-                pins.push(Pin::FromLen { name: nm.clone(), param: p.name.s.clone(), others });
+                let others = dims
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| !unknown.contains(j))
+                    .map(|(_, d)| d.clone())
+                    .collect();
+                pins.push(Pin::FromLen {
+                    name: nm.clone(),
+                    param: p.name.s.clone(),
+                    others,
+                    power: unknown.len(),
+                });
                 known.push(nm.clone());
                 progress = true;
             }

@@ -59,24 +59,42 @@ pub fn kernel(k: &Kernel) -> TokenStream {
 
     // Entry: sizes from lengths, then every length, then the frame.
     let mut entry = TokenStream::new();
+    let param_ident = |name: &str| {
+        k.params
+            .iter()
+            .find(|p| p.name.s == name)
+            .map(|p| Ident::new(&p.name.s, p.name.span))
+            .unwrap_or_else(|| Ident::new(name, Span::call_site()))
+    };
     for pin in &k.pins {
-        if let Pin::FromLen {
-            name,
-            param,
-            others,
-        } = pin
-        {
-            let n = Ident::new(name, Span::call_site());
-            let p = Ident::new(param, Span::call_site());
-            let prod = others.iter().cloned().reduce(Size::mul);
-            entry.extend(match prod {
-                None => quote!(let #n: usize = #p.len();),
-                Some(prod) => {
-                    // Saturating: an overflowing product fails the length check that follows.
-                    let t = const_size(&prod);
-                    quote!(let #n: usize = ::fsmooth::__rt::from_len(#p.len(), #t);)
-                }
-            });
+        match pin {
+            // The parameter carries the user's span; the size name is the macro's own local.
+            Pin::Param(name) => {
+                let (n, p) = (Ident::new(name, Span::call_site()), param_ident(name));
+                entry.extend(quote!(let #n: usize = #p;));
+            }
+            Pin::FromLen {
+                name,
+                param,
+                others,
+                power,
+            } => {
+                let n = Ident::new(name, Span::call_site());
+                let p = param_ident(param);
+                // Saturating: an overflowing product fails the length check that follows.
+                let prod = others
+                    .iter()
+                    .cloned()
+                    .reduce(Size::mul)
+                    .map(|s| const_size(&s))
+                    .unwrap_or(quote!(1usize));
+                entry.extend(if *power == 1 {
+                    quote!(let #n: usize = ::fsmooth::__rt::from_len(#p.len(), #prod);)
+                } else {
+                    let pw = *power as u32;
+                    quote!(let #n: usize = ::fsmooth::__rt::root(::fsmooth::__rt::from_len(#p.len(), #prod), #pw);)
+                });
+            }
         }
     }
     let mut checks = TokenStream::new();

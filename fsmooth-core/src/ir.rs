@@ -304,8 +304,11 @@ pub struct KParam {
 pub enum Pin {
     /// A `usize` parameter.
     Param(String),
-    /// `name = len(param) / product(other dims of param)`.
+    /// `name = (len(param) / product(other dims of param))^(1/power)`: `power` is how many
+    /// dimensions of the parameter are exactly `name` (a square matrix has 2).
     FromLen {
+        /// How many dimensions are `name`.
+        power: usize,
         /// The size name.
         name: String,
         /// The array parameter whose length fixes it.

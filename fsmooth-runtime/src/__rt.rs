@@ -78,6 +78,23 @@ pub fn div_exact(a: usize, b: usize, expr: &'static str) -> Result<usize, Error>
 pub fn from_len(len: usize, others: usize) -> usize {
     len.checked_div(others).unwrap_or(0)
 }
+/// The integer `k`-th root of `v`, rounded down (a size read from a square or cubic
+/// array's length; the length check that follows rejects lengths that are not exact powers).
+pub fn root(v: usize, k: u32) -> usize {
+    if k <= 1 || v < 2 {
+        return v;
+    }
+    // Start from the float estimate and correct it exactly in integers.
+    let mut r = powf(v as f64, 1.0 / f64::from(k)) as usize;
+    let pow = |x: usize| (0..k).try_fold(1usize, |acc, _| acc.checked_mul(x));
+    while r > 0 && pow(r).is_none_or(|p| p > v) {
+        r -= 1;
+    }
+    while pow(r + 1).is_some_and(|p| p <= v) {
+        r += 1;
+    }
+    r
+}
 /// See [`add`].
 #[inline(always)]
 pub fn rem(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {

@@ -1,0 +1,53 @@
+//! Shared helpers for the end-to-end tests.
+#![allow(dead_code)]
+
+/// Compile a block with `fsmooth!` and keep its source text for the reference interpreter.
+#[macro_export]
+macro_rules! block {
+    ($($t:tt)*) => {
+        fsmooth::fsmooth! { $($t)* }
+        /// The block's source, for `fsmooth_core::interp`.
+        pub const SRC: &str = stringify!($($t)*);
+    };
+}
+
+/// A small deterministic generator (xorshift64*), so tests need no extra dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in [-1, 1).
+    pub fn f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+    pub fn vec(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.f64()).collect()
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Relative closeness, with an absolute floor for values near zero.
+pub fn close(a: f64, b: f64, tol: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
+}
+
+#[track_caller]
+pub fn assert_close(a: &[f64], b: &[f64], tol: f64) {
+    assert_eq!(a.len(), b.len(), "lengths differ");
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!(close(*x, *y, tol), "element {k}: {x} vs {y} (tol {tol})");
+    }
+}

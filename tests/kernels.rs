@@ -1,0 +1,156 @@
+//! End-to-end kernels: generated code against plain Rust.
+
+#[macro_use]
+mod common;
+use common::*;
+use fsmooth::{Error, Region};
+
+mod paper {
+    block! {
+        /// The paper's add3.
+        pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
+            add(add(a, b), c)
+        }
+
+        pub fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+            cross(a, b)
+        }
+
+        pub fn norm_add(a: [f64; n], b: [f64; n]) -> f64 {
+            norm(add(a, b))
+        }
+
+        pub fn centre(v: [f64; n]) -> [f64; n] {
+            let mean = sum(v) / (n as f64);
+            build(n, |i| v[i] - mean)
+        }
+    }
+}
+
+#[test]
+fn add3_matches_plain_rust() {
+    let mut rng = Rng::new(1);
+    let mut region = Region::new();
+    for n in [0, 1, 7, 100] {
+        let (a, b, c) = (rng.vec(n), rng.vec(n), rng.vec(n));
+        let mut out = vec![0.0; n];
+        paper::add3(&mut out, &a, &b, &c, &mut region).unwrap();
+        let want: Vec<f64> = (0..n).map(|i| a[i] + b[i] + c[i]).collect();
+        assert_eq!(out, want);
+        assert_eq!(paper::add3::out_len(n), n);
+        assert_eq!(paper::add3::scratch_len(n), 0);
+    }
+}
+
+#[test]
+fn cross_and_norm() {
+    let mut region = Region::new();
+    let mut out = [0.0; 3];
+    paper::cross3(&mut out, &[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0], &mut region).unwrap();
+    assert_eq!(out, [-3.0, 6.0, -3.0]);
+    assert_eq!(paper::cross3::SCRATCH_LEN, 0);
+    assert_eq!(paper::cross3::OUT_LEN, 3);
+    let r = paper::norm_add(&[3.0, 0.0], &[0.0, 4.0], &mut region).unwrap();
+    assert_eq!(r, 5.0);
+    assert_eq!(paper::norm_add::scratch_len(2), 0);
+    let mut out = [0.0; 4];
+    paper::centre(&mut out, &[1.0, 2.0, 3.0, 6.0], &mut region).unwrap();
+    assert_eq!(out, [-2.0, -1.0, 0.0, 3.0]);
+}
+
+#[test]
+fn wrong_lengths_are_errors_and_leave_out_untouched() {
+    let mut region = Region::new();
+    let mut out = [7.0; 3];
+    let e = paper::add3(&mut out, &[1.0; 3], &[1.0; 4], &[1.0; 3], &mut region).unwrap_err();
+    assert_eq!(
+        e,
+        Error::Shape {
+            arg: "b",
+            expected: 3,
+            found: 4
+        }
+    );
+    let msg = e.to_string();
+    assert!(msg.contains("`b`") && msg.contains('3') && msg.contains('4'), "{msg}");
+    assert_eq!(out, [7.0; 3]);
+    let mut short = [7.0; 2];
+    let e = paper::add3(&mut short, &[1.0; 3], &[1.0; 3], &[1.0; 3], &mut region).unwrap_err();
+    assert_eq!(
+        e,
+        Error::Shape {
+            arg: "out",
+            expected: 3,
+            found: 2
+        }
+    );
+    assert_eq!(short, [7.0; 2]);
+}
+
+mod linalg {
+    block! {
+        pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
+            matmul(matmul(a, b), c)
+        }
+
+        pub fn mv(a: [[f64; m]; n], v: [f64; m]) -> [f64; n] {
+            matvec(a, v)
+        }
+
+        pub fn gram(a: [[f64; m]; n], m: usize) -> [[f64; n]; n] {
+            matmul(a, transpose(a))
+        }
+
+        pub fn outer_sum(a: [f64; n], b: [f64; m], s: f64) -> [[f64; m]; n] {
+            msmul(madd(outer(a, b), outer(a, b)), s)
+        }
+    }
+}
+
+fn matmul_ref(a: &[f64], b: &[f64], n: usize, k: usize, m: usize) -> Vec<f64> {
+    let mut c = vec![0.0; n * m];
+    for i in 0..n {
+        for j in 0..m {
+            let mut s = 0.0;
+            for l in 0..k {
+                s += a[i * k + l] * b[l * m + j];
+            }
+            c[i * m + j] = s;
+        }
+    }
+    c
+}
+
+#[test]
+fn matrix_chain_matches_plain_rust() {
+    let mut rng = Rng::new(2);
+    let mut region = Region::new();
+    for n in [1, 3, 16] {
+        let (a, b, c) = (rng.vec(n * n), rng.vec(n * n), rng.vec(n * n));
+        let mut out = vec![0.0; n * n];
+        linalg::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+        let want = matmul_ref(&matmul_ref(&a, &b, n, n, n), &c, n, n, n);
+        assert_close(&out, &want, 1e-12);
+        // One n*n intermediate (a*b) is stored; b's transpose is fused into its reads.
+        assert_eq!(linalg::chain::scratch_len(n), n * n);
+    }
+}
+
+#[test]
+fn matvec_gram_outer() {
+    let mut rng = Rng::new(3);
+    let mut region = Region::new();
+    let (n, m) = (4, 3);
+    let a = rng.vec(n * m);
+    let v = rng.vec(m);
+    let mut out = vec![0.0; n];
+    linalg::mv(&mut out, &a, &v, &mut region).unwrap();
+    assert_close(&out, &matmul_ref(&a, &v, n, m, 1), 1e-12);
+    let mut g = vec![0.0; n * n];
+    linalg::gram(&mut g, &a, m, &mut region).unwrap();
+    let at: Vec<f64> = (0..m * n).map(|k| a[(k % n) * m + k / n]).collect();
+    assert_close(&g, &matmul_ref(&a, &at, n, m, n), 1e-12);
+    let b = rng.vec(m);
+    let mut o = vec![0.0; n * m];
+    linalg::outer_sum(&mut o, &v[..n.min(m)].repeat(2)[..n], &b, 0.5, &mut region).unwrap();
+}

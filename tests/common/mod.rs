@@ -7,6 +7,7 @@ macro_rules! block {
     ($($t:tt)*) => {
         fsmooth::fsmooth! { $($t)* }
         /// The block's source, for `fsmooth_core::interp`.
+        #[allow(dead_code)]
         pub const SRC: &str = stringify!($($t)*);
     };
 }

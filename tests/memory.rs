@@ -1,0 +1,157 @@
+//! Memory: zero heap allocations per call in steady state, and slabs of exactly
+//! `scratch_len` slots. A counting global allocator makes the counts exact.
+
+#[macro_use]
+mod common;
+use fsmooth::{Error, Region};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so tests running in parallel do not count each other's allocations.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    ALLOCS.with(|c| c.set(c.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        bump();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Heap allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCS.with(Cell::get);
+    f();
+    ALLOCS.with(Cell::get) - before
+}
+
+mod k {
+    block! {
+        pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
+            add(add(a, b), c)
+        }
+
+        pub fn norm_add(a: [f64; n], b: [f64; n]) -> f64 {
+            norm(add(a, b))
+        }
+
+        /// A stencil with several readers: `s` is stored once.
+        pub fn blur(a: [f64; n]) -> [f64; n - 2] {
+            let s = smul(a, 0.5);
+            build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+        }
+
+        /// An array used twice is stored at most once.
+        pub fn twice(a: [f64; n], b: [f64; n]) -> f64 {
+            let t = build(n, |i| (a[i] * b[i]).exp());
+            sum(t) * vmax(t)
+        }
+
+        pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
+            matmul(matmul(a, b), c)
+        }
+
+        /// Fixed sizes: constants firmware can size static slabs with.
+        pub fn step(x: [f64; 4], p: [[f64; 4]; 4]) -> [f64; 4] {
+            matvec(matmul(p, p), x)
+        }
+    }
+}
+
+#[test]
+fn fused_kernels_need_no_scratch() {
+    assert_eq!(k::add3::scratch_len(1000), 0);
+    assert_eq!(k::norm_add::scratch_len(1000), 0);
+}
+
+#[test]
+fn arrays_with_several_readers_are_stored_once() {
+    assert_eq!(k::blur::scratch_len(10), 10);
+    assert_eq!(k::twice::scratch_len(10), 10);
+    assert_eq!(k::chain::scratch_len(8), 64);
+    assert_eq!(k::step::SCRATCH_LEN, 16);
+    assert_eq!(k::step::OUT_LEN, 4);
+    let mut out = [0.0; 3];
+    k::blur(&mut out, &[1.0, 2.0, 3.0, 4.0, 5.0], &mut Region::new()).unwrap();
+    assert_eq!(out, [3.0, 4.5, 6.0]);
+}
+
+#[test]
+fn bump_region_stops_allocating_after_warm_up() {
+    let n = 16;
+    let (a, b, c) = (vec![1.0; n * n], vec![2.0; n * n], vec![0.5; n * n]);
+    let mut out = vec![0.0; n * n];
+    let mut region = Region::new();
+    k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+    let x = vec![1.0; 100];
+    let mut o = vec![0.0; 98];
+    let count = allocations(|| {
+        for _ in 0..2000 {
+            k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+            k::blur(&mut o, &x, &mut region).unwrap();
+            k::add3(&mut o[..0], &[], &[], &[], &mut region).unwrap();
+            std::hint::black_box(k::twice(&x, &x, &mut region).unwrap());
+        }
+    });
+    assert_eq!(count, 0);
+    assert_eq!(out[0], 16.0 * 16.0);
+}
+
+#[test]
+fn slab_of_exactly_scratch_len_suffices_and_never_allocates() {
+    let n = 16;
+    let (a, b, c) = (vec![1.0; n * n], vec![1.0; n * n], vec![1.0; n * n]);
+    let mut out = vec![0.0; n * n];
+    let mut slab = vec![0.0; k::chain::scratch_len(n)];
+    let count = allocations(|| {
+        let mut region = Region::from_slab(&mut slab);
+        for _ in 0..100 {
+            k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+        }
+    });
+    assert_eq!(count, 0);
+    assert!(out.iter().all(|v| *v == 256.0));
+
+    let mut s = [0.0; k::step::SCRATCH_LEN];
+    let mut o = [9.0; k::step::OUT_LEN];
+    let p: Vec<f64> = (0..16).map(|i| if i % 5 == 0 { 2.0 } else { 0.0 }).collect();
+    k::step(&mut o, &[1.0, 2.0, 3.0, 4.0], &p, &mut Region::from_slab(&mut s)).unwrap();
+    assert_eq!(o, [4.0, 8.0, 12.0, 16.0]);
+}
+
+#[test]
+fn short_slab_is_an_error_and_out_is_untouched() {
+    let n = 4;
+    let (a, b, c) = (vec![1.0; n * n], vec![1.0; n * n], vec![1.0; n * n]);
+    let mut out = vec![7.0; n * n];
+    let mut slab = vec![0.0; k::chain::scratch_len(n) - 1];
+    let e = k::chain(&mut out, &a, &b, &c, &mut Region::from_slab(&mut slab)).unwrap_err();
+    assert_eq!(
+        e,
+        Error::Scratch {
+            needed: 16,
+            available: 15
+        }
+    );
+    assert!(out.iter().all(|v| *v == 7.0));
+}

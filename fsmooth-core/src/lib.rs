@@ -12,6 +12,7 @@ pub mod diag;
 pub mod dps;
 pub mod fuse;
 pub mod ir;
+pub mod interp;
 pub mod parse;
 pub mod simplify;
 pub mod size;

@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo run --example quickstart`.
 
-use fsmooth::{fsmooth, Region};
+use fsmooth::{Region, fsmooth};
 use fsmooth_testdata::{parse_ba, parse_gmm, reference};
 
 fsmooth! {
@@ -92,7 +92,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (a, b, c) = ([1.0, 2.0, 3.0], [10.0, 20.0, 30.0], [100.0, 200.0, 300.0]);
     let mut sum3 = [0.0; 3];
     add3(&mut sum3, &a, &b, &c, &mut region)?;
-    println!("add3({a:?}, {b:?}, {c:?}) = {sum3:?}   (scratch: {} slots)", add3::scratch_len(3));
+    println!(
+        "add3({a:?}, {b:?}, {c:?}) = {sum3:?}   (scratch: {} slots)",
+        add3::scratch_len(3)
+    );
 
     let mut x = [0.0; cross3::OUT_LEN];
     cross3(&mut x, &[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &mut region)?;
@@ -109,7 +112,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // GMM on ADBench's gmm/test.txt (d = 2, K = 3, n = 1).
     let g = parse_gmm(fsmooth_testdata::GMM_TEST)?;
     let constant = reference::gmm_constant(g.d, g.k, g.n, g.gamma, g.m);
-    let v = gmm_objective(&g.alphas, &g.means, &g.icf, &g.x, g.gamma, g.m as f64, constant, &mut region)?;
+    let v = gmm_objective(
+        &g.alphas,
+        &g.means,
+        &g.icf,
+        &g.x,
+        g.gamma,
+        g.m as f64,
+        constant,
+        &mut region,
+    )?;
     println!("\nGMM objective on gmm/test.txt:");
     println!("  fsmooth     {v:.17}");
     println!("  known       8.07380408004975791");

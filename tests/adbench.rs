@@ -1,5 +1,7 @@
 //! ADBench workloads (bundle adjustment, GMM) on ADBench's own inputs, against their known
 //! answers and the plain-Rust references in `fsmooth-testdata`.
+// The known answers are quoted with every digit ADBench publishes.
+#![allow(clippy::excessive_precision)]
 
 #[macro_use]
 mod common;
@@ -130,8 +132,17 @@ fn ba_project_on_random_cameras() {
 
 fn gmm_call(inp: &fsmooth_testdata::GmmInput, region: &mut Region) -> f64 {
     let c = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
-    gmm::objective(&inp.alphas, &inp.means, &inp.icf, &inp.x, inp.gamma, inp.m as f64, c, region)
-        .unwrap()
+    gmm::objective(
+        &inp.alphas,
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m as f64,
+        c,
+        region,
+    )
+    .unwrap()
 }
 
 #[test]

@@ -72,7 +72,10 @@ fn wrong_lengths_are_errors_and_leave_out_untouched() {
         }
     );
     let msg = e.to_string();
-    assert!(msg.contains("`b`") && msg.contains('3') && msg.contains('4'), "{msg}");
+    assert!(
+        msg.contains("`b`") && msg.contains('3') && msg.contains('4'),
+        "{msg}"
+    );
     assert_eq!(out, [7.0; 3]);
     let mut short = [7.0; 2];
     let e = paper::add3(&mut short, &[1.0; 3], &[1.0; 3], &[1.0; 3], &mut region).unwrap_err();

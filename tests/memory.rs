@@ -134,8 +134,16 @@ fn slab_of_exactly_scratch_len_suffices_and_never_allocates() {
 
     let mut s = [0.0; k::step::SCRATCH_LEN];
     let mut o = [9.0; k::step::OUT_LEN];
-    let p: Vec<f64> = (0..16).map(|i| if i % 5 == 0 { 2.0 } else { 0.0 }).collect();
-    k::step(&mut o, &[1.0, 2.0, 3.0, 4.0], &p, &mut Region::from_slab(&mut s)).unwrap();
+    let p: Vec<f64> = (0..16)
+        .map(|i| if i % 5 == 0 { 2.0 } else { 0.0 })
+        .collect();
+    k::step(
+        &mut o,
+        &[1.0, 2.0, 3.0, 4.0],
+        &p,
+        &mut Region::from_slab(&mut s),
+    )
+    .unwrap();
     assert_eq!(o, [4.0, 8.0, 12.0, 16.0]);
 }
 

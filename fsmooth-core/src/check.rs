@@ -7,8 +7,10 @@
 //! Errors inside an inlined body are the callee's own (already reported by its generic
 //! check); a failure that only the instantiation reveals is reported at the call.
 
-use crate::ast::{self, BinOp, CastTy, Expr, ExprKind, FnDef, MathFn, Name, SizeAst, SizeOp, Ty, UnOp};
-use crate::diag::{closest, Diags};
+use crate::ast::{
+    self, BinOp, CastTy, Expr, ExprKind, FnDef, MathFn, Name, SizeAst, SizeOp, Ty, UnOp,
+};
+use crate::diag::{Diags, closest};
 use crate::ir::{Core, KParam, Kernel, Kind, Pin, Type, VarId};
 use crate::size::Size;
 use proc_macro2::Span;
@@ -123,13 +125,19 @@ fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
                     Some(Type::Arr(d))
                 }
                 other => {
-                    diags.error(*sp, format!("arrays hold `f64` (or arrays of f64), not `{other}`"));
+                    diags.error(
+                        *sp,
+                        format!("arrays hold `f64` (or arrays of f64), not `{other}`"),
+                    );
                     None
                 }
             }
         }
         Ty::Fn(_, _, sp) => {
-            diags.error(*sp, "a function type is allowed only as a parameter of a private helper");
+            diags.error(
+                *sp,
+                "a function type is allowed only as a parameter of a private helper",
+            );
             None
         }
     }
@@ -344,7 +352,10 @@ impl Elab<'_> {
         let hint = closest(&n.s, cands)
             .map(|c| format!("\n  help: did you mean `{c}`?"))
             .unwrap_or_default();
-        self.err(n.span, format!("cannot find {what} `{}` in this block{hint}", n.s));
+        self.err(
+            n.span,
+            format!("cannot find {what} `{}` in this block{hint}", n.s),
+        );
     }
 
     fn expr(&mut self, e: &Expr, env: &Env) -> R {
@@ -362,11 +373,17 @@ impl Elab<'_> {
                 }),
                 Some(Bind::Size(s)) => Ok(Core::size(s, sp)),
                 Some(Bind::Fun(_)) => {
-                    self.err(sp, format!("`{}` is a function: call it, `{}(..)`", n.s, n.s));
+                    self.err(
+                        sp,
+                        format!("`{}` is a function: call it, `{}(..)`", n.s, n.s),
+                    );
                     Err(())
                 }
                 None if self.scope.find(&n.s).is_some() => {
-                    self.err(sp, format!("`{}` is a function: call it, `{}(..)`", n.s, n.s));
+                    self.err(
+                        sp,
+                        format!("`{}` is a function: call it, `{}(..)`", n.s, n.s),
+                    );
                     Err(())
                 }
                 None => {
@@ -431,16 +448,25 @@ impl Elab<'_> {
                 if i.ty != Type::Usize {
                     self.err(
                         i.span,
-                        format!("an index is a `usize`, found `{}`{}", i.ty, cast_help(&i.ty)),
+                        format!(
+                            "an index is a `usize`, found `{}`{}",
+                            i.ty,
+                            cast_help(&i.ty)
+                        ),
                     );
                     return Err(());
                 }
-                if let (Some(k), Some(n)) = (i.sym.as_ref().and_then(|s| s.as_const()), dims[0].as_const())
-                    && k >= n
+                if let (Some(k), Some(n)) = (
+                    i.sym.as_ref().and_then(|s| s.as_const()),
+                    dims[0].as_const(),
+                ) && k >= n
                 {
                     self.err(
                         i.span,
-                        format!("index {k} is out of bounds: the array has type `{}` ({n} elements)", a.ty),
+                        format!(
+                            "index {k} is out of bounds: the array has type `{}` ({n} elements)",
+                            a.ty
+                        ),
                     );
                     return Err(());
                 }
@@ -466,7 +492,7 @@ impl Elab<'_> {
                 };
                 let len = match (&lo.sym, &hi.sym) {
                     (Some(l), Some(h)) => {
-                        let d = Size::sub(h.clone(), l.clone());
+                        let d = Size::minus(h.clone(), l.clone());
                         if !d.has_loop() {
                             Some(d)
                         } else {
@@ -482,9 +508,15 @@ impl Elab<'_> {
                     );
                     return Err(());
                 };
-                if let (Some(l), Some(h)) = (lo.sym.as_ref().and_then(|s| s.as_const()), hi.sym.as_ref().and_then(|s| s.as_const())) {
+                if let (Some(l), Some(h)) = (
+                    lo.sym.as_ref().and_then(|s| s.as_const()),
+                    hi.sym.as_ref().and_then(|s| s.as_const()),
+                ) {
                     if l > h {
-                        self.err(sp, format!("slice {l}..{h} is empty backwards: the start is past the end"));
+                        self.err(
+                            sp,
+                            format!("slice {l}..{h} is empty backwards: the start is past the end"),
+                        );
                         return Err(());
                     }
                     if let Some(n) = dims[0].as_const()
@@ -499,7 +531,11 @@ impl Elab<'_> {
                 }
                 let mut nd = dims.clone();
                 nd[0] = len;
-                Ok(Core::new(Kind::Slice(Box::new(a), Box::new(lo)), Type::Arr(nd), sp))
+                Ok(Core::new(
+                    Kind::Slice(Box::new(a), Box::new(lo)),
+                    Type::Arr(nd),
+                    sp,
+                ))
             }
             ExprKind::Len(a) => {
                 let a = self.expr(a, env)?;
@@ -515,7 +551,10 @@ impl Elab<'_> {
                 let n = self.size_expr(n, env, "`build`'s count")?;
                 let id = self.fresh(&i.s);
                 let mut env = env.clone();
-                env.push((i.s.clone(), Bind::Val(id, Type::Usize, Some(Size::Loop(id)))));
+                env.push((
+                    i.s.clone(),
+                    Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
+                ));
                 let body = self.expr(body, &env)?;
                 let ty = match &body.ty {
                     Type::F64 => Type::Arr(vec![n.clone()]),
@@ -525,7 +564,11 @@ impl Elab<'_> {
                             body.span,
                             format!(
                                 "arrays hold `f64`: this `build` body is `{other}`{}",
-                                if *other == Type::Usize { "; write `(..) as f64`" } else { "" }
+                                if *other == Type::Usize {
+                                    "; write `(..) as f64`"
+                                } else {
+                                    ""
+                                }
                             ),
                         );
                         return Err(());
@@ -534,13 +577,19 @@ impl Elab<'_> {
                 Ok(Core::new(Kind::Build(n, id, Box::new(body)), ty, sp))
             }
             ExprKind::Ifold(n, init, acc, i, body) => {
-                let (n, init) = (self.usize_expr(n, env, "`ifold`'s count"), self.expr(init, env));
+                let (n, init) = (
+                    self.usize_expr(n, env, "`ifold`'s count"),
+                    self.expr(init, env),
+                );
                 let (n, init) = (n?, init?);
                 let aid = self.fresh(&acc.s);
                 let iid = self.fresh(&i.s);
                 let mut env = env.clone();
                 env.push((acc.s.clone(), Bind::Val(aid, init.ty.clone(), None)));
-                env.push((i.s.clone(), Bind::Val(iid, Type::Usize, Some(Size::Loop(iid)))));
+                env.push((
+                    i.s.clone(),
+                    Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
+                ));
                 let body = self.expr(body, &env)?;
                 if !body.ty.same(&init.ty) {
                     self.err(
@@ -553,7 +602,11 @@ impl Elab<'_> {
                     return Err(());
                 }
                 let ty = init.ty.clone();
-                Ok(Core::new(Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)), ty, sp))
+                Ok(Core::new(
+                    Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)),
+                    ty,
+                    sp,
+                ))
             }
             ExprKind::Array(xs) => {
                 let items: Vec<R> = xs.iter().map(|x| self.expr(x, env)).collect();
@@ -589,7 +642,10 @@ impl Elab<'_> {
                 let (c, a, b) = (self.expr(c, env), self.expr(a, env), self.expr(b, env));
                 let (c, a, b) = (c?, a?, b?);
                 if c.ty != Type::Bool {
-                    self.err(c.span, format!("an `if` condition is a `bool`, found `{}`", c.ty));
+                    self.err(
+                        c.span,
+                        format!("an `if` condition is a `bool`, found `{}`", c.ty),
+                    );
                     return Err(());
                 }
                 if !a.ty.same(&b.ty) {
@@ -603,16 +659,25 @@ impl Elab<'_> {
                     return Err(());
                 }
                 let ty = a.ty.clone();
-                Ok(Core::new(Kind::If(Box::new(c), Box::new(a), Box::new(b)), ty, sp))
+                Ok(Core::new(
+                    Kind::If(Box::new(c), Box::new(a), Box::new(b)),
+                    ty,
+                    sp,
+                ))
             }
             ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env),
             ExprKind::Un(op, a) => {
                 let a = self.expr(a, env)?;
                 match (op, &a.ty) {
                     (UnOp::Neg, Type::F64) => Ok(Core::new(Kind::Neg(Box::new(a)), Type::F64, sp)),
-                    (UnOp::Not, Type::Bool) => Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp)),
+                    (UnOp::Not, Type::Bool) => {
+                        Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp))
+                    }
                     (UnOp::Neg, Type::Usize) => {
-                        self.err(sp, "cannot negate a `usize`; for an f64 write `-(x as f64)` or `-1.0`");
+                        self.err(
+                            sp,
+                            "cannot negate a `usize`; for an f64 write `-(x as f64)` or `-1.0`",
+                        );
                         Err(())
                     }
                     (UnOp::Neg, t) => {
@@ -632,14 +697,23 @@ impl Elab<'_> {
                         if a.ty == Type::F64 {
                             return Ok(a);
                         }
-                        Ok(Core::new(Kind::Cast(CastTy::F64, Box::new(a)), Type::F64, sp))
+                        Ok(Core::new(
+                            Kind::Cast(CastTy::F64, Box::new(a)),
+                            Type::F64,
+                            sp,
+                        ))
                     }
                     (Type::Usize, CastTy::Usize) => Ok(a),
-                    (Type::F64, CastTy::Usize) => {
-                        Ok(Core::new(Kind::Cast(CastTy::Usize, Box::new(a)), Type::Usize, sp))
-                    }
+                    (Type::F64, CastTy::Usize) => Ok(Core::new(
+                        Kind::Cast(CastTy::Usize, Box::new(a)),
+                        Type::Usize,
+                        sp,
+                    )),
                     (t, _) => {
-                        self.err(sp, format!("cannot cast `{t}`: `as` converts between `f64` and `usize`"));
+                        self.err(
+                            sp,
+                            format!("cannot cast `{t}`: `as` converts between `f64` and `usize`"),
+                        );
                         Err(())
                     }
                 }
@@ -652,7 +726,12 @@ impl Elab<'_> {
                 if r.ty != Type::F64 {
                     self.err(
                         r.span,
-                        format!("`{}` is an f64 method, but this is `{}`{}", f.name(), r.ty, cast_help(&r.ty)),
+                        format!(
+                            "`{}` is an f64 method, but this is `{}`{}",
+                            f.name(),
+                            r.ty,
+                            cast_help(&r.ty)
+                        ),
                     );
                     return Err(());
                 }
@@ -661,7 +740,10 @@ impl Elab<'_> {
                     // `x.powi(-k)` arrives as `-(k)` on a usize: fsmooth has no negative integers,
                     // so it is read as `1.0 / x.powi(k)`, which is how powi itself computes it.
                     if k.ty != Type::Usize {
-                        self.err(k.span, format!("`powi` takes a `usize` exponent, found `{}`", k.ty));
+                        self.err(
+                            k.span,
+                            format!("`powi` takes a `usize` exponent, found `{}`", k.ty),
+                        );
                         return Err(());
                     }
                     return Ok(Core::new(Kind::Math(*f, vec![r, k]), Type::F64, sp));
@@ -670,16 +752,28 @@ impl Elab<'_> {
                     if a.ty != Type::F64 {
                         self.err(
                             a.span,
-                            format!("`{}` takes an f64 argument, found `{}`{}", f.name(), a.ty, cast_help(&a.ty)),
+                            format!(
+                                "`{}` takes an f64 argument, found `{}`{}",
+                                f.name(),
+                                a.ty,
+                                cast_help(&a.ty)
+                            ),
                         );
                         return Err(());
                     }
                 }
-                Ok(Core::new(Kind::Math(*f, [vec![r], args].concat()), Type::F64, sp))
+                Ok(Core::new(
+                    Kind::Math(*f, [vec![r], args].concat()),
+                    Type::F64,
+                    sp,
+                ))
             }
             ExprKind::Call(n, args) => self.call(n, args, e, env),
             ExprKind::Closure(..) => {
-                self.err(sp, "a closure is allowed only as an argument for a function parameter");
+                self.err(
+                    sp,
+                    "a closure is allowed only as an argument for a function parameter",
+                );
                 Err(())
             }
         }
@@ -689,7 +783,10 @@ impl Elab<'_> {
     fn usize_expr(&mut self, e: &Expr, env: &Env, what: &str) -> R {
         let c = self.expr(e, env)?;
         if c.ty != Type::Usize {
-            self.err(c.span, format!("{what} is a `usize`, found `{}`{}", c.ty, cast_help(&c.ty)));
+            self.err(
+                c.span,
+                format!("{what} is a `usize`, found `{}`{}", c.ty, cast_help(&c.ty)),
+            );
             return Err(());
         }
         Ok(c)
@@ -748,14 +845,22 @@ impl Elab<'_> {
                 Ok(mk(Type::Usize, sym, ca, cb))
             }
             (Type::Usize, Type::Usize) if op.is_cmp() => Ok(mk(Type::Bool, None, ca, cb)),
-            (Type::Bool, Type::Bool) if matches!(op, BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne) => {
+            (Type::Bool, Type::Bool)
+                if matches!(op, BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne) =>
+            {
                 Ok(mk(Type::Bool, None, ca, cb))
             }
             (Type::F64, Type::Usize) | (Type::Usize, Type::F64) => {
-                let (lit, other) = if ca.ty == Type::Usize { (a, &cb) } else { (b, &ca) };
+                let (lit, other) = if ca.ty == Type::Usize {
+                    (a, &cb)
+                } else {
+                    (b, &ca)
+                };
                 let _ = other;
                 let help = match lit.kind {
-                    ExprKind::Int(v) => format!("\n  help: an integer literal is a `usize`; write `{v}.0` for an f64"),
+                    ExprKind::Int(v) => format!(
+                        "\n  help: an integer literal is a `usize`; write `{v}.0` for an f64"
+                    ),
                     _ => format!("\n  help: convert with `({}) as f64`", show(lit)),
                 };
                 self.err(
@@ -768,12 +873,20 @@ impl Elab<'_> {
                 let arr = if ca.ty.is_arr() { &ca } else { &cb };
                 self.err(
                     arr.span,
-                    format!("`{}` works on scalars, this is `{}`{}", op.symbol(), arr.ty, arr_help(&arr.ty)),
+                    format!(
+                        "`{}` works on scalars, this is `{}`{}",
+                        op.symbol(),
+                        arr.ty,
+                        arr_help(&arr.ty)
+                    ),
                 );
                 Err(())
             }
             (x, y) => {
-                self.err(sp, format!("`{}` cannot combine `{x}` and `{y}`", op.symbol()));
+                self.err(
+                    sp,
+                    format!("`{}` cannot combine `{x}` and `{y}`", op.symbol()),
+                );
                 Err(())
             }
         }
@@ -800,9 +913,21 @@ impl Elab<'_> {
     fn apply(&mut self, fun: &FunVal, n: &Name, args: &[Expr], sp: Span, env: &Env) -> R {
         match fun {
             FunVal::Def(fi) => self.call_def(*fi, n, args, sp, env),
-            FunVal::Closure { params, body, env: cenv, report } => {
+            FunVal::Closure {
+                params,
+                body,
+                env: cenv,
+                report,
+            } => {
                 if params.len() != args.len() {
-                    self.err(sp, format!("this closure takes {} arguments, found {}", params.len(), args.len()));
+                    self.err(
+                        sp,
+                        format!(
+                            "this closure takes {} arguments, found {}",
+                            params.len(),
+                            args.len()
+                        ),
+                    );
                     return Err(());
                 }
                 let vals: Vec<R> = args.iter().map(|a| self.expr(a, env)).collect();
@@ -822,13 +947,27 @@ impl Elab<'_> {
             }
             FunVal::Opaque(ptys, rty) => {
                 if ptys.len() != args.len() {
-                    self.err(sp, format!("`{}` takes {} arguments, found {}", n.s, ptys.len(), args.len()));
+                    self.err(
+                        sp,
+                        format!(
+                            "`{}` takes {} arguments, found {}",
+                            n.s,
+                            ptys.len(),
+                            args.len()
+                        ),
+                    );
                     return Err(());
                 }
                 for (a, t) in args.iter().zip(ptys) {
                     let v = self.expr(a, env)?;
                     if !v.ty.same(t) {
-                        self.err(v.span, format!("mismatched shapes: `{}` expects `{t}`, found `{}`", n.s, v.ty));
+                        self.err(
+                            v.span,
+                            format!(
+                                "mismatched shapes: `{}` expects `{t}`, found `{}`",
+                                n.s, v.ty
+                            ),
+                        );
                         return Err(());
                     }
                 }
@@ -953,11 +1092,16 @@ impl Elab<'_> {
                 for d in want.dims() {
                     d.names(&mut ns);
                 }
-                ns.into_iter().filter(|x| !sizes.contains_key(x) && t.dims().iter().any(|d| {
-                    let mut v = Vec::new();
-                    d.names(&mut v);
-                    v.contains(x)
-                })).collect()
+                ns.into_iter()
+                    .filter(|x| {
+                        !sizes.contains_key(x)
+                            && t.dims().iter().any(|d| {
+                                let mut v = Vec::new();
+                                d.names(&mut v);
+                                v.contains(x)
+                            })
+                    })
+                    .collect()
             };
             if !unbound.is_empty() || !want.same(&v.ty) {
                 let mut notes = Vec::new();
@@ -985,7 +1129,11 @@ impl Elab<'_> {
                         "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}",
                         p.name.s,
                         n.s,
-                        if unbound.is_empty() { want.to_string() } else { t.to_string() },
+                        if unbound.is_empty() {
+                            want.to_string()
+                        } else {
+                            t.to_string()
+                        },
                         v.ty
                     ),
                 );
@@ -993,7 +1141,16 @@ impl Elab<'_> {
             } else if *t != Type::Usize && !v.ty.same(&want) {
                 bad = true;
             } else if matches!(t, Type::F64 | Type::Bool | Type::Usize) && v.ty != *t {
-                self.err(v.span, format!("mismatched types: argument `{}` of `{}` is `{t}`, found `{}`{}", p.name.s, n.s, v.ty, cast_help(&v.ty)));
+                self.err(
+                    v.span,
+                    format!(
+                        "mismatched types: argument `{}` of `{}` is `{t}`, found `{}`{}",
+                        p.name.s,
+                        n.s,
+                        v.ty,
+                        cast_help(&v.ty)
+                    ),
+                );
                 bad = true;
             }
         }
@@ -1044,7 +1201,13 @@ impl Elab<'_> {
         };
         if let Some(ret) = ret {
             if !ret.same(&r.ty) {
-                self.err(sp, format!("in this call to `{}`: its body gives `{}`, but it declares `{ret}`", n.s, r.ty));
+                self.err(
+                    sp,
+                    format!(
+                        "in this call to `{}`: its body gives `{}`, but it declares `{ret}`",
+                        n.s, r.ty
+                    ),
+                );
                 return Err(());
             }
             r.ty = ret;
@@ -1121,7 +1284,10 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
     }
     for (k, p) in f.params.iter().enumerate() {
         if f.params[..k].iter().any(|q| q.name.s == p.name.s) {
-            el.err(p.name.span, format!("parameter `{}` is declared twice", p.name.s));
+            el.err(
+                p.name.span,
+                format!("parameter `{}` is declared twice", p.name.s),
+            );
             ok = false;
         }
         match &p.ty {
@@ -1137,20 +1303,30 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
                 let ps: Option<Vec<Type>> = ps.iter().map(|t| ty_of(t, el.diags)).collect();
                 let r = ty_of(r, el.diags);
                 match (ps, r) {
-                    (Some(ps), Some(r)) => env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r))))),
+                    (Some(ps), Some(r)) => {
+                        env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))))
+                    }
                     _ => ok = false,
                 }
             }
             Ty::Usize(_) => {
                 // A usize parameter is a size name; its value is the size itself.
                 let id = el.fresh(&p.name.s);
-                params.push(KParam { name: p.name.clone(), id, ty: Type::Usize });
+                params.push(KParam {
+                    name: p.name.clone(),
+                    id,
+                    ty: Type::Usize,
+                });
             }
             t => match ty_of(t, el.diags) {
                 Some(ty) => {
                     let id = el.fresh(&p.name.s);
                     env.push((p.name.s.clone(), Bind::Val(id, ty.clone(), None)));
-                    params.push(KParam { name: p.name.clone(), id, ty });
+                    params.push(KParam {
+                        name: p.name.clone(),
+                        id,
+                        ty,
+                    });
                 }
                 None => ok = false,
             },
@@ -1174,7 +1350,11 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
             ok = false;
         }
     }
-    let pins = if f.public { pin_sizes(f, &sizes, el.diags) } else { Some(Vec::new()) };
+    let pins = if f.public {
+        pin_sizes(f, &sizes, el.diags)
+    } else {
+        Some(Vec::new())
+    };
     let body = el.expr(&f.body, &env);
     let (body, ret) = match (body, ret) {
         (Ok(b), Some(r)) => (b, r),
@@ -1184,7 +1364,10 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
         let tail = tail_span(&f.body);
         el.err(
             tail,
-            format!("mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`", f.name.s, body.ty),
+            format!(
+                "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`",
+                f.name.s, body.ty
+            ),
         );
         return None;
     }
@@ -1246,7 +1429,9 @@ fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>>
             // n = len, `[[f64; n]; n]` gives n = sqrt(len).
             let Some(&k0) = unknown.first() else { continue };
             if let Size::Name(nm) = &dims[k0]
-                && unknown.iter().all(|&k| matches!(&dims[k], Size::Name(x) if x == nm))
+                && unknown
+                    .iter()
+                    .all(|&k| matches!(&dims[k], Size::Name(x) if x == nm))
             {
                 let others = dims
                     .iter()
@@ -1317,9 +1502,16 @@ mod tests {
     fn reports_mismatched_arguments_with_both_shapes() {
         let (_, errs) = run("pub fn k(a: [f64; 3], b: [f64; 4]) -> [f64; 3] { add(a, b) }");
         assert_eq!(errs.len(), 1, "{errs:?}");
-        assert!(errs[0].contains("[f64; 3]") && errs[0].contains("[f64; 4]"), "{}", errs[0]);
+        assert!(
+            errs[0].contains("[f64; 3]") && errs[0].contains("[f64; 4]"),
+            "{}",
+            errs[0]
+        );
         let (_, errs) = run("pub fn k(a: [f64; n], b: [f64; m]) -> [f64; n] { add(a, b) }");
-        assert!(errs[0].contains("`n` = m") || errs[0].contains("[f64; n]"), "{errs:?}");
+        assert!(
+            errs[0].contains("`n` = m") || errs[0].contains("[f64; n]"),
+            "{errs:?}"
+        );
     }
 
     #[test]
@@ -1348,7 +1540,11 @@ mod tests {
     #[test]
     fn unpinned_sizes_need_a_parameter() {
         let (_, errs) = run("pub fn k(a: [[f64; m]; n]) -> f64 { sum(a[0]) }");
-        assert!(errs.iter().any(|e| e.contains("add a parameter `m: usize`") || e.contains("add a parameter `n: usize`")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.contains("add a parameter `m: usize`")
+                || e.contains("add a parameter `n: usize`")),
+            "{errs:?}"
+        );
         let (ks, errs) = run("pub fn k(a: [[f64; m]; n], m: usize) -> f64 { sum(a[0]) }");
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(ks[0].sizes, vec!["m".to_string(), "n".to_string()]);

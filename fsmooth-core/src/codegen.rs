@@ -4,7 +4,7 @@
 //! takes its frame from the region before anything is written, then runs the DPS-translated
 //! body ([`crate::dps`]).
 
-use crate::dps::{const_size, Base, Dps, View};
+use crate::dps::{Base, Dps, View, const_size};
 use crate::ir::{Kernel, Pin, Type};
 use crate::size::Size;
 use crate::storage::distinct_peaks;
@@ -37,7 +37,10 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
     } else {
         rust_ty(&k.ret)
     };
-    (quote!(#(#ps),*), quote!(::core::result::Result<#r, ::fsmooth::Error>))
+    (
+        quote!(#(#ps),*),
+        quote!(::core::result::Result<#r, ::fsmooth::Error>),
+    )
 }
 
 /// The generated function and module for one kernel, and its frame length as sizes.
@@ -85,7 +88,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                 let prod = others
                     .iter()
                     .cloned()
-                    .reduce(Size::mul)
+                    .reduce(Size::times)
                     .map(|s| const_size(&s))
                     .unwrap_or(quote!(1usize));
                 entry.extend(if *power == 1 {
@@ -157,7 +160,10 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
         .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)))
         .unwrap_or(quote!(0usize));
     let out = k.ret.is_arr().then(|| const_size(&k.ret.slots()));
-    let doc_s = format!("f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).", k.name.s);
+    let doc_s = format!(
+        "f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).",
+        k.name.s
+    );
     let doc_o = format!("Length of `{}`'s `out`.", k.name.s);
     let doc_m = format!("Sizes of kernel `{}`.", k.name.s);
     let items = if k.sizes.is_empty() {
@@ -168,7 +174,11 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
             #out
         }
     } else {
-        let args: Vec<Ident> = k.sizes.iter().map(|s| Ident::new(s, Span::call_site())).collect();
+        let args: Vec<Ident> = k
+            .sizes
+            .iter()
+            .map(|s| Ident::new(s, Span::call_site()))
+            .collect();
         let out = out.map(|o| quote!(#[doc = #doc_o] #[allow(unused)] pub const fn out_len(#(#args: usize),*) -> usize { #o }));
         quote! {
             #[doc = #doc_s]
@@ -214,10 +224,10 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
     let name = Ident::new(&k.name.s, k.name.span);
     let mut sizes = Vec::new();
     for p in &k.params {
-        if let Ty::Usize(_) = p.ty {
-            if !sizes.contains(&p.name.s) {
-                sizes.push(p.name.s.clone());
-            }
+        if let Ty::Usize(_) = p.ty
+            && !sizes.contains(&p.name.s)
+        {
+            sizes.push(p.name.s.clone());
         }
         collect(&p.ty, &mut sizes);
     }
@@ -233,9 +243,15 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
             }
         }
     }
-    let args: Vec<Ident> = sizes.iter().map(|s| Ident::new(s, Span::call_site())).collect();
+    let args: Vec<Ident> = sizes
+        .iter()
+        .map(|s| Ident::new(s, Span::call_site()))
+        .collect();
     let items = if args.is_empty() {
-        quote!(pub const SCRATCH_LEN: usize = 0; pub const OUT_LEN: usize = 0;)
+        quote!(
+            pub const SCRATCH_LEN: usize = 0;
+            pub const OUT_LEN: usize = 0;
+        )
     } else {
         quote!(pub const fn scratch_len(#(#args: usize),*) -> usize { 0 } pub const fn out_len(#(#args: usize),*) -> usize { 0 })
     };

@@ -224,7 +224,7 @@ impl<'k> Dps<'k> {
         let len = dims
             .iter()
             .cloned()
-            .reduce(Size::mul)
+            .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
         let off = self.frame.push(len);
         let off = if off.as_const() == Some(0) {
@@ -240,7 +240,7 @@ impl<'k> Dps<'k> {
     }
 
     fn stride(&mut self, dims: &[Size]) -> Option<TokenStream> {
-        let s = dims.iter().cloned().reduce(Size::mul)?;
+        let s = dims.iter().cloned().reduce(Size::times)?;
         if s.as_const() == Some(1) {
             return None;
         }
@@ -258,9 +258,9 @@ impl<'k> Dps<'k> {
             let Some(b) = self.bounds.get(&v) else {
                 return false;
             };
-            p = crate::ir::subst_loop(&p, v, &Size::sub(b.clone(), Size::Lit(1)));
+            p = crate::ir::subst_loop(&p, v, &Size::minus(b.clone(), Size::Lit(1)));
         }
-        let slack = Size::sub(dim.clone(), Size::add(p, extra.clone())).poly();
+        let slack = Size::minus(dim.clone(), Size::plus(p, extra.clone())).poly();
         nonneg(&slack, s)
     }
 
@@ -342,7 +342,9 @@ impl<'k> Dps<'k> {
             Kind::Size(s) => self.sizes.get(s),
             Kind::Var(v) => match self.env.get(v) {
                 Some(Loc::Scalar(id)) => quote!(#id),
-                _ => quote!(compile_error!("fsmooth internal error: array used as a scalar")),
+                _ => quote!(compile_error!(
+                    "fsmooth internal error: array used as a scalar"
+                )),
             },
             Kind::Let(v, a, b) => {
                 let depth = self.frame.depth();
@@ -441,7 +443,11 @@ impl<'k> Dps<'k> {
                     quote!(::fsmooth::__rt::ld(#base, #at))
                 };
                 self.frame.truncate(depth);
-                if pre.is_empty() { r } else { quote!({ #pre #r }) }
+                if pre.is_empty() {
+                    r
+                } else {
+                    quote!({ #pre #r })
+                }
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 let (nt, it) = (self.scalar(n), self.scalar(init));
@@ -463,7 +469,9 @@ impl<'k> Dps<'k> {
                 })
             }
             Kind::Build(..) | Kind::Array(_) | Kind::Slice(..) => {
-                quote!(compile_error!("fsmooth internal error: array in scalar position"))
+                quote!(compile_error!(
+                    "fsmooth internal error: array in scalar position"
+                ))
             }
         }
     }
@@ -576,11 +584,14 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                let a = self.alloc(&e.ty.dims().to_vec());
-                let b = self.alloc(&e.ty.dims().to_vec());
+                let a = self.alloc(e.ty.dims());
+                let b = self.alloc(e.ty.dims());
                 let nt = self.scalar(n);
                 let init_code = self.write(init, &a);
-                let (cur, nxt) = (format_ident!("__cur_{}", acc), format_ident!("__nxt_{}", acc));
+                let (cur, nxt) = (
+                    format_ident!("__cur_{}", acc),
+                    format_ident!("__nxt_{}", acc),
+                );
                 let iv = self.local(*i);
                 self.env.insert(*i, Loc::Scalar(iv.clone()));
                 if let Some(s) = &n.sym
@@ -640,7 +651,7 @@ impl<'k> Dps<'k> {
             .dims
             .iter()
             .cloned()
-            .reduce(Size::mul)
+            .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
         let n = self.sizes.get(&len);
         let (sb, db) = (Self::base_tokens(&src.base), Self::base_tokens(&dest.base));
@@ -681,11 +692,15 @@ fn collect_loops(s: &Size, out: &mut Vec<VarId>) {
 /// expression itself must be monotone in each loop index (checked: it is, when its
 /// polynomial has only non-negative coefficients on loop atoms).
 fn nonneg(p: &crate::size::Poly, idx: &Size) -> bool {
-    let idx_ok = idx.poly().coeffs().all(|(m, c)| {
-        !m.iter().any(|a| matches!(a, Atom::Loop(_))) || c >= 0.0
-    });
+    let idx_ok = idx
+        .poly()
+        .coeffs()
+        .all(|(m, c)| !m.iter().any(|a| matches!(a, Atom::Loop(_))) || c >= 0.0);
     idx_ok
-        && p
-            .coeffs()
-            .all(|(m, c)| c >= 0.0 && !m.iter().any(|a| matches!(a, Atom::Opaque(_) | Atom::Loop(_))))
+        && p.coeffs().all(|(m, c)| {
+            c >= 0.0
+                && !m
+                    .iter()
+                    .any(|a| matches!(a, Atom::Opaque(_) | Atom::Loop(_)))
+        })
 }

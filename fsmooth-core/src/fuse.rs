@@ -65,7 +65,10 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
         && let Some(j) = same_element(*x, b)
     {
         let t = names.len() as VarId;
-        names.push(format!("{}_elem", names.get(*x as usize).map(String::as_str).unwrap_or("x")));
+        names.push(format!(
+            "{}_elem",
+            names.get(*x as usize).map(String::as_str).unwrap_or("x")
+        ));
         let elem = (**body).clone();
         let k = Core {
             kind: Kind::Var(j),
@@ -228,7 +231,9 @@ mod tests {
 
     #[test]
     fn add_of_add_is_one_loop() {
-        let k = optimized("pub fn k(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }");
+        let k = optimized(
+            "pub fn k(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }",
+        );
         assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 1);
     }
 
@@ -249,7 +254,9 @@ mod tests {
 
     #[test]
     fn transpose_fuses_into_matmul() {
-        let k = optimized("pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }");
+        let k = optimized(
+            "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",
+        );
         assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
     }
 }

@@ -60,7 +60,7 @@ impl Type {
             Type::Arr(d) => d
                 .iter()
                 .cloned()
-                .reduce(Size::mul)
+                .reduce(Size::times)
                 .unwrap_or(Size::Lit(1)),
             _ => Size::Lit(1),
         }
@@ -189,7 +189,11 @@ impl Core {
     /// How many times variable `v` occurs.
     pub fn count_uses(&self, v: VarId) -> usize {
         let own = usize::from(matches!(self.kind, Kind::Var(x) if x == v));
-        own + self.children().iter().map(|c| c.count_uses(v)).sum::<usize>()
+        own + self
+            .children()
+            .iter()
+            .map(|c| c.count_uses(v))
+            .sum::<usize>()
     }
 
     /// True when `v` occurs free.
@@ -246,10 +250,9 @@ impl Core {
             Kind::Math(..) => 16,
             _ => 1,
         };
-        self.children()
-            .iter()
-            .map(|c| c.cost())
-            .fold(own, |a, b| a.saturating_add(b.saturating_mul(if own == 64 { 8 } else { 1 })))
+        self.children().iter().map(|c| c.cost()).fold(own, |a, b| {
+            a.saturating_add(b.saturating_mul(if own == 64 { 8 } else { 1 }))
+        })
     }
 }
 

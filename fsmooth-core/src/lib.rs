@@ -11,8 +11,8 @@ pub mod codegen;
 pub mod diag;
 pub mod dps;
 pub mod fuse;
-pub mod ir;
 pub mod interp;
+pub mod ir;
 pub mod parse;
 pub mod simplify;
 pub mod size;
@@ -41,7 +41,10 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
         }
         return out;
     }
-    kernels.iter().map(|k| codegen::kernel(&optimize(k.clone()))).collect()
+    kernels
+        .iter()
+        .map(|k| codegen::kernel(&optimize(k.clone())))
+        .collect()
 }
 
 /// The middle of the pipeline, on one kernel.

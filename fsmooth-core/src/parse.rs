@@ -78,7 +78,10 @@ impl Parser<'_> {
                 "fsmooth functions have no generic parameters: sizes are polymorphic already (write `[f64; n]`)",
             );
         }
-        if sig.constness.is_some() || sig.asyncness.is_some() || !matches!(sig.safety, syn::Safety::Default) {
+        if sig.constness.is_some()
+            || sig.asyncness.is_some()
+            || !matches!(sig.safety, syn::Safety::Default)
+        {
             self.err(sig.fn_token.span(), "fsmooth functions are plain `fn`s");
         }
         let mut params = Vec::new();
@@ -160,7 +163,10 @@ impl Parser<'_> {
                 let ret = match &f.output {
                     syn::ReturnType::Type(_, t) => self.ty(t),
                     syn::ReturnType::Default => {
-                        self.err(f.span(), "a function parameter returns a value: add `-> f64`");
+                        self.err(
+                            f.span(),
+                            "a function parameter returns a value: add `-> f64`",
+                        );
                         Ty::F64(f.span())
                     }
                 };
@@ -205,7 +211,10 @@ impl Parser<'_> {
                     }
                 }
                 _ => {
-                    self.err(l.span(), "a size is a whole number, a size name or arithmetic over them");
+                    self.err(
+                        l.span(),
+                        "a size is a whole number, a size name or arithmetic over them",
+                    );
                     SizeAst::Lit(0, l.span())
                 }
             },
@@ -416,13 +425,19 @@ impl Parser<'_> {
                         }
                     },
                     _ => {
-                        self.err(i.span(), "integer literals are `usize` (or write `2.0` for f64)");
+                        self.err(
+                            i.span(),
+                            "integer literals are `usize` (or write `2.0` for f64)",
+                        );
                         ExprKind::Int(0)
                     }
                 },
                 syn::Lit::Bool(b) => ExprKind::Bool(b.value),
                 other => {
-                    self.err(other.span(), "fsmooth literals are numbers and `true`/`false`");
+                    self.err(
+                        other.span(),
+                        "fsmooth literals are numbers and `true`/`false`",
+                    );
                     ExprKind::Float(0.0)
                 }
             },
@@ -473,7 +488,11 @@ impl Parser<'_> {
                     }
                     ExprKind::Math(f, Box::new(recv), args)
                 } else {
-                    let known: Vec<&str> = MathFn::ALL.iter().map(|f| f.name()).chain(["len"]).collect();
+                    let known: Vec<&str> = MathFn::ALL
+                        .iter()
+                        .map(|f| f.name())
+                        .chain(["len"])
+                        .collect();
                     let hint = crate::diag::closest(&mname, known.iter().copied())
                         .map(|c| format!("; did you mean `{c}`?"))
                         .unwrap_or_default();
@@ -498,7 +517,13 @@ impl Parser<'_> {
                 match fname.s.as_str() {
                     "build" => {
                         if args.len() != 2 {
-                            self.err(fname.span, format!("`build(n, |i| e)` takes 2 arguments, found {}", args.len()));
+                            self.err(
+                                fname.span,
+                                format!(
+                                    "`build(n, |i| e)` takes 2 arguments, found {}",
+                                    args.len()
+                                ),
+                            );
                             return placeholder(span);
                         }
                         let n = self.expr(args[0]);
@@ -513,7 +538,10 @@ impl Parser<'_> {
                         if args.len() != 3 {
                             self.err(
                                 fname.span,
-                                format!("`ifold(n, init, |acc, i| e)` takes 3 arguments, found {}", args.len()),
+                                format!(
+                                    "`ifold(n, init, |acc, i| e)` takes 3 arguments, found {}",
+                                    args.len()
+                                ),
                             );
                             return placeholder(span);
                         }
@@ -547,7 +575,10 @@ impl Parser<'_> {
                 let f = match &i.else_branch {
                     Some((_, e)) => self.expr(e),
                     None => {
-                        self.err(i.if_token.span(), "`if` needs an `else`: both branches give the value");
+                        self.err(
+                            i.if_token.span(),
+                            "`if` needs an `else`: both branches give the value",
+                        );
                         placeholder(span)
                     }
                 };
@@ -618,11 +649,17 @@ impl Parser<'_> {
                 return placeholder(span);
             }
             syn::Expr::Assign(a) => {
-                self.err(a.span(), "fsmooth values are immutable: use `let` or `ifold`");
+                self.err(
+                    a.span(),
+                    "fsmooth values are immutable: use `let` or `ifold`",
+                );
                 return placeholder(span);
             }
             other => {
-                self.err(other.span(), "this expression is not part of fsmooth (see LANGUAGE.md section 3)");
+                self.err(
+                    other.span(),
+                    "this expression is not part of fsmooth (see LANGUAGE.md section 3)",
+                );
                 return placeholder(span);
             }
         };

@@ -5,13 +5,16 @@
 //! unused `let`s are dropped (every expression is pure).
 
 use crate::ast::BinOp;
-use crate::ir::{subst_loop, Core, Kind, Type, VarId};
+use crate::ir::{Core, Kind, Type, VarId, subst_loop};
 use crate::size::Size;
 use proc_macro2::Span;
 
 /// A value that costs nothing to repeat: a variable, constant or size.
 pub fn is_trivial(e: &Core) -> bool {
-    matches!(e.kind, Kind::Var(_) | Kind::Size(_) | Kind::F64(_) | Kind::Bool(_))
+    matches!(
+        e.kind,
+        Kind::Var(_) | Kind::Size(_) | Kind::F64(_) | Kind::Bool(_)
+    )
 }
 
 /// A view of an array that costs nothing to repeat: a variable, or a row of one at a trivial
@@ -116,9 +119,15 @@ pub fn fold(e: &mut Core) {
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
                 // Only operations that cannot fail on constants, so no error moves.
                 match (op, x.as_const(), y.as_const()) {
-                    (BinOp::Add, Some(p), Some(q)) => p.checked_add(q).map(|v| Kind::Size(Size::Lit(v))),
-                    (BinOp::Mul, Some(p), Some(q)) => p.checked_mul(q).map(|v| Kind::Size(Size::Lit(v))),
-                    (BinOp::Sub, Some(p), Some(q)) => p.checked_sub(q).map(|v| Kind::Size(Size::Lit(v))),
+                    (BinOp::Add, Some(p), Some(q)) => {
+                        p.checked_add(q).map(|v| Kind::Size(Size::Lit(v)))
+                    }
+                    (BinOp::Mul, Some(p), Some(q)) => {
+                        p.checked_mul(q).map(|v| Kind::Size(Size::Lit(v)))
+                    }
+                    (BinOp::Sub, Some(p), Some(q)) => {
+                        p.checked_sub(q).map(|v| Kind::Size(Size::Lit(v)))
+                    }
                     _ => None,
                 }
             }

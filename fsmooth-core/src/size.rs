@@ -61,7 +61,9 @@ impl Ratio {
     }
     fn add(self, o: Ratio) -> Ratio {
         Ratio::new(
-            self.num.saturating_mul(o.den).saturating_add(o.num.saturating_mul(self.den)),
+            self.num
+                .saturating_mul(o.den)
+                .saturating_add(o.num.saturating_mul(self.den)),
             self.den.saturating_mul(o.den),
         )
     }
@@ -164,15 +166,15 @@ impl Poly {
 
 impl Size {
     /// `a + b`
-    pub fn add(a: Size, b: Size) -> Size {
+    pub fn plus(a: Size, b: Size) -> Size {
         Size::Add(Box::new(a), Box::new(b))
     }
     /// `a - b`
-    pub fn sub(a: Size, b: Size) -> Size {
+    pub fn minus(a: Size, b: Size) -> Size {
         Size::Sub(Box::new(a), Box::new(b))
     }
     /// `a * b`
-    pub fn mul(a: Size, b: Size) -> Size {
+    pub fn times(a: Size, b: Size) -> Size {
         Size::Mul(Box::new(a), Box::new(b))
     }
 
@@ -342,24 +344,24 @@ mod tests {
 
     #[test]
     fn sizes_compare_as_polynomials() {
-        let two_n = Size::mul(Size::Lit(2), n());
-        let n_plus_n = Size::add(n(), n());
+        let two_n = Size::times(Size::Lit(2), n());
+        let n_plus_n = Size::plus(n(), n());
         assert!(two_n.same(&n_plus_n));
         assert!(!two_n.same(&n()));
         let tri = Size::Div(
-            Box::new(Size::mul(n(), Size::add(n(), Size::Lit(1)))),
+            Box::new(Size::times(n(), Size::plus(n(), Size::Lit(1)))),
             Box::new(Size::Lit(2)),
         );
         assert_eq!(tri.to_string(), "n * (n + 1) / 2");
         assert_eq!(tri.eval(&|_| Some(4)), Some(10));
-        let loop_cancels = Size::sub(Size::add(Size::Loop(3), Size::Lit(3)), Size::Loop(3));
+        let loop_cancels = Size::minus(Size::plus(Size::Loop(3), Size::Lit(3)), Size::Loop(3));
         assert_eq!(loop_cancels.as_const(), Some(3));
         assert!(loop_cancels.has_loop());
     }
 
     #[test]
     fn checked_evaluation() {
-        let w2 = Size::sub(Size::Name("w".into()), Size::Lit(2));
+        let w2 = Size::minus(Size::Name("w".into()), Size::Lit(2));
         assert_eq!(w2.eval(&|_| Some(1)), None);
         assert_eq!(w2.eval(&|_| Some(5)), Some(3));
         let odd = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));

@@ -24,7 +24,7 @@ impl Frame {
         self.top
             .iter()
             .cloned()
-            .reduce(Size::add)
+            .reduce(Size::plus)
             .unwrap_or(Size::Lit(0))
     }
 
@@ -32,7 +32,7 @@ impl Frame {
     pub fn push(&mut self, len: Size) -> Size {
         let off = self.top();
         if len.as_const() != Some(0) {
-            self.peaks.push(Size::add(off.clone(), len.clone()));
+            self.peaks.push(Size::plus(off.clone(), len.clone()));
         }
         self.top.push(len);
         off
@@ -71,7 +71,7 @@ pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
     }
     // Drop any candidate that another exceeds by a non-negative constant.
     let dominated = |a: &Size, b: &Size| {
-        Size::sub(b.clone(), a.clone())
+        Size::minus(b.clone(), a.clone())
             .poly()
             .as_const()
             .is_some_and(|c| c >= 0)
@@ -109,6 +109,6 @@ mod tests {
         let peaks = distinct_peaks(f.peaks());
         // n, n + 3 and n + 5: only n + 5 matters.
         assert_eq!(peaks.len(), 1);
-        assert!(peaks[0].same(&Size::add(n, Size::Lit(5))));
+        assert!(peaks[0].same(&Size::plus(n, Size::Lit(5))));
     }
 }

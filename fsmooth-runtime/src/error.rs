@@ -51,7 +51,10 @@ impl fmt::Display for Error {
                 "scratch slab too short: the call needs {needed} f64 slots, the region has {available}"
             ),
             Error::Index { index, len } => {
-                write!(f, "index {index} out of bounds for an array of length {len}")
+                write!(
+                    f,
+                    "index {index} out of bounds for an array of length {len}"
+                )
             }
             Error::Arithmetic { expr } => write!(
                 f,

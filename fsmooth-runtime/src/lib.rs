@@ -10,10 +10,10 @@
 #[cfg(feature = "std")]
 extern crate std;
 
-mod error;
-mod region;
 #[doc(hidden)]
 pub mod __rt;
+mod error;
+mod region;
 
 pub use error::Error;
 pub use region::Region;

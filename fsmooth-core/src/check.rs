@@ -496,7 +496,8 @@ impl Elab<'_> {
                         if !d.has_loop() {
                             Some(d)
                         } else {
-                            d.as_const().map(Size::Lit)
+                            // `v[i..i + w]`: the loop index cancels.
+                            d.poly().to_size()
                         }
                     }
                     _ => None,

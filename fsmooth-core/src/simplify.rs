@@ -74,6 +74,7 @@ pub fn propagate(e: &mut Core) {
     for c in e.children_mut() {
         propagate(c);
     }
+    float_lets(e);
     if let Kind::Let(x, a, b) = &mut e.kind {
         let x = *x;
         if !b.mentions(x) {
@@ -84,6 +85,50 @@ pub fn propagate(e: &mut Core) {
             b.subst(x, &a);
             *e = b;
         }
+    }
+}
+
+/// Let-floating, so fusion sees a `build` where inlining left `let y = a in build(..)`:
+/// `let x = (let y = a in b) in c ~> let y = a in let x = b in c` and
+/// `(let y = a in b)[k] ~> let y = a in b[k]` (variables are unique, so nothing is captured).
+fn float_lets(e: &mut Core) {
+    let span = e.span;
+    match &mut e.kind {
+        Kind::Let(x, a, c) if matches!(a.kind, Kind::Let(..)) => {
+            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
+                return;
+            };
+            let inner_ty = c.ty.clone();
+            let inner_sym = c.sym.clone();
+            let inner = Core {
+                kind: Kind::Let(*x, b, c.clone()),
+                ty: inner_ty,
+                sym: inner_sym,
+                span,
+            };
+            e.kind = Kind::Let(y, ya, Box::new(inner));
+            if let Kind::Let(_, _, body) = &mut e.kind {
+                float_lets(body);
+            }
+        }
+        Kind::Index(a, k) if matches!(a.kind, Kind::Let(..)) => {
+            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
+                return;
+            };
+            let ty = e.ty.clone();
+            let sym = e.sym.clone();
+            let inner = Core {
+                kind: Kind::Index(b, k.clone()),
+                ty: ty.clone(),
+                sym: sym.clone(),
+                span,
+            };
+            e.kind = Kind::Let(y, ya, Box::new(inner));
+            if let Kind::Let(_, _, body) = &mut e.kind {
+                float_lets(body);
+            }
+        }
+        _ => {}
     }
 }
 

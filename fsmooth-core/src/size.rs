@@ -156,6 +156,48 @@ impl Poly {
             .map(|(m, c)| (m, c.num as f64 / c.den as f64))
     }
 
+    /// Back to a size expression, when every atom is a size name: positive terms first, then
+    /// the negative ones subtracted, then one exact division by the common denominator.
+    pub fn to_size(&self) -> Option<Size> {
+        let l = self
+            .terms
+            .values()
+            .fold(1i128, |l, c| l / gcd(l, c.den) * c.den);
+        let mut pos: Option<Size> = None;
+        let mut neg: Option<Size> = None;
+        for (m, c) in &self.terms {
+            let k = c.num * (l / c.den);
+            let mut t: Option<Size> = None;
+            for a in m {
+                let Atom::Name(n) = a else { return None };
+                let f = Size::Name(n.clone());
+                t = Some(match t {
+                    Some(t) => Size::times(t, f),
+                    None => f,
+                });
+            }
+            let mag = u64::try_from(k.abs()).ok()?;
+            let term = match t {
+                Some(t) if mag == 1 => t,
+                Some(t) => Size::times(Size::Lit(mag), t),
+                None => Size::Lit(mag),
+            };
+            let acc = if k > 0 { &mut pos } else { &mut neg };
+            *acc = Some(match acc.take() {
+                Some(a) => Size::plus(a, term),
+                None => term,
+            });
+        }
+        let mut r = pos.unwrap_or(Size::Lit(0));
+        if let Some(n) = neg {
+            r = Size::minus(r, n);
+        }
+        if l > 1 {
+            r = Size::Div(Box::new(r), Box::new(Size::Lit(u64::try_from(l).ok()?)));
+        }
+        Some(r)
+    }
+
     /// True when some monomial mentions a loop index.
     pub fn has_loop(&self) -> bool {
         self.terms
@@ -354,6 +396,12 @@ mod tests {
         );
         assert_eq!(tri.to_string(), "n * (n + 1) / 2");
         assert_eq!(tri.eval(&|_| Some(4)), Some(10));
+        let w = Size::minus(Size::plus(Size::Loop(3), n()), Size::Loop(3));
+        assert_eq!(w.poly().to_size(), Some(n()));
+        assert_eq!(
+            tri.poly().to_size().map(|s| s.to_string()),
+            Some("(n + n * n) / 2".to_string())
+        );
         let loop_cancels = Size::minus(Size::plus(Size::Loop(3), Size::Lit(3)), Size::Loop(3));
         assert_eq!(loop_cancels.as_const(), Some(3));
         assert!(loop_cancels.has_loop());

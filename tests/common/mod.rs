@@ -52,3 +52,21 @@ pub fn assert_close(a: &[f64], b: &[f64], tol: f64) {
         assert!(close(*x, *y, tol), "element {k}: {x} vs {y} (tol {tol})");
     }
 }
+
+pub use fsmooth_core::interp::Value;
+
+/// The reference interpreter's result for `name(args)` in a block's source, flattened
+/// row-major as the generated kernels lay arrays out.
+pub fn reference(src: &str, name: &str, args: &[Value]) -> Vec<f64> {
+    let interp = fsmooth_core::interp::Interp::new(src).expect("the block parses");
+    match interp.call(name, args) {
+        Ok(v) => v.flatten(),
+        Err(e) => panic!("interpreter: {e}"),
+    }
+}
+
+/// The interpreter's verdict, for calls that should fail.
+pub fn reference_result(src: &str, name: &str, args: &[Value]) -> Result<Vec<f64>, String> {
+    let interp = fsmooth_core::interp::Interp::new(src).expect("the block parses");
+    interp.call(name, args).map(|v| v.flatten())
+}

@@ -1,0 +1,315 @@
+//! Generated code against the reference interpreter (`fsmooth_core::interp`), on random
+//! inputs of several sizes: stencils, a network layer, a Kalman step, `ifold` with an array
+//! state, slices, size arithmetic, closures.
+
+#[macro_use]
+mod common;
+use common::*;
+use fsmooth::Region;
+
+mod k {
+    block! {
+        /// Three-point stencil: `s` has several readers, so it is stored once.
+        pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+            let s = smul(a, 0.5);
+            build(n - 2, |i| s[i] + 2.0 * s[i + 1] + s[i + 2])
+        }
+
+        /// Separable 3x3 box blur.
+        pub fn blur(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h - 2] {
+            let rows = build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 1] + img[y][x + 2]));
+            build(h - 2, |y| build(w - 2, |x| (rows[y][x] + rows[y + 1][x] + rows[y + 2][x]) / 9.0))
+        }
+
+        fn softmax(v: [f64; n]) -> [f64; n] {
+            let mx = vmax(v);
+            let e = map(v, |x| (x - mx).exp());
+            smul(e, 1.0 / sum(e))
+        }
+
+        /// A dense layer with softmax.
+        pub fn layer(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] {
+            softmax(add(matvec(w, x), b))
+        }
+
+        /// Two tanh layers.
+        pub fn mlp(w1: [[f64; i]; hid], w2: [[f64; hid]; o], x: [f64; i]) -> [f64; o] {
+            let h1 = map(matvec(w1, x), |v| v.tanh());
+            map(matvec(w2, h1), |v| v.tanh())
+        }
+
+        fn predict_p(p: [[f64; n]; n], f: [[f64; n]; n], q: [[f64; n]; n]) -> [[f64; n]; n] {
+            madd(matmul(matmul(f, p), transpose(f)), q)
+        }
+
+        /// Kalman filter step with a scalar measurement z = h . x + noise(r): the state.
+        pub fn kalman_x(
+            x: [f64; n], p: [[f64; n]; n], f: [[f64; n]; n], q: [[f64; n]; n],
+            h: [f64; n], r: f64, z: f64,
+        ) -> [f64; n] {
+            let xp = matvec(f, x);
+            let pp = predict_p(p, f, q);
+            let ph = matvec(pp, h);
+            let s = dot(h, ph) + r;
+            add(xp, smul(ph, (z - dot(h, xp)) / s))
+        }
+
+        /// The same step: the covariance.
+        pub fn kalman_p(
+            p: [[f64; n]; n], f: [[f64; n]; n], q: [[f64; n]; n], h: [f64; n], r: f64,
+        ) -> [[f64; n]; n] {
+            let pp = predict_p(p, f, q);
+            let ph = matvec(pp, h);
+            let s = dot(h, ph) + r;
+            msub(pp, msmul(outer(ph, ph), 1.0 / s))
+        }
+
+        /// `ifold` with an array state: exponential smoothing over the rows of `x`.
+        pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] {
+            ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
+        }
+
+        /// Power iteration, `iters` given as a size.
+        pub fn power(a: [[f64; n]; n], v0: [f64; n], iters: usize) -> [f64; n] {
+            ifold(iters, v0, |v, it| {
+                let u = matvec(a, v);
+                smul(u, 1.0 / norm(u))
+            })
+        }
+
+        /// Sliding-window sums: slices whose bounds move with the loop.
+        pub fn windows(v: [f64; n], w: usize) -> [f64; n + 1 - w] {
+            build(n + 1 - w, |i| sum(v[i..i + w]))
+        }
+
+        /// Rotation by one with `%`; array literals; nested literals.
+        pub fn rotate(v: [f64; n]) -> [f64; n] {
+            build(n, |i| v[(i + 1) % n])
+        }
+
+        pub fn pairs(a: [f64; 2], b: [f64; 2]) -> [[f64; 2]; 2] {
+            [[a[0], b[0]], [a[1] * 2.0, b[1].powi(3)]]
+        }
+
+        /// Closures capturing a scalar; the math methods.
+        pub fn affine(a: [f64; n], b: [f64; n], s: f64) -> [f64; n] {
+            map2(a, b, |x, y| (x * s + y).abs().sqrt().min(2.0).max(-1.0) + x.sin() * y.cos())
+        }
+
+        /// `if` on sizes and data, `else if` chains.
+        pub fn clamp_sum(a: [f64; n], lo: f64, hi: f64) -> f64 {
+            let clamped = build(n, |i| if a[i] < lo { lo } else if a[i] > hi { hi } else { a[i] });
+            if n > 3 { sum(clamped) } else { 0.0 - sum(clamped) }
+        }
+
+        /// Size arithmetic in types and a helper generic in its sizes.
+        fn concat(a: [f64; n], b: [f64; m]) -> [f64; n + m] {
+            build(n + m, |i| if i < n { a[i] } else { b[i - n] })
+        }
+
+        pub fn twice_concat(a: [f64; n], b: [f64; m]) -> [f64; 2 * (n + m)] {
+            concat(concat(a, b), concat(a, b))
+        }
+
+        /// Lower triangle packing: sizes divided exactly.
+        pub fn tri(m: [[f64; d]; d]) -> [f64; d * (d + 1) / 2] {
+            build(d * (d + 1) / 2, |k| {
+                let row = ifold(d, 0, |r, j| if (j + 1) * (j + 2) / 2 <= k { j + 1 } else { r });
+                m[row][k - row * (row + 1) / 2]
+            })
+        }
+
+        /// A cubic array.
+        pub fn trace3(t: [[[f64; n]; n]; n]) -> f64 {
+            ifold(n, 0.0, |acc, i| acc + t[i][i][i])
+        }
+
+        /// Logsumexp of rows, and data-dependent indexing checked at run time.
+        pub fn lse_rows(m: [[f64; c]; r], c: usize, pick: f64) -> [f64; r] {
+            build(r, |i| logsumexp(m[i]) + m[i][(pick as usize) % c])
+        }
+    }
+}
+
+fn mat(rng: &mut Rng, rows: usize, cols: usize) -> (Vec<f64>, Value) {
+    let v = rng.vec(rows * cols);
+    let val = Value::matrix(&v, cols);
+    (v, val)
+}
+
+#[test]
+fn stencils_and_blur() {
+    let mut rng = Rng::new(21);
+    let mut region = Region::new();
+    for n in [2, 3, 10, 33] {
+        let a = rng.vec(n);
+        let mut out = vec![0.0; n - 2];
+        k::stencil(&mut out, &a, &mut region).unwrap();
+        assert_close(
+            &out,
+            &reference(k::SRC, "stencil", &[Value::vec(&a)]),
+            1e-12,
+        );
+    }
+    for (w, h) in [(3, 3), (5, 4), (17, 9)] {
+        let (img, val) = mat(&mut rng, h, w);
+        let mut out = vec![0.0; (w - 2) * (h - 2)];
+        k::blur(&mut out, &img, w, &mut region).unwrap();
+        assert_close(
+            &out,
+            &reference(k::SRC, "blur", &[val, Value::Usize(w)]),
+            1e-12,
+        );
+    }
+}
+
+#[test]
+fn network_layers() {
+    let mut rng = Rng::new(22);
+    let mut region = Region::new();
+    for (i, o) in [(1, 1), (4, 3), (16, 10)] {
+        let (w, wv) = mat(&mut rng, o, i);
+        let (b, x) = (rng.vec(o), rng.vec(i));
+        let mut out = vec![0.0; o];
+        k::layer(&mut out, &w, &b, &x, &mut region).unwrap();
+        let want = reference(k::SRC, "layer", &[wv, Value::vec(&b), Value::vec(&x)]);
+        assert_close(&out, &want, 1e-12);
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let hid = 5;
+        let (w1, w1v) = mat(&mut rng, hid, i);
+        let (w2, w2v) = mat(&mut rng, o, hid);
+        k::mlp(&mut out, &w1, &w2, &x, &mut region).unwrap();
+        let want = reference(k::SRC, "mlp", &[w1v, w2v, Value::vec(&x)]);
+        assert_close(&out, &want, 1e-12);
+    }
+}
+
+#[test]
+fn kalman_step() {
+    let mut rng = Rng::new(23);
+    let mut region = Region::new();
+    for n in [1, 2, 4, 6] {
+        let x = rng.vec(n);
+        let (p, pv) = mat(&mut rng, n, n);
+        let (f, fv) = mat(&mut rng, n, n);
+        let (q, qv) = mat(&mut rng, n, n);
+        let h = rng.vec(n);
+        let (r, z) = (2.0 + rng.f64(), rng.f64());
+        let mut xo = vec![0.0; n];
+        k::kalman_x(&mut xo, &x, &p, &f, &q, &h, r, z, &mut region).unwrap();
+        let args = [
+            Value::vec(&x),
+            pv.clone(),
+            fv.clone(),
+            qv.clone(),
+            Value::vec(&h),
+            Value::F64(r),
+            Value::F64(z),
+        ];
+        assert_close(&xo, &reference(k::SRC, "kalman_x", &args), 1e-10);
+        let mut po = vec![0.0; n * n];
+        k::kalman_p(&mut po, &p, &f, &q, &h, r, &mut region).unwrap();
+        let args = [pv, fv, qv, Value::vec(&h), Value::F64(r)];
+        assert_close(&po, &reference(k::SRC, "kalman_p", &args), 1e-10);
+    }
+}
+
+#[test]
+fn ifold_with_array_state() {
+    let mut rng = Rng::new(24);
+    let mut region = Region::new();
+    for (d, t) in [(1, 1), (3, 5), (8, 20)] {
+        let (x, xv) = mat(&mut rng, t, d);
+        let mut out = vec![0.0; d];
+        k::smooth(&mut out, &x, d, 0.3, &mut region).unwrap();
+        assert_close(
+            &out,
+            &reference(k::SRC, "smooth", &[xv, Value::Usize(d), Value::F64(0.3)]),
+            1e-12,
+        );
+        // Two buffers for the state, whatever the number of steps.
+        assert_eq!(k::smooth::scratch_len(d, t), 2 * d);
+    }
+    for (n, iters) in [(2, 0), (3, 1), (5, 30)] {
+        let (a, av) = mat(&mut rng, n, n);
+        let v0 = rng.vec(n);
+        let mut out = vec![0.0; n];
+        k::power(&mut out, &a, &v0, iters, &mut region).unwrap();
+        let want = reference(k::SRC, "power", &[av, Value::vec(&v0), Value::Usize(iters)]);
+        assert_close(&out, &want, 1e-10);
+    }
+}
+
+#[test]
+fn slices_literals_rotation_closures() {
+    let mut rng = Rng::new(25);
+    let mut region = Region::new();
+    for (n, w) in [(1, 1), (5, 2), (9, 9), (12, 4)] {
+        let v = rng.vec(n);
+        let mut out = vec![0.0; n + 1 - w];
+        k::windows(&mut out, &v, w, &mut region).unwrap();
+        assert_close(
+            &out,
+            &reference(k::SRC, "windows", &[Value::vec(&v), Value::Usize(w)]),
+            1e-12,
+        );
+        let mut rot = vec![0.0; n];
+        k::rotate(&mut rot, &v, &mut region).unwrap();
+        assert_close(&rot, &reference(k::SRC, "rotate", &[Value::vec(&v)]), 0.0);
+        let b = rng.vec(n);
+        k::affine(&mut rot, &v, &b, 1.5, &mut region).unwrap();
+        let want = reference(
+            k::SRC,
+            "affine",
+            &[Value::vec(&v), Value::vec(&b), Value::F64(1.5)],
+        );
+        assert_close(&rot, &want, 1e-12);
+        let s = k::clamp_sum(&v, -0.5, 0.5, &mut region).unwrap();
+        let want = reference(
+            k::SRC,
+            "clamp_sum",
+            &[Value::vec(&v), Value::F64(-0.5), Value::F64(0.5)],
+        );
+        assert_close(&[s], &want, 1e-12);
+    }
+    let mut p = [0.0; 4];
+    k::pairs(&mut p, &[1.0, 2.0], &[3.0, 4.0], &mut region).unwrap();
+    assert_eq!(p, [1.0, 3.0, 4.0, 64.0]);
+}
+
+#[test]
+fn size_arithmetic_and_higher_rank() {
+    let mut rng = Rng::new(26);
+    let mut region = Region::new();
+    for (n, m) in [(0, 1), (2, 3), (4, 0)] {
+        let (a, b) = (rng.vec(n), rng.vec(m));
+        let mut out = vec![0.0; 2 * (n + m)];
+        k::twice_concat(&mut out, &a, &b, &mut region).unwrap();
+        let want = reference(k::SRC, "twice_concat", &[Value::vec(&a), Value::vec(&b)]);
+        assert_close(&out, &want, 0.0);
+        assert_eq!(k::twice_concat::out_len(n, m), 2 * (n + m));
+    }
+    for d in [1, 2, 5] {
+        let (m, mv) = mat(&mut rng, d, d);
+        let mut out = vec![0.0; d * (d + 1) / 2];
+        k::tri(&mut out, &m, &mut region).unwrap();
+        assert_close(&out, &reference(k::SRC, "tri", &[mv]), 0.0);
+    }
+    let n = 3;
+    let t = rng.vec(n * n * n);
+    let tv = Value::Array(
+        (0..n)
+            .map(|i| Value::matrix(&t[i * n * n..(i + 1) * n * n], n))
+            .collect(),
+    );
+    let got = k::trace3(&t, &mut region).unwrap();
+    assert_close(&[got], &reference(k::SRC, "trace3", &[tv]), 1e-12);
+    let (m, mv) = mat(&mut rng, 4, 3);
+    let mut out = vec![0.0; 4];
+    k::lse_rows(&mut out, &m, 3, 7.0, &mut region).unwrap();
+    assert_close(
+        &out,
+        &reference(k::SRC, "lse_rows", &[mv, Value::Usize(3), Value::F64(7.0)]),
+        1e-12,
+    );
+}

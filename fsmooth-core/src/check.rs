@@ -55,6 +55,28 @@ impl Scope {
 
 /// Check every user function, and elaborate the valid kernels.
 pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
+    for (k, f) in scope.fns[..scope.user].iter().enumerate() {
+        if matches!(f.name.s.as_str(), "build" | "ifold" | "length") {
+            diags.error(
+                f.name.span,
+                format!("`{}` is built into fsmooth: choose another name", f.name.s),
+            );
+        }
+        if scope.fns[..k].iter().any(|g| g.name.s == f.name.s) {
+            diags.error(
+                f.name.span,
+                format!("`{}` is defined twice in this block", f.name.s),
+            );
+        }
+        for p in &f.params {
+            if matches!(p.name.s.as_str(), "out" | "region" | "scratch") && f.public {
+                diags.error(
+                    p.name.span,
+                    format!("`{}` is a name the generated kernel uses for itself: rename this parameter", p.name.s),
+                );
+            }
+        }
+    }
     let recursive = find_recursion(scope, diags);
     let mut kernels = Vec::new();
     for (fi, f) in scope.fns[..scope.user].iter().enumerate() {
@@ -719,6 +741,29 @@ impl Elab<'_> {
                     }
                 }
             }
+            ExprKind::Math(MathFn::Powi, r, args)
+                if matches!(
+                    args.first().map(|a| &a.kind),
+                    Some(ExprKind::Un(UnOp::Neg, _))
+                ) =>
+            {
+                // `x.powi(-k)`: fsmooth has no negative integers, so this is
+                // `1.0 / x.powi(k)`, which is how powi itself computes it.
+                let Some(ExprKind::Un(UnOp::Neg, k)) = args.first().map(|a| &a.kind) else {
+                    return Err(());
+                };
+                let pos = Expr {
+                    kind: ExprKind::Math(MathFn::Powi, r.clone(), vec![(**k).clone()]),
+                    span: sp,
+                };
+                let p = self.expr(&pos, env)?;
+                let one = Core::new(Kind::F64(1.0), Type::F64, sp);
+                Ok(Core::new(
+                    Kind::Bin(BinOp::Div, Box::new(one), Box::new(p), String::new()),
+                    Type::F64,
+                    sp,
+                ))
+            }
             ExprKind::Math(f, r, args) => {
                 let r = self.expr(r, env);
                 let args: Vec<R> = args.iter().map(|x| self.expr(x, env)).collect();
@@ -738,8 +783,6 @@ impl Elab<'_> {
                 }
                 if *f == MathFn::Powi {
                     let k = args.into_iter().next().ok_or(())?;
-                    // `x.powi(-k)` arrives as `-(k)` on a usize: fsmooth has no negative integers,
-                    // so it is read as `1.0 / x.powi(k)`, which is how powi itself computes it.
                     if k.ty != Type::Usize {
                         self.err(
                             k.span,

@@ -275,11 +275,11 @@ impl<'k> Dps<'k> {
             }
             Kind::Index(a, i) if e.ty.is_arr() => {
                 let (pre, w) = self.view(a);
-                let it = self.scalar(i);
                 let dim0 = w.dims[0].clone();
                 let it = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
-                    it
+                    self.index_expr(i)
                 } else {
+                    let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
                     quote!(::fsmooth::__rt::check(#it, #d)?)
                 };
@@ -300,10 +300,10 @@ impl<'k> Dps<'k> {
             Kind::Slice(a, lo) => {
                 let (mut pre, w) = self.view(a);
                 let len = e.ty.dims()[0].clone();
-                let lt = self.scalar(lo);
                 let lt = if self.proven(&lo.sym, &len, &w.dims[0]) {
-                    lt
+                    self.index_expr(lo)
                 } else {
+                    let lt = self.scalar(lo);
                     let (d, l) = (self.sizes.get(&w.dims[0]), self.sizes.get(&len));
                     let tmp = format_ident!("__lo");
                     pre.extend(quote! {
@@ -332,6 +332,23 @@ impl<'k> Dps<'k> {
         let w = self.alloc(e.ty.dims());
         let code = self.write(e, &w);
         (code, w)
+    }
+
+    /// An index the compiler proved below an array's length: its `+` and `*` cannot
+    /// overflow (each partial result is at most the index), so they need no check. `-`, `/`
+    /// and `%` keep theirs (the proof bounds the index from above only).
+    fn index_expr(&mut self, e: &Core) -> TokenStream {
+        if let Kind::Bin(op @ (BinOp::Add | BinOp::Mul), a, b, _) = &e.kind
+            && e.ty == Type::Usize
+        {
+            let (x, y) = (self.index_expr(a), self.index_expr(b));
+            return if *op == BinOp::Add {
+                quote!((#x + #y))
+            } else {
+                quote!((#x * #y))
+            };
+        }
+        self.scalar(e)
     }
 
     /// Translate a scalar expression to a Rust expression.
@@ -431,13 +448,14 @@ impl<'k> Dps<'k> {
             Kind::Index(a, i) => {
                 let depth = self.frame.depth();
                 let (pre, w) = self.view(a);
-                let it = self.scalar(i);
                 let dim0 = w.dims[0].clone();
                 let base = Self::base_tokens(&w.base);
                 let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                    let it = self.index_expr(i);
                     let at = plus(&w.off, it);
                     quote!(::fsmooth::__rt::ld(#base, #at))
                 } else {
+                    let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
                     let at = plus(&w.off, quote!(::fsmooth::__rt::check(#it, #d)?));
                     quote!(::fsmooth::__rt::ld(#base, #at))

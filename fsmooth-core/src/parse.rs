@@ -296,7 +296,12 @@ impl Parser<'_> {
                             tail = Some(self.expr(e));
                         }
                     } else {
-                        self.err(e.span(), "expected `;` or the end of the block");
+                        // Parse it anyway: its own error (a `for` loop, say) says more.
+                        let before = self.diags.len();
+                        self.expr(e);
+                        if self.diags.len() == before {
+                            self.err(e.span(), "expected `;` or the end of the block");
+                        }
                     }
                 }
                 syn::Stmt::Item(i) => self.err(

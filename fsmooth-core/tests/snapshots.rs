@@ -1,0 +1,74 @@
+//! Expansion snapshots: what the macro emits for a few kernels, pretty-printed with
+//! prettyplease and compared with `tests/snapshots/*.rs`. After a deliberate change to the
+//! generated code, refresh them with `FSMOOTH_BLESS=1 cargo test -p fsmooth-core --test
+//! snapshots` and review the diff.
+
+use std::path::PathBuf;
+
+fn check(name: &str, src: &str) {
+    let ts = fsmooth_core::expand(src.parse().expect("tokens"));
+    let file: syn::File = syn::parse2(ts).expect("the expansion is valid Rust");
+    let got = prettyplease::unparse(&file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.rs"));
+    if std::env::var_os("FSMOOTH_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing {}: run with FSMOOTH_BLESS=1", path.display()));
+    assert!(
+        got == want,
+        "expansion of `{name}` changed; if intended, rerun with FSMOOTH_BLESS=1.\n--- got ---\n{got}"
+    );
+}
+
+#[test]
+fn add3_is_one_fused_loop_with_no_scratch() {
+    check(
+        "add3",
+        "pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }",
+    );
+}
+
+#[test]
+fn norm_of_sum_is_one_fold() {
+    check(
+        "norm_add",
+        "pub fn norm_add(a: [f64; n], b: [f64; n]) -> f64 { norm(add(a, b)) }",
+    );
+}
+
+#[test]
+fn cross_has_constant_sizes() {
+    check(
+        "cross",
+        "pub fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] { cross(a, b) }",
+    );
+}
+
+#[test]
+fn stencil_materialises_its_shared_input() {
+    check(
+        "stencil",
+        "pub fn stencil(a: [f64; n]) -> [f64; n - 2] { let s = smul(a, 0.5); build(n - 2, |i| s[i] + s[i + 1] + s[i + 2]) }",
+    );
+}
+
+#[test]
+fn ifold_array_state_is_double_buffered() {
+    check(
+        "smooth",
+        "pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] { ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha))) }",
+    );
+}
+
+#[test]
+fn errors_keep_the_signature() {
+    check(
+        "error_stub",
+        "pub fn bad(a: [f64; 3], b: [f64; 4]) -> [f64; 3] { add(a, b) }",
+    );
+}

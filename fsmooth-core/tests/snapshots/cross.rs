@@ -1,0 +1,55 @@
+#[allow(unused, clippy::all)]
+#[inline]
+pub fn cross3(
+    out: &mut [f64],
+    a: &[f64],
+    b: &[f64],
+    region: &mut ::fsmooth::Region<'_>,
+) -> ::core::result::Result<(), ::fsmooth::Error> {
+    if a.len() != 3usize {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "a",
+            expected: 3usize,
+            found: a.len(),
+        });
+    }
+    if b.len() != 3usize {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "b",
+            expected: 3usize,
+            found: b.len(),
+        });
+    }
+    if out.len() != 3usize {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "out",
+            expected: 3usize,
+            found: out.len(),
+        });
+    }
+    let _ = region;
+    {
+        let __v = ((::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 2usize))
+            - (::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 1usize)));
+        ::fsmooth::__rt::st(out, 0usize, __v);
+    }
+    {
+        let __v = ((::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 0usize))
+            - (::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 2usize)));
+        ::fsmooth::__rt::st(out, 1usize, __v);
+    }
+    {
+        let __v = ((::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 1usize))
+            - (::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 0usize)));
+        ::fsmooth::__rt::st(out, 2usize, __v);
+    }
+    ::core::result::Result::Ok(())
+}
+///Sizes of kernel `cross3`.
+#[allow(non_snake_case)]
+pub mod cross3 {
+    ///f64 scratch slots a call of `cross3` needs (a `Region::from_slab` of this length suffices).
+    pub const SCRATCH_LEN: usize = 0usize;
+    ///Length of `cross3`'s `out`.
+    pub const OUT_LEN: usize = 3usize;
+}

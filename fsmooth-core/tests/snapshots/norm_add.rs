@@ -1,0 +1,46 @@
+#[allow(unused, clippy::all)]
+#[inline]
+pub fn norm_add(
+    a: &[f64],
+    b: &[f64],
+    region: &mut ::fsmooth::Region<'_>,
+) -> ::core::result::Result<f64, ::fsmooth::Error> {
+    let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
+    if a.len() != n {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "a",
+            expected: n,
+            found: a.len(),
+        });
+    }
+    if b.len() != n {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "b",
+            expected: n,
+            found: b.len(),
+        });
+    }
+    let _ = region;
+    ::core::result::Result::Ok(
+        ::fsmooth::__rt::sqrt({
+            let mut acc_13 = 0f64;
+            for i_14 in 0..n {
+                acc_13 = {
+                    let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)
+                        + ::fsmooth::__rt::ld(b, i_14));
+                    (acc_13 + (v_elem_15 * v_elem_15))
+                };
+            }
+            acc_13
+        }),
+    )
+}
+///Sizes of kernel `norm_add`.
+#[allow(non_snake_case)]
+pub mod norm_add {
+    ///f64 scratch slots a call of `norm_add` needs (a `Region::from_slab` of this length suffices).
+    #[allow(unused)]
+    pub const fn scratch_len(n: usize) -> usize {
+        0usize
+    }
+}

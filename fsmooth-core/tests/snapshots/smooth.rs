@@ -1,0 +1,81 @@
+#[allow(unused, clippy::all)]
+#[inline]
+pub fn smooth(
+    out: &mut [f64],
+    x: &[f64],
+    d: usize,
+    alpha: f64,
+    region: &mut ::fsmooth::Region<'_>,
+) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let d: usize = d;
+    let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
+    let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;
+    let __z1: usize = ::fsmooth::__rt::add(d, d, "d + d")?;
+    if x.len() != __z0 {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "x",
+            expected: __z0,
+            found: x.len(),
+        });
+    }
+    if out.len() != d {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "out",
+            expected: d,
+            found: out.len(),
+        });
+    }
+    let scratch: &mut [f64] = region.frame(::fsmooth::__rt::max(d, __z1))?;
+    {
+        {
+            if let (Some(__d), Some(__s)) = (
+                scratch.get_mut(0usize..0usize + d),
+                x
+                    .get(
+                        (::fsmooth::__rt::check(0usize, t)?)
+                            * d..(::fsmooth::__rt::check(0usize, t)?) * d + d,
+                    ),
+            ) {
+                for (__x, __y) in __d.iter_mut().zip(__s) {
+                    *__x = *__y;
+                }
+            }
+        }
+        let mut __cur_3: usize = 0usize;
+        let mut __nxt_3: usize = d;
+        for i_4 in 0..t {
+            {
+                let s_6 = (1f64 - alpha);
+                for i_13 in 0..d {
+                    let __v = ((::fsmooth::__rt::ld(scratch, __cur_3 + i_13) * s_6)
+                        + (::fsmooth::__rt::ld(x, (i_4) * d + i_13) * alpha));
+                    ::fsmooth::__rt::st(scratch, __nxt_3 + i_13, __v);
+                }
+            }
+            ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
+        }
+        if let (Some(__d), Some(__s)) = (
+            out.get_mut(0usize..0usize + d),
+            scratch.get(__cur_3..__cur_3 + d),
+        ) {
+            for (__x, __y) in __d.iter_mut().zip(__s) {
+                *__x = *__y;
+            }
+        }
+    }
+    ::core::result::Result::Ok(())
+}
+///Sizes of kernel `smooth`.
+#[allow(non_snake_case)]
+pub mod smooth {
+    ///f64 scratch slots a call of `smooth` needs (a `Region::from_slab` of this length suffices).
+    #[allow(unused)]
+    pub const fn scratch_len(d: usize, t: usize) -> usize {
+        ::fsmooth::__rt::max(d, usize::saturating_add(d, d))
+    }
+    ///Length of `smooth`'s `out`.
+    #[allow(unused)]
+    pub const fn out_len(d: usize, t: usize) -> usize {
+        d
+    }
+}

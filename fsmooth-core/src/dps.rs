@@ -363,12 +363,18 @@ impl<'k> Dps<'k> {
                     "fsmooth internal error: array used as a scalar"
                 )),
             },
-            Kind::Let(v, a, b) => {
+            Kind::Let(..) => {
+                // A chain of lets is one Rust block.
                 let depth = self.frame.depth();
-                let bind = self.bind(*v, a);
-                let body = self.scalar(b);
+                let mut stmts = TokenStream::new();
+                let mut cur = e;
+                while let Kind::Let(v, a, b) = &cur.kind {
+                    stmts.extend(self.bind(*v, a));
+                    cur = b;
+                }
+                let body = self.scalar(cur);
                 self.frame.truncate(depth);
-                quote!({ #bind #body })
+                quote!({ #stmts #body })
             }
             Kind::If(c, a, b) => {
                 let (c, a, b) = (self.scalar(c), self.scalar(a), self.scalar(b));
@@ -592,12 +598,17 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 quote!(if #c { #a } else { #b })
             }
-            Kind::Let(v, a, b) => {
+            Kind::Let(..) => {
                 let depth = self.frame.depth();
-                let bind = self.bind(*v, a);
-                let body = self.write(b, dest);
+                let mut stmts = TokenStream::new();
+                let mut cur = e;
+                while let Kind::Let(v, a, b) = &cur.kind {
+                    stmts.extend(self.bind(*v, a));
+                    cur = b;
+                }
+                let body = self.write(cur, dest);
                 self.frame.truncate(depth);
-                quote!({ #bind #body })
+                quote!({ #stmts #body })
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
@@ -721,4 +732,43 @@ fn nonneg(p: &crate::size::Poly, idx: &Size) -> bool {
                     .iter()
                     .any(|a| matches!(a, Atom::Opaque(_) | Atom::Loop(_)))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    fn expand(src: &str) -> String {
+        crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    #[test]
+    fn loop_indexes_into_arrays_of_that_size_are_proven() {
+        let out =
+            expand("pub fn k(a: [f64; n], b: [f64; n]) -> [f64; n] { build(n, |i| a[i] * b[i]) }");
+        assert!(!out.contains("check"), "{out}");
+        // `x + 2` with x < w - 2 into w elements.
+        let out =
+            expand("pub fn k(v: [f64; w]) -> [f64; w - 2] { build(w - 2, |x| v[x + 2] - v[x]) }");
+        assert!(!out.contains(":: check"), "{out}");
+    }
+
+    #[test]
+    fn unproven_indexes_are_checked() {
+        let out = expand("pub fn k(v: [f64; n], i: usize) -> f64 { v[i] }");
+        assert!(out.contains(":: check (i , n) ?"), "{out}");
+        let out = expand("pub fn k(v: [f64; n]) -> [f64; n] { build(n, |i| v[i + 1]) }");
+        assert!(out.contains(":: check"), "{out}");
+    }
+
+    #[test]
+    fn ifold_accumulator_takes_two_buffers() {
+        let out = expand(
+            "pub fn k(v: [f64; n], t: usize) -> [f64; n] { ifold(t, v, |s, i| smul(s, 2.0)) }",
+        );
+        assert!(out.contains("swap"), "{out}");
+        assert!(
+            out.contains("scratch_len (n : usize , t : usize) -> usize { n + n")
+                || out.contains("saturating_add (n , n)"),
+            "{out}"
+        );
+    }
 }

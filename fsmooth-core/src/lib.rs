@@ -5,6 +5,7 @@
 //! helpers and closures into one core expression per kernel) → [`anf`] → [`fuse`] →
 //! [`simplify`] → [`dps`] → [`storage`] → [`codegen`].
 
+pub mod anf;
 pub mod ast;
 pub mod check;
 pub mod codegen;
@@ -53,5 +54,9 @@ pub fn optimize(mut k: ir::Kernel) -> ir::Kernel {
     fuse::fuse(&mut k.body, &mut k.var_names);
     simplify::fold(&mut k.body);
     simplify::propagate(&mut k.body);
+    k.body = anf::anf(k.body, &mut k.var_names);
+    simplify::cse(&mut k.body);
+    simplify::propagate(&mut k.body);
+    simplify::inline_single_uses(&mut k.body);
     k
 }

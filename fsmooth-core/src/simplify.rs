@@ -197,3 +197,136 @@ pub fn fold(e: &mut Core) {
         e.kind = k;
     }
 }
+
+/// Common subexpression elimination on A-normal form: a `let` whose value was already bound
+/// in an enclosing scope reuses that variable. Values are compared structurally, with
+/// variables by identity (every variable is bound once, and arrays never change).
+pub fn cse(e: &mut Core) {
+    cse_in(e, &mut Vec::new());
+}
+
+fn key(e: &Core) -> Option<String> {
+    let k = |c: &Core| -> Option<String> {
+        match &c.kind {
+            Kind::Var(v) => Some(format!("v{v}")),
+            Kind::Size(s) => Some(format!("s({s})")),
+            Kind::F64(x) => Some(format!("f{:x}", x.to_bits())),
+            Kind::Bool(b) => Some(format!("b{b}")),
+            Kind::Index(..) | Kind::Bin(..) => key(c),
+            _ => None,
+        }
+    };
+    match &e.kind {
+        Kind::Bin(op, a, b, _) => Some(format!("({} {:?} {})", k(a)?, op, k(b)?)),
+        Kind::Neg(a) => Some(format!("(neg {})", k(a)?)),
+        Kind::Not(a) => Some(format!("(not {})", k(a)?)),
+        Kind::Cast(t, a) => Some(format!("(cast {t:?} {})", k(a)?)),
+        Kind::Math(f, xs) => {
+            let xs: Option<Vec<String>> = xs.iter().map(k).collect();
+            Some(format!("({f:?} {})", xs?.join(" ")))
+        }
+        Kind::Index(a, i) => Some(format!("(idx {} {})", k(a)?, k(i)?)),
+        _ => None,
+    }
+}
+
+fn cse_in(e: &mut Core, seen: &mut Vec<(String, Core)>) {
+    if let Kind::Let(x, a, b) = &mut e.kind {
+        cse_in(a, seen);
+        if !a.ty.is_arr()
+            && let Some(k) = key(a)
+        {
+            if let Some((_, v)) = seen.iter().find(|(s, _)| *s == k) {
+                let v = v.clone();
+                let x = *x;
+                let mut body = (**b).clone();
+                body.subst(x, &v);
+                *e = body;
+                cse_in(e, seen);
+                return;
+            }
+            let var = Core {
+                kind: Kind::Var(*x),
+                ty: a.ty.clone(),
+                sym: a.sym.clone(),
+                span: a.span,
+            };
+            seen.push((k, var));
+            cse_in(b, seen);
+            seen.pop();
+            return;
+        }
+        cse_in(b, seen);
+        return;
+    }
+    let depth = seen.len();
+    for c in e.children_mut() {
+        cse_in(c, seen);
+        seen.truncate(depth);
+    }
+}
+
+/// Undo the A-normal form where it bought nothing: a scalar `let` read exactly once, in the
+/// same scope (not inside a loop, branch or short-circuit operand it was outside of), is put
+/// back where it is read. Code reads as the user wrote it and no work moves into a loop.
+pub fn inline_single_uses(e: &mut Core) {
+    for c in e.children_mut() {
+        inline_single_uses(c);
+    }
+    if let Kind::Let(x, a, b) = &mut e.kind
+        && !a.ty.is_arr()
+        && b.count_uses(*x) == 1
+        && same_scope_use(b, *x)
+    {
+        let (x, a) = (*x, (**a).clone());
+        let mut b = (**b).clone();
+        b.subst(x, &a);
+        *e = b;
+    }
+}
+
+/// True when the one use of `x` in `e` is evaluated exactly when `e` is.
+fn same_scope_use(e: &Core, x: VarId) -> bool {
+    match &e.kind {
+        Kind::Var(v) => *v == x,
+        Kind::Build(..) => false,
+        Kind::Ifold(n, init, _, _, body) => {
+            !body.mentions(x) && (same_scope_use(n, x) || same_scope_use(init, x))
+        }
+        Kind::If(c, a, b) => !a.mentions(x) && !b.mentions(x) && same_scope_use(c, x),
+        Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => !b.mentions(x) && same_scope_use(a, x),
+        _ => e.children().iter().any(|c| same_scope_use(c, x)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn expand(src: &str) -> String {
+        crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    #[test]
+    fn common_subexpressions_are_computed_once() {
+        let out =
+            expand("pub fn k(x: f64, v: [f64; 3]) -> f64 { x.cos() * x.cos() + v[1] / v[1] }");
+        assert_eq!(out.matches(":: cos (").count(), 1, "{out}");
+        assert_eq!(out.matches("ld (v , 1usize)").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn constants_fold_exactly() {
+        let out = expand("pub fn k(x: f64) -> f64 { x * 1.0 + (2.0 * 3.0) }");
+        assert!(out.contains("6f64") && !out.contains("1f64"), "{out}");
+        // x + 0.0 is not x for x = -0.0: left alone.
+        let out = expand("pub fn k(x: f64) -> f64 { x + 0.0 }");
+        assert!(out.contains("0f64"), "{out}");
+    }
+
+    #[test]
+    fn short_circuit_operands_stay_conditional() {
+        let out = expand("pub fn k(v: [f64; n], i: usize) -> bool { i < n && v[i] > 0.0 }");
+        let and = out.find("&&").unwrap();
+        let load = out.find(":: check (").unwrap();
+        assert!(load > and, "the checked load moved before `&&`: {out}");
+    }
+}

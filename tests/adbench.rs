@@ -127,6 +127,8 @@ fn ba_project_on_random_cameras() {
         let mut out = [0.0; 2];
         ba::project(&mut out, &cam, &x, &mut region).unwrap();
         assert_close(&out, &reference::ba_project(&cam, &x), 1e-12);
+        let args = [Value::vec(&cam), Value::vec(&x)];
+        assert_close(&out, &common::reference(ba::SRC, "project", &args), 1e-12);
     }
 }
 
@@ -160,6 +162,24 @@ fn gmm_matches_known_answer_and_references() {
         let v = gmm_call(&inp, &mut region);
         let want = reference::gmm_objective(&inp);
         assert!(close(v, want, 1e-10), "d={}: {v} vs {want}", inp.d);
+        if inp.d == 2 {
+            let c = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
+            let args = [
+                Value::vec(&inp.alphas),
+                Value::matrix(&inp.means, inp.d),
+                Value::matrix(&inp.icf, inp.icf_len()),
+                Value::matrix(&inp.x, inp.d),
+                Value::F64(inp.gamma),
+                Value::F64(inp.m as f64),
+                Value::F64(c),
+            ];
+            let interp = common::reference(gmm::SRC, "objective", &args);
+            assert!(
+                close(v, interp[0], 1e-10),
+                "{v} vs interpreter {}",
+                interp[0]
+            );
+        }
     }
 }
 

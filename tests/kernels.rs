@@ -37,6 +37,8 @@ fn add3_matches_plain_rust() {
         paper::add3(&mut out, &a, &b, &c, &mut region).unwrap();
         let want: Vec<f64> = (0..n).map(|i| a[i] + b[i] + c[i]).collect();
         assert_eq!(out, want);
+        let args = [Value::vec(&a), Value::vec(&b), Value::vec(&c)];
+        assert_eq!(out, reference(paper::SRC, "add3", &args));
         assert_eq!(paper::add3::out_len(n), n);
         assert_eq!(paper::add3::scratch_len(n), 0);
     }
@@ -134,6 +136,12 @@ fn matrix_chain_matches_plain_rust() {
         linalg::chain(&mut out, &a, &b, &c, &mut region).unwrap();
         let want = matmul_ref(&matmul_ref(&a, &b, n, n, n), &c, n, n, n);
         assert_close(&out, &want, 1e-12);
+        let args = [
+            Value::matrix(&a, n),
+            Value::matrix(&b, n),
+            Value::matrix(&c, n),
+        ];
+        assert_close(&out, &reference(linalg::SRC, "chain", &args), 1e-12);
         // One n*n intermediate (a*b) is stored; b's transpose is fused into its reads.
         assert_eq!(linalg::chain::scratch_len(n), n * n);
     }
@@ -154,6 +162,11 @@ fn matvec_gram_outer() {
     let at: Vec<f64> = (0..m * n).map(|k| a[(k % n) * m + k / n]).collect();
     assert_close(&g, &matmul_ref(&a, &at, n, m, n), 1e-12);
     let b = rng.vec(m);
+    let a4 = rng.vec(n);
     let mut o = vec![0.0; n * m];
-    linalg::outer_sum(&mut o, &v[..n.min(m)].repeat(2)[..n], &b, 0.5, &mut region).unwrap();
+    linalg::outer_sum(&mut o, &a4, &b, 0.5, &mut region).unwrap();
+    let want: Vec<f64> = (0..n * m).map(|k| a4[k / m] * b[k % m]).collect();
+    assert_close(&o, &want, 1e-12);
+    let args = [Value::vec(&a4), Value::vec(&b), Value::F64(0.5)];
+    assert_close(&o, &reference(linalg::SRC, "outer_sum", &args), 1e-12);
 }

@@ -264,3 +264,50 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
         pub mod #name { #items }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    fn expand(src: &str) -> String {
+        crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    #[test]
+    fn signatures_follow_the_contract() {
+        let out = expand(
+            "pub fn k(a: [[f64; m]; n], s: f64, m: usize) -> [f64; n] { build(n, |i| a[i][0] * s) }",
+        );
+        assert!(
+            out.contains("pub fn k (out : & mut [f64] , a : & [f64] , s : f64 , m : usize , region : & mut :: fsmooth :: Region < '_ >) -> :: core :: result :: Result < () , :: fsmooth :: Error >"),
+            "{out}"
+        );
+        assert!(
+            out.contains("pub const fn scratch_len (m : usize , n : usize)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("pub const fn out_len (m : usize , n : usize)"),
+            "{out}"
+        );
+        let out = expand("pub fn k(a: [f64; 3]) -> f64 { sum(a) }");
+        assert!(
+            out.contains("-> :: core :: result :: Result < f64 , :: fsmooth :: Error >"),
+            "{out}"
+        );
+        assert!(
+            out.contains("pub const SCRATCH_LEN : usize = 0usize"),
+            "{out}"
+        );
+        assert!(!out.contains("OUT_LEN"), "{out}");
+    }
+
+    #[test]
+    fn every_length_is_checked_before_the_frame_is_taken() {
+        let out = expand(
+            "pub fn k(a: [f64; n], b: [f64; n]) -> [f64; n] { let t = add(a, b); build(n, |i| t[i] + t[n - 1 - i]) }",
+        );
+        let frame = out.find("region . frame").unwrap();
+        for what in ["arg : \"a\"", "arg : \"b\"", "arg : \"out\""] {
+            assert!(out.find(what).unwrap() < frame, "{what}: {out}");
+        }
+    }
+}

@@ -379,3 +379,21 @@ impl MathFn {
         }
     }
 }
+
+/// A Rust identifier for `s` (a name as written, perhaps raw: `r#type`). Never panics: a
+/// string that is no identifier (only reachable after an error) becomes `__fsmooth_invalid`.
+pub fn ident(s: &str, span: Span) -> proc_macro2::Ident {
+    let valid = |t: &str| {
+        let mut cs = t.chars();
+        cs.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+            && cs.all(|c| c == '_' || c.is_alphanumeric())
+            && t != "_"
+    };
+    match s.strip_prefix("r#") {
+        Some(raw) if valid(raw) && !matches!(raw, "self" | "Self" | "super" | "crate") => {
+            proc_macro2::Ident::new_raw(raw, span)
+        }
+        None if valid(s) => proc_macro2::Ident::new(s, span),
+        _ => proc_macro2::Ident::new("__fsmooth_invalid", span),
+    }
+}

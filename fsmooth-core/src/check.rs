@@ -345,7 +345,13 @@ struct Elab<'a> {
     suppressed: Option<String>,
     names: Vec<String>,
     depth: usize,
+    /// Calls inlined so far: bounded, so that helpers calling helpers twice over cannot make
+    /// the macro run (nearly) forever.
+    inlined: usize,
 }
+
+/// How many calls one function may inline in all.
+const MAX_INLINED: usize = 5_000;
 
 type R = Result<Core, ()>;
 
@@ -413,153 +419,9 @@ impl Elab<'_> {
                     Err(())
                 }
             },
-            ExprKind::Block(lets, tail) => {
-                let mut env = env.clone();
-                let mut bound = Vec::new();
-                let mut ok = true;
-                for l in lets {
-                    let v = self.expr(&l.value, &env);
-                    let v = match v {
-                        Ok(v) => v,
-                        Err(()) => {
-                            ok = false;
-                            continue;
-                        }
-                    };
-                    if let Some(t) = &l.ty
-                        && let Some(want) = ty_of(t, self.diags)
-                        && !want.same(&v.ty)
-                    {
-                        self.err(
-                            l.value.span,
-                            format!(
-                                "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
-                                l.name.s, v.ty
-                            ),
-                        );
-                        ok = false;
-                    }
-                    let id = self.fresh(&l.name.s);
-                    env.push((l.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
-                    bound.push((id, v));
-                }
-                let body = self.expr(tail, &env);
-                let mut body = if ok { body? } else { return Err(()) };
-                for (id, v) in bound.into_iter().rev() {
-                    let ty = body.ty.clone();
-                    let sym = body.sym.clone();
-                    body = Core {
-                        kind: Kind::Let(id, Box::new(v), Box::new(body)),
-                        ty,
-                        sym,
-                        span: sp,
-                    };
-                }
-                Ok(body)
-            }
-            ExprKind::Index(a, i) => {
-                let (a, i) = (self.expr(a, env), self.expr(i, env));
-                let (a, i) = (a?, i?);
-                let dims = match &a.ty {
-                    Type::Arr(d) => d.clone(),
-                    other => {
-                        self.err(a.span, format!("cannot index a value of type `{other}`"));
-                        return Err(());
-                    }
-                };
-                if i.ty != Type::Usize {
-                    self.err(
-                        i.span,
-                        format!(
-                            "an index is a `usize`, found `{}`{}",
-                            i.ty,
-                            cast_help(&i.ty)
-                        ),
-                    );
-                    return Err(());
-                }
-                if let (Some(k), Some(n)) = (
-                    i.sym.as_ref().and_then(|s| s.as_const()),
-                    dims[0].as_const(),
-                ) && k >= n
-                {
-                    self.err(
-                        i.span,
-                        format!(
-                            "index {k} is out of bounds: the array has type `{}` ({n} elements)",
-                            a.ty
-                        ),
-                    );
-                    return Err(());
-                }
-                let ty = a.ty.elem();
-                Ok(Core::new(Kind::Index(Box::new(a), Box::new(i)), ty, sp))
-            }
-            ExprKind::Slice(a, lo, hi) => {
-                let a = self.expr(a, env)?;
-                let dims = match &a.ty {
-                    Type::Arr(d) => d.clone(),
-                    other => {
-                        self.err(a.span, format!("cannot slice a value of type `{other}`"));
-                        return Err(());
-                    }
-                };
-                let lo = match lo {
-                    Some(x) => self.usize_expr(x, env, "a slice bound")?,
-                    None => Core::size(Size::Lit(0), sp),
-                };
-                let hi = match hi {
-                    Some(x) => self.usize_expr(x, env, "a slice bound")?,
-                    None => Core::size(dims[0].clone(), sp),
-                };
-                let len = match (&lo.sym, &hi.sym) {
-                    (Some(l), Some(h)) => {
-                        let d = Size::minus(h.clone(), l.clone());
-                        if !d.has_loop() {
-                            Some(d)
-                        } else {
-                            // `v[i..i + w]`: the loop index cancels.
-                            d.poly().to_size()
-                        }
-                    }
-                    _ => None,
-                };
-                let Some(len) = len else {
-                    self.err(
-                        sp,
-                        "the length of this slice depends on data or a loop index: fsmooth must know every size before it runs (`v[i..i + 3]` is fine)",
-                    );
-                    return Err(());
-                };
-                if let (Some(l), Some(h)) = (
-                    lo.sym.as_ref().and_then(|s| s.as_const()),
-                    hi.sym.as_ref().and_then(|s| s.as_const()),
-                ) {
-                    if l > h {
-                        self.err(
-                            sp,
-                            format!("slice {l}..{h} is empty backwards: the start is past the end"),
-                        );
-                        return Err(());
-                    }
-                    if let Some(n) = dims[0].as_const()
-                        && h > n
-                    {
-                        self.err(
-                            sp,
-                            format!("slice {l}..{h} is out of bounds: the array has type `{}` ({n} elements)", a.ty),
-                        );
-                        return Err(());
-                    }
-                }
-                let mut nd = dims.clone();
-                nd[0] = len;
-                Ok(Core::new(
-                    Kind::Slice(Box::new(a), Box::new(lo)),
-                    Type::Arr(nd),
-                    sp,
-                ))
-            }
+            ExprKind::Block(lets, tail) => self.e_block(lets, tail, sp, env),
+            ExprKind::Index(a, i) => self.e_index(a, i, sp, env),
+            ExprKind::Slice(a, lo, hi) => self.e_slice(a, lo, hi, sp, env),
             ExprKind::Len(a) => {
                 let a = self.expr(a, env)?;
                 match &a.ty {
@@ -570,177 +432,13 @@ impl Elab<'_> {
                     }
                 }
             }
-            ExprKind::Build(n, i, body) => {
-                let n = self.size_expr(n, env, "`build`'s count")?;
-                let id = self.fresh(&i.s);
-                let mut env = env.clone();
-                env.push((
-                    i.s.clone(),
-                    Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
-                ));
-                let body = self.expr(body, &env)?;
-                let ty = match &body.ty {
-                    Type::F64 => Type::Arr(vec![n.clone()]),
-                    Type::Arr(d) => Type::Arr([vec![n.clone()], d.clone()].concat()),
-                    other => {
-                        self.err(
-                            body.span,
-                            format!(
-                                "arrays hold `f64`: this `build` body is `{other}`{}",
-                                if *other == Type::Usize {
-                                    "; write `(..) as f64`"
-                                } else {
-                                    ""
-                                }
-                            ),
-                        );
-                        return Err(());
-                    }
-                };
-                Ok(Core::new(Kind::Build(n, id, Box::new(body)), ty, sp))
-            }
-            ExprKind::Ifold(n, init, acc, i, body) => {
-                let (n, init) = (
-                    self.usize_expr(n, env, "`ifold`'s count"),
-                    self.expr(init, env),
-                );
-                let (n, init) = (n?, init?);
-                let aid = self.fresh(&acc.s);
-                let iid = self.fresh(&i.s);
-                let mut env = env.clone();
-                env.push((acc.s.clone(), Bind::Val(aid, init.ty.clone(), None)));
-                env.push((
-                    i.s.clone(),
-                    Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
-                ));
-                let body = self.expr(body, &env)?;
-                if !body.ty.same(&init.ty) {
-                    self.err(
-                        body.span,
-                        format!(
-                            "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`",
-                            body.ty, init.ty
-                        ),
-                    );
-                    return Err(());
-                }
-                let ty = init.ty.clone();
-                Ok(Core::new(
-                    Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)),
-                    ty,
-                    sp,
-                ))
-            }
-            ExprKind::Array(xs) => {
-                let items: Vec<R> = xs.iter().map(|x| self.expr(x, env)).collect();
-                let items: Vec<Core> = items.into_iter().collect::<Result<_, _>>()?;
-                let elem = items.first().map(|x| x.ty.clone()).unwrap_or(Type::F64);
-                for x in &items[1.min(items.len())..] {
-                    if !x.ty.same(&elem) {
-                        self.err(
-                            x.span,
-                            format!(
-                                "mismatched shapes: array literal elements must agree; the first is `{elem}`, this one is `{}`",
-                                x.ty
-                            ),
-                        );
-                        return Err(());
-                    }
-                }
-                let n = Size::Lit(items.len() as u64);
-                let ty = match elem {
-                    Type::F64 => Type::Arr(vec![n]),
-                    Type::Arr(d) => Type::Arr([vec![n], d].concat()),
-                    other => {
-                        self.err(
-                            items[0].span,
-                            format!("arrays hold `f64`, found `{other}`{}", cast_help(&other)),
-                        );
-                        return Err(());
-                    }
-                };
-                Ok(Core::new(Kind::Array(items), ty, sp))
-            }
-            ExprKind::If(c, a, b) => {
-                let (c, a, b) = (self.expr(c, env), self.expr(a, env), self.expr(b, env));
-                let (c, a, b) = (c?, a?, b?);
-                if c.ty != Type::Bool {
-                    self.err(
-                        c.span,
-                        format!("an `if` condition is a `bool`, found `{}`", c.ty),
-                    );
-                    return Err(());
-                }
-                if !a.ty.same(&b.ty) {
-                    self.err(
-                        b.span,
-                        format!(
-                            "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`",
-                            a.ty, b.ty
-                        ),
-                    );
-                    return Err(());
-                }
-                let ty = a.ty.clone();
-                Ok(Core::new(
-                    Kind::If(Box::new(c), Box::new(a), Box::new(b)),
-                    ty,
-                    sp,
-                ))
-            }
+            ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env),
+            ExprKind::Ifold(n, init, acc, i, body) => self.e_ifold(n, init, acc, i, body, sp, env),
+            ExprKind::Array(xs) => self.e_array(xs, sp, env),
+            ExprKind::If(c, a, b) => self.e_if(c, a, b, sp, env),
             ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env),
-            ExprKind::Un(op, a) => {
-                let a = self.expr(a, env)?;
-                match (op, &a.ty) {
-                    (UnOp::Neg, Type::F64) => Ok(Core::new(Kind::Neg(Box::new(a)), Type::F64, sp)),
-                    (UnOp::Not, Type::Bool) => {
-                        Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp))
-                    }
-                    (UnOp::Neg, Type::Usize) => {
-                        self.err(
-                            sp,
-                            "cannot negate a `usize`; for an f64 write `-(x as f64)` or `-1.0`",
-                        );
-                        Err(())
-                    }
-                    (UnOp::Neg, t) => {
-                        self.err(sp, format!("cannot negate `{t}`{}", arr_help(t)));
-                        Err(())
-                    }
-                    (UnOp::Not, t) => {
-                        self.err(sp, format!("`!` needs a `bool`, found `{t}`"));
-                        Err(())
-                    }
-                }
-            }
-            ExprKind::Cast(a, to) => {
-                let a = self.expr(a, env)?;
-                match (&a.ty, to) {
-                    (Type::F64 | Type::Usize, CastTy::F64) => {
-                        if a.ty == Type::F64 {
-                            return Ok(a);
-                        }
-                        Ok(Core::new(
-                            Kind::Cast(CastTy::F64, Box::new(a)),
-                            Type::F64,
-                            sp,
-                        ))
-                    }
-                    (Type::Usize, CastTy::Usize) => Ok(a),
-                    (Type::F64, CastTy::Usize) => Ok(Core::new(
-                        Kind::Cast(CastTy::Usize, Box::new(a)),
-                        Type::Usize,
-                        sp,
-                    )),
-                    (t, _) => {
-                        self.err(
-                            sp,
-                            format!("cannot cast `{t}`: `as` converts between `f64` and `usize`"),
-                        );
-                        Err(())
-                    }
-                }
-            }
+            ExprKind::Un(op, a) => self.e_un(op, a, sp, env),
+            ExprKind::Cast(a, to) => self.e_cast(a, to, sp, env),
             ExprKind::Math(MathFn::Powi, r, args)
                 if matches!(
                     args.first().map(|a| &a.kind),
@@ -764,54 +462,7 @@ impl Elab<'_> {
                     sp,
                 ))
             }
-            ExprKind::Math(f, r, args) => {
-                let r = self.expr(r, env);
-                let args: Vec<R> = args.iter().map(|x| self.expr(x, env)).collect();
-                let r = r?;
-                let args: Vec<Core> = args.into_iter().collect::<Result<_, _>>()?;
-                if r.ty != Type::F64 {
-                    self.err(
-                        r.span,
-                        format!(
-                            "`{}` is an f64 method, but this is `{}`{}",
-                            f.name(),
-                            r.ty,
-                            cast_help(&r.ty)
-                        ),
-                    );
-                    return Err(());
-                }
-                if *f == MathFn::Powi {
-                    let k = args.into_iter().next().ok_or(())?;
-                    if k.ty != Type::Usize {
-                        self.err(
-                            k.span,
-                            format!("`powi` takes a `usize` exponent, found `{}`", k.ty),
-                        );
-                        return Err(());
-                    }
-                    return Ok(Core::new(Kind::Math(*f, vec![r, k]), Type::F64, sp));
-                }
-                for a in &args {
-                    if a.ty != Type::F64 {
-                        self.err(
-                            a.span,
-                            format!(
-                                "`{}` takes an f64 argument, found `{}`{}",
-                                f.name(),
-                                a.ty,
-                                cast_help(&a.ty)
-                            ),
-                        );
-                        return Err(());
-                    }
-                }
-                Ok(Core::new(
-                    Kind::Math(*f, [vec![r], args].concat()),
-                    Type::F64,
-                    sp,
-                ))
-            }
+            ExprKind::Math(f, r, args) => self.e_math(f, r, args, sp, env),
             ExprKind::Call(n, args) => self.call(n, args, e, env),
             ExprKind::Closure(..) => {
                 self.err(
@@ -821,6 +472,408 @@ impl Elab<'_> {
                 Err(())
             }
         }
+    }
+
+    #[inline(never)]
+    fn e_block(&mut self, lets: &[ast::Let], tail: &Expr, sp: Span, env: &Env) -> R {
+        let mut env = env.clone();
+        let mut bound = Vec::new();
+        let mut ok = true;
+        for l in lets {
+            let v = self.expr(&l.value, &env);
+            let v = match v {
+                Ok(v) => v,
+                Err(()) => {
+                    ok = false;
+                    continue;
+                }
+            };
+            if let Some(t) = &l.ty
+                && let Some(want) = ty_of(t, self.diags)
+                && !want.same(&v.ty)
+            {
+                self.err(
+                    l.value.span,
+                    format!(
+                        "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
+                        l.name.s, v.ty
+                    ),
+                );
+                ok = false;
+            }
+            let id = self.fresh(&l.name.s);
+            env.push((l.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+            bound.push((id, v));
+        }
+        let body = self.expr(tail, &env);
+        let mut body = if ok { body? } else { return Err(()) };
+        for (id, v) in bound.into_iter().rev() {
+            let ty = body.ty.clone();
+            let sym = body.sym.clone();
+            body = Core {
+                kind: Kind::Let(id, Box::new(v), Box::new(body)),
+                ty,
+                sym,
+                span: sp,
+            };
+        }
+        Ok(body)
+    }
+
+    #[inline(never)]
+    fn e_index(&mut self, a: &Expr, i: &Expr, sp: Span, env: &Env) -> R {
+        let (a, i) = (self.expr(a, env), self.expr(i, env));
+        let (a, i) = (a?, i?);
+        let dims = match &a.ty {
+            Type::Arr(d) => d.clone(),
+            other => {
+                self.err(a.span, format!("cannot index a value of type `{other}`"));
+                return Err(());
+            }
+        };
+        if i.ty != Type::Usize {
+            self.err(
+                i.span,
+                format!(
+                    "an index is a `usize`, found `{}`{}",
+                    i.ty,
+                    cast_help(&i.ty)
+                ),
+            );
+            return Err(());
+        }
+        if let (Some(k), Some(n)) = (
+            i.sym.as_ref().and_then(|s| s.as_const()),
+            dims[0].as_const(),
+        ) && k >= n
+        {
+            self.err(
+                i.span,
+                format!(
+                    "index {k} is out of bounds: the array has type `{}` ({n} elements)",
+                    a.ty
+                ),
+            );
+            return Err(());
+        }
+        let ty = a.ty.elem();
+        Ok(Core::new(Kind::Index(Box::new(a), Box::new(i)), ty, sp))
+    }
+
+    #[inline(never)]
+    fn e_slice(
+        &mut self,
+        a: &Expr,
+        lo: &Option<Box<Expr>>,
+        hi: &Option<Box<Expr>>,
+        sp: Span,
+        env: &Env,
+    ) -> R {
+        let a = self.expr(a, env)?;
+        let dims = match &a.ty {
+            Type::Arr(d) => d.clone(),
+            other => {
+                self.err(a.span, format!("cannot slice a value of type `{other}`"));
+                return Err(());
+            }
+        };
+        let lo = match lo {
+            Some(x) => self.usize_expr(x, env, "a slice bound")?,
+            None => Core::size(Size::Lit(0), sp),
+        };
+        let hi = match hi {
+            Some(x) => self.usize_expr(x, env, "a slice bound")?,
+            None => Core::size(dims[0].clone(), sp),
+        };
+        let len = match (&lo.sym, &hi.sym) {
+            (Some(l), Some(h)) => {
+                let d = Size::minus(h.clone(), l.clone());
+                if !d.has_loop() {
+                    Some(d)
+                } else {
+                    // `v[i..i + w]`: the loop index cancels.
+                    d.poly().to_size()
+                }
+            }
+            _ => None,
+        };
+        let Some(len) = len else {
+            self.err(
+                sp,
+                "the length of this slice depends on data or a loop index: fsmooth must know every size before it runs (`v[i..i + 3]` is fine)",
+            );
+            return Err(());
+        };
+        if let (Some(l), Some(h)) = (
+            lo.sym.as_ref().and_then(|s| s.as_const()),
+            hi.sym.as_ref().and_then(|s| s.as_const()),
+        ) {
+            if l > h {
+                self.err(
+                    sp,
+                    format!("slice {l}..{h} is empty backwards: the start is past the end"),
+                );
+                return Err(());
+            }
+            if let Some(n) = dims[0].as_const()
+                && h > n
+            {
+                self.err(
+                    sp,
+                    format!(
+                        "slice {l}..{h} is out of bounds: the array has type `{}` ({n} elements)",
+                        a.ty
+                    ),
+                );
+                return Err(());
+            }
+        }
+        let mut nd = dims.clone();
+        nd[0] = len;
+        Ok(Core::new(
+            Kind::Slice(Box::new(a), Box::new(lo)),
+            Type::Arr(nd),
+            sp,
+        ))
+    }
+
+    #[inline(never)]
+    fn e_build(&mut self, n: &Expr, i: &Name, body: &Expr, sp: Span, env: &Env) -> R {
+        let n = self.size_expr(n, env, "`build`'s count")?;
+        let id = self.fresh(&i.s);
+        let mut env = env.clone();
+        env.push((
+            i.s.clone(),
+            Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
+        ));
+        let body = self.expr(body, &env)?;
+        let ty = match &body.ty {
+            Type::F64 => Type::Arr(vec![n.clone()]),
+            Type::Arr(d) => Type::Arr([vec![n.clone()], d.clone()].concat()),
+            other => {
+                self.err(
+                    body.span,
+                    format!(
+                        "arrays hold `f64`: this `build` body is `{other}`{}",
+                        if *other == Type::Usize {
+                            "; write `(..) as f64`"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                return Err(());
+            }
+        };
+        Ok(Core::new(Kind::Build(n, id, Box::new(body)), ty, sp))
+    }
+
+    #[inline(never)]
+    fn e_ifold(
+        &mut self,
+        n: &Expr,
+        init: &Expr,
+        acc: &Name,
+        i: &Name,
+        body: &Expr,
+        sp: Span,
+        env: &Env,
+    ) -> R {
+        let (n, init) = (
+            self.usize_expr(n, env, "`ifold`'s count"),
+            self.expr(init, env),
+        );
+        let (n, init) = (n?, init?);
+        let aid = self.fresh(&acc.s);
+        let iid = self.fresh(&i.s);
+        let mut env = env.clone();
+        env.push((acc.s.clone(), Bind::Val(aid, init.ty.clone(), None)));
+        env.push((
+            i.s.clone(),
+            Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
+        ));
+        let body = self.expr(body, &env)?;
+        if !body.ty.same(&init.ty) {
+            self.err(
+                body.span,
+                format!(
+                    "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`",
+                    body.ty, init.ty
+                ),
+            );
+            return Err(());
+        }
+        let ty = init.ty.clone();
+        Ok(Core::new(
+            Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)),
+            ty,
+            sp,
+        ))
+    }
+
+    #[inline(never)]
+    fn e_array(&mut self, xs: &[Expr], sp: Span, env: &Env) -> R {
+        let items: Vec<R> = xs.iter().map(|x| self.expr(x, env)).collect();
+        let items: Vec<Core> = items.into_iter().collect::<Result<_, _>>()?;
+        let elem = items.first().map(|x| x.ty.clone()).unwrap_or(Type::F64);
+        for x in &items[1.min(items.len())..] {
+            if !x.ty.same(&elem) {
+                self.err(
+                    x.span,
+                    format!(
+                        "mismatched shapes: array literal elements must agree; the first is `{elem}`, this one is `{}`",
+                        x.ty
+                    ),
+                );
+                return Err(());
+            }
+        }
+        let n = Size::Lit(items.len() as u64);
+        let ty = match elem {
+            Type::F64 => Type::Arr(vec![n]),
+            Type::Arr(d) => Type::Arr([vec![n], d].concat()),
+            other => {
+                self.err(
+                    items[0].span,
+                    format!("arrays hold `f64`, found `{other}`{}", cast_help(&other)),
+                );
+                return Err(());
+            }
+        };
+        Ok(Core::new(Kind::Array(items), ty, sp))
+    }
+
+    #[inline(never)]
+    fn e_if(&mut self, c: &Expr, a: &Expr, b: &Expr, sp: Span, env: &Env) -> R {
+        let (c, a, b) = (self.expr(c, env), self.expr(a, env), self.expr(b, env));
+        let (c, a, b) = (c?, a?, b?);
+        if c.ty != Type::Bool {
+            self.err(
+                c.span,
+                format!("an `if` condition is a `bool`, found `{}`", c.ty),
+            );
+            return Err(());
+        }
+        if !a.ty.same(&b.ty) {
+            self.err(
+                b.span,
+                format!(
+                    "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`",
+                    a.ty, b.ty
+                ),
+            );
+            return Err(());
+        }
+        let ty = a.ty.clone();
+        Ok(Core::new(
+            Kind::If(Box::new(c), Box::new(a), Box::new(b)),
+            ty,
+            sp,
+        ))
+    }
+
+    #[inline(never)]
+    fn e_un(&mut self, op: &UnOp, a: &Expr, sp: Span, env: &Env) -> R {
+        let a = self.expr(a, env)?;
+        match (op, &a.ty) {
+            (UnOp::Neg, Type::F64) => Ok(Core::new(Kind::Neg(Box::new(a)), Type::F64, sp)),
+            (UnOp::Not, Type::Bool) => Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp)),
+            (UnOp::Neg, Type::Usize) => {
+                self.err(
+                    sp,
+                    "cannot negate a `usize`; for an f64 write `-(x as f64)` or `-1.0`",
+                );
+                Err(())
+            }
+            (UnOp::Neg, t) => {
+                self.err(sp, format!("cannot negate `{t}`{}", arr_help(t)));
+                Err(())
+            }
+            (UnOp::Not, t) => {
+                self.err(sp, format!("`!` needs a `bool`, found `{t}`"));
+                Err(())
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn e_cast(&mut self, a: &Expr, to: &CastTy, sp: Span, env: &Env) -> R {
+        let a = self.expr(a, env)?;
+        match (&a.ty, to) {
+            (Type::F64 | Type::Usize, CastTy::F64) => {
+                if a.ty == Type::F64 {
+                    return Ok(a);
+                }
+                Ok(Core::new(
+                    Kind::Cast(CastTy::F64, Box::new(a)),
+                    Type::F64,
+                    sp,
+                ))
+            }
+            (Type::Usize, CastTy::Usize) => Ok(a),
+            (Type::F64, CastTy::Usize) => Ok(Core::new(
+                Kind::Cast(CastTy::Usize, Box::new(a)),
+                Type::Usize,
+                sp,
+            )),
+            (t, _) => {
+                self.err(
+                    sp,
+                    format!("cannot cast `{t}`: `as` converts between `f64` and `usize`"),
+                );
+                Err(())
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn e_math(&mut self, f: &MathFn, r: &Expr, args: &[Expr], sp: Span, env: &Env) -> R {
+        let r = self.expr(r, env);
+        let args: Vec<R> = args.iter().map(|x| self.expr(x, env)).collect();
+        let r = r?;
+        let args: Vec<Core> = args.into_iter().collect::<Result<_, _>>()?;
+        if r.ty != Type::F64 {
+            self.err(
+                r.span,
+                format!(
+                    "`{}` is an f64 method, but this is `{}`{}",
+                    f.name(),
+                    r.ty,
+                    cast_help(&r.ty)
+                ),
+            );
+            return Err(());
+        }
+        if *f == MathFn::Powi {
+            let k = args.into_iter().next().ok_or(())?;
+            if k.ty != Type::Usize {
+                self.err(
+                    k.span,
+                    format!("`powi` takes a `usize` exponent, found `{}`", k.ty),
+                );
+                return Err(());
+            }
+            return Ok(Core::new(Kind::Math(*f, vec![r, k]), Type::F64, sp));
+        }
+        for a in &args {
+            if a.ty != Type::F64 {
+                self.err(
+                    a.span,
+                    format!(
+                        "`{}` takes an f64 argument, found `{}`{}",
+                        f.name(),
+                        a.ty,
+                        cast_help(&a.ty)
+                    ),
+                );
+                return Err(());
+            }
+        }
+        Ok(Core::new(
+            Kind::Math(*f, [vec![r], args].concat()),
+            Type::F64,
+            sp,
+        ))
     }
 
     /// An expression that must be a usize.
@@ -1043,6 +1096,18 @@ impl Elab<'_> {
         }
         if self.depth > 64 {
             self.err(sp, "functions nest too deeply");
+            return Err(());
+        }
+        self.inlined += 1;
+        if self.inlined > MAX_INLINED {
+            if self.inlined == MAX_INLINED + 1 {
+                let was = std::mem::replace(&mut self.report, true);
+                self.err(
+                    sp,
+                    format!("inlining this call exceeds {MAX_INLINED} inlined calls: the function expands to too much code (does a helper call another several times, many levels deep?)"),
+                );
+                self.report = was;
+            }
             return Err(());
         }
         // Elaborate the arguments: values, or function values for function parameters.
@@ -1310,6 +1375,7 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
         suppressed: None,
         names: Vec::new(),
         depth: 0,
+        inlined: 0,
     };
     let mut env: Env = Vec::new();
     let mut sizes: Vec<String> = Vec::new();
@@ -1579,6 +1645,21 @@ mod tests {
         assert!(errs[0].contains("depends on data"), "{errs:?}");
         let (_, errs) = run("fn f(x: f64) -> f64 { f(x) }\npub fn k(x: f64) -> f64 { f(x) }");
         assert!(errs.iter().any(|e| e.contains("recursion")), "{errs:?}");
+    }
+
+    #[test]
+    fn exponential_inlining_is_cut_off() {
+        let mut src = String::from("fn f0(x: f64) -> f64 { x }\n");
+        for k in 1..40 {
+            src += &format!(
+                "fn f{k}(x: f64) -> f64 {{ f{}(x) + f{}(x) }}\n",
+                k - 1,
+                k - 1
+            );
+        }
+        src += "pub fn k(x: f64) -> f64 { f39(x) }";
+        let (_, errs) = run(&src);
+        assert!(errs.iter().any(|e| e.contains("too much code")), "{errs:?}");
     }
 
     #[test]

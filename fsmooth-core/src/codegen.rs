@@ -27,7 +27,7 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = Ident::new(&p.name.s, p.name.span);
+        let id = crate::ast::ident(&p.name.s, p.name.span);
         let t = rust_ty(&p.ty);
         ps.push(quote!(#id: #t));
     }
@@ -66,14 +66,17 @@ pub fn kernel(k: &Kernel) -> TokenStream {
         k.params
             .iter()
             .find(|p| p.name.s == name)
-            .map(|p| Ident::new(&p.name.s, p.name.span))
-            .unwrap_or_else(|| Ident::new(name, Span::call_site()))
+            .map(|p| crate::ast::ident(&p.name.s, p.name.span))
+            .unwrap_or_else(|| crate::ast::ident(name, Span::call_site()))
     };
     for pin in &k.pins {
         match pin {
             // The parameter carries the user's span; the size name is the macro's own local.
             Pin::Param(name) => {
-                let (n, p) = (Ident::new(name, Span::call_site()), param_ident(name));
+                let (n, p) = (
+                    crate::ast::ident(name, Span::call_site()),
+                    param_ident(name),
+                );
                 entry.extend(quote!(let #n: usize = #p;));
             }
             Pin::FromLen {
@@ -82,7 +85,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                 others,
                 power,
             } => {
-                let n = Ident::new(name, Span::call_site());
+                let n = crate::ast::ident(name, Span::call_site());
                 let p = param_ident(param);
                 // Saturating: an overflowing product fails the length check that follows.
                 let prod = others
@@ -103,7 +106,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
     let mut checks = TokenStream::new();
     for p in &k.params {
         if let Type::Arr(_) = &p.ty {
-            let id = Ident::new(&p.name.s, p.name.span);
+            let id = crate::ast::ident(&p.name.s, p.name.span);
             let want = g.sizes.get(&p.ty.slots());
             let name = &p.name.s;
             checks.extend(quote! {
@@ -132,7 +135,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
     // Size statements are emitted after the pins (they only use size names).
     let size_stmts = g.sizes.statements();
 
-    let name = Ident::new(&k.name.s, k.name.span);
+    let name = crate::ast::ident(&k.name.s, k.name.span);
     let attrs = &k.attrs;
     let (params, ret) = signature(k);
     let m = module(k, &peaks);
@@ -153,7 +156,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
 pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
-    let name = Ident::new(&k.name.s, k.name.span);
+    let name = crate::ast::ident(&k.name.s, k.name.span);
     let scratch = peaks
         .iter()
         .map(const_size)
@@ -177,7 +180,7 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
         let args: Vec<Ident> = k
             .sizes
             .iter()
-            .map(|s| Ident::new(s, Span::call_site()))
+            .map(|s| crate::ast::ident(s, Span::call_site()))
             .collect();
         let out = out.map(|o| quote!(#[doc = #doc_o] #[allow(unused)] pub const fn out_len(#(#args: usize),*) -> usize { #o }));
         quote! {
@@ -215,13 +218,13 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = Ident::new(&p.name.s, p.name.span);
+        let id = crate::ast::ident(&p.name.s, p.name.span);
         let ty = t(&p.ty)?;
         ps.push(quote!(#id: #ty));
     }
     ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
     let r = if arr { quote!(()) } else { t(&k.ret)? };
-    let name = Ident::new(&k.name.s, k.name.span);
+    let name = crate::ast::ident(&k.name.s, k.name.span);
     let mut sizes = Vec::new();
     for p in &k.params {
         if let Ty::Usize(_) = p.ty
@@ -245,7 +248,7 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
     }
     let args: Vec<Ident> = sizes
         .iter()
-        .map(|s| Ident::new(s, Span::call_site()))
+        .map(|s| crate::ast::ident(s, Span::call_site()))
         .collect();
     let items = if args.is_empty() {
         quote!(

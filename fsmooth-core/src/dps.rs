@@ -59,7 +59,7 @@ impl SizeTable {
                 quote!(#v)
             }
             Size::Name(n) => {
-                let id = Ident::new(n, Span::call_site());
+                let id = crate::ast::ident(n, Span::call_site());
                 quote!(#id)
             }
             Size::Loop(_) => quote!(0usize),
@@ -107,7 +107,7 @@ pub fn const_size(s: &Size) -> TokenStream {
             quote!(#v)
         }
         Size::Name(n) => {
-            let id = Ident::new(n, Span::call_site());
+            let id = crate::ast::ident(n, Span::call_site());
             quote!(#id)
         }
         Size::Loop(_) => quote!(0usize),
@@ -175,7 +175,7 @@ impl<'k> Dps<'k> {
     pub fn new(kernel: &'k Kernel) -> Dps<'k> {
         let mut env = HashMap::new();
         for p in &kernel.params {
-            let id = Ident::new(&p.name.s, p.name.span);
+            let id = crate::ast::ident(&p.name.s, p.name.span);
             match &p.ty {
                 Type::Arr(d) => {
                     env.insert(
@@ -208,8 +208,13 @@ impl<'k> Dps<'k> {
             .get(v as usize)
             .map(String::as_str)
             .unwrap_or("v");
-        let name = name.trim_start_matches('_');
-        format_ident!("{}_{}", if name.is_empty() { "v" } else { name }, v)
+        let name = name.trim_start_matches("r#").trim_start_matches('_');
+        let name = if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_alphanumeric()) {
+            "v"
+        } else {
+            name
+        };
+        format_ident!("{}_{}", name, v)
     }
 
     fn base_tokens(b: &Base) -> TokenStream {

@@ -31,14 +31,19 @@ pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
             return None;
         }
     };
-    let mut p = Parser { diags };
+    let mut p = Parser { diags, depth: 0 };
     let fns = items.0.iter().map(|f| p.item(f)).collect();
     Some(Program { fns })
 }
 
 struct Parser<'d> {
     diags: &'d mut Diags,
+    /// Expression nesting, bounded so that every later pass's recursion is too.
+    depth: usize,
 }
+
+/// How deeply expressions may nest.
+pub const MAX_DEPTH: usize = 256;
 
 fn placeholder(span: Span) -> Expr {
     Expr {
@@ -404,6 +409,20 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self, e: &syn::Expr) -> Expr {
+        if self.depth >= MAX_DEPTH {
+            self.err(
+                e.span(),
+                format!("this expression nests more than {MAX_DEPTH} levels deep: bind parts of it with `let`"),
+            );
+            return placeholder(e.span());
+        }
+        self.depth += 1;
+        let r = self.expr_inner(e);
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self, e: &syn::Expr) -> Expr {
         let span = e.span();
         let kind = match e {
             syn::Expr::Lit(l) => match &l.lit {

@@ -37,20 +37,21 @@ pub struct Ratio {
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a.max(1)
+    i128::try_from(a).unwrap_or(i128::MAX).max(1)
 }
 
 impl Ratio {
     fn new(num: i128, den: i128) -> Ratio {
+        // Saturating throughout: absurd literal sizes must not panic the macro.
         let s = if den < 0 { -1 } else { 1 };
         let g = gcd(num, den);
         Ratio {
-            num: s * num / g,
-            den: s * den / g,
+            num: num.saturating_mul(s) / g,
+            den: den.saturating_mul(s).max(1) / g,
         }
     }
     fn int(v: i128) -> Ratio {

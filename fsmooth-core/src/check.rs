@@ -433,7 +433,7 @@ impl Elab<'_> {
                 }
             }
             ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env),
-            ExprKind::Ifold(n, init, acc, i, body) => self.e_ifold(n, init, acc, i, body, sp, env),
+            ExprKind::Ifold(..) => self.e_ifold(e, env),
             ExprKind::Array(xs) => self.e_array(xs, sp, env),
             ExprKind::If(c, a, b) => self.e_if(c, a, b, sp, env),
             ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env),
@@ -669,16 +669,11 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_ifold(
-        &mut self,
-        n: &Expr,
-        init: &Expr,
-        acc: &Name,
-        i: &Name,
-        body: &Expr,
-        sp: Span,
-        env: &Env,
-    ) -> R {
+    fn e_ifold(&mut self, e: &Expr, env: &Env) -> R {
+        let sp = e.span;
+        let ExprKind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return Err(());
+        };
         let (n, init) = (
             self.usize_expr(n, env, "`ifold`'s count"),
             self.expr(init, env),

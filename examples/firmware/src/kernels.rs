@@ -1,0 +1,97 @@
+//! The firmware's kernels: ADBench's bundle-adjustment projection, a Kalman step, a softmax
+//! layer and a tanh network, an `ifold` smoother. All but `reproj_errors` have fixed sizes
+//! (no size names), so each comes with `SCRATCH_LEN`/`OUT_LEN` constants for static slabs;
+//! `reproj_errors` shows a sized kernel, whose `scratch_len(n, m, p)` is a `const fn`.
+
+use fsmooth::fsmooth;
+
+fsmooth! {
+    /// Rotates `x` by the angle-axis vector `r` (Rodrigues); first-order when |r|^2 == 0.
+    fn rodrigues(r: [f64; 3], x: [f64; 3]) -> [f64; 3] {
+        let sqtheta = sqnorm(r);
+        if sqtheta != 0.0 {
+            let theta = sqtheta.sqrt();
+            let costheta = theta.cos();
+            let sintheta = theta.sin();
+            let w = map(r, |v| v / theta);
+            let tmp = dot(w, x) * (1.0 - costheta);
+            add(add(smul(x, costheta), smul(cross(w, x), sintheta)), smul(w, tmp))
+        } else {
+            add(x, cross(r, x))
+        }
+    }
+
+    fn radial_distort(k: [f64; 2], p: [f64; 2]) -> [f64; 2] {
+        let rsq = sqnorm(p);
+        smul(p, 1.0 + k[0] * rsq + k[1] * rsq * rsq)
+    }
+
+    /// ADBench's camera projection of the point `x` through the 11-parameter camera `cam`.
+    pub fn project(cam: [f64; 11], x: [f64; 3]) -> [f64; 2] {
+        let xcam = rodrigues(cam[0..3], sub(x, cam[3..6]));
+        let p = [xcam[0] / xcam[2], xcam[1] / xcam[2]];
+        add(smul(radial_distort(cam[9..11], p), cam[6]), cam[7..9])
+    }
+
+    fn reproj_error(cam: [f64; 11], x: [f64; 3], w: f64, feat: [f64; 2]) -> [f64; 2] {
+        smul(sub(project(cam, x), feat), w)
+    }
+
+    /// Reprojection errors: observation i uses camera i % n and point i % m.
+    pub fn reproj_errors(
+        cams: [[f64; 11]; n],
+        points: [[f64; 3]; m],
+        w: [f64; p],
+        feats: [[f64; 2]; p],
+    ) -> [[f64; 2]; p] {
+        build(p, |i| reproj_error(cams[i % n], points[i % m], w[i], feats[i]))
+    }
+
+    fn predict_p(p: [[f64; n]; n], f: [[f64; n]; n], q: [[f64; n]; n]) -> [[f64; n]; n] {
+        madd(matmul(matmul(f, p), transpose(f)), q)
+    }
+
+    /// Kalman step (4 states, scalar measurement z = h . x + noise(r)): the new state.
+    pub fn kalman_x(
+        x: [f64; 4], p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4],
+        h: [f64; 4], r: f64, z: f64,
+    ) -> [f64; 4] {
+        let xp = matvec(f, x);
+        let pp = predict_p(p, f, q);
+        let ph = matvec(pp, h);
+        let s = dot(h, ph) + r;
+        add(xp, smul(ph, (z - dot(h, xp)) / s))
+    }
+
+    /// The same Kalman step: the new covariance.
+    pub fn kalman_p(
+        p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4], h: [f64; 4], r: f64,
+    ) -> [[f64; 4]; 4] {
+        let pp = predict_p(p, f, q);
+        let ph = matvec(pp, h);
+        let s = dot(h, ph) + r;
+        msub(pp, msmul(outer(ph, ph), 1.0 / s))
+    }
+
+    fn softmax(v: [f64; n]) -> [f64; n] {
+        let mx = vmax(v);
+        let e = map(v, |x| (x - mx).exp());
+        smul(e, 1.0 / sum(e))
+    }
+
+    /// A dense layer with softmax: 8 inputs, 4 outputs.
+    pub fn layer(w: [[f64; 8]; 4], b: [f64; 4], x: [f64; 8]) -> [f64; 4] {
+        softmax(add(matvec(w, x), b))
+    }
+
+    /// Two tanh layers: 8 inputs, 6 hidden units, 3 outputs.
+    pub fn mlp(w1: [[f64; 8]; 6], w2: [[f64; 6]; 3], x: [f64; 8]) -> [f64; 3] {
+        let h1 = map(matvec(w1, x), |v| v.tanh());
+        map(matvec(w2, h1), |v| v.tanh())
+    }
+
+    /// `ifold` with an array state: exponential smoothing over 16 samples of 3 channels.
+    pub fn smooth(x: [[f64; 3]; 16], alpha: f64) -> [f64; 3] {
+        ifold(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
+    }
+}

@@ -1,0 +1,131 @@
+//! Text to the host over semihosting, without `core::fmt`: formatting machinery of `core` may
+//! hold panic paths of its own, and this firmware must link without any. Numbers are printed
+//! by the small panic-free routines below; every buffer access goes through `get`/`get_mut`.
+
+use cortex_m_semihosting::hio::{self, HostStream};
+
+/// A line buffer flushed to the host's stdout.
+pub struct Out {
+    stream: Option<HostStream>,
+    buf: [u8; 128],
+    len: usize,
+}
+
+impl Out {
+    pub fn new() -> Out {
+        Out {
+            stream: hio::hstdout().ok(),
+            buf: [0; 128],
+            len: 0,
+        }
+    }
+
+    pub fn flush(&mut self) {
+        if let (Some(s), Some(b)) = (self.stream.as_mut(), self.buf.get(..self.len)) {
+            // Nowhere to report a failed write to.
+            let _ = s.write_all(b);
+        }
+        self.len = 0;
+    }
+
+    pub fn byte(&mut self, b: u8) -> &mut Out {
+        if self.len >= self.buf.len() {
+            self.flush();
+        }
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+        self
+    }
+
+    pub fn str(&mut self, s: &str) -> &mut Out {
+        for &b in s.as_bytes() {
+            self.byte(b);
+        }
+        self
+    }
+
+    /// Ends the line and sends it.
+    pub fn nl(&mut self) {
+        self.byte(b'\n');
+        self.flush();
+    }
+
+    pub fn usize(&mut self, v: usize) -> &mut Out {
+        self.u64(v as u64)
+    }
+
+    pub fn u64(&mut self, mut v: u64) -> &mut Out {
+        let mut digits = [0u8; 20];
+        let mut n = 0;
+        loop {
+            if let Some(d) = digits.get_mut(n) {
+                *d = b'0' + (v % 10) as u8;
+                n += 1;
+            }
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        for &d in digits.iter().take(n).rev() {
+            self.byte(d);
+        }
+        self
+    }
+
+    /// `0x` and 16 hex digits: an f64's exact bits.
+    pub fn hex(&mut self, v: u64) -> &mut Out {
+        self.str("0x");
+        for k in (0..16).rev() {
+            let d = ((v >> (4 * k)) & 0xf) as u8;
+            self.byte(if d < 10 { b'0' + d } else { b'a' + d - 10 });
+        }
+        self
+    }
+
+    /// `x` with 13 significant digits (`-2.690488492352e-1`). The digits come from scaling by
+    /// tens, so the last one may be off by one; the firmware compares bits, not this text.
+    pub fn f64(&mut self, x: f64) -> &mut Out {
+        if x.is_nan() {
+            return self.str("NaN");
+        }
+        if x.is_sign_negative() {
+            self.byte(b'-');
+        }
+        let mut m = x.abs();
+        if m.is_infinite() {
+            return self.str("inf");
+        }
+        if m == 0.0 {
+            return self.str("0");
+        }
+        let mut e: i32 = 0;
+        while m >= 10.0 {
+            m /= 10.0;
+            e += 1;
+        }
+        while m < 1.0 {
+            m *= 10.0;
+            e -= 1;
+        }
+        let mut d = (m * 1e12 + 0.5) as u64;
+        if d >= 10_000_000_000_000 {
+            d /= 10;
+            e += 1;
+        }
+        self.u64(d / 1_000_000_000_000).byte(b'.');
+        let frac = d % 1_000_000_000_000;
+        let mut p = 100_000_000_000;
+        while p > 0 {
+            self.byte(b'0' + ((frac / p) % 10) as u8);
+            p /= 10;
+        }
+        self.byte(b'e');
+        if e < 0 {
+            self.byte(b'-');
+        }
+        self.u64(u64::from(e.unsigned_abs()))
+    }
+}

@@ -121,19 +121,51 @@ pub const fn max(a: usize, b: usize) -> usize {
 /// Integer power with wrapping-free semantics matching `f64::powi`.
 #[inline(always)]
 pub fn powi(x: f64, k: i32) -> f64 {
-    m::powi(x, k)
-}
-
-#[cfg(feature = "std")]
-mod m {
-    #[inline(always)]
-    pub fn powi(x: f64, k: i32) -> f64 {
+    #[cfg(feature = "std")]
+    {
         x.powi(k)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        nostd::powi(x, k)
     }
 }
 
-#[cfg(not(feature = "std"))]
-mod m {
+macro_rules! unary {
+    ($($name:ident),*) => {$(
+        /// The f64 function of the same name (std's with feature `std`, else libm's).
+        #[inline(always)]
+        pub fn $name(x: f64) -> f64 {
+            #[cfg(feature = "std")]
+            { x.$name() }
+            #[cfg(not(feature = "std"))]
+            { nostd::$name(x) }
+        }
+    )*};
+}
+unary!(sqrt, exp, ln, sin, cos, tan, tanh, abs, floor, ceil);
+
+/// `x.powf(y)`.
+#[inline(always)]
+pub fn powf(x: f64, y: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.powf(y)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        nostd::powf(x, y)
+    }
+}
+
+/// The math of builds without `std`: libm, and `powi` by squaring. Compiled with `std` too, so
+/// that the host tests can compare it with std's (`tests::libm_matches_std`).
+#[cfg_attr(feature = "std", allow(dead_code, unused_imports))]
+mod nostd {
+    pub use libm::{
+        ceil, cos, exp, fabs as abs, floor, log as ln, pow as powf, sin, sqrt, tan, tanh,
+    };
+
     #[inline(always)]
     pub fn powi(x: f64, k: i32) -> f64 {
         // Exponentiation by squaring, the algorithm behind LLVM's powi lowering.
@@ -151,37 +183,6 @@ mod m {
     }
 }
 
-macro_rules! unary {
-    ($($name:ident),*) => {$(
-        /// The f64 function of the same name (std's with feature `std`, else libm's).
-        #[inline(always)]
-        pub fn $name(x: f64) -> f64 {
-            #[cfg(feature = "std")]
-            { x.$name() }
-            #[cfg(not(feature = "std"))]
-            { libm_unary::$name(x) }
-        }
-    )*};
-}
-unary!(sqrt, exp, ln, sin, cos, tan, tanh, abs, floor, ceil);
-
-#[cfg(not(feature = "std"))]
-mod libm_unary {
-    pub use libm::{ceil, cos, exp, fabs as abs, floor, log as ln, sin, sqrt, tan, tanh};
-}
-
-/// `x.powf(y)`.
-#[inline(always)]
-pub fn powf(x: f64, y: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        x.powf(y)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::pow(x, y)
-    }
-}
 /// `x.min(y)` (IEEE minNum, as std).
 #[inline(always)]
 pub fn min(x: f64, y: f64) -> f64 {
@@ -191,4 +192,116 @@ pub fn min(x: f64, y: f64) -> f64 {
 #[inline(always)]
 pub fn max_f(x: f64, y: f64) -> f64 {
     x.max(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nostd;
+    use std::vec::Vec;
+
+    /// Distance in ulps (representable values between); 0 for two NaNs or for 0.0 and -0.0.
+    fn ulps(a: f64, b: f64) -> u64 {
+        if a.is_nan() && b.is_nan() || a == b {
+            return 0;
+        }
+        if a.is_nan() || b.is_nan() {
+            return u64::MAX;
+        }
+        let ord = |x: f64| {
+            let i = x.to_bits() as i64;
+            if i < 0 { i64::MIN.wrapping_sub(i) } else { i }
+        };
+        ord(a).wrapping_sub(ord(b)).unsigned_abs()
+    }
+
+    /// Special values, then a deterministic sweep (xorshift64*) over many magnitudes.
+    fn inputs() -> Vec<f64> {
+        let mut v = std::vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            2.0,
+            10.0,
+            1e-300,
+            5e-324,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            core::f64::consts::PI,
+            core::f64::consts::FRAC_PI_2,
+            -core::f64::consts::FRAC_PI_4,
+            710.0,
+            -745.0,
+            1e22,
+        ];
+        let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+        for k in 0..20_000 {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            let u = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
+            // Uniform in [-1, 1), scaled by 10^(k % 13 - 4): small angles to 1e8.
+            let scale = 10f64.powi((k % 13) - 4);
+            v.push((u * 2.0 - 1.0) * scale);
+        }
+        v
+    }
+
+    /// The largest ulp distance between `f` and `g` over `xs`, with the worst input.
+    fn worst(xs: &[f64], f: impl Fn(f64) -> f64, g: impl Fn(f64) -> f64) -> (u64, f64) {
+        xs.iter()
+            .map(|&x| (ulps(f(x), g(x)), x))
+            .fold((0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+    }
+
+    #[test]
+    fn libm_matches_std() {
+        let xs = inputs();
+        // (name, libm, std, allowed ulps): sqrt, abs, floor and ceil are exact in both;
+        // glibc's and libm's transcendental functions are each within an ulp of the true value.
+        type F = fn(f64) -> f64;
+        let cases: [(&str, F, F, u64); 10] = [
+            ("sqrt", nostd::sqrt, f64::sqrt, 0),
+            ("abs", nostd::abs, f64::abs, 0),
+            ("floor", nostd::floor, f64::floor, 0),
+            ("ceil", nostd::ceil, f64::ceil, 0),
+            ("exp", nostd::exp, f64::exp, 1),
+            ("ln", nostd::ln, f64::ln, 1),
+            ("sin", nostd::sin, f64::sin, 1),
+            ("cos", nostd::cos, f64::cos, 1),
+            ("tan", nostd::tan, f64::tan, 2),
+            ("tanh", nostd::tanh, f64::tanh, 2),
+        ];
+        for (name, f, g, allowed) in cases {
+            let (u, x) = worst(&xs, f, g);
+            assert!(
+                u <= allowed,
+                "{name}({x:e}): libm {:e}, std {:e}: {u} ulps (allowed {allowed})",
+                f(x),
+                g(x)
+            );
+        }
+        let ys = [-3.5, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 7.25];
+        let mut worst_pow = (0, 0.0, 0.0);
+        for &x in &xs {
+            for &y in &ys {
+                let u = ulps(nostd::powf(x, y), x.powf(y));
+                if u > worst_pow.0 {
+                    worst_pow = (u, x, y);
+                }
+            }
+        }
+        assert!(worst_pow.0 <= 1, "powf: {worst_pow:?}");
+        for &x in &xs {
+            for k in -12..=12 {
+                let u = ulps(nostd::powi(x, k), x.powi(k));
+                assert!(u <= 2, "powi({x:e}, {k}): {u} ulps");
+            }
+        }
+    }
 }

@@ -62,24 +62,26 @@ fn call_reproj_errors(
     reproj_errors(o, cams, points, w, feats, r)
 }
 
-/// The Kalman step: state then covariance, both from the previous step's `x` and `p`.
+/// The Kalman step's new state, from the previous step's `x` and `p`.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn call_kalman_step(
-    x1: &mut [f64],
-    p1: &mut [f64],
-    x: &[f64],
-    p: &[f64],
-    z: f64,
-    r: &mut Region,
-) -> Result<(), Error> {
+fn call_kalman_x(o: &mut [f64], x: &[f64], p: &[f64], z: f64, r: &mut Region) -> Result<(), Error> {
     let (f, q, h) = (
         black_box(&KALMAN_F),
         black_box(&KALMAN_Q),
         black_box(&KALMAN_H),
     );
-    kalman_x(x1, x, p, f, q, h, KALMAN_R, z, r)?;
-    kalman_p(p1, p, f, q, h, KALMAN_R, r)
+    kalman_x(o, x, p, f, q, h, KALMAN_R, z, r)
+}
+
+/// The Kalman step's new covariance, from the previous step's `p`.
+#[inline(never)]
+fn call_kalman_p(o: &mut [f64], p: &[f64], r: &mut Region) -> Result<(), Error> {
+    let (f, q, h) = (
+        black_box(&KALMAN_F),
+        black_box(&KALMAN_Q),
+        black_box(&KALMAN_H),
+    );
+    kalman_p(o, p, f, q, h, KALMAN_R, r)
 }
 
 #[inline(never)]
@@ -122,9 +124,9 @@ struct Check {
 
 impl Check {
     fn pass_fail(&mut self, ok: bool) {
-        self.checks += 1;
+        self.checks = self.checks.wrapping_add(1);
         if !ok {
-            self.failures += 1;
+            self.failures = self.failures.wrapping_add(1);
         }
         self.out.str(if ok { "ok    " } else { "FAIL  " });
     }
@@ -177,7 +179,7 @@ impl Check {
             .str(": stack ")
             .usize(bytes);
         self.out.str(" B, scratch ").usize(scratch).str(" f64 (");
-        self.out.usize(scratch * 8).str(" B)").nl();
+        self.out.usize(scratch.wrapping_mul(8)).str(" B)").nl();
     }
 }
 
@@ -233,7 +235,7 @@ fn main() -> ! {
     // Kalman: eight steps, each from the previous step's results.
     let mut region = Region::from_slab(KALMAN_SLAB);
     let (mut x, mut p) = (KALMAN_X0, KALMAN_P0);
-    let mut peak = 0;
+    let (mut peak_x, mut peak_p) = (0, 0);
     let steps = KALMAN_Z
         .iter()
         .zip(&KALMAN_X_EXPECTED)
@@ -241,15 +243,24 @@ fn main() -> ! {
     for ((&z, want_x), want_p) in steps {
         let mut x1 = [0.0; kalman_x::OUT_LEN];
         let mut p1 = [0.0; kalman_p::OUT_LEN];
-        let (r, used) = stack::measure(|| {
-            call_kalman_step(&mut x1, &mut p1, &x, &p, black_box(z), &mut region)
+        let (rx, used) = stack::measure(|| {
+            call_kalman_x(
+                &mut x1,
+                black_box(&x),
+                black_box(&p),
+                black_box(z),
+                &mut region,
+            )
         });
-        peak = peak.max(used);
-        c.result("kalman_x", r, &x1, want_x);
-        c.result("kalman_p", r, &p1, want_p);
+        peak_x = peak_x.max(used);
+        let (rp, used) = stack::measure(|| call_kalman_p(&mut p1, black_box(&p), &mut region));
+        peak_p = peak_p.max(used);
+        c.result("kalman_x", rx, &x1, want_x);
+        c.result("kalman_p", rp, &p1, want_p);
         (x, p) = (x1, p1);
     }
-    c.stack("kalman_x + kalman_p", peak, KALMAN_SCRATCH);
+    c.stack("kalman_x", peak_x, kalman_x::SCRATCH_LEN);
+    c.stack("kalman_p", peak_p, kalman_p::SCRATCH_LEN);
 
     // The networks share a slab.
     let mut region = Region::from_slab(NET_SLAB);
@@ -287,12 +298,7 @@ fn main() -> ! {
     let mut short = [0.0; kalman_p::SCRATCH_LEN - 1];
     let mut region = Region::from_slab(&mut short);
     let mut o = [7.0; kalman_p::OUT_LEN];
-    let (f, q, h) = (
-        black_box(&KALMAN_F),
-        black_box(&KALMAN_Q),
-        black_box(&KALMAN_H),
-    );
-    let r = kalman_p(&mut o, &p, f, q, h, KALMAN_R, &mut region);
+    let r = call_kalman_p(&mut o, &p, &mut region);
     let scratch = Error::Scratch {
         needed: kalman_p::SCRATCH_LEN,
         available: kalman_p::SCRATCH_LEN - 1,
@@ -319,7 +325,7 @@ fn main() -> ! {
     }
 
     c.out
-        .usize(c.checks - c.failures)
+        .usize(c.checks.wrapping_sub(c.failures))
         .str(" of ")
         .usize(c.checks);
     c.out.str(" checks passed").nl();
@@ -333,9 +339,11 @@ fn main() -> ! {
     }
 }
 
-/// The no-panic guard: this handler calls a function that exists nowhere, so the firmware
-/// links only if the optimiser removed every path to a panic.
-#[cfg(not(feature = "locate-panics"))]
+/// The no-panic guard of optimised builds: this handler calls a function that exists nowhere,
+/// so the firmware links only if the optimiser removed every path to a panic. (Unoptimised
+/// builds keep overflow and bounds checks the optimiser would remove, so they get the
+/// ordinary handler below.)
+#[cfg(not(any(feature = "locate-panics", debug_assertions)))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     unsafe extern "Rust" {
@@ -346,9 +354,10 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     unsafe { fsmooth_firmware_has_a_reachable_panic() }
 }
 
-/// With `locate-panics`, an ordinary handler, so that the firmware links and its panic paths
-/// can be found in the disassembly (`.ci/firmware.sh` does so when the guard fires).
-#[cfg(feature = "locate-panics")]
+/// With `locate-panics` (and in dev builds), an ordinary handler, so that the firmware links
+/// and its panic paths can be found in the disassembly (`.ci/firmware.sh` does so when the
+/// guard fires).
+#[cfg(any(feature = "locate-panics", debug_assertions))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     debug::exit(debug::EXIT_FAILURE);

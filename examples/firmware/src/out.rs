@@ -1,6 +1,8 @@
 //! Text to the host over semihosting, without `core::fmt`: formatting machinery of `core` may
 //! hold panic paths of its own, and this firmware must link without any. Numbers are printed
-//! by the small panic-free routines below; every buffer access goes through `get`/`get_mut`.
+//! by the small panic-free routines below; every buffer access goes through `get`/`get_mut`,
+//! and counters step with `wrapping_*`, so that the firmware links with `overflow-checks`
+//! on too.
 
 use cortex_m_semihosting::hio::{self, HostStream};
 
@@ -34,7 +36,7 @@ impl Out {
         }
         if let Some(slot) = self.buf.get_mut(self.len) {
             *slot = b;
-            self.len += 1;
+            self.len = self.len.wrapping_add(1);
         }
         self
     }
@@ -62,7 +64,7 @@ impl Out {
         loop {
             if let Some(d) = digits.get_mut(n) {
                 *d = b'0' + (v % 10) as u8;
-                n += 1;
+                n = n.wrapping_add(1);
             }
             v /= 10;
             if v == 0 {
@@ -104,16 +106,16 @@ impl Out {
         let mut e: i32 = 0;
         while m >= 10.0 {
             m /= 10.0;
-            e += 1;
+            e = e.wrapping_add(1);
         }
         while m < 1.0 {
             m *= 10.0;
-            e -= 1;
+            e = e.wrapping_sub(1);
         }
         let mut d = (m * 1e12 + 0.5) as u64;
         if d >= 10_000_000_000_000 {
             d /= 10;
-            e += 1;
+            e = e.wrapping_add(1);
         }
         self.u64(d / 1_000_000_000_000).byte(b'.');
         let frac = d % 1_000_000_000_000;

@@ -26,13 +26,13 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
         // SAFETY: [bottom, sp) lies between the end of `.bss` and the live stack: memory no
         // frame and no static occupies (this firmware runs no interrupt handlers).
         unsafe { write_volatile(a as *mut u32, PAINT) };
-        a += 4;
+        a = a.wrapping_add(4);
     }
     let r = f();
     let mut a = bottom;
     // SAFETY: as above; the frames that used this memory have returned.
     while a < sp && unsafe { read_volatile(a as *const u32) } == PAINT {
-        a += 4;
+        a = a.wrapping_add(4);
     }
-    (r, sp - a)
+    (r, sp.wrapping_sub(a))
 }

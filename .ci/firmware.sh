@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Firmware CI (examples/firmware, docs/EMBEDDED.md): builds the example for a Cortex-M4F
+# (thumbv7em-none-eabihf, fsmooth with default features off), checks that it has no panic
+# path, runs it on QEMU's mps2-an386 and fails unless every kernel result matches the
+# host's. Installs what it needs: the rustup target and llvm-tools, and the Debian package
+# qemu-system-arm when it is missing (apt, as root).
+#
+#   .ci/firmware.sh           build, check, run (exit status 0 only if all of it passed)
+#   .ci/firmware.sh --sizes   the same, then the per-kernel flash table of docs/EMBEDDED.md
+#
+# The no-panic check is the link itself: the firmware's panic handler calls a symbol that
+# does not exist, so any panic the optimiser could not remove is a link error. It is made
+# three times: the release build; a deliberate panic (feature `canary-panic`) that must fail
+# to link, which checks the check; and a release build with `overflow-checks = true`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+fw=$root/examples/firmware
+target=thumbv7em-none-eabihf
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$fw/target}"
+elf=$CARGO_TARGET_DIR/$target/release/fsmooth-firmware
+qemu_timeout=${QEMU_TIMEOUT:-120}
+sizes=false
+[ "${1:-}" = --sizes ] && sizes=true
+start=$SECONDS
+
+step() { printf '\n== %s (%ss)\n' "$*" $((SECONDS - start)); }
+
+step "tools"
+rustup show active-toolchain >/dev/null 2>&1 || rustup toolchain install 1.95.0 --profile minimal
+rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+rustup component add llvm-tools 2>&1 | grep -v "is up to date" || true
+llvm=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin
+if ! command -v qemu-system-arm >/dev/null; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "qemu-system-arm is missing: install the Debian package qemu-system-arm" >&2
+        exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        qemu-system-arm >/dev/null
+fi
+qemu-system-arm --version | head -n 1
+
+build() { (cd "$fw" && cargo build --release "$@"); }
+
+# Every call into core's panic machinery, with the function and source line it comes from.
+panic_callers() {
+    "$llvm/llvm-objdump" -d -l -C --no-show-raw-insn "$1" | awk '
+        /^[0-9a-f]+ <.*>:$/ { fn = $0; sub(/^[0-9a-f]+ /, "", fn) }
+        /^; / { line = substr($0, 3) }
+        /\tbl?(\.w)?\t.*<(core::panicking|core::slice::index|core::option::unwrap_failed|core::option::expect_failed|core::result::unwrap_failed)/ {
+            t = $0; sub(/.*</, "<", t); sub(/>.*/, ">", t)
+            print fn "\n    " line "\n    calls " t
+        }'
+}
+
+# Builds (arguments go to cargo); on a failed link, rebuilds with an ordinary panic handler
+# and lists the panic paths.
+build_or_locate() {
+    if build "$@"; then
+        return 0
+    fi
+    echo >&2
+    echo "The build failed. If the linker reported fsmooth_firmware_has_a_reachable_panic," >&2
+    echo "the firmware holds a panic path; rebuilding with --features locate-panics:" >&2
+    if build --quiet --features locate-panics "$@"; then
+        panic_callers "$elf" >&2
+    fi
+    exit 1
+}
+
+# No panic machinery may be linked in at all (the link guard implies it; this says so in
+# the log).
+no_panic_symbols() {
+    local found
+    found=$("$llvm/llvm-nm" -C "$1" | grep -E 'core::panicking|rust_begin_unwind|panic_bounds_check|unwrap_failed|expect_failed|slice_index_fail|slice_(start|end)_index' || true)
+    if [ -n "$found" ]; then
+        echo "panic machinery linked into $1:" >&2
+        echo "$found" >&2
+        exit 1
+    fi
+    echo "no panic symbols in $(basename "$1")"
+}
+
+# Boots the firmware; passes only on exit status 0 and "N of N checks passed".
+run() {
+    local log=$CARGO_TARGET_DIR/firmware-qemu.log rc
+    set +e
+    timeout "$qemu_timeout" qemu-system-arm -machine mps2-an386 -cpu cortex-m4 \
+        -nographic -monitor none -serial none \
+        -semihosting-config enable=on,target=native -kernel "$elf" | tee "$log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    if [ "$rc" -ne 0 ]; then
+        echo "firmware run failed: exit status $rc (124: timed out after ${qemu_timeout}s)" >&2
+        exit 1
+    fi
+    if grep -q '^FAIL' "$log" || ! tail -n 1 "$log" | awk '$1 == $3 && $1 > 0 && /checks passed$/ { ok = 1 } END { exit !ok }'; then
+        echo "firmware run: not every check passed" >&2
+        exit 1
+    fi
+}
+
+# Flash per kernel: each kernel is inlined into one `#[inline(never)] call_<kernel>` function
+# of src/main.rs; "own code" is that function (with whatever LLVM inlined into it, libm
+# routines called once included), "with callees" adds every function it reaches (libm,
+# compiler-builtins' soft-float f64 routines, memset), shared ones counted for each kernel.
+kernel_sizes() {
+    {
+        "$llvm/llvm-nm" -C --print-size --defined-only "$1" | awk 'NF >= 4 && $3 ~ /^[tT]$/ { a = $1; sub(/^0+/, "", a); n = $4; for (i = 5; i <= NF; i++) n = n " " $i; print "SYM", a, $2, n }'
+        "$llvm/llvm-objdump" -d --no-show-raw-insn "$1" | awk '
+            /^[0-9a-f]+ <.*>:$/ { cur = $1; sub(/^0+/, "", cur) }
+            /\tbl?(\.w)?\t0x[0-9a-f]+ </ { for (i = 1; i <= NF; i++) if ($i ~ /^0x[0-9a-f]+$/) { t = substr($i, 3); sub(/^0+/, "", t); print "CALL", cur, t; break } }'
+    } | awk '
+        function hex(s,   v, i, c) { v = 0; for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c } return v }
+        function short(n) { sub(/::h[0-9a-f]+$/, "", n); sub(/^.*::/, "", n); return n }
+        function visit(a, root,   k) { if ((root SUBSEP a) in seen) return; seen[root SUBSEP a] = 1; total[root] += size[a]; if (a != root) callees[root] = callees[root] " " short(name[a]); all[a] = 1; for (k = 1; k <= ncalls[a]; k++) visit(callee[a, k], root) }
+        $1 == "SYM" { size[$2] = hex($3); n = $4; for (i = 5; i <= NF; i++) n = n " " $i; name[$2] = n; if (n ~ /^fsmooth_firmware::call_[a-z_0-9]+::h/) roots[++nroots] = $2 }
+        $1 == "CALL" && ($3 in size) && $2 != $3 && !(($2 SUBSEP $3) in edge) { edge[$2, $3] = 1; callee[$2, ++ncalls[$2]] = $3 }
+        END {
+            for (i = 2; i <= nroots; i++) for (j = i; j > 1 && name[roots[j - 1]] > name[roots[j]]; j--) { t = roots[j]; roots[j] = roots[j - 1]; roots[j - 1] = t }
+            print "| kernel | flash, own code | flash, with callees |"
+            print "| --- | ---: | ---: |"
+            for (r = 1; r <= nroots; r++) { a = roots[r]; visit(a, a); k = short(name[a]); sub(/^call_/, "", k); printf "| `%s` | %d B | %d B |\n", k, size[a], total[a] }
+            for (a in all) union += size[a]
+            printf "| all kernels together | | %d B |\n\n", union
+            for (r = 1; r <= nroots; r++) { a = roots[r]; k = short(name[a]); sub(/^call_/, "", k); print "- `" k "` calls:" callees[a] }
+        }'
+}
+
+step "build (release, fsmooth without default features): the link is the no-panic check"
+build_or_locate
+no_panic_symbols "$elf"
+
+step "run on qemu-system-arm -machine mps2-an386 (Cortex-M4F)"
+run
+
+step "sizes"
+"$llvm/llvm-size" "$elf"
+if $sizes; then
+    kernel_sizes "$elf"
+fi
+
+step "canary: a deliberate panic path must not link"
+canary_log=$CARGO_TARGET_DIR/firmware-canary.log
+if build --quiet --features canary-panic 2>"$canary_log"; then
+    echo "the no-panic guard is broken: a firmware with a panic path linked" >&2
+    exit 1
+fi
+if ! grep -q "undefined symbol: fsmooth_firmware_has_a_reachable_panic" "$canary_log"; then
+    echo "the canary build failed for another reason:" >&2
+    cat "$canary_log" >&2
+    exit 1
+fi
+echo "ok: the canary's panic path is a link error"
+
+step "build and run with overflow-checks = true"
+export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
+build_or_locate --quiet
+no_panic_symbols "$elf"
+run
+unset CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS
+
+step "firmware: all passed"

@@ -1,0 +1,105 @@
+//! Instruction counts per call (callgrind), the stable figure on a shared machine.
+//!
+//! `cargo bench --bench instructions` runs this executable under `valgrind --tool=callgrind`
+//! once per workload with no calls (the setup alone) and once per variant with N calls;
+//! the difference over N is the count per call. It prints the table and writes it as TSV
+//! under `$CARGO_TARGET_DIR/bench-results/`. Under `cargo test --benches` it only runs each
+//! variant once, without valgrind.
+
+use std::fmt::Write as _;
+use std::process::Command;
+
+mod workloads;
+use workloads::{Variant, Workload, each_workload, repeat, results};
+
+/// Calls per measured run: enough to drown the noise of the setup, few enough for valgrind.
+fn calls<W: Workload>() -> u64 {
+    match W::GROUP {
+        "ba_reproj" | "gmm_d10_K5" => 3,
+        "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
+        "layer_softmax" | "matchain_16" => 200,
+        _ => 2000,
+    }
+}
+
+/// The child: build the workload (which runs every variant once), then `iters` calls.
+fn child<W: Workload>(group: &str, v: Variant, iters: u64) {
+    if W::GROUP == group {
+        let mut w = W::new();
+        repeat(&mut w, v, iters);
+    }
+}
+
+/// Instructions executed by the child, as callgrind counts them.
+fn callgrind(group: &str, v: Variant, iters: u64) -> u64 {
+    let exe = std::env::current_exe().unwrap();
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(&exe)
+        .args(["--child", group, v.name(), &iters.to_string()])
+        .output()
+        .expect("valgrind runs (apt-get install valgrind)");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "valgrind failed:\n{err}");
+    err.lines()
+        .find_map(|l| {
+            l.split_once("Collected :")
+                .map(|(_, n)| n.trim().to_string())
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `Collected :` line in callgrind's output:\n{err}"))
+}
+
+fn measure<W: Workload>(tsv: &mut String, md: &mut String) {
+    let n = calls::<W>();
+    let base = callgrind(W::GROUP, Variant::Fsmooth, 0);
+    let mut per_call = Vec::new();
+    for &v in W::variants() {
+        let total = callgrind(W::GROUP, v, n);
+        let ir = total.saturating_sub(base) as f64 / n as f64;
+        per_call.push((v, ir));
+        writeln!(tsv, "{}\t{}\t{ir:.0}", W::GROUP, v.name()).unwrap();
+    }
+    let get = |want: Variant| per_call.iter().find(|(v, _)| *v == want).map(|p| p.1);
+    let hand = get(Variant::Hand).unwrap();
+    let cells: Vec<String> = workloads::ALL
+        .iter()
+        .map(|&v| get(v).map_or("".into(), |ir| format!("{ir:.0}")))
+        .collect();
+    let ratio = get(Variant::Fsmooth).unwrap() / hand;
+    writeln!(md, "| {} | {} | {ratio:.3} |", W::GROUP, cells.join(" | ")).unwrap();
+    eprintln!("{}: done", W::GROUP);
+}
+
+fn smoke<W: Workload>() {
+    let mut w = W::new();
+    for &v in W::variants() {
+        repeat(&mut w, v, 1);
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--child") {
+        let v = Variant::from_name(&args[3]).expect("a variant name");
+        let iters = args[4].parse().expect("an iteration count");
+        each_workload!(child(&args[2], v, iters));
+        return;
+    }
+    if !results::benchmarking() {
+        each_workload!(smoke());
+        return;
+    }
+    let names: Vec<&str> = workloads::ALL.iter().map(|v| v.name()).collect();
+    let mut md = format!(
+        "| workload | {} | fsmooth / hand |\n|---|{}---:|\n",
+        names.join(" | "),
+        "---:|".repeat(names.len())
+    );
+    let mut tsv = String::new();
+    each_workload!(measure(&mut tsv, &mut md));
+    print!("Instructions per call (callgrind):\n\n{md}");
+    let dir = results::dir();
+    std::fs::write(dir.join("instructions.tsv"), tsv).unwrap();
+    println!("\nwritten to {}", dir.display());
+}

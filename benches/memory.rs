@@ -1,0 +1,195 @@
+//! Memory: heap allocations, bytes allocated and peak extra heap bytes per call of every
+//! variant in steady state (a counting global allocator), and peak RSS of `add3` and `cross`
+//! against 10^3 .. 10^6 iterations (the paper's Fig. 11b/d), each count in a fresh process.
+//!
+//! `cargo bench --bench memory` prints the tables and writes them as TSV under
+//! `$CARGO_TARGET_DIR/bench-results/`. Under `cargo test --benches` it runs a quick version
+//! and fails if an fsmooth kernel allocates in steady state.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+mod workloads;
+use workloads::{Variant, Workload, each_workload, micro, repeat, results};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grow(bytes: usize) {
+    ALLOCS.fetch_add(1, Relaxed);
+    ALLOCATED.fetch_add(bytes, Relaxed);
+    let live = LIVE.fetch_add(bytes, Relaxed) + bytes;
+    PEAK.fetch_max(live, Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        grow(l.size());
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        grow(l.size());
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc_zeroed(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        grow(n);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Heap use of one variant per call, in steady state.
+struct Use {
+    allocs: f64,
+    bytes: f64,
+    peak: usize,
+}
+
+fn measure<W: Workload>(w: &mut W, v: Variant, calls: u64) -> Use {
+    repeat(w, v, 2); // steady state: buffers and regions at their size
+    let (a0, b0) = (ALLOCS.load(Relaxed), ALLOCATED.load(Relaxed));
+    let live = LIVE.load(Relaxed);
+    PEAK.store(live, Relaxed);
+    repeat(w, v, calls);
+    Use {
+        allocs: (ALLOCS.load(Relaxed) - a0) as f64 / calls as f64,
+        bytes: (ALLOCATED.load(Relaxed) - b0) as f64 / calls as f64,
+        peak: PEAK.load(Relaxed) - live,
+    }
+}
+
+fn heap<W: Workload>(calls: u64, tsv: &mut String, md: &mut String) {
+    let mut w = W::new();
+    for &v in W::variants() {
+        let u = measure(&mut w, v, calls);
+        writeln!(
+            tsv,
+            "{}\t{}\t{}\t{}\t{}",
+            W::GROUP,
+            v.name(),
+            u.allocs,
+            u.bytes,
+            u.peak
+        )
+        .unwrap();
+        writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            W::GROUP,
+            v.name(),
+            u.allocs,
+            u.bytes,
+            u.peak
+        )
+        .unwrap();
+        if v == Variant::Fsmooth {
+            assert_eq!(
+                u.allocs,
+                0.0,
+                "{}: fsmooth allocates in steady state",
+                W::GROUP
+            );
+        }
+    }
+}
+
+/// `VmHWM` (peak resident set) of this process, in KiB.
+fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/self/status")
+}
+
+/// The child of the RSS sweep: `iters` calls of one variant, then the peak RSS.
+fn rss_child(group: &str, v: Variant, iters: u64) {
+    fn run<W: Workload>(group: &str, v: Variant, iters: u64) {
+        if W::GROUP == group {
+            let mut w = W::new();
+            repeat(&mut w, v, iters);
+            println!("{}", peak_rss_kib());
+        }
+    }
+    run::<micro::Add3>(group, v, iters);
+    run::<micro::Cross>(group, v, iters);
+}
+
+fn rss_sweep(counts: &[u64], tsv: &mut String, md: &mut String) {
+    let exe = std::env::current_exe().unwrap();
+    let header: Vec<String> = counts
+        .iter()
+        .map(|c| format!("10^{}", c.ilog10()))
+        .collect();
+    writeln!(md, "| workload | variant | {} |", header.join(" | ")).unwrap();
+    writeln!(md, "|---|---|{}", "---:|".repeat(counts.len())).unwrap();
+    for group in ["add3", "cross"] {
+        for v in workloads::STANDARD {
+            let mut row = Vec::new();
+            for &n in counts {
+                let out = Command::new(&exe)
+                    .args(["--rss-child", group, v.name(), &n.to_string()])
+                    .output()
+                    .expect("the RSS child runs");
+                assert!(out.status.success(), "RSS child {group} {} {n}", v.name());
+                let kib: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+                writeln!(tsv, "{group}\t{}\t{n}\t{kib}", v.name()).unwrap();
+                row.push(kib.to_string());
+            }
+            writeln!(md, "| {group} | {} | {} |", v.name(), row.join(" | ")).unwrap();
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--rss-child") {
+        let v = Variant::from_name(&args[3]).expect("a variant name");
+        rss_child(&args[2], v, args[4].parse().expect("an iteration count"));
+        return;
+    }
+    let full = results::benchmarking();
+    let (calls, counts): (u64, &[u64]) = if full {
+        (20, &[1_000, 10_000, 100_000, 1_000_000])
+    } else {
+        (1, &[1_000])
+    };
+
+    let mut tsv = String::new();
+    let mut md = String::from(
+        "| workload | variant | allocations / call | bytes allocated / call | peak extra heap bytes |\n\
+         |---|---|---:|---:|---:|\n",
+    );
+    each_workload!(heap(calls, &mut tsv, &mut md));
+    print!("Heap use per call in steady state ({calls} calls):\n\n{md}\n");
+
+    let mut rss_tsv = String::new();
+    let mut rss_md = String::new();
+    rss_sweep(counts, &mut rss_tsv, &mut rss_md);
+    print!("Peak RSS (KiB) against the number of calls:\n\n{rss_md}");
+
+    if full {
+        let dir = results::dir();
+        std::fs::write(dir.join("heap.tsv"), tsv).unwrap();
+        std::fs::write(dir.join("rss.tsv"), rss_tsv).unwrap();
+        println!("\nwritten to {}", dir.display());
+    }
+}

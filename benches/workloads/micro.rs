@@ -1,0 +1,219 @@
+//! The paper's micro benchmarks (section 6.1): `add3` on 100 elements, `cross` on 3.
+
+use super::{Rng, Variant, Workload, kernels, naive};
+use fsmooth::Region;
+use nalgebra::{DVector, Vector3};
+use ndarray::{Array1, array};
+use std::hint::black_box;
+
+/// `add(add(a, b), c)` on vectors of 100 elements.
+pub struct Add3 {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    region: Region<'static>,
+    out: Vec<f64>,
+    hand_out: Vec<f64>,
+    na: [DVector<f64>; 3],
+    na_out: DVector<f64>,
+    nd: [Array1<f64>; 3],
+    nd_out: Array1<f64>,
+    naive_out: Vec<f64>,
+}
+
+pub const ADD3_N: usize = 100;
+
+/// Hand-written add3.
+#[inline]
+pub fn add3_hand(out: &mut [f64], a: &[f64], b: &[f64], c: &[f64]) {
+    for (o, ((x, y), z)) in out.iter_mut().zip(a.iter().zip(b).zip(c)) {
+        *o = x + y + z;
+    }
+}
+
+impl Workload for Add3 {
+    const GROUP: &'static str = "add3";
+    const SIZE: &'static str = "n = 100";
+    const NALGEBRA: &'static str = "dynamic";
+
+    fn new() -> Self {
+        let mut rng = Rng::new(1);
+        let (a, b, c) = (rng.vec(ADD3_N), rng.vec(ADD3_N), rng.vec(ADD3_N));
+        let dv = |v: &Vec<f64>| DVector::from_column_slice(v);
+        let av = |v: &Vec<f64>| Array1::from(v.clone());
+        let mut w = Add3 {
+            na: [dv(&a), dv(&b), dv(&c)],
+            nd: [av(&a), av(&b), av(&c)],
+            a,
+            b,
+            c,
+            region: Region::new(),
+            out: vec![0.0; ADD3_N],
+            hand_out: vec![0.0; ADD3_N],
+            na_out: DVector::zeros(0),
+            nd_out: Array1::zeros(0),
+            naive_out: Vec::new(),
+        };
+        super::check(&mut w);
+        w
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        kernels::add3(
+            black_box(&mut self.out),
+            black_box(&self.a),
+            black_box(&self.b),
+            black_box(&self.c),
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    #[inline]
+    fn hand(&mut self) {
+        add3_hand(
+            black_box(&mut self.hand_out),
+            black_box(&self.a),
+            black_box(&self.b),
+            black_box(&self.c),
+        );
+    }
+
+    #[inline]
+    fn nalgebra(&mut self) {
+        let [a, b, c] = black_box(&self.na);
+        self.na_out = a + b + c;
+    }
+
+    #[inline]
+    fn ndarray(&mut self) {
+        let [a, b, c] = black_box(&self.nd);
+        self.nd_out = a + b + c;
+    }
+
+    #[inline]
+    fn naive(&mut self) {
+        let (a, b, c) = black_box((&self.a, &self.b, &self.c));
+        self.naive_out = naive::add(&naive::add(a, b), c);
+    }
+
+    fn output(&self, v: Variant) -> Vec<f64> {
+        match v {
+            Variant::Fsmooth => self.out.clone(),
+            Variant::Hand => self.hand_out.clone(),
+            Variant::Nalgebra => self.na_out.as_slice().to_vec(),
+            Variant::Ndarray => self.nd_out.to_vec(),
+            Variant::Naive => self.naive_out.clone(),
+            Variant::HandIjk => unreachable!(),
+        }
+    }
+
+    fn tolerance() -> f64 {
+        0.0
+    }
+}
+
+/// `cross(a, b)` on 3-vectors.
+pub struct Cross {
+    a: [f64; 3],
+    b: [f64; 3],
+    region: Region<'static>,
+    out: [f64; 3],
+    hand_out: [f64; 3],
+    na: [Vector3<f64>; 2],
+    na_out: Vector3<f64>,
+    nd: [Array1<f64>; 2],
+    nd_out: Array1<f64>,
+    naive_out: Vec<f64>,
+}
+
+/// Hand-written cross product.
+#[inline]
+pub fn cross_hand(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+impl Workload for Cross {
+    const GROUP: &'static str = "cross";
+    const SIZE: &'static str = "n = 3";
+    const NALGEBRA: &'static str = "static";
+
+    fn new() -> Self {
+        let mut rng = Rng::new(2);
+        let a = [rng.f64(), rng.f64(), rng.f64()];
+        let b = [rng.f64(), rng.f64(), rng.f64()];
+        let mut w = Cross {
+            a,
+            b,
+            region: Region::new(),
+            out: [0.0; 3],
+            hand_out: [0.0; 3],
+            na: [Vector3::from(a), Vector3::from(b)],
+            na_out: Vector3::zeros(),
+            nd: [Array1::from(a.to_vec()), Array1::from(b.to_vec())],
+            nd_out: Array1::zeros(0),
+            naive_out: Vec::new(),
+        };
+        super::check(&mut w);
+        w
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        kernels::cross3(
+            black_box(&mut self.out),
+            black_box(&self.a),
+            black_box(&self.b),
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    #[inline]
+    fn hand(&mut self) {
+        self.hand_out = cross_hand(black_box(&self.a), black_box(&self.b));
+    }
+
+    #[inline]
+    fn nalgebra(&mut self) {
+        let [a, b] = black_box(&self.na);
+        self.na_out = a.cross(b);
+    }
+
+    #[inline]
+    fn ndarray(&mut self) {
+        // ndarray has no cross product: written out on its arrays.
+        let [a, b] = black_box(&self.nd);
+        self.nd_out = array![
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ];
+    }
+
+    #[inline]
+    fn naive(&mut self) {
+        let (a, b) = black_box((&self.a, &self.b));
+        self.naive_out = naive::cross(a, b);
+    }
+
+    fn output(&self, v: Variant) -> Vec<f64> {
+        match v {
+            Variant::Fsmooth => self.out.to_vec(),
+            Variant::Hand => self.hand_out.to_vec(),
+            Variant::Nalgebra => self.na_out.as_slice().to_vec(),
+            Variant::Ndarray => self.nd_out.to_vec(),
+            Variant::Naive => self.naive_out.clone(),
+            Variant::HandIjk => unreachable!(),
+        }
+    }
+
+    fn tolerance() -> f64 {
+        0.0
+    }
+}

@@ -1,0 +1,211 @@
+//! The benchmark workloads, shared by the three bench targets (`kernels`: criterion wall
+//! times, `memory`: heap allocations, peak bytes and peak RSS, `instructions`: callgrind
+//! instruction counts).
+//!
+//! Every workload holds its inputs prepared once, in each variant's own types, and one
+//! method per variant that makes one call and keeps the result in the workload:
+//!
+//! - `fsmooth`: the kernel compiled by `fsmooth!` ([`kernels`]), writing into a buffer made
+//!   once, with one `Region::new()` reused across calls;
+//! - `hand`: idiomatic hand-written Rust loops over slices (the paper's hand-written C),
+//!   writing into buffers made once, with any workspace made once too;
+//! - `nalgebra`: nalgebra as its users write it, operators and methods, static sizes where
+//!   the workload's sizes are static and dynamic (`DMatrix`, `DVector`) otherwise;
+//! - `ndarray`: ndarray as its users write it, operators, `dot` and slicing;
+//! - `naive`: the fsmooth source transcribed operation by operation into Rust functions
+//!   that each return a fresh `Vec` (the paper's unfused code without DPS), scalar
+//!   reductions not allocating.
+//!
+//! Inputs pass through `black_box` on every call, so no variant's work can be hoisted out of
+//! the measuring loop. [`check`] runs every variant once and compares the results with
+//! the hand-written one.
+
+// Hand-written kernels index matrices the way C does.
+#![allow(clippy::needless_range_loop, clippy::too_many_arguments, dead_code)]
+
+pub mod ba;
+pub mod gmm;
+pub mod kernels;
+pub mod linalg;
+pub mod micro;
+pub mod naive;
+pub mod results;
+
+/// One implementation of a workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The fsmooth kernel.
+    Fsmooth,
+    /// Hand-written loops.
+    Hand,
+    /// Hand-written loops in the loop order fsmooth's prelude uses (matrix chains only).
+    HandIjk,
+    /// nalgebra.
+    Nalgebra,
+    /// ndarray.
+    Ndarray,
+    /// A fresh `Vec` per array operation.
+    Naive,
+}
+
+impl Variant {
+    /// The name used in criterion ids and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Fsmooth => "fsmooth",
+            Variant::Hand => "hand",
+            Variant::HandIjk => "hand-ijk",
+            Variant::Nalgebra => "nalgebra",
+            Variant::Ndarray => "ndarray",
+            Variant::Naive => "naive",
+        }
+    }
+
+    /// The variant of a name.
+    pub fn from_name(s: &str) -> Option<Variant> {
+        ALL.iter().copied().find(|v| v.name() == s)
+    }
+}
+
+/// Every variant, in table order.
+pub const ALL: [Variant; 6] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::HandIjk,
+    Variant::Nalgebra,
+    Variant::Ndarray,
+    Variant::Naive,
+];
+
+/// The variants every workload has.
+pub const STANDARD: [Variant; 5] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::Nalgebra,
+    Variant::Ndarray,
+    Variant::Naive,
+];
+
+/// A benchmark workload with its inputs and one method per variant.
+pub trait Workload: Sized {
+    /// Criterion group name.
+    const GROUP: &'static str;
+    /// Sizes, for the tables.
+    const SIZE: &'static str;
+    /// `"static"` or `"dynamic"`: which nalgebra types the nalgebra variant uses.
+    const NALGEBRA: &'static str;
+    /// Makes the inputs of every variant and runs each variant once (warm-up: the
+    /// fsmooth region gets its memory, every output buffer exists).
+    fn new() -> Self;
+    /// The variants this workload has.
+    fn variants() -> &'static [Variant] {
+        &STANDARD
+    }
+    /// One call of each variant; the result stays in `self`.
+    fn fsmooth(&mut self);
+    fn hand(&mut self);
+    fn hand_ijk(&mut self) {}
+    fn nalgebra(&mut self);
+    fn ndarray(&mut self);
+    fn naive(&mut self);
+    /// The last result of variant `v`, flat and row-major.
+    fn output(&self, v: Variant) -> Vec<f64>;
+    /// Relative tolerance between variants (they round differently).
+    fn tolerance() -> f64 {
+        1e-12
+    }
+}
+
+/// One call of variant `v` (dispatch outside any measuring loop).
+pub fn call<W: Workload>(w: &mut W, v: Variant) {
+    match v {
+        Variant::Fsmooth => w.fsmooth(),
+        Variant::Hand => w.hand(),
+        Variant::HandIjk => w.hand_ijk(),
+        Variant::Nalgebra => w.nalgebra(),
+        Variant::Ndarray => w.ndarray(),
+        Variant::Naive => w.naive(),
+    }
+}
+
+/// `iters` calls of variant `v`, the dispatch hoisted out of the loop so that each loop
+/// calls one variant directly.
+#[inline(never)]
+pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
+    match v {
+        Variant::Fsmooth => (0..iters).for_each(|_| w.fsmooth()),
+        Variant::Hand => (0..iters).for_each(|_| w.hand()),
+        Variant::HandIjk => (0..iters).for_each(|_| w.hand_ijk()),
+        Variant::Nalgebra => (0..iters).for_each(|_| w.nalgebra()),
+        Variant::Ndarray => (0..iters).for_each(|_| w.ndarray()),
+        Variant::Naive => (0..iters).for_each(|_| w.naive()),
+    }
+}
+
+/// Runs every variant once and compares its result with the hand-written one.
+///
+/// # Panics
+///
+/// If a variant's result differs (relative tolerance [`Workload::tolerance`]).
+pub fn check<W: Workload>(w: &mut W) {
+    let tol = W::tolerance();
+    w.hand();
+    let want = w.output(Variant::Hand);
+    assert!(!want.is_empty() && want.iter().all(|v| v.is_finite()));
+    for &v in W::variants() {
+        call(w, v);
+        let got = w.output(v);
+        assert_eq!(got.len(), want.len(), "{}/{}: length", W::GROUP, v.name());
+        for (k, (g, e)) in got.iter().zip(&want).enumerate() {
+            let scale = g.abs().max(e.abs()).max(1.0);
+            assert!(
+                (g - e).abs() <= tol * scale,
+                "{}/{}: element {k}: {g} vs hand-written {e}",
+                W::GROUP,
+                v.name()
+            );
+        }
+    }
+}
+
+/// Calls `$f::<W>($args)` for every workload type, in table order.
+macro_rules! each_workload {
+    ($f:ident ( $($arg:expr),* )) => {{
+        $f::<$crate::workloads::micro::Add3>($($arg),*);
+        $f::<$crate::workloads::micro::Cross>($($arg),*);
+        $f::<$crate::workloads::ba::Project>($($arg),*);
+        $f::<$crate::workloads::ba::Reproj>($($arg),*);
+        $f::<$crate::workloads::gmm::Gmm<2>>($($arg),*);
+        $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
+        $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);
+        $f::<$crate::workloads::linalg::MatChain<64>>($($arg),*);
+        $f::<$crate::workloads::linalg::Blur>($($arg),*);
+        $f::<$crate::workloads::linalg::Layer>($($arg),*);
+        $f::<$crate::workloads::linalg::Kalman>($($arg),*);
+    }};
+}
+pub(crate) use each_workload;
+
+/// A small deterministic generator (xorshift64*), so inputs are the same on every run.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in [-1, 1).
+    pub fn f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+    /// `n` values uniform in [-1, 1).
+    pub fn vec(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.f64()).collect()
+    }
+}

@@ -36,9 +36,13 @@ if ! command -v qemu-system-arm >/dev/null; then
         echo "qemu-system-arm is missing: install the Debian package qemu-system-arm" >&2
         exit 1
     fi
+    # Say what apt would remove (another QEMU's packages can conflict); outside CI, refuse to
+    # remove anything.
+    apt_opts=(-y -qq --no-install-recommends)
+    [ "${CI:-}" = true ] || apt_opts+=(--no-remove)
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        qemu-system-arm >/dev/null
+    apt-get install -s --no-install-recommends qemu-system-arm | grep '^Remv' || true
+    DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" qemu-system-arm >/dev/null
 fi
 qemu-system-arm --version | head -n 1
 
@@ -81,6 +85,19 @@ no_panic_symbols() {
         exit 1
     fi
     echo "no panic symbols in $(basename "$1")"
+}
+
+# Nothing of an allocator either: no bumpalo in the dependency graph, no allocation symbols.
+no_allocator() {
+    if (cd "$fw" && cargo tree -e normal -i bumpalo >/dev/null 2>&1); then
+        echo "bumpalo is in the firmware's dependency graph" >&2
+        exit 1
+    fi
+    if "$llvm/llvm-nm" "$1" | grep -E '__rust_alloc|__rg_alloc|__rust_no_alloc_shim'; then
+        echo "allocator symbols linked into $1" >&2
+        exit 1
+    fi
+    echo "no allocator: no bumpalo, no allocation symbols"
 }
 
 # Boots the firmware; passes only on exit status 0 and "N of N checks passed".
@@ -132,6 +149,7 @@ kernel_sizes() {
 step "build (release, fsmooth without default features): the link is the no-panic check"
 build_or_locate
 no_panic_symbols "$elf"
+no_allocator "$elf"
 
 step "run on qemu-system-arm -machine mps2-an386 (Cortex-M4F)"
 run

@@ -3,6 +3,46 @@
 
 use proc_macro2::{Span, TokenStream};
 
+/// A source range: the first and last token of a construct, so errors underline all of it
+/// (stable Rust cannot join spans, but an error spanning two tokens shows the range).
+#[derive(Clone, Copy, Debug)]
+pub struct Sp {
+    /// The first token.
+    pub start: Span,
+    /// The last token.
+    pub end: Span,
+}
+
+impl Sp {
+    /// The range of a syntax node's tokens.
+    pub fn of<T: quote::ToTokens>(node: &T) -> Sp {
+        let ts = node.to_token_stream();
+        let mut it = ts.into_iter();
+        let Some(first) = it.next() else {
+            return Sp::from(Span::call_site());
+        };
+        let last = it.last().unwrap_or_else(|| first.clone());
+        Sp {
+            start: first.span(),
+            end: last.span(),
+        }
+    }
+
+    /// From `self`'s start to `o`'s end.
+    pub fn to(self, o: Sp) -> Sp {
+        Sp {
+            start: self.start,
+            end: o.end,
+        }
+    }
+}
+
+impl From<Span> for Sp {
+    fn from(s: Span) -> Sp {
+        Sp { start: s, end: s }
+    }
+}
+
 /// A name with the span of its use.
 #[derive(Clone, Debug)]
 pub struct Name {
@@ -133,7 +173,7 @@ pub struct Expr {
     /// What it is.
     pub kind: ExprKind,
     /// The tokens it came from.
-    pub span: Span,
+    pub span: Sp,
 }
 
 /// One `let` of a block.
@@ -186,6 +226,8 @@ pub enum ExprKind {
     Call(Name, Vec<Expr>),
     /// `|x, y| e`: only as an argument for a function parameter.
     Closure(Vec<Name>, Box<Expr>),
+    /// Where parsing failed (already reported): later passes stay silent about it.
+    Error,
 }
 
 /// Binary operators.

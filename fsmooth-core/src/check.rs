@@ -8,7 +8,7 @@
 //! check); a failure that only the instantiation reveals is reported at the call.
 
 use crate::ast::{
-    self, BinOp, CastTy, Expr, ExprKind, FnDef, MathFn, Name, SizeAst, SizeOp, Ty, UnOp,
+    self, BinOp, CastTy, Expr, ExprKind, FnDef, MathFn, Name, SizeAst, SizeOp, Sp, Ty, UnOp,
 };
 use crate::diag::{Diags, closest};
 use crate::ir::{Core, KParam, Kernel, Kind, Pin, Type, VarId};
@@ -186,8 +186,9 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
                 .collect()
         })
         .collect();
-    let mut bad = Vec::new();
+    let mut bad: Vec<usize> = Vec::new();
     for start in 0..scope.user {
+        let already = bad.contains(&start);
         // Depth-first search for a path back to `start`.
         let mut stack = vec![(start, 0usize)];
         let mut seen = vec![false; n];
@@ -206,7 +207,9 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
                     .map(|(x, _)| format!("`{}`", scope.fns[*x].name.s))
                     .chain([format!("`{}`", scope.fns[start].name.s)])
                     .collect();
-                if f == start {
+                if already {
+                    // This function's cycle was reported from another of its members.
+                } else if f == start {
                     diags.error(
                         sp,
                         format!(
@@ -223,7 +226,15 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
                         ),
                     );
                 }
-                bad.push(start);
+                // Every member of the cycle is recursive: report the cycle once.
+                for (x, _) in &stack {
+                    if !bad.contains(x) {
+                        bad.push(*x);
+                    }
+                }
+                if !bad.contains(&start) {
+                    bad.push(start);
+                }
                 break;
             }
             if !seen[g] {
@@ -238,7 +249,11 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
 /// Call `f` on each direct sub-expression.
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
-        ExprKind::Float(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) => {}
+        ExprKind::Float(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Var(_)
+        | ExprKind::Error => {}
         ExprKind::Block(lets, t) => {
             for l in lets {
                 f(&l.value);
@@ -310,6 +325,11 @@ fn show_p(e: &Expr) -> String {
     }
 }
 
+/// `e as f64`, parenthesised only when needed.
+fn as_f64(e: &Expr) -> String {
+    format!("{} as f64", show_p(e))
+}
+
 #[derive(Clone)]
 enum Bind {
     /// A value held in a core variable.
@@ -327,6 +347,8 @@ enum FunVal {
         body: Expr,
         env: Env,
         report: bool,
+        /// The result type the function parameter declares, and how to name it.
+        expect: Option<(Type, String)>,
     },
     /// A function parameter inside a generic check: only its type is known.
     Opaque(Vec<Type>, Type),
@@ -356,7 +378,7 @@ const MAX_INLINED: usize = 5_000;
 type R = Result<Core, ()>;
 
 impl Elab<'_> {
-    fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
+    fn err(&mut self, span: impl Into<Sp>, msg: impl std::fmt::Display) {
         if self.report {
             self.diags.error(span, msg);
         } else if self.suppressed.is_none() {
@@ -389,6 +411,8 @@ impl Elab<'_> {
     fn expr(&mut self, e: &Expr, env: &Env) -> R {
         let sp = e.span;
         match &e.kind {
+            // Already reported by the parser.
+            ExprKind::Error => Err(()),
             ExprKind::Float(v) => Ok(Core::new(Kind::F64(*v), Type::F64, sp)),
             ExprKind::Int(v) => Ok(Core::size(Size::Lit(*v), sp)),
             ExprKind::Bool(b) => Ok(Core::new(Kind::Bool(*b), Type::Bool, sp)),
@@ -475,7 +499,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_block(&mut self, lets: &[ast::Let], tail: &Expr, sp: Span, env: &Env) -> R {
+    fn e_block(&mut self, lets: &[ast::Let], tail: &Expr, sp: Sp, env: &Env) -> R {
         let mut env = env.clone();
         let mut bound = Vec::new();
         let mut ok = true;
@@ -521,7 +545,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_index(&mut self, a: &Expr, i: &Expr, sp: Span, env: &Env) -> R {
+    fn e_index(&mut self, a: &Expr, i: &Expr, sp: Sp, env: &Env) -> R {
         let (a, i) = (self.expr(a, env), self.expr(i, env));
         let (a, i) = (a?, i?);
         let dims = match &a.ty {
@@ -566,7 +590,7 @@ impl Elab<'_> {
         a: &Expr,
         lo: &Option<Box<Expr>>,
         hi: &Option<Box<Expr>>,
-        sp: Span,
+        sp: Sp,
         env: &Env,
     ) -> R {
         let a = self.expr(a, env)?;
@@ -587,7 +611,7 @@ impl Elab<'_> {
         };
         let len = match (&lo.sym, &hi.sym) {
             (Some(l), Some(h)) => {
-                let d = Size::minus(h.clone(), l.clone());
+                let d = Size::minus(h.clone(), l.clone()).fold();
                 if !d.has_loop() {
                     Some(d)
                 } else {
@@ -638,7 +662,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_build(&mut self, n: &Expr, i: &Name, body: &Expr, sp: Span, env: &Env) -> R {
+    fn e_build(&mut self, n: &Expr, i: &Name, body: &Expr, sp: Sp, env: &Env) -> R {
         let n = self.size_expr(n, env, "`build`'s count")?;
         let id = self.fresh(&i.s);
         let mut env = env.clone();
@@ -707,7 +731,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_array(&mut self, xs: &[Expr], sp: Span, env: &Env) -> R {
+    fn e_array(&mut self, xs: &[Expr], sp: Sp, env: &Env) -> R {
         let items: Vec<R> = xs.iter().map(|x| self.expr(x, env)).collect();
         let items: Vec<Core> = items.into_iter().collect::<Result<_, _>>()?;
         let elem = items.first().map(|x| x.ty.clone()).unwrap_or(Type::F64);
@@ -739,7 +763,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_if(&mut self, c: &Expr, a: &Expr, b: &Expr, sp: Span, env: &Env) -> R {
+    fn e_if(&mut self, c: &Expr, a: &Expr, b: &Expr, sp: Sp, env: &Env) -> R {
         let (c, a, b) = (self.expr(c, env), self.expr(a, env), self.expr(b, env));
         let (c, a, b) = (c?, a?, b?);
         if c.ty != Type::Bool {
@@ -768,7 +792,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_un(&mut self, op: &UnOp, a: &Expr, sp: Span, env: &Env) -> R {
+    fn e_un(&mut self, op: &UnOp, a: &Expr, sp: Sp, env: &Env) -> R {
         let a = self.expr(a, env)?;
         match (op, &a.ty) {
             (UnOp::Neg, Type::F64) => Ok(Core::new(Kind::Neg(Box::new(a)), Type::F64, sp)),
@@ -792,7 +816,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_cast(&mut self, a: &Expr, to: &CastTy, sp: Span, env: &Env) -> R {
+    fn e_cast(&mut self, a: &Expr, to: &CastTy, sp: Sp, env: &Env) -> R {
         let a = self.expr(a, env)?;
         match (&a.ty, to) {
             (Type::F64 | Type::Usize, CastTy::F64) => {
@@ -822,7 +846,7 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_math(&mut self, f: &MathFn, r: &Expr, args: &[Expr], sp: Span, env: &Env) -> R {
+    fn e_math(&mut self, f: &MathFn, r: &Expr, args: &[Expr], sp: Sp, env: &Env) -> R {
         let r = self.expr(r, env);
         let args: Vec<R> = args.iter().map(|x| self.expr(x, env)).collect();
         let r = r?;
@@ -953,7 +977,7 @@ impl Elab<'_> {
                     ExprKind::Int(v) => format!(
                         "\n  help: an integer literal is a `usize`; write `{v}.0` for an f64"
                     ),
-                    _ => format!("\n  help: convert with `({}) as f64`", show(lit)),
+                    _ => format!("\n  help: convert with `{}`", as_f64(lit)),
                 };
                 self.err(
                     lit.span,
@@ -1002,7 +1026,7 @@ impl Elab<'_> {
         self.apply(&fun, n, args, e.span, env)
     }
 
-    fn apply(&mut self, fun: &FunVal, n: &Name, args: &[Expr], sp: Span, env: &Env) -> R {
+    fn apply(&mut self, fun: &FunVal, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> R {
         match fun {
             FunVal::Def(fi) => self.call_def(*fi, n, args, sp, env),
             FunVal::Closure {
@@ -1010,6 +1034,7 @@ impl Elab<'_> {
                 body,
                 env: cenv,
                 report,
+                expect,
             } => {
                 if params.len() != args.len() {
                     self.err(
@@ -1033,9 +1058,19 @@ impl Elab<'_> {
                 }
                 let saved = self.report;
                 self.report = *report;
-                let body = self.expr(body, &cenv);
+                let r = self.expr(body, &cenv);
+                let r = match (r, expect) {
+                    (Ok(r), Some((want, what))) if !r.ty.same(want) => {
+                        self.err(
+                            body.span,
+                            format!("mismatched types: this closure gives `{}`, but {what} must give `{want}`", r.ty),
+                        );
+                        Err(())
+                    }
+                    (r, _) => r,
+                };
                 self.report = saved;
-                Ok(wrap_lets(bound, body?, sp))
+                Ok(wrap_lets(bound, r?, sp))
             }
             FunVal::Opaque(ptys, rty) => {
                 if ptys.len() != args.len() {
@@ -1069,7 +1104,7 @@ impl Elab<'_> {
         }
     }
 
-    fn call_def(&mut self, fi: usize, n: &Name, args: &[Expr], sp: Span, env: &Env) -> R {
+    fn call_def(&mut self, fi: usize, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> R {
         let f = &self.scope.fns[fi];
         if f.params.len() != args.len() {
             let sig: Vec<String> = f.params.iter().map(|p| p.name.s.clone()).collect();
@@ -1117,6 +1152,7 @@ impl Elab<'_> {
                         body: (**body).clone(),
                         env: env.clone(),
                         report: self.report,
+                        expect: None,
                     })),
                     ExprKind::Var(v) => match self.lookup(env, &v.s) {
                         Some(Bind::Fun(g)) => Some(g.clone()),
@@ -1208,29 +1244,42 @@ impl Elab<'_> {
                     .collect()
             };
             if !unbound.is_empty() || !want.same(&v.ty) {
-                let mut notes = Vec::new();
                 let mut names = Vec::new();
                 for d in t.dims() {
                     d.names(&mut names);
                 }
-                for nm in names {
-                    if let (Some(s), Some(src)) = (sizes.get(&nm), from.get(&nm))
-                        && *src != format!("`{}`", p.name.s)
-                    {
-                        notes.push(format!("`{nm}` = {s} from {src}"));
-                    }
-                }
-                let note = if notes.is_empty() {
+                let fixed: Vec<String> = names
+                    .iter()
+                    .filter_map(|nm| {
+                        let (s, src) = (sizes.get(nm)?, from.get(nm)?);
+                        (*src != format!("`{}`", p.name.s))
+                            .then(|| format!("`{nm}` is `{s}`, fixed by argument {src}"))
+                    })
+                    .collect();
+                let note = if fixed.is_empty() {
                     String::new()
                 } else {
-                    format!("\n  note: in this call {}", notes.join(", "))
+                    format!(
+                        "\n  note: `{}` takes `{}: {t}`, and in this call {}",
+                        n.s,
+                        p.name.s,
+                        fixed.join(", ")
+                    )
                 };
-                let same_rank = t.dims().len() == v.ty.dims().len();
-                let _ = same_rank;
+                // Two different size names: say what would make them agree.
+                let help = want
+                    .dims()
+                    .iter()
+                    .zip(v.ty.dims())
+                    .find(|(a, b)| !a.same(b) && a.as_const().is_none() && b.as_const().is_none())
+                    .map(|(a, b)| {
+                        format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
+                    })
+                    .unwrap_or_default();
                 self.err(
                     v.span,
                     format!(
-                        "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}",
+                        "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}{help}",
                         p.name.s,
                         n.s,
                         if unbound.is_empty() {
@@ -1269,6 +1318,30 @@ impl Elab<'_> {
         let mut bound = Vec::new();
         for ((p, v), fv) in f.params.iter().zip(vals).zip(funs) {
             if let Some(fv) = fv {
+                // A closure learns the result type its parameter declares, at these sizes.
+                let fv = match (&*fv, &p.ty) {
+                    (
+                        FunVal::Closure {
+                            params,
+                            body,
+                            env,
+                            report,
+                            ..
+                        },
+                        Ty::Fn(_, r, _),
+                    ) => {
+                        let mut d = Diags::default();
+                        let want = ty_of(r, &mut d).map(|t| subty(&t));
+                        Rc::new(FunVal::Closure {
+                            params: params.clone(),
+                            body: body.clone(),
+                            env: env.clone(),
+                            report: *report,
+                            expect: want.map(|t| (t, format!("`{}` of `{}`", p.name.s, n.s))),
+                        })
+                    }
+                    _ => fv,
+                };
                 cenv.push((p.name.s.clone(), Bind::Fun(fv)));
             } else if let Some(v) = v {
                 if matches!(p.ty, Ty::Usize(_)) && sizes.contains_key(&p.name.s) {
@@ -1320,7 +1393,7 @@ impl Elab<'_> {
     }
 }
 
-fn wrap_lets(bound: Vec<(VarId, Core)>, body: Core, sp: Span) -> Core {
+fn wrap_lets(bound: Vec<(VarId, Core)>, body: Core, sp: Sp) -> Core {
     let mut body = body;
     for (id, v) in bound.into_iter().rev() {
         let ty = body.ty.clone();
@@ -1335,7 +1408,7 @@ fn wrap_lets(bound: Vec<(VarId, Core)>, body: Core, sp: Span) -> Core {
     body
 }
 
-fn placeholder(t: &Type, sp: Span) -> Core {
+fn placeholder(t: &Type, sp: Sp) -> Core {
     match t {
         Type::Bool => Core::new(Kind::Bool(false), Type::Bool, sp),
         Type::Usize => Core::new(Kind::Size(Size::Lit(0)), Type::Usize, sp),
@@ -1398,6 +1471,12 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
         match &p.ty {
             Ty::Fn(ps, r, sp) => {
                 if f.public {
+                    // Bound anyway, so its uses raise no second error.
+                    let ps: Option<Vec<Type>> =
+                        ps.iter().map(|t| ty_of(t, &mut Diags::default())).collect();
+                    if let (Some(ps), Some(r)) = (ps, ty_of(r, &mut Diags::default())) {
+                        env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))));
+                    }
                     el.err(
                         *sp,
                         format!("kernel `{}` takes a function parameter: only private helpers can (kernels become Rust functions over slices)\n  help: make a private `fn` take `{}` and call it from the kernel with a closure", f.name.s, p.name.s),
@@ -1465,7 +1544,8 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
         (Ok(b), Some(r)) => (b, r),
         _ => return None,
     };
-    if !body.ty.same(&ret) {
+    // With a size the parameters do not fix, the comparison would only repeat that error.
+    if ok && !body.ty.same(&ret) {
         let tail = tail_span(&f.body);
         el.err(
             tail,
@@ -1492,7 +1572,7 @@ fn check_fn(scope: &Scope, fi: usize, recursive: &[usize], diags: &mut Diags) ->
     })
 }
 
-fn tail_span(e: &Expr) -> Span {
+fn tail_span(e: &Expr) -> Sp {
     match &e.kind {
         ExprKind::Block(_, t) => tail_span(t),
         _ => e.span,
@@ -1501,23 +1581,106 @@ fn tail_span(e: &Expr) -> Span {
 
 /// Decide how each of a kernel's size names is read from its arguments.
 fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>> {
-    let mut known: Vec<String> = Vec::new();
-    let mut pins = Vec::new();
-    for p in &f.params {
-        if let Ty::Usize(_) = p.ty {
-            known.push(p.name.s.clone());
-            pins.push(Pin::Param(p.name.s.clone()));
+    let given: Vec<String> = f
+        .params
+        .iter()
+        .filter(|p| matches!(p.ty, Ty::Usize(_)))
+        .map(|p| p.name.s.clone())
+        .collect();
+    let (pins, known) = propagate_pins(f, &given);
+    let missing: Vec<&String> = sizes.iter().filter(|s| !known.contains(s)).collect();
+    if missing.is_empty() {
+        return Some(pins);
+    }
+    // Suggest the fewest `usize` parameters: add the first unknown size, see what the
+    // lengths then give, repeat.
+    let mut extra = given.clone();
+    let mut suggest = Vec::new();
+    loop {
+        let (_, known) = propagate_pins(f, &extra);
+        match sizes.iter().find(|s| !known.contains(s)) {
+            Some(s) => {
+                suggest.push(format!("`{s}: usize`"));
+                extra.push(s.clone());
+            }
+            None => break,
         }
     }
+    let names: Vec<String> = missing.iter().map(|s| format!("`{s}`")).collect();
+    let (what, rest) = if missing.len() == 1 {
+        ("size", String::new())
+    } else if suggest.len() < missing.len() {
+        (
+            "sizes",
+            " (the others then follow from the argument lengths)".to_string(),
+        )
+    } else {
+        ("sizes", String::new())
+    };
+    // Point at the parameter whose shape mentions the size.
+    let at = f
+        .params
+        .iter()
+        .find(|p| {
+            let mut ns = Vec::new();
+            ty_size_names(&p.ty, &mut ns);
+            ns.contains(missing[0])
+        })
+        .map(|p| Sp::from(p.name.span).to(Sp::from(p.ty.span())))
+        .unwrap_or(Sp::from(f.sig_span));
+    diags.error(
+        at,
+        format!(
+            "{what} {} of kernel `{}` cannot be read from the argument lengths\n  help: add {} {}{rest}",
+            names.join(", "),
+            f.name.s,
+            if suggest.len() == 1 { "a parameter" } else { "parameters" },
+            suggest.join(", ")
+        ),
+    );
+    None
+}
+
+/// `size = scale * name + offset` for one size name not yet known, with integer constants.
+fn linear(size: &Size, known: &[String]) -> Option<(String, u64, i64)> {
+    let mut names = Vec::new();
+    size.names(&mut names);
+    let [nm] = &names[..] else { return None };
+    if known.contains(nm) {
+        return None;
+    }
+    let p = size.poly();
+    let mut scale = None;
+    let mut offset = 0i64;
+    for (m, c) in p.coeffs() {
+        if c.fract() != 0.0 {
+            return None;
+        }
+        match &m[..] {
+            [] => offset = c as i64,
+            [crate::size::Atom::Name(x)] if x == nm && c >= 1.0 => scale = Some(c as u64),
+            _ => return None,
+        }
+    }
+    Some((nm.clone(), scale?, offset))
+}
+
+/// Pins reachable from the `given` sizes: a parameter whose unknown dimensions are all one
+/// bare size name fixes it (`[f64; n]`: n = len; `[[f64; n]; n]`: n = sqrt(len)).
+fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
+    let mut known: Vec<String> = given.to_vec();
+    let mut pins: Vec<Pin> = f
+        .params
+        .iter()
+        .filter(|p| matches!(p.ty, Ty::Usize(_)))
+        .map(|p| Pin::Param(p.name.s.clone()))
+        .collect();
     let arrays: Vec<(&ast::Param, Vec<Size>)> = f
         .params
         .iter()
-        .filter_map(|p| {
-            let mut d = Diags::default();
-            match ty_of(&p.ty, &mut d) {
-                Some(Type::Arr(dims)) => Some((p, dims)),
-                _ => None,
-            }
+        .filter_map(|p| match ty_of(&p.ty, &mut Diags::default()) {
+            Some(Type::Arr(dims)) => Some((p, dims)),
+            _ => None,
         })
         .collect();
     loop {
@@ -1530,8 +1693,6 @@ fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>>
                     ns.iter().any(|x| !known.contains(x))
                 })
                 .collect();
-            // The unknown dimensions must all be the same bare name: `[f64; n]` gives
-            // n = len, `[[f64; n]; n]` gives n = sqrt(len).
             let Some(&k0) = unknown.first() else { continue };
             if let Size::Name(nm) = &dims[k0]
                 && unknown
@@ -1552,26 +1713,32 @@ fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>>
                 });
                 known.push(nm.clone());
                 progress = true;
+            } else if let [k] = unknown[..]
+                && let Some((nm, scale, offset)) = linear(&dims[k], &known)
+            {
+                // `[f64; 2 * h]` gives h = len / 2, `[f64; n + 1]` gives n = len - 1.
+                let others = dims
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .map(|(_, d)| d.clone())
+                    .collect();
+                pins.push(Pin::Linear {
+                    name: nm.clone(),
+                    param: p.name.s.clone(),
+                    others,
+                    scale,
+                    offset,
+                });
+                known.push(nm);
+                progress = true;
             }
         }
         if !progress {
             break;
         }
     }
-    let mut ok = true;
-    for s in sizes {
-        if !known.contains(s) {
-            diags.error(
-                f.sig_span,
-                format!(
-                    "size `{s}` of kernel `{}` cannot be read from the argument lengths\n  help: add a parameter `{s}: usize`",
-                    f.name.s
-                ),
-            );
-            ok = false;
-        }
-    }
-    ok.then_some(pins)
+    (pins, known)
 }
 
 #[cfg(test)]

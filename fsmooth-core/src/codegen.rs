@@ -101,6 +101,24 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                     quote!(let #n: usize = ::fsmooth::__rt::root(::fsmooth::__rt::from_len(#p.len(), #prod), #pw);)
                 });
             }
+            Pin::Linear {
+                name,
+                param,
+                others,
+                scale,
+                offset,
+            } => {
+                let n = crate::ast::ident(name, Span::call_site());
+                let p = param_ident(param);
+                let prod = others
+                    .iter()
+                    .cloned()
+                    .reduce(Size::times)
+                    .map(|s| const_size(&s))
+                    .unwrap_or(quote!(1usize));
+                let (scale, offset) = (*scale as usize, *offset as i128);
+                entry.extend(quote!(let #n: usize = ::fsmooth::__rt::solve_linear(::fsmooth::__rt::from_len(#p.len(), #prod), #scale, #offset);));
+            }
         }
     }
     let mut checks = TokenStream::new();

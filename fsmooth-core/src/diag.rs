@@ -1,7 +1,19 @@
 //! Diagnostics: every error of a block is collected and reported together, each on the
 //! tokens it is about.
 
-use proc_macro2::{Span, TokenStream};
+use crate::ast::Sp;
+use proc_macro2::{Ident, TokenStream};
+use quote::ToTokens;
+
+/// An error underlining the whole range `span`.
+pub fn error(span: impl Into<Sp>, msg: impl std::fmt::Display) -> syn::Error {
+    let sp = span.into();
+    // Two tokens carrying the range's ends: syn spans an error from the first to the last.
+    let mut ts = TokenStream::new();
+    Ident::new("start", sp.start).to_tokens(&mut ts);
+    Ident::new("end", sp.end).to_tokens(&mut ts);
+    syn::Error::new_spanned(ts, msg)
+}
 
 /// The errors of one block, in the order found.
 #[derive(Default)]
@@ -10,14 +22,22 @@ pub struct Diags {
 }
 
 impl Diags {
-    /// Record an error.
+    /// Record an error (the same message at the same place only once).
     pub fn push(&mut self, e: syn::Error) {
+        let key = (format!("{:?}", e.span()), e.to_string());
+        if self
+            .errors
+            .iter()
+            .any(|x| (format!("{:?}", x.span()), x.to_string()) == key)
+        {
+            return;
+        }
         self.errors.push(e);
     }
 
-    /// Record an error with `msg` at `span`.
-    pub fn error(&mut self, span: Span, msg: impl std::fmt::Display) {
-        self.push(syn::Error::new(span, msg));
+    /// Record an error with `msg` on the tokens of `span` (a single token or a range).
+    pub fn error(&mut self, span: impl Into<Sp>, msg: impl std::fmt::Display) {
+        self.push(error(span, msg));
     }
 
     /// True when nothing was reported.
@@ -53,7 +73,8 @@ impl Diags {
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.len() / 3).max(1);
+    // One edit turns any one-letter name into another: short names get no suggestion.
+    let limit = name.chars().count() / 3;
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))

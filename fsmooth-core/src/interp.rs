@@ -769,6 +769,7 @@ impl<'a> Ev<'a> {
             ));
         }
         match &e.kind {
+            ExprKind::Error => Err("this expression did not parse".to_string()),
             ExprKind::Float(x) => Ok(val(Value::F64(*x))),
             ExprKind::Int(k) => int_lit(*k),
             ExprKind::Bool(b) => Ok(val(Value::Bool(*b))),

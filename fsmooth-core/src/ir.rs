@@ -1,9 +1,9 @@
 //! The core IR: one typed, shape-annotated expression per kernel, with every helper and
 //! closure inlined (the paper's F̃ after specialisation). Later passes rewrite it.
 
+use crate::ast::Sp;
 use crate::ast::{BinOp, CastTy, MathFn};
 use crate::size::Size;
-use proc_macro2::Span;
 use std::fmt;
 
 /// A variable of the core IR; unique within a kernel.
@@ -96,7 +96,7 @@ pub struct Core {
     /// For `usize` expressions, the value as a size expression when it has one.
     pub sym: Option<Size>,
     /// The user's tokens it came from.
-    pub span: Span,
+    pub span: Sp,
 }
 
 /// Core expression forms.
@@ -139,7 +139,7 @@ pub enum Kind {
 
 impl Core {
     /// A node of type `ty` with no symbolic value.
-    pub fn new(kind: Kind, ty: Type, span: Span) -> Core {
+    pub fn new(kind: Kind, ty: Type, span: Sp) -> Core {
         Core {
             kind,
             ty,
@@ -149,7 +149,7 @@ impl Core {
     }
 
     /// A static size as a value.
-    pub fn size(s: Size, span: Span) -> Core {
+    pub fn size(s: Size, span: Sp) -> Core {
         Core {
             kind: Kind::Size(s.clone()),
             ty: Type::Usize,
@@ -307,6 +307,20 @@ pub struct KParam {
 pub enum Pin {
     /// A `usize` parameter.
     Param(String),
+    /// `name = (len(param) / product(others) - offset) / scale`, for a dimension that is
+    /// `scale * name + offset`.
+    Linear {
+        /// The size name.
+        name: String,
+        /// The array parameter whose length fixes it.
+        param: String,
+        /// The other dimensions of that parameter (all known when this pin runs).
+        others: Vec<Size>,
+        /// The coefficient of `name`.
+        scale: u64,
+        /// The constant term.
+        offset: i64,
+    },
     /// `name = (len(param) / product(other dims of param))^(1/power)`: `power` is how many
     /// dimensions of the parameter are exactly `name` (a square matrix has 2).
     FromLen {

@@ -35,7 +35,12 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
     let kernels = check::check(&scope, &mut diags);
     if !diags.is_empty() {
         let mut out = diags.to_compile_errors();
+        let mut seen: Vec<&str> = Vec::new();
         for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
+            if seen.contains(&f.name.s.as_str()) {
+                continue; // a duplicate is reported already; a second stub would add E0428
+            }
+            seen.push(&f.name.s);
             if let Some(s) = codegen::stub(f) {
                 out.extend(s);
             }

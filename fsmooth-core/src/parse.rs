@@ -3,7 +3,7 @@
 
 use crate::ast::*;
 use crate::diag::Diags;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
@@ -45,10 +45,10 @@ struct Parser<'d> {
 /// How deeply expressions may nest.
 pub const MAX_DEPTH: usize = 256;
 
-fn placeholder(span: Span) -> Expr {
+fn placeholder(span: impl Into<Sp>) -> Expr {
     Expr {
-        kind: ExprKind::Float(0.0),
-        span,
+        kind: ExprKind::Error,
+        span: span.into(),
     }
 }
 
@@ -60,8 +60,8 @@ fn name(id: &syn::Ident) -> Name {
 }
 
 impl Parser<'_> {
-    fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
-        self.diags.push(syn::Error::new(span, msg));
+    fn err(&mut self, span: impl Into<Sp>, msg: impl std::fmt::Display) {
+        self.diags.error(span, msg);
     }
 
     fn item(&mut self, f: &syn::ItemFn) -> FnDef {
@@ -257,7 +257,7 @@ impl Parser<'_> {
     }
 
     fn block(&mut self, b: &syn::Block) -> Expr {
-        let span = b.brace_token.span.join();
+        let span = Sp::from(b.brace_token.span.join());
         let mut lets = Vec::new();
         let mut tail = None;
         let n = b.stmts.len();
@@ -293,12 +293,17 @@ impl Parser<'_> {
                     if k + 1 == n && semi.is_none() {
                         tail = Some(self.expr(e));
                     } else if let Some(semi) = semi {
-                        self.err(
-                            semi.span(),
-                            "only `let` statements come before a block's value: remove this `;` if this is the value",
-                        );
+                        // Its own error (a `return`, say) says more than the `;`.
+                        let before = self.diags.len();
+                        let x = self.expr(e);
+                        if self.diags.len() == before {
+                            self.err(
+                                semi.span(),
+                                "only `let` statements come before a block's value: remove this `;` if this is the value",
+                            );
+                        }
                         if k + 1 == n {
-                            tail = Some(self.expr(e));
+                            tail = Some(x);
                         }
                     } else {
                         // Parse it anyway: its own error (a `for` loop, say) says more.
@@ -411,10 +416,10 @@ impl Parser<'_> {
     fn expr(&mut self, e: &syn::Expr) -> Expr {
         if self.depth >= MAX_DEPTH {
             self.err(
-                e.span(),
+                Sp::of(e),
                 format!("this expression nests more than {MAX_DEPTH} levels deep: bind parts of it with `let`"),
             );
-            return placeholder(e.span());
+            return placeholder(Sp::of(e));
         }
         self.depth += 1;
         let r = self.expr_inner(e);
@@ -423,7 +428,7 @@ impl Parser<'_> {
     }
 
     fn expr_inner(&mut self, e: &syn::Expr) -> Expr {
-        let span = e.span();
+        let span = Sp::of(e);
         let kind = match e {
             syn::Expr::Lit(l) => match &l.lit {
                 syn::Lit::Float(f) => match f.base10_parse::<f64>() {

@@ -5,9 +5,9 @@
 //! unused `let`s are dropped (every expression is pure).
 
 use crate::ast::BinOp;
+use crate::ast::Sp;
 use crate::ir::{Core, Kind, Type, VarId, subst_loop};
 use crate::size::Size;
-use proc_macro2::Span;
 
 /// A value that costs nothing to repeat: a variable, constant or size.
 pub fn is_trivial(e: &Core) -> bool {
@@ -28,7 +28,7 @@ fn is_view(e: &Core) -> bool {
 }
 
 /// Replace loop index `i` in `body` by `k` (fusion's `f(i)` for `build(n, f)[k]`).
-pub fn subst_index(i: VarId, k: &Core, mut body: Core, span: Span) -> Core {
+pub fn subst_index(i: VarId, k: &Core, mut body: Core, span: Sp) -> Core {
     if is_trivial(k) {
         body.subst(i, k);
         return body;

@@ -317,7 +317,8 @@ impl Size {
         }
     }
 
-    /// A simplified tree: constant subtrees folded (used for readable generated code).
+    /// A simplified tree, for readable messages and code: constant subtrees folded where no
+    /// check is lost (`2 - 0` is `2`, `x - 0` is `x`, `x * 1` is `x`), the rest as written.
     pub fn fold(&self) -> Size {
         if let Some(c) = self.as_const()
             && !self.has_div_or_sub()
@@ -330,8 +331,14 @@ impl Size {
             Size::Mul(a, b) if b.as_const() == Some(1) => a.fold(),
             Size::Add(a, b) if b.as_const() == Some(0) => a.fold(),
             Size::Add(a, b) if a.as_const() == Some(0) => b.fold(),
+            Size::Sub(a, b) if b.as_const() == Some(0) => a.fold(),
+            Size::Sub(a, b) => match (a.as_const(), b.as_const()) {
+                (Some(x), Some(y)) if x >= y && !a.has_div_or_sub() && !b.has_div_or_sub() => {
+                    Size::Lit(x - y)
+                }
+                _ => Size::Sub(f(a), f(b)),
+            },
             Size::Add(a, b) => Size::Add(f(a), f(b)),
-            Size::Sub(a, b) => Size::Sub(f(a), f(b)),
             Size::Mul(a, b) => Size::Mul(f(a), f(b)),
             Size::Div(a, b) => Size::Div(f(a), f(b)),
             Size::Rem(a, b) => Size::Rem(f(a), f(b)),

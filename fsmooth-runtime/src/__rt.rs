@@ -78,6 +78,12 @@ pub fn div_exact(a: usize, b: usize, expr: &'static str) -> Result<usize, Error>
 pub fn from_len(len: usize, others: usize) -> usize {
     len.checked_div(others).unwrap_or(0)
 }
+/// `n` with `scale * n + offset == v`, rounded down and at least 0 (a size read from a
+/// length such as `2 * h` or `n + 1`; the length check that follows rejects the rest).
+pub fn solve_linear(v: usize, scale: usize, offset: i128) -> usize {
+    let rest = (v as i128).saturating_sub(offset).max(0);
+    usize::try_from(rest / (scale.max(1) as i128)).unwrap_or(usize::MAX)
+}
 /// The integer `k`-th root of `v`, rounded down (a size read from a square or cubic
 /// array's length; the length check that follows rejects lengths that are not exact powers).
 pub fn root(v: usize, k: u32) -> usize {

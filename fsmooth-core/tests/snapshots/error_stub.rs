@@ -1,5 +1,5 @@
 ::core::compile_error! {
-    "mismatched shapes: argument `b` of `add` expects `[f64; 3]`, found `[f64; 4]`\n  note: in this call `n` = 3 from `a`"
+    "mismatched shapes: argument `b` of `add` expects `[f64; 3]`, found `[f64; 4]`\n  note: `add` takes `b: [f64; n]`, and in this call `n` is `3`, fixed by argument `a`"
 }
 #[allow(unused, clippy::all)]
 pub fn bad(

@@ -66,7 +66,7 @@ fn random_tokens(rng: &mut Rng, depth: usize, out: &mut String) {
                 random_tokens(rng, depth + 1, out);
                 out.push_str(c);
             }
-            _ => out.push_str("x"),
+            _ => out.push('x'),
         }
         out.push(' ');
     }

@@ -26,6 +26,8 @@
 
 #![warn(missing_docs)]
 
+pub mod progen;
+
 use std::path::PathBuf;
 
 /// Number of parameters of one bundle-adjustment camera: rotation (3, angle-axis),

@@ -42,6 +42,9 @@ pub fn close(a: f64, b: f64, tol: f64) -> bool {
     if a.is_nan() || b.is_nan() {
         return a.is_nan() && b.is_nan();
     }
+    if a == b {
+        return true; // also equal infinities
+    }
     (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
 }
 

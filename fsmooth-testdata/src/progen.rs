@@ -1,0 +1,491 @@
+//! Random well-typed, well-shaped fsmooth programs (Csmith-style), for differential tests of
+//! the compiler against the reference interpreter.
+//!
+//! Every program is one block with a helper taking a closure and one kernel of a fixed
+//! signature, `k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize)`, whose
+//! result is an `f64`, a vector or a matrix. Expressions cover `build` and `ifold` (scalar
+//! and array state, nested), slices, array literals, `if`, `let`, closures through the
+//! helper and the prelude's `map`/`map2`, prelude calls, the math methods, and size
+//! arithmetic over symbolic and literal sizes. Programs are total on their [`inputs`]
+//! (indexes are loop indexes into arrays of their loop's size, `i % n` with n >= 1, or
+//! constants below literal sizes), so every run compares values; errors are tested apart.
+
+/// A small deterministic generator (xorshift64*).
+#[derive(Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform below `n` (0 for `n == 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+    /// Uniform in [-1, 1).
+    pub fn f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+    /// True with probability `1/k`.
+    pub fn one_in(&mut self, k: usize) -> bool {
+        self.below(k) == 0
+    }
+}
+
+/// A generated program and the result type of its kernel `k`.
+pub struct Program {
+    /// The block's source.
+    pub src: String,
+    /// `"f64"`, `"[f64; n]"` or `"[[f64; m]; n]"`.
+    pub ret: &'static str,
+}
+
+/// The inputs of one call: sizes and values.
+pub struct Inputs {
+    /// Size of `a`.
+    pub n: usize,
+    /// Size of `b`.
+    pub m: usize,
+    /// `a`, `n` values.
+    pub a: Vec<f64>,
+    /// `b`, `m` values.
+    pub b: Vec<f64>,
+    /// `c`, `n * m` values, row-major.
+    pub c: Vec<f64>,
+    /// The scalar `s`.
+    pub s: f64,
+    /// The size parameter `p`.
+    pub p: usize,
+}
+
+/// Deterministic inputs for program `prog`, trial `trial`.
+pub fn inputs(prog: u64, trial: u64) -> Inputs {
+    let mut r = Rng::new(
+        prog.wrapping_mul(1_000_003)
+            .wrapping_add(trial)
+            .wrapping_add(7),
+    );
+    // n, m >= 1: generated programs index with `i % n`; p may be 0 (empty loops).
+    let n = r.below(4) + 1;
+    let m = r.below(3) + 1 + usize::from(trial % 2 == 0);
+    let p = r.below(4);
+    let vec = |r: &mut Rng, k: usize| (0..k).map(|_| r.f64() * 2.0).collect::<Vec<f64>>();
+    Inputs {
+        n,
+        m,
+        a: vec(&mut r, n),
+        b: vec(&mut r, m),
+        c: vec(&mut r, n * m),
+        s: r.f64(),
+        p,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum T {
+    F,
+    U,
+    /// A vector of one of the sizes.
+    V(D),
+    /// A matrix `[[f64; m]; n]`.
+    M,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum D {
+    N,
+    M,
+    P,
+    Three,
+}
+
+impl D {
+    fn text(self) -> &'static str {
+        match self {
+            D::N => "n",
+            D::M => "m",
+            D::P => "p",
+            D::Three => "3",
+        }
+    }
+}
+
+struct Var {
+    name: String,
+    ty: T,
+    /// For a loop index: the size it is below.
+    below: Option<D>,
+}
+
+struct Gen {
+    r: Rng,
+    vars: Vec<Var>,
+    fresh: usize,
+}
+
+impl Gen {
+    fn name(&mut self, base: &str) -> String {
+        self.fresh += 1;
+        format!("{base}{}", self.fresh)
+    }
+
+    fn pick_var(&mut self, ty: T) -> Option<String> {
+        let c: Vec<&Var> = self.vars.iter().filter(|v| v.ty == ty).collect();
+        if c.is_empty() {
+            return None;
+        }
+        Some(c[self.r.below(c.len())].name.clone())
+    }
+
+    fn loop_index(&mut self, d: D) -> Option<String> {
+        let c: Vec<&Var> = self.vars.iter().filter(|v| v.below == Some(d)).collect();
+        if c.is_empty() {
+            return None;
+        }
+        Some(c[self.r.below(c.len())].name.clone())
+    }
+
+    fn with<R>(&mut self, name: &str, ty: T, below: Option<D>, f: impl FnOnce(&mut Gen) -> R) -> R {
+        self.vars.push(Var {
+            name: name.to_string(),
+            ty,
+            below,
+        });
+        let r = f(self);
+        self.vars.pop();
+        r
+    }
+
+    /// An index below size `d`.
+    fn index(&mut self, d: D, depth: usize) -> String {
+        if let Some(i) = self.loop_index(d)
+            && !self.r.one_in(4)
+        {
+            return i;
+        }
+        match self.r.below(3) {
+            0 if d == D::Three => format!("{}", self.r.below(3)),
+            1 => {
+                let u = self.usize_expr(depth + 1);
+                format!("({u}) % {}", d.text())
+            }
+            _ => format!("0 % {}", d.text()),
+        }
+    }
+
+    fn usize_expr(&mut self, depth: usize) -> String {
+        match self.r.below(if depth > 3 { 3 } else { 6 }) {
+            0 => ["n", "m", "p"][self.r.below(3)].to_string(),
+            1 => format!("{}", self.r.below(4)),
+            2 => self.pick_var(T::U).unwrap_or_else(|| "n".into()),
+            3 => {
+                let (x, y) = (self.usize_expr(depth + 1), self.usize_expr(depth + 1));
+                format!("({x} + {y})")
+            }
+            4 => {
+                let x = self.usize_expr(depth + 1);
+                format!("({x} * 2)")
+            }
+            _ => {
+                let v = self.vec_any(depth + 1);
+                format!("{v}.len()")
+            }
+        }
+    }
+
+    fn vec_any(&mut self, depth: usize) -> String {
+        let d = [D::N, D::M, D::P, D::Three][self.r.below(4)];
+        self.expr(T::V(d), depth)
+    }
+
+    fn boolean(&mut self, depth: usize) -> String {
+        match self.r.below(if depth > 3 { 2 } else { 5 }) {
+            0 => {
+                let (x, y) = (self.expr(T::F, depth + 1), self.expr(T::F, depth + 1));
+                format!("{x} < {y}")
+            }
+            1 => {
+                let (x, y) = (self.usize_expr(depth + 1), self.usize_expr(depth + 1));
+                format!("{x} <= {y}")
+            }
+            2 => {
+                let (x, y) = (self.boolean(depth + 1), self.boolean(depth + 1));
+                format!("({x} && {y})")
+            }
+            3 => {
+                let (x, y) = (self.boolean(depth + 1), self.boolean(depth + 1));
+                format!("({x} || !({y}))")
+            }
+            _ => ["true", "false"][self.r.below(2)].to_string(),
+        }
+    }
+
+    fn scalar(&mut self, depth: usize) -> String {
+        let leaf = depth > 4;
+        match self.r.below(if leaf { 4 } else { 18 }) {
+            0 => format!("{:.3}", self.r.f64() * 3.0),
+            1 => self.pick_var(T::F).unwrap_or_else(|| "s".into()),
+            2 => {
+                let d = [D::N, D::M, D::Three][self.r.below(3)];
+                let v = self.vec_var_or_param(d);
+                let i = self.index(d, depth);
+                format!("{v}[{i}]")
+            }
+            3 => {
+                let i = self.index(D::N, depth);
+                let j = self.index(D::M, depth);
+                format!("c[{i}][{j}]")
+            }
+            4 => {
+                let op = ["+", "-", "*", "/"][self.r.below(4)];
+                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                format!("({x} {op} {y})")
+            }
+            5 => {
+                let x = self.scalar(depth + 1);
+                let f = [
+                    "sin()",
+                    "cos()",
+                    "tanh()",
+                    "abs()",
+                    "floor()",
+                    "powi(2)",
+                    "abs().sqrt()",
+                ];
+                format!("({x}).{}", f[self.r.below(f.len())])
+            }
+            6 => {
+                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                let f = ["min", "max"][self.r.below(2)];
+                format!("({x}).{f}({y})")
+            }
+            7 => {
+                let v = self.vec_any(depth + 1);
+                let f = ["sum", "sqnorm", "vmax", "logsumexp", "norm"];
+                format!("{}({v})", f[self.r.below(f.len())])
+            }
+            8 => {
+                let d = [D::N, D::M, D::P][self.r.below(3)];
+                let (x, y) = (self.expr(T::V(d), depth + 1), self.expr(T::V(d), depth + 1));
+                format!("dot({x}, {y})")
+            }
+            9 => {
+                let c = self.usize_expr(depth + 1);
+                let init = self.scalar(depth + 1);
+                let (acc, i) = (self.name("acc"), self.name("i"));
+                let body = self.with(&acc, T::F, None, |g| {
+                    g.with(&i, T::U, None, |g| {
+                        let e = g.scalar(depth + 1);
+                        format!("{acc} * 0.5 + {e}")
+                    })
+                });
+                format!("ifold({c}, {init}, |{acc}, {i}| {body})")
+            }
+            10 => {
+                let c = self.boolean(depth + 1);
+                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                format!("if {c} {{ {x} }} else {{ {y} }}")
+            }
+            11 => {
+                let x = self.name("x");
+                let v = self.scalar(depth + 1);
+                let body = self.with(&x, T::F, None, |g| g.scalar(depth + 1));
+                format!("{{ let {x} = {v}; {body} }}")
+            }
+            12 => {
+                let u = self.usize_expr(depth + 1);
+                format!("(({u}) as f64)")
+            }
+            13 => {
+                let x = self.scalar(depth + 1);
+                format!("(-{x})")
+            }
+            14 => {
+                // A slice whose length is a size (n >= 1, so it is in range).
+                let len = self.r.below(2);
+                format!("sum(a[0..0 + {len}])")
+            }
+            15 => {
+                let v = self.expr(T::V(D::M), depth + 1);
+                format!("sum(twice({v}, |q| q * s + 1.0))")
+            }
+            _ => {
+                let d = [D::N, D::M][self.r.below(2)];
+                let v = self.expr(T::V(d), depth + 1);
+                let i = self.index(d, depth);
+                // Parenthesised: `{ .. }[i]` at the start of a statement is a block, then an
+                // array literal, in Rust's grammar.
+                format!("({v})[{i}]")
+            }
+        }
+    }
+
+    fn vec_var_or_param(&mut self, d: D) -> String {
+        if let Some(v) = self.pick_var(T::V(d))
+            && !self.r.one_in(3)
+        {
+            return v;
+        }
+        match d {
+            D::N => "a".into(),
+            D::M => "b".into(),
+            D::P => "build(p, |z| s)".into(),
+            D::Three => "[s, 1.5, -0.5]".into(),
+        }
+    }
+
+    fn vector(&mut self, d: D, depth: usize) -> String {
+        let leaf = depth > 4;
+        match self.r.below(if leaf { 2 } else { 13 }) {
+            0 | 1 => self.vec_var_or_param(d),
+            2 | 3 => {
+                let i = self.name("i");
+                let body = self.with(&i, T::U, Some(d), |g| g.scalar(depth + 1));
+                format!("build({}, |{i}| {body})", d.text())
+            }
+            4 => {
+                let f = ["add", "sub", "emul"][self.r.below(3)];
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("{f}({x}, {y})")
+            }
+            5 => {
+                let (x, k) = (self.vector(d, depth + 1), self.scalar(depth + 1));
+                format!("smul({x}, {k})")
+            }
+            6 => {
+                let x = self.vector(d, depth + 1);
+                let q = self.name("q");
+                let body = self.with(&q, T::F, None, |g| g.scalar(depth + 2));
+                format!("map({x}, |{q}| {body})")
+            }
+            7 => {
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("map2({x}, {y}, |u, w| u * w - s)")
+            }
+            8 => {
+                let c = self.boolean(depth + 1);
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("if {c} {{ {x} }} else {{ {y} }}")
+            }
+            9 => {
+                let cnt = self.usize_expr(depth + 1);
+                let init = self.vector(d, depth + 1);
+                let (acc, i) = (self.name("acc"), self.name("i"));
+                let body = self.with(&acc, T::V(d), None, |g| {
+                    g.with(&i, T::U, None, |g| {
+                        let e = g.vector(d, depth + 1);
+                        format!("add(smul({acc}, 0.5), {e})")
+                    })
+                });
+                format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
+            }
+            10 if d == D::M => {
+                let i = self.index(D::N, depth);
+                let m = self.matrix(depth + 1);
+                format!("({m})[{i}]")
+            }
+            10 if d == D::N => {
+                let m = self.matrix(depth + 1);
+                let v = self.vector(D::M, depth + 1);
+                format!("matvec({m}, {v})")
+            }
+            11 if d == D::Three => {
+                let (x, y, z) = (
+                    self.scalar(depth + 1),
+                    self.scalar(depth + 1),
+                    self.scalar(depth + 1),
+                );
+                format!("[{x}, {y}, {z}]")
+            }
+            11 if d == D::N => "a[0..n]".into(),
+            12 => {
+                let x = self.name("v");
+                let val = self.vector(d, depth + 1);
+                let body = self.with(&x, T::V(d), None, |g| g.vector(d, depth + 1));
+                format!("{{ let {x} = {val}; {body} }}")
+            }
+            _ => {
+                let x = self.vector(d, depth + 1);
+                format!("twice({x}, |q| q - 0.25)")
+            }
+        }
+    }
+
+    fn matrix(&mut self, depth: usize) -> String {
+        let leaf = depth > 3;
+        match self.r.below(if leaf { 1 } else { 5 }) {
+            0 => "c".into(),
+            1 => {
+                let i = self.name("i");
+                let row = self.with(&i, T::U, Some(D::N), |g| g.vector(D::M, depth + 1));
+                format!("build(n, |{i}| {row})")
+            }
+            2 => {
+                let (x, y) = (self.matrix(depth + 1), self.matrix(depth + 1));
+                format!("madd({x}, {y})")
+            }
+            3 => "transpose(transpose(c))".into(),
+            _ => {
+                let (x, y) = (self.vector(D::N, depth + 1), self.vector(D::M, depth + 1));
+                format!("outer({x}, {y})")
+            }
+        }
+    }
+
+    fn expr(&mut self, t: T, depth: usize) -> String {
+        match t {
+            T::F => self.scalar(depth),
+            T::U => self.usize_expr(depth),
+            T::V(d) => self.vector(d, depth),
+            T::M => self.matrix(depth),
+        }
+    }
+}
+
+/// Program number `seed`.
+pub fn program(seed: u64) -> Program {
+    let mut g = Gen {
+        r: Rng::new(seed),
+        vars: Vec::new(),
+        fresh: 0,
+    };
+    let (ret, t) = match g.r.below(3) {
+        0 => ("f64", T::F),
+        1 => ("[f64; n]", T::V(D::N)),
+        _ => ("[[f64; m]; n]", T::M),
+    };
+    // Skip trivial bodies (`a`, `s`): they test nothing.
+    let mut body = g.expr(t, 0);
+    while body.len() < 24 {
+        body = g.expr(t, 0);
+    }
+    let src = format!(
+        "fn twice(v: [f64; q], f: fn(f64) -> f64) -> [f64; q] {{ build(q, |i| f(f(v[i]))) }}\n\
+         pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> {ret} {{\n    {body}\n}}\n"
+    );
+    Program { src, ret }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_deterministic_and_varied() {
+        assert_eq!(program(3).src, program(3).src);
+        let distinct: std::collections::HashSet<String> = (0..50).map(|s| program(s).src).collect();
+        assert!(distinct.len() > 45);
+    }
+}

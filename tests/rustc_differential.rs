@@ -1,0 +1,129 @@
+//! Differential testing through rustc: a batch of generated programs
+//! (`fsmooth_testdata::progen`) is emitted as one crate, compiled once, run on generated
+//! inputs, and every result is compared with the reference interpreter.
+//!
+//! `cargo test` runs 200 programs, 4 inputs each. For a longer run:
+//! `FSMOOTH_DIFF_PROGRAMS=2000 cargo test --release --test rustc_differential -- --nocapture`.
+
+#[macro_use]
+mod common;
+use common::*;
+use fsmooth_testdata::progen::{inputs, program};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TRIALS: u64 = 4;
+
+fn programs() -> u64 {
+    std::env::var("FSMOOTH_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+fn write_crate(dir: &Path, count: u64) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"fsmooth-diff\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nfsmooth = {{ path = {:?} }}\nfsmooth-testdata = {{ path = {:?} }}\n\n[workspace]\n",
+            root,
+            root.join("fsmooth-testdata")
+        ),
+    )
+    .unwrap();
+    // The workspace's lock file: same dependency versions, nothing to resolve.
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let mut src = String::from(
+        "#![allow(unused)]\nuse fsmooth::Region;\nuse fsmooth_testdata::progen::inputs;\n\n",
+    );
+    for j in 0..count {
+        src += &format!(
+            "mod p{j} {{ fsmooth::fsmooth! {{ {} }} }}\n",
+            program(j).src
+        );
+    }
+    src += "\nfn show(r: Result<Vec<f64>, fsmooth::Error>) -> String {\n    match r {\n        \
+            Ok(v) => v.iter().map(|x| format!(\"{:016x}\", x.to_bits())).collect::<Vec<_>>().join(\" \"),\n        \
+            Err(e) => format!(\"err {e:?}\"),\n    }\n}\n\nfn main() {\n    let mut region = Region::new();\n";
+    for j in 0..count {
+        let call = match program(j).ret {
+            "f64" => "p{j}::k(&i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|v| vec![v])".to_string(),
+            "[f64; n]" => "{ let mut o = vec![0.0; i.n]; p{j}::k(&mut o, &i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|_| o) }".to_string(),
+            _ => "{ let mut o = vec![0.0; i.n * i.m]; p{j}::k(&mut o, &i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|_| o) }".to_string(),
+        }
+        .replace("{j}", &j.to_string());
+        src += &format!(
+            "    for t in 0..{TRIALS} {{ let i = inputs({j}, t); println!(\"{j} {{t}} {{}}\", show({call})); }}\n"
+        );
+    }
+    src += "}\n";
+    std::fs::write(dir.join("src/main.rs"), src).unwrap();
+}
+
+#[test]
+fn generated_programs_compiled_by_rustc_match_the_interpreter() {
+    let count = programs();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rustc-differential");
+    write_crate(&dir, count);
+    let out = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "the batch crate failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for line in stdout.lines() {
+        let mut parts = line.splitn(3, ' ');
+        let j: u64 = parts.next().unwrap().parse().unwrap();
+        let t: u64 = parts.next().unwrap().parse().unwrap();
+        let got = parts.next().unwrap_or("");
+        let p = program(j);
+        let i = inputs(j, t);
+        let args = [
+            Value::vec(&i.a),
+            Value::vec(&i.b),
+            Value::matrix(&i.c, i.m),
+            Value::F64(i.s),
+            Value::Usize(i.p),
+        ];
+        let want = reference_result(&p.src, "k", &args);
+        let ok = match (&want, got.strip_prefix("err ")) {
+            (Ok(w), None) => {
+                let g: Vec<f64> = got
+                    .split_whitespace()
+                    .map(|h| f64::from_bits(u64::from_str_radix(h, 16).unwrap()))
+                    .collect();
+                g.len() == w.len() && g.iter().zip(w).all(|(a, b)| close(*a, *b, 1e-9))
+            }
+            _ => false,
+        };
+        compared += 1;
+        if !ok {
+            failures.push(format!(
+                "program {j}, inputs {t}:\n{}\ncompiled: {got}\ninterpreter: {want:?}",
+                p.src
+            ));
+        }
+    }
+    println!(
+        "{count} programs, {compared} runs compared, {} mismatches",
+        failures.len()
+    );
+    assert_eq!(compared as u64, count * TRIALS);
+    assert!(
+        failures.is_empty(),
+        "{} mismatches; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+}

@@ -79,7 +79,7 @@ pub fn inputs(prog: u64, trial: u64) -> Inputs {
     );
     // n, m >= 1: generated programs index with `i % n`; p may be 0 (empty loops).
     let n = r.below(4) + 1;
-    let m = r.below(3) + 1 + usize::from(trial % 2 == 0);
+    let m = r.below(3) + 1 + usize::from(trial.is_multiple_of(2));
     let p = r.below(4);
     let vec = |r: &mut Rng, k: usize| (0..k).map(|_| r.f64() * 2.0).collect::<Vec<f64>>();
     Inputs {

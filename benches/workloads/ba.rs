@@ -209,18 +209,17 @@ impl Workload for Project {
 
     #[inline]
     fn fsmooth(&mut self) {
-        kernels::project(
-            black_box(&mut self.out),
-            black_box(&self.cam),
-            black_box(&self.x),
-            &mut self.region,
-        )
-        .unwrap();
+        // Array references through `black_box`: constant lengths, as a caller with arrays.
+        let (out, cam, x): (&mut [f64; 2], &[f64; 11], &[f64; 3]) =
+            black_box((&mut self.out, &self.cam, &self.x));
+        kernels::project(out, cam, x, &mut self.region).unwrap();
     }
 
     #[inline]
     fn hand(&mut self) {
-        self.hand_out = project_hand(black_box(&self.cam), black_box(&self.x));
+        let (out, cam, x): (&mut [f64; 2], &[f64; 11], &[f64; 3]) =
+            black_box((&mut self.hand_out, &self.cam, &self.x));
+        *out = project_hand(cam, x);
     }
 
     #[inline]

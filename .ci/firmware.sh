@@ -45,7 +45,7 @@ if ! command -v qemu-system-arm >/dev/null; then
     apt-get install -s --no-install-recommends qemu-system-arm | grep '^Remv' || true
     DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" qemu-system-arm >/dev/null
 fi
-qemu-system-arm --version | head -n 1
+qemu-system-arm --version | sed -n 1p
 
 build() { (cd "$fw" && cargo build --release "$@"); }
 

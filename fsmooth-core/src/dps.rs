@@ -153,9 +153,21 @@ fn f64_lit(v: f64) -> TokenStream {
     }
 }
 
+/// Offset arithmetic. It cannot overflow (every offset is below a length that was
+/// computed with checked arithmetic), and every access it feeds is a `get`, so it wraps
+/// rather than carry an overflow check that would be a panic path under `overflow-checks`.
+fn wadd(a: TokenStream, b: TokenStream) -> TokenStream {
+    quote!((#a).wrapping_add(#b))
+}
+
+/// See [`wadd`].
+fn wmul(a: TokenStream, b: TokenStream) -> TokenStream {
+    quote!((#a).wrapping_mul(#b))
+}
+
 fn plus(off: &Option<TokenStream>, k: TokenStream) -> TokenStream {
     match off {
-        Some(o) => quote!(#o + #k),
+        Some(o) => wadd(o.clone(), k),
         None => k,
     }
 }
@@ -290,7 +302,7 @@ impl<'k> Dps<'k> {
                 };
                 let rows = w.dims[1..].to_vec();
                 let off = match self.stride(&rows) {
-                    Some(st) => plus(&w.off, quote!((#it) * #st)),
+                    Some(st) => plus(&w.off, wmul(it, st)),
                     None => plus(&w.off, it),
                 };
                 return (
@@ -318,7 +330,7 @@ impl<'k> Dps<'k> {
                     quote!(#tmp)
                 };
                 let off = match self.stride(&w.dims[1..]) {
-                    Some(st) => plus(&w.off, quote!((#lt) * #st)),
+                    Some(st) => plus(&w.off, wmul(lt, st)),
                     None => plus(&w.off, lt),
                 };
                 let mut dims = w.dims.clone();
@@ -348,9 +360,9 @@ impl<'k> Dps<'k> {
         {
             let (x, y) = (self.index_expr(a), self.index_expr(b));
             return if *op == BinOp::Add {
-                quote!((#x + #y))
+                wadd(x, y)
             } else {
-                quote!((#x * #y))
+                wmul(x, y)
             };
         }
         self.scalar(e)
@@ -533,7 +545,7 @@ impl<'k> Dps<'k> {
                     let rows = dest.dims[1..].to_vec();
                     let st = self.stride(&rows);
                     let row_off = match st {
-                        Some(st) => plus(&dest.off, quote!(#iv * #st)),
+                        Some(st) => plus(&dest.off, wmul(quote!(#iv), st)),
                         None => plus(&dest.off, quote!(#iv)),
                     };
                     let row = View {
@@ -553,10 +565,17 @@ impl<'k> Dps<'k> {
                     if !mentions(&b, &name) {
                         // The body does not read the destination's buffer: iterate the
                         // destination slice itself, so there is no bounds check to remove.
-                        let lo = dest.off.clone().unwrap_or(quote!(0usize));
+                        let range = match &dest.off {
+                            Some(lo) => {
+                                let hi = wadd(lo.clone(), nt.clone());
+                                quote!(#lo..#hi)
+                            }
+                            None => quote!(..#nt),
+                        };
                         quote! {
-                            if let Some(__d) = #base.get_mut(#lo..#lo + #nt) {
-                                for (#iv, __slot) in __d.iter_mut().enumerate() {
+                            if let Some(__d) = #base.get_mut(#range) {
+                                // `zip`, not `enumerate`: no counter that could overflow.
+                                for (#iv, __slot) in (0..#nt).zip(__d.iter_mut()) {
                                     *__slot = #b;
                                 }
                             }
@@ -576,7 +595,7 @@ impl<'k> Dps<'k> {
                     let depth = self.frame.depth();
                     if x.ty.is_arr() {
                         let off = match &st {
-                            Some(st) => plus(&dest.off, quote!(#kt * #st)),
+                            Some(st) => plus(&dest.off, wmul(kt.clone(), st.clone())),
                             None => plus(&dest.off, kt),
                         };
                         let row = View {
@@ -692,11 +711,13 @@ impl<'k> Dps<'k> {
         let so = src.off.clone().unwrap_or(quote!(0usize));
         let d_o = dest.off.clone().unwrap_or(quote!(0usize));
         let same = matches!((&src.base, &dest.base), (Base::Scratch, Base::Scratch));
+        let (d_end, s_end) = (wadd(d_o.clone(), n.clone()), wadd(so.clone(), n.clone()));
         if same {
-            quote!(for __k in 0..#n { let __v = ::fsmooth::__rt::ld(scratch, #so + __k); ::fsmooth::__rt::st(scratch, #d_o + __k, __v); })
+            let (from, to) = (wadd(so, quote!(__k)), wadd(d_o, quote!(__k)));
+            quote!(for __k in 0..#n { let __v = ::fsmooth::__rt::ld(scratch, #from); ::fsmooth::__rt::st(scratch, #to, __v); })
         } else {
             quote! {
-                if let (Some(__d), Some(__s)) = (#db.get_mut(#d_o..#d_o + #n), #sb.get(#so..#so + #n)) {
+                if let (Some(__d), Some(__s)) = (#db.get_mut(#d_o..#d_end), #sb.get(#so..#s_end)) {
                     for (__x, __y) in __d.iter_mut().zip(__s) {
                         *__x = *__y;
                     }

@@ -96,7 +96,7 @@ pub fn root(v: usize, k: u32) -> usize {
     while r > 0 && pow(r).is_none_or(|p| p > v) {
         r -= 1;
     }
-    while pow(r + 1).is_some_and(|p| p <= v) {
+    while pow(r.saturating_add(1)).is_some_and(|p| p <= v) && r < v {
         r += 1;
     }
     r

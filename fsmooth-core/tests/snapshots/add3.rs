@@ -37,8 +37,8 @@ pub fn add3(
         });
     }
     let _ = region;
-    if let Some(__d) = out.get_mut(0usize..0usize + n) {
-        for (i_8, __slot) in __d.iter_mut().enumerate() {
+    if let Some(__d) = out.get_mut(..n) {
+        for (i_8, __slot) in (0..n).zip(__d.iter_mut()) {
             *__slot = ((::fsmooth::__rt::ld(a, i_8) + ::fsmooth::__rt::ld(b, i_8))
                 + ::fsmooth::__rt::ld(c, i_8));
         }

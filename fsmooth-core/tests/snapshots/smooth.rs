@@ -29,11 +29,14 @@ pub fn smooth(
     {
         {
             if let (Some(__d), Some(__s)) = (
-                scratch.get_mut(0usize..0usize + d),
+                scratch.get_mut(0usize..(0usize).wrapping_add(d)),
                 x
                     .get(
                         (::fsmooth::__rt::check(0usize, t)?)
-                            * d..(::fsmooth::__rt::check(0usize, t)?) * d + d,
+                            .wrapping_mul(
+                                d,
+                            )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                            .wrapping_add(d),
                     ),
             ) {
                 for (__x, __y) in __d.iter_mut().zip(__s) {
@@ -47,16 +50,22 @@ pub fn smooth(
             {
                 let s_6 = (1f64 - alpha);
                 for i_13 in 0..d {
-                    let __v = ((::fsmooth::__rt::ld(scratch, __cur_3 + i_13) * s_6)
-                        + (::fsmooth::__rt::ld(x, (i_4) * d + i_13) * alpha));
-                    ::fsmooth::__rt::st(scratch, __nxt_3 + i_13, __v);
+                    let __v = ((::fsmooth::__rt::ld(
+                        scratch,
+                        (__cur_3).wrapping_add(i_13),
+                    ) * s_6)
+                        + (::fsmooth::__rt::ld(
+                            x,
+                            ((i_4).wrapping_mul(d)).wrapping_add(i_13),
+                        ) * alpha));
+                    ::fsmooth::__rt::st(scratch, (__nxt_3).wrapping_add(i_13), __v);
                 }
             }
             ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
         }
         if let (Some(__d), Some(__s)) = (
-            out.get_mut(0usize..0usize + d),
-            scratch.get(__cur_3..__cur_3 + d),
+            out.get_mut(0usize..(0usize).wrapping_add(d)),
+            scratch.get(__cur_3..(__cur_3).wrapping_add(d)),
         ) {
             for (__x, __y) in __d.iter_mut().zip(__s) {
                 *__x = *__y;

@@ -23,16 +23,16 @@ pub fn stencil(
     }
     let scratch: &mut [f64] = region.frame(n)?;
     {
-        if let Some(__d) = scratch.get_mut(0usize..0usize + n) {
-            for (i_3, __slot) in __d.iter_mut().enumerate() {
+        if let Some(__d) = scratch.get_mut(..n) {
+            for (i_3, __slot) in (0..n).zip(__d.iter_mut()) {
                 *__slot = (::fsmooth::__rt::ld(a, i_3) * 0.5f64);
             }
         }
-        if let Some(__d) = out.get_mut(0usize..0usize + __z0) {
-            for (i_5, __slot) in __d.iter_mut().enumerate() {
+        if let Some(__d) = out.get_mut(..__z0) {
+            for (i_5, __slot) in (0..__z0).zip(__d.iter_mut()) {
                 *__slot = ((::fsmooth::__rt::ld(scratch, i_5)
-                    + ::fsmooth::__rt::ld(scratch, (i_5 + 1usize)))
-                    + ::fsmooth::__rt::ld(scratch, (i_5 + 2usize)));
+                    + ::fsmooth::__rt::ld(scratch, (i_5).wrapping_add(1usize)))
+                    + ::fsmooth::__rt::ld(scratch, (i_5).wrapping_add(2usize)));
             }
         }
     }

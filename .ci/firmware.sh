@@ -12,7 +12,7 @@
 # does not exist, so any panic the optimiser could not remove is a link error. It is made
 # three times: the release build; a deliberate panic (feature `canary-panic`) that must fail
 # to link, which checks the check; and a release build with `overflow-checks = true`
-# (at the opt-levels in $FIRMWARE_OVERFLOW_OPT_LEVELS, default "s").
+# (at the opt-levels in $FIRMWARE_OVERFLOW_OPT_LEVELS, default "s z 1 2 3").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -177,7 +177,7 @@ echo "ok: the canary's panic path is a link error"
 # At opt-level "z" and 1 this does not hold yet (see docs/EMBEDDED.md, Notes): set
 # FIRMWARE_OVERFLOW_OPT_LEVELS="s z 1" to check those too.
 export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
-for opt in ${FIRMWARE_OVERFLOW_OPT_LEVELS:-s}; do
+for opt in ${FIRMWARE_OVERFLOW_OPT_LEVELS:-s z 1 2 3}; do
     step "build and run with overflow-checks = true, opt-level = $opt"
     CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt build_or_locate --quiet
     no_panic_symbols "$elf"

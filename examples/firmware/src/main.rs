@@ -149,7 +149,8 @@ impl Check {
             .str(": max ")
             .u64(worst)
             .str(" ulps from the host; ");
-        for (k, &g) in got.iter().enumerate().take(4) {
+        // `zip` with a range, not `enumerate`: no counter with an overflow check.
+        for (k, &g) in (0..4usize).zip(got) {
             self.out.str(if k == 0 { "[" } else { ", " }).f64(g);
         }
         self.out.str(if got.len() > 4 { ", ..]" } else { "]" }).nl();

@@ -80,9 +80,12 @@ impl Out {
     /// `0x` and 16 hex digits: an f64's exact bits.
     pub fn hex(&mut self, v: u64) -> &mut Out {
         self.str("0x");
-        for k in (0..16).rev() {
-            let d = ((v >> (4 * k)) & 0xf) as u8;
-            self.byte(if d < 10 { b'0' + d } else { b'a' + d - 10 });
+        // Shifts by table, digits by table: no arithmetic that carries an overflow check.
+        const SHIFTS: [u32; 16] = [60, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0];
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        for s in SHIFTS {
+            let d = (v.wrapping_shr(s) & 0xf) as usize;
+            self.byte(DIGITS.get(d).copied().unwrap_or(b'?'));
         }
         self
     }

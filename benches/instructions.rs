@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::process::Command;
 
+mod probes;
 mod workloads;
 use workloads::{Variant, Workload, each_workload, repeat, results};
 
@@ -32,11 +33,16 @@ fn child<W: Workload>(group: &str, v: Variant, iters: u64) {
 
 /// Instructions executed by the child, as callgrind counts them.
 fn callgrind(group: &str, v: Variant, iters: u64) -> u64 {
+    callgrind_args(&["--child", group, v.name(), &iters.to_string()])
+}
+
+/// Instructions executed by this executable run with `args` under callgrind.
+fn callgrind_args(args: &[&str]) -> u64 {
     let exe = std::env::current_exe().unwrap();
     let out = Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(&exe)
-        .args(["--child", group, v.name(), &iters.to_string()])
+        .args(args)
         .output()
         .expect("valgrind runs (apt-get install valgrind)");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -86,10 +92,21 @@ fn main() {
         each_workload!(child(&args[2], v, iters));
         return;
     }
-    if !results::benchmarking() {
-        each_workload!(smoke());
+    if args.get(1).map(String::as_str) == Some("--probe") {
+        let mut inputs = probes::Inputs::new();
+        inputs.run(&args[2], args[3].parse().expect("an iteration count"));
         return;
     }
+    if !results::benchmarking() {
+        each_workload!(smoke());
+        let mut inputs = probes::Inputs::new();
+        inputs.check();
+        for (name, _) in probes::PROBES {
+            inputs.run(name, 1);
+        }
+        return;
+    }
+    probes::Inputs::new().check();
     let names: Vec<&str> = workloads::ALL.iter().map(|v| v.name()).collect();
     let mut md = format!(
         "| workload | {} | fsmooth / hand |\n|---|{}---:|\n",
@@ -99,7 +116,18 @@ fn main() {
     let mut tsv = String::new();
     each_workload!(measure(&mut tsv, &mut md));
     print!("Instructions per call (callgrind):\n\n{md}");
+    let mut probe_md = String::from("| probe | instructions per run |\n|---|---:|\n");
+    let mut probe_tsv = String::new();
+    for (name, n) in probes::PROBES {
+        let base = callgrind_args(&["--probe", name, "0"]);
+        let total = callgrind_args(&["--probe", name, &n.to_string()]);
+        let ir = total.saturating_sub(base) as f64 / n as f64;
+        writeln!(probe_md, "| {name} | {ir:.0} |").unwrap();
+        writeln!(probe_tsv, "{name}\t{ir:.0}").unwrap();
+    }
+    print!("\nCode-generation probes (callgrind):\n\n{probe_md}");
     let dir = results::dir();
     std::fs::write(dir.join("instructions.tsv"), tsv).unwrap();
+    std::fs::write(dir.join("probes.tsv"), probe_tsv).unwrap();
     println!("\nwritten to {}", dir.display());
 }

@@ -159,6 +159,32 @@ fn rss_sweep(counts: &[u64], tsv: &mut String, md: &mut String) {
     }
 }
 
+/// The exact scratch (f64 slots) each fsmooth kernel asks its region for, per call: the
+/// region holds this much from the first call on, and `Region::from_slab` of this length
+/// suffices.
+fn scratch_table() -> String {
+    use workloads::kernels as k;
+    use workloads::linalg::{BLUR_H, BLUR_W, LAYER_IN, LAYER_OUT};
+    let rows = [
+        ("add3", k::add3::scratch_len(micro::ADD3_N)),
+        ("cross", k::cross3::SCRATCH_LEN),
+        ("ba_project", k::project::SCRATCH_LEN),
+        ("ba_reproj", k::reproj_errors::scratch_len(49, 7776, 31843)),
+        ("gmm_d2_K5", k::gmm_objective::scratch_len(5, 2, 1000)),
+        ("gmm_d10_K5", k::gmm_objective::scratch_len(5, 10, 1000)),
+        ("matchain_16", k::chain::scratch_len(16)),
+        ("matchain_64", k::chain::scratch_len(64)),
+        ("blur_256", k::blur::scratch_len(BLUR_W, BLUR_H)),
+        ("layer_softmax", k::layer::scratch_len(LAYER_IN, LAYER_OUT)),
+        ("kalman", k::kalman::SCRATCH_LEN),
+    ];
+    let mut md = String::from("| workload | scratch_len (f64 slots) | bytes |\n|---|---:|---:|\n");
+    for (g, n) in rows {
+        writeln!(md, "| {g} | {n} | {} |", n * 8).unwrap();
+    }
+    md
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--rss-child") {
@@ -181,6 +207,9 @@ fn main() {
     each_workload!(heap(calls, &mut tsv, &mut md));
     print!("Heap use per call in steady state ({calls} calls):\n\n{md}\n");
 
+    let scratch = scratch_table();
+    print!("fsmooth scratch per call (the region's frame):\n\n{scratch}\n");
+
     let mut rss_tsv = String::new();
     let mut rss_md = String::new();
     rss_sweep(counts, &mut rss_tsv, &mut rss_md);
@@ -190,6 +219,7 @@ fn main() {
         let dir = results::dir();
         std::fs::write(dir.join("heap.tsv"), tsv).unwrap();
         std::fs::write(dir.join("rss.tsv"), rss_tsv).unwrap();
+        std::fs::write(dir.join("scratch.md"), scratch).unwrap();
         println!("\nwritten to {}", dir.display());
     }
 }

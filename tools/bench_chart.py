@@ -223,6 +223,7 @@ def main():
                         label=f"{g} {v}",
                     )
         ax.set_xscale("log")
+        ax.set_ylim(0, 1.25 * max(kib for g in rss.values() for p in g.values() for _, kib in p) / 1024)
         ax.set_xlabel("calls")
         ax.set_ylabel("peak RSS (MiB)")
         ax.set_title("Peak RSS against the number of calls (paper Fig. 11b/d)")

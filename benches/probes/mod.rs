@@ -1,0 +1,295 @@
+//! Code-generation probes: loops transcribed from the code `fsmooth!` generated for the
+//! benchmark kernels (at the commit docs/BENCHMARKS.md names), each beside the same
+//! computation in another loop shape that gives bit-identical results. Their instruction
+//! counts show what a change of shape in the code generator would buy. They go stale when
+//! the generator changes: regenerate with `FSRC=.. cargo test -p fsmooth-core --test
+//! expand_debug -- --nocapture`.
+
+// Counted loops on purpose: clippy's suggested `iter_mut().enumerate()` is the shape whose
+// cost these probes measure.
+#![allow(clippy::needless_range_loop)]
+
+use fsmooth::__rt::{self as rt, ld, st};
+use std::hint::black_box;
+
+/// add3 as generated: `for (i, slot) in out.iter_mut().enumerate()` with `ld(a, i)`.
+#[inline(never)]
+pub fn add3_generated(out: &mut [f64], a: &[f64], b: &[f64], c: &[f64]) {
+    let n = a.len();
+    if b.len() != n || c.len() != n || out.len() != n {
+        return;
+    }
+    if let Some(d) = out.get_mut(0..n) {
+        for (i, slot) in d.iter_mut().enumerate() {
+            *slot = ld(a, i) + ld(b, i) + ld(c, i);
+        }
+    }
+}
+
+/// add3 with a counted loop over the destination's length.
+#[inline(never)]
+pub fn add3_counted(out: &mut [f64], a: &[f64], b: &[f64], c: &[f64]) {
+    let n = a.len();
+    if b.len() != n || c.len() != n || out.len() != n {
+        return;
+    }
+    if let Some(d) = out.get_mut(0..n) {
+        for i in 0..d.len() {
+            d[i] = ld(a, i) + ld(b, i) + ld(c, i);
+        }
+    }
+}
+
+/// The blur's first pass as generated: product indices `y * w + x + k` into `img`.
+#[inline(never)]
+pub fn blur_pass_generated(scratch: &mut [f64], img: &[f64], w: usize, h: usize) {
+    let Some(w2) = w.checked_sub(2) else { return };
+    if img.len() != h * w || scratch.len() != h * w2 {
+        return;
+    }
+    for y in 0..h {
+        if let Some(d) = scratch.get_mut(y * w2..y * w2 + w2) {
+            for (x, slot) in d.iter_mut().enumerate() {
+                *slot = ld(img, y * w + x) + ld(img, y * w + (x + 1)) + ld(img, y * w + (x + 2));
+            }
+        }
+    }
+}
+
+/// The same pass with the source row cut once per row, as the destination row already is,
+/// and a counted loop.
+#[inline(never)]
+pub fn blur_pass_rows_cut(scratch: &mut [f64], img: &[f64], w: usize, h: usize) {
+    let Some(w2) = w.checked_sub(2) else { return };
+    if img.len() != h * w || scratch.len() != h * w2 {
+        return;
+    }
+    for y in 0..h {
+        let rows = (
+            scratch.get_mut(y * w2..y * w2 + w2),
+            img.get(y * w..y * w + w),
+        );
+        if let (Some(d), Some(row)) = rows {
+            for x in 0..d.len() {
+                d[x] = ld(row, x) + ld(row, x + 1) + ld(row, x + 2);
+            }
+        }
+    }
+}
+
+/// One n x n product as generated for `matmul`: i-j-k, a dot product per element, product
+/// indices into both operands.
+#[inline(never)]
+pub fn matmul_generated(c: &mut [f64], a: &[f64], b: &[f64], n: usize) {
+    if a.len() != n * n || b.len() != n * n || c.len() != n * n {
+        return;
+    }
+    for i in 0..n {
+        if let Some(d) = c.get_mut(i * n..i * n + n) {
+            for (j, slot) in d.iter_mut().enumerate() {
+                let mut acc = 0.0;
+                for k in 0..n {
+                    acc += ld(a, i * n + k) * ld(b, k * n + j);
+                }
+                *slot = acc;
+            }
+        }
+    }
+}
+
+/// The same product with the j and k loops interchanged and rows cut once: every c[i][j]
+/// still sums its k terms in the same order from 0.0, so every bit is the same, and the
+/// inner loop runs along contiguous rows.
+#[inline(never)]
+pub fn matmul_interchanged(c: &mut [f64], a: &[f64], b: &[f64], n: usize) {
+    if a.len() != n * n || b.len() != n * n || c.len() != n * n {
+        return;
+    }
+    for i in 0..n {
+        if let (Some(d), Some(arow)) = (c.get_mut(i * n..i * n + n), a.get(i * n..i * n + n)) {
+            for j in 0..d.len() {
+                d[j] = 0.0;
+            }
+            for k in 0..arow.len() {
+                let aik = arow[k];
+                if let Some(brow) = b.get(k * n..k * n + n) {
+                    for j in 0..d.len() {
+                        d[j] += aik * ld(brow, j);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `sqnorm(q_times(icf_k, xc))` of the GMM kernel as generated: the strictly lower index
+/// `d + c * (2 * d - c - 1) / 2 + (j - c - 1)` in checked arithmetic in the innermost loop.
+#[inline(never)]
+pub fn qtimes_generated(icf_k: &[f64], xc: &[f64]) -> Result<f64, fsmooth::Error> {
+    let d = xc.len();
+    let z2 = rt::div_exact(rt::mul(d, rt::add(d, 1, "")?, "")?, 2, "")?;
+    if icf_k.len() != z2 {
+        return Ok(0.0);
+    }
+    let mut acc = 0.0;
+    for j in 0..d {
+        let mut a = rt::exp(ld(icf_k, rt::check(j, z2)?)) * ld(xc, j);
+        for c in 0..j {
+            let col = rt::div(
+                rt::mul(c, rt::sub(rt::sub(rt::mul(2, d, "")?, c, "")?, 1, "")?, "")?,
+                2,
+                "",
+            )?;
+            let row = rt::sub(rt::sub(j, c, "")?, 1, "")?;
+            let idx = rt::add(rt::add(d, col, "")?, row, "")?;
+            a += ld(icf_k, rt::check(idx, z2)?) * ld(xc, rt::check(c, d)?);
+        }
+        acc += a * a;
+    }
+    Ok(acc)
+}
+
+/// The same sums in the same order, the strictly lower index kept as a running offset.
+#[inline(never)]
+pub fn qtimes_running_index(icf_k: &[f64], xc: &[f64]) -> Result<f64, fsmooth::Error> {
+    let d = xc.len();
+    if icf_k.len() != d * (d + 1) / 2 {
+        return Ok(0.0);
+    }
+    let (diag, lower) = icf_k.split_at(d);
+    let mut acc = 0.0;
+    for j in 0..d {
+        let mut a = rt::exp(diag[j]) * xc[j];
+        // Column c starts at c (2d - c - 1) / 2 in `lower`; row j is j - c - 1 below its top.
+        let mut idx = j.wrapping_sub(1);
+        for c in 0..j {
+            a += lower[idx] * xc[c];
+            idx += d - c - 2;
+        }
+        acc += a * a;
+    }
+    Ok(acc)
+}
+
+/// Per call of a kernel whose frame is 92 slots (the Kalman step): `Region::frame`.
+#[inline(never)]
+pub fn frame_92(region: &mut fsmooth::Region) {
+    let f = region.frame(92).unwrap();
+    st(f, 0, 1.0);
+    black_box(f);
+}
+
+/// The probes, in pairs (generated shape, other shape), with the calls per measured run.
+pub const PROBES: [(&str, u64); 9] = [
+    ("add3_generated", 2000),
+    ("add3_counted", 2000),
+    ("blur_pass_generated", 10),
+    ("blur_pass_rows_cut", 10),
+    ("matmul64_generated", 10),
+    ("matmul64_interchanged", 10),
+    ("gmm_d10_qtimes_generated", 2),
+    ("gmm_d10_qtimes_running_index", 2),
+    ("region_frame_92", 2000),
+];
+
+/// Inputs for the probes.
+pub struct Inputs {
+    v: [Vec<f64>; 3],
+    o: Vec<f64>,
+    img: Vec<f64>,
+    s: Vec<f64>,
+    m: [Vec<f64>; 2],
+    c: Vec<f64>,
+    icf: Vec<f64>,
+    xc: Vec<f64>,
+    region: fsmooth::Region<'static>,
+}
+
+const N: usize = 64;
+const W: usize = 256;
+
+impl Inputs {
+    pub fn new() -> Inputs {
+        let mut rng = crate::workloads::Rng::new(9);
+        Inputs {
+            v: [rng.vec(100), rng.vec(100), rng.vec(100)],
+            o: vec![0.0; 100],
+            img: rng.vec(W * W),
+            s: vec![0.0; W * (W - 2)],
+            m: [rng.vec(N * N), rng.vec(N * N)],
+            c: vec![0.0; N * N],
+            icf: rng.vec(55),
+            xc: rng.vec(10),
+            region: fsmooth::Region::new(),
+        }
+    }
+
+    /// `iters` runs of probe `name`; a GMM probe run is one objective's worth (5,000
+    /// point-component pairs).
+    pub fn run(&mut self, name: &str, iters: u64) {
+        let [a, b, c] = &self.v;
+        let [ma, mb] = &self.m;
+        for _ in 0..iters {
+            match name {
+                "add3_generated" => add3_generated(black_box(&mut self.o), black_box(a), b, c),
+                "add3_counted" => add3_counted(black_box(&mut self.o), black_box(a), b, c),
+                "blur_pass_generated" => {
+                    blur_pass_generated(black_box(&mut self.s), black_box(&self.img), W, W)
+                }
+                "blur_pass_rows_cut" => {
+                    blur_pass_rows_cut(black_box(&mut self.s), black_box(&self.img), W, W)
+                }
+                "matmul64_generated" => matmul_generated(black_box(&mut self.c), ma, mb, N),
+                "matmul64_interchanged" => matmul_interchanged(black_box(&mut self.c), ma, mb, N),
+                "gmm_d10_qtimes_generated" => {
+                    for _ in 0..5000 {
+                        black_box(qtimes_generated(black_box(&self.icf), &self.xc).unwrap());
+                    }
+                }
+                "gmm_d10_qtimes_running_index" => {
+                    for _ in 0..5000 {
+                        black_box(qtimes_running_index(black_box(&self.icf), &self.xc).unwrap());
+                    }
+                }
+                "region_frame_92" => frame_92(&mut self.region),
+                _ => panic!("no probe {name}"),
+            }
+        }
+    }
+
+    /// Checks that each pair computes the same bits, and the generated shapes what the
+    /// kernels compute.
+    pub fn check(&mut self) {
+        let [a, b, c] = &self.v;
+        let (mut o1, mut o2) = (vec![0.0; 100], vec![0.0; 100]);
+        add3_generated(&mut o1, a, b, c);
+        add3_counted(&mut o2, a, b, c);
+        let mut o3 = vec![0.0; 100];
+        crate::workloads::kernels::add3(&mut o3, a, b, c, &mut self.region).unwrap();
+        assert!(same(&o1, &o2) && same(&o1, &o3));
+
+        let (mut s1, mut s2) = (self.s.clone(), self.s.clone());
+        blur_pass_generated(&mut s1, &self.img, W, W);
+        blur_pass_rows_cut(&mut s2, &self.img, W, W);
+        assert!(same(&s1, &s2));
+
+        let [ma, mb] = &self.m;
+        let (mut c1, mut c2) = (self.c.clone(), self.c.clone());
+        matmul_generated(&mut c1, ma, mb, N);
+        matmul_interchanged(&mut c2, ma, mb, N);
+        let eye: Vec<f64> = (0..N * N)
+            .map(|k| if k / N == k % N { 1.0 } else { 0.0 })
+            .collect();
+        let mut c3 = self.c.clone();
+        crate::workloads::kernels::chain(&mut c3, ma, mb, &eye, &mut self.region).unwrap();
+        assert!(same(&c1, &c2) && same(&c1, &c3));
+
+        let q1 = qtimes_generated(&self.icf, &self.xc).unwrap();
+        let q2 = qtimes_running_index(&self.icf, &self.xc).unwrap();
+        assert_eq!(q1.to_bits(), q2.to_bits());
+    }
+}
+
+fn same(x: &[f64], y: &[f64]) -> bool {
+    x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
+}

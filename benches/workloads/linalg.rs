@@ -107,16 +107,17 @@ impl<const N: usize> Workload for MatChain<N> {
 
     #[inline]
     fn hand(&mut self) {
-        let [a, b, c] = black_box(&self.m);
-        matmul_hand(&mut self.hand_tmp, a, b, N);
-        matmul_hand(black_box(&mut self.hand_out), &self.hand_tmp, c, N);
+        // The size at run time, as fsmooth, nalgebra and ndarray have it.
+        let ([a, b, c], n) = black_box((&self.m, N));
+        matmul_hand(&mut self.hand_tmp, a, b, n);
+        matmul_hand(black_box(&mut self.hand_out), &self.hand_tmp, c, n);
     }
 
     #[inline]
     fn hand_ijk(&mut self) {
-        let [a, b, c] = black_box(&self.m);
-        matmul_ijk(&mut self.hand_tmp, a, b, N);
-        matmul_ijk(black_box(&mut self.ijk_out), &self.hand_tmp, c, N);
+        let ([a, b, c], n) = black_box((&self.m, N));
+        matmul_ijk(&mut self.hand_tmp, a, b, n);
+        matmul_ijk(black_box(&mut self.ijk_out), &self.hand_tmp, c, n);
     }
 
     #[inline]
@@ -133,8 +134,8 @@ impl<const N: usize> Workload for MatChain<N> {
 
     #[inline]
     fn naive(&mut self) {
-        let [a, b, c] = black_box(&self.m);
-        self.naive_out = naive::matmul(&naive::matmul(a, b, N, N, N), c, N, N, N);
+        let ([a, b, c], n) = black_box((&self.m, N));
+        self.naive_out = naive::matmul(&naive::matmul(a, b, n, n, n), c, n, n, n);
     }
 
     fn output(&self, v: Variant) -> Vec<f64> {
@@ -234,10 +235,11 @@ impl Workload for Blur {
 
     #[inline]
     fn fsmooth(&mut self) {
+        // The width at run time in every variant.
         kernels::blur(
             black_box(&mut self.out),
             black_box(&self.img),
-            BLUR_W,
+            black_box(BLUR_W),
             &mut self.region,
         )
         .unwrap();
@@ -249,7 +251,7 @@ impl Workload for Blur {
             black_box(&mut self.hand_out),
             &mut self.hand_rows,
             black_box(&self.img),
-            BLUR_W,
+            black_box(BLUR_W),
         );
     }
 
@@ -275,7 +277,7 @@ impl Workload for Blur {
 
     #[inline]
     fn naive(&mut self) {
-        self.naive_out = blur_naive(black_box(&self.img), BLUR_W);
+        self.naive_out = blur_naive(black_box(&self.img), black_box(BLUR_W));
     }
 
     fn output(&self, v: Variant) -> Vec<f64> {

@@ -66,7 +66,8 @@ fn write_crate(dir: &Path, count: u64) {
 #[test]
 fn generated_programs_compiled_by_rustc_match_the_interpreter() {
     let count = programs();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rustc-differential");
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("rustc-differential-{count}"));
     write_crate(&dir, count);
     let out = Command::new(env!("CARGO"))
         .args(["run", "--quiet", "--manifest-path"])

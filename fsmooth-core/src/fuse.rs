@@ -156,36 +156,83 @@ fn replace_index(e: &mut Core, x: VarId, by: &Core) {
 
 /// Where `x` is read: each read is `x[k]`, with the number of loops between the `let` and it.
 fn reads(e: &Core, x: VarId, depth: usize, out: &mut Vec<usize>, other: &mut bool) {
+    let mut loops = Vec::new();
+    reads_in(e, x, &mut loops, &mut |d, _| out.push(d), other);
+    let _ = depth;
+}
+
+/// Every read `x[e1]..[ek]` of `x`, with the loops between the `let` and it: `f(depth,
+/// repeats)` where `repeats` counts the loops whose index is not one of `e1..ek` (each
+/// iteration of such a loop reads the same elements again).
+fn reads_in(
+    e: &Core,
+    x: VarId,
+    loops: &mut Vec<VarId>,
+    f: &mut dyn FnMut(usize, usize),
+    other: &mut bool,
+) {
+    // An index chain rooted at `x`.
+    let mut idx: Vec<&Core> = Vec::new();
+    let mut cur = e;
+    while let Kind::Index(a, k) = &cur.kind {
+        idx.push(k);
+        cur = a;
+    }
+    if !idx.is_empty() && matches!(cur.kind, Kind::Var(v) if v == x) {
+        let used: Vec<VarId> = idx
+            .iter()
+            .filter_map(|k| match k.kind {
+                Kind::Var(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let repeats = loops.iter().filter(|l| !used.contains(l)).count();
+        f(loops.len(), repeats);
+        for k in idx {
+            reads_in(k, x, loops, f, other);
+        }
+        return;
+    }
     match &e.kind {
         Kind::Var(v) if *v == x => *other = true,
-        Kind::Index(a, k) if matches!(a.kind, Kind::Var(v) if v == x) => {
-            out.push(depth);
-            reads(k, x, depth, out, other);
+        Kind::Build(_, i, body) => {
+            loops.push(*i);
+            reads_in(body, x, loops, f, other);
+            loops.pop();
         }
-        Kind::Build(_, _, body) => reads(body, x, depth + 1, out, other),
-        Kind::Ifold(n, init, _, _, body) => {
-            reads(n, x, depth, out, other);
-            reads(init, x, depth, out, other);
-            reads(body, x, depth + 1, out, other);
+        Kind::Ifold(n, init, _, i, body) => {
+            reads_in(n, x, loops, f, other);
+            reads_in(init, x, loops, f, other);
+            loops.push(*i);
+            reads_in(body, x, loops, f, other);
+            loops.pop();
         }
         _ => {
             for c in e.children() {
-                reads(c, x, depth, out, other);
+                reads_in(c, x, loops, f, other);
             }
         }
     }
 }
 
 fn should_fuse(x: VarId, body: &Core, scope: &Core) -> bool {
-    let mut depths = Vec::new();
+    let mut found = Vec::new();
     let mut other = false;
-    reads(scope, x, 0, &mut depths, &mut other);
+    reads_in(
+        scope,
+        x,
+        &mut Vec::new(),
+        &mut |d, r| found.push((d, r)),
+        &mut other,
+    );
     if other {
         return false;
     }
-    match depths[..] {
+    match found[..] {
         [] => true,
-        [d] if d <= 1 => true,
+        // One read that no loop repeats (`sum(build(..))` reads each element once, and so
+        // does `m[i][j]` inside loops over i and j), or inside at most one loop.
+        [(d, r)] if r == 0 || d <= 1 => true,
         _ => loads_only(body),
     }
 }

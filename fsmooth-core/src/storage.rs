@@ -69,12 +69,13 @@ pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
         }
         out.push(p.fold());
     }
-    // Drop any candidate that another exceeds by a non-negative constant.
+    // Drop any candidate that another is never below: their difference is a polynomial
+    // with non-negative coefficients over size names (sizes are never negative).
     let dominated = |a: &Size, b: &Size| {
         Size::minus(b.clone(), a.clone())
             .poly()
-            .as_const()
-            .is_some_and(|c| c >= 0)
+            .coeffs()
+            .all(|(m, c)| c >= 0.0 && m.iter().all(|x| matches!(x, crate::size::Atom::Name(_))))
     };
     let mut keep: Vec<Size> = Vec::new();
     for (i, p) in out.iter().enumerate() {

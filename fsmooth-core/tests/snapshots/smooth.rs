@@ -25,7 +25,7 @@ pub fn smooth(
             found: out.len(),
         });
     }
-    let scratch: &mut [f64] = region.frame(::fsmooth::__rt::max(d, __z1))?;
+    let scratch: &mut [f64] = region.frame(__z1)?;
     {
         {
             if let (Some(__d), Some(__s)) = (
@@ -80,7 +80,7 @@ pub mod smooth {
     ///f64 scratch slots a call of `smooth` needs (a `Region::from_slab` of this length suffices).
     #[allow(unused)]
     pub const fn scratch_len(d: usize, t: usize) -> usize {
-        ::fsmooth::__rt::max(d, usize::saturating_add(d, d))
+        usize::saturating_add(d, d)
     }
     ///Length of `smooth`'s `out`.
     #[allow(unused)]

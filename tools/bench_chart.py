@@ -45,12 +45,30 @@ COLOURS = {
 }
 
 
-def median_ns(target, group, variant):
-    path = target / "criterion" / group / variant / "new" / "estimates.json"
-    if not path.is_file():
+def criterion_dirs(target):
+    """Criterion output directories: TARGET/criterion-runs/run* (one per run of the
+    `kernels` bench, as tools/bench_all.sh keeps them), else TARGET/criterion."""
+    runs = sorted((target / "criterion-runs").glob("run*"))
+    return runs if runs else [target / "criterion"]
+
+
+def run_medians(dirs, group, variant):
+    """The median time per call of each run (ns)."""
+    out = []
+    for d in dirs:
+        path = d / group / variant / "new" / "estimates.json"
+        if path.is_file():
+            with open(path) as f:
+                out.append(json.load(f)["median"]["point_estimate"])
+    return out
+
+
+def middle(xs):
+    xs = sorted(xs)
+    if not xs:
         return None
-    with open(path) as f:
-        return json.load(f)["median"]["point_estimate"]
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
 def read_tsv(path):
@@ -92,7 +110,9 @@ def main():
     png = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.png")
     results = target / "bench-results"
 
-    times = {g: {v: median_ns(target, g, v) for v in VARIANTS} for g in GROUPS}
+    dirs = criterion_dirs(target)
+    per_run = {g: {v: run_medians(dirs, g, v) for v in VARIANTS} for g in GROUPS}
+    times = {g: {v: middle(per_run[g][v]) for v in VARIANTS} for g in GROUPS}
     instr = {}
     for g, v, ir in read_tsv(results / "instructions.tsv"):
         instr.setdefault(g, {})[v] = float(ir)
@@ -106,7 +126,7 @@ def main():
     def nalgebra_label(g):
         return f"nalgebra ({NALGEBRA_KIND.get(g, 'dynamic')})"
 
-    print("### Median time per call\n")
+    print(f"### Median time per call (median over {len(dirs)} criterion runs)\n")
     rows = []
     for g in GROUPS:
         t = times[g]
@@ -118,10 +138,13 @@ def main():
     rows = []
     for g in GROUPS:
         t = times[g]
+        f, h = per_run[g]["fsmooth"], per_run[g]["hand"]
+        spread = sorted(a / b for a, b in zip(f, h)) if len(f) == len(h) and len(f) > 1 else []
         rows.append(
             [
                 g,
                 fmt_ratio(t["fsmooth"], t["hand"]),
+                f"{spread[0]:.2f} – {spread[-1]:.2f}" if spread else "",
                 fmt_ratio(t["fsmooth"], t["nalgebra"]) + f" ({NALGEBRA_KIND.get(g, 'dynamic')})",
                 fmt_ratio(t["fsmooth"], t["ndarray"]),
                 fmt_ratio(t["naive"], t["fsmooth"]),
@@ -129,7 +152,14 @@ def main():
         )
     print(
         table(
-            ["workload", "fsmooth / hand", "fsmooth / nalgebra", "fsmooth / ndarray", "naive / fsmooth"],
+            [
+                "workload",
+                "fsmooth / hand",
+                "fsmooth / hand, per run",
+                "fsmooth / nalgebra",
+                "fsmooth / ndarray",
+                "naive / fsmooth",
+            ],
             rows,
         )
     )
@@ -144,6 +174,38 @@ def main():
             rows.append([g] + cells + [fmt_ratio(i.get("fsmooth"), i.get("hand"))])
         print(table(["workload"] + VARIANTS + ["fsmooth / hand"], rows))
         print()
+        print("### Ratios of instruction counts\n")
+        rows = []
+        for g in GROUPS:
+            i = instr.get(g, {})
+            rows.append(
+                [
+                    g,
+                    fmt_ratio(i.get("fsmooth"), i.get("hand")),
+                    fmt_ratio(i.get("fsmooth"), i.get("nalgebra"))
+                    + f" ({NALGEBRA_KIND.get(g, 'dynamic')})",
+                    fmt_ratio(i.get("fsmooth"), i.get("ndarray")),
+                    fmt_ratio(i.get("naive"), i.get("fsmooth")),
+                ]
+            )
+        print(
+            table(
+                [
+                    "workload",
+                    "fsmooth / hand",
+                    "fsmooth / nalgebra",
+                    "fsmooth / ndarray",
+                    "naive / fsmooth",
+                ],
+                rows,
+            )
+        )
+        print()
+    probes = read_tsv(results / "probes.tsv")
+    if probes:
+        print("### Code-generation probes: instructions per run (callgrind)\n")
+        print(table(["probe", "instructions"], [[p, f"{float(n):,.0f}"] for p, n in probes]))
+        print()
 
     if heap:
         print("### Heap per call in steady state: allocations / peak extra bytes\n")
@@ -154,7 +216,7 @@ def main():
             for v in VARIANTS:
                 if v in h:
                     allocs, _, peak = h[v]
-                    cells.append(f"{allocs:g} / {peak:,}")
+                    cells.append(f"{allocs:,g} / {peak:,}")
                 else:
                     cells.append("")
             rows.append([g] + cells)

@@ -58,18 +58,32 @@ pub fn assert_close(a: &[f64], b: &[f64], tol: f64) {
 
 pub use fsmooth_core::interp::Value;
 
+/// The block's interpreter, parsed once per thread and source.
+fn interp(src: &str) -> std::rc::Rc<fsmooth_core::interp::Interp> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<fsmooth_core::interp::Interp>>> =
+            Default::default();
+    }
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .entry(src.to_string())
+            .or_insert_with(|| {
+                std::rc::Rc::new(fsmooth_core::interp::Interp::new(src).expect("the block parses"))
+            })
+            .clone()
+    })
+}
+
 /// The reference interpreter's result for `name(args)` in a block's source, flattened
 /// row-major as the generated kernels lay arrays out.
 pub fn reference(src: &str, name: &str, args: &[Value]) -> Vec<f64> {
-    let interp = fsmooth_core::interp::Interp::new(src).expect("the block parses");
-    match interp.call(name, args) {
+    match interp(src).call(name, args) {
         Ok(v) => v.flatten(),
         Err(e) => panic!("interpreter: {e}"),
     }
 }
 
-/// The interpreter's verdict, for calls that should fail.
+/// The interpreter's verdict, for calls that may fail.
 pub fn reference_result(src: &str, name: &str, args: &[Value]) -> Result<Vec<f64>, String> {
-    let interp = fsmooth_core::interp::Interp::new(src).expect("the block parses");
-    interp.call(name, args).map(|v| v.flatten())
+    interp(src).call(name, args).map(|v| v.flatten())
 }

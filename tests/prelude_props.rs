@@ -174,7 +174,7 @@ fn matrix_functions() {
         let mut out = vec![7.0; len(&mut rng, n * m)];
         let before = out.clone();
         // n is read from a's length given k; m from b's given k.
-        let ok = a.len() % k == 0 && b.len() % k == 0 && out.len() == (a.len() / k) * (b.len() / k);
+        let ok = a.len().is_multiple_of(k) && b.len().is_multiple_of(k) && out.len() == (a.len() / k) * (b.len() / k);
         let r = p::matmul_k(&mut out, &a, &b, k, &mut region).map(|_| out.clone());
         let args = [
             Value::matrix(&a, k),
@@ -191,7 +191,7 @@ fn matrix_functions() {
         let mm = rdata(&mut rng, n * c);
         let mut out = vec![7.0; len(&mut rng, n * c)];
         let before = out.clone();
-        let ok = mm.len() % c == 0 && out.len() == mm.len();
+        let ok = mm.len().is_multiple_of(c) && out.len() == mm.len();
         let r = p::transpose_k(&mut out, &mm, c, &mut region).map(|_| out.clone());
         if ok && !mm.is_empty() {
             check(
@@ -212,7 +212,7 @@ fn matrix_functions() {
         let v = rdata(&mut rng, m);
         let mut out = vec![7.0; len(&mut rng, n)];
         let before = out.clone();
-        let ok = !v.is_empty() && mm.len() % v.len() == 0 && out.len() == mm.len() / v.len();
+        let ok = !v.is_empty() && mm.len().is_multiple_of(v.len()) && out.len() == mm.len() / v.len();
         let r = p::matvec_k(&mut out, &mm, &v, &mut region).map(|_| out.clone());
         if ok {
             check(
@@ -247,7 +247,7 @@ fn matrix_functions() {
             } else {
                 p::msub_k
             };
-            let ok = ma.len() % m == 0 && mb.len() == ma.len() && out.len() == ma.len();
+            let ok = ma.len().is_multiple_of(m) && mb.len() == ma.len() && out.len() == ma.len();
             let r = f(&mut out, &ma, &mb, m, &mut region).map(|_| out.clone());
             let args = [
                 Value::matrix(&ma, m),
@@ -263,7 +263,7 @@ fn matrix_functions() {
         let s = rng.f64();
         let mut out = vec![7.0; len(&mut rng, n * m)];
         let before = out.clone();
-        let ok = ma.len() % m == 0 && out.len() == ma.len();
+        let ok = ma.len().is_multiple_of(m) && out.len() == ma.len();
         let r = p::msmul_k(&mut out, &ma, s, m, &mut region).map(|_| out.clone());
         if ok && !ma.is_empty() {
             check(

@@ -85,20 +85,15 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                 others,
                 power,
             } => {
-                let n = crate::ast::ident(name, Span::call_site());
-                let p = param_ident(param);
-                // Saturating: an overflowing product fails the length check that follows.
-                let prod = others
-                    .iter()
-                    .cloned()
-                    .reduce(Size::times)
-                    .map(|s| const_size(&s))
-                    .unwrap_or(quote!(1usize));
+                let (n, rows) = (
+                    crate::ast::ident(name, Span::call_site()),
+                    per_row(&param_ident(param), others),
+                );
                 entry.extend(if *power == 1 {
-                    quote!(let #n: usize = ::fsmooth::__rt::from_len(#p.len(), #prod);)
+                    quote!(let #n: usize = #rows;)
                 } else {
                     let pw = *power as u32;
-                    quote!(let #n: usize = ::fsmooth::__rt::root(::fsmooth::__rt::from_len(#p.len(), #prod), #pw);)
+                    quote!(let #n: usize = ::fsmooth::__rt::root(#rows, #pw);)
                 });
             }
             Pin::Linear {
@@ -108,16 +103,14 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                 scale,
                 offset,
             } => {
-                let n = crate::ast::ident(name, Span::call_site());
-                let p = param_ident(param);
-                let prod = others
-                    .iter()
-                    .cloned()
-                    .reduce(Size::times)
-                    .map(|s| const_size(&s))
-                    .unwrap_or(quote!(1usize));
+                let (n, rows) = (
+                    crate::ast::ident(name, Span::call_site()),
+                    per_row(&param_ident(param), others),
+                );
                 let (scale, offset) = (*scale as usize, *offset as i128);
-                entry.extend(quote!(let #n: usize = ::fsmooth::__rt::solve_linear(::fsmooth::__rt::from_len(#p.len(), #prod), #scale, #offset);));
+                entry.extend(
+                    quote!(let #n: usize = ::fsmooth::__rt::solve_linear(#rows, #scale, #offset);),
+                );
             }
         }
     }
@@ -170,6 +163,18 @@ pub fn kernel(k: &Kernel) -> TokenStream {
         }
         #m
     }
+}
+
+/// `len(param) / product(others)`: how many times the other dimensions fit in the length.
+/// Saturating: an overflowing product fails the length check that follows.
+fn per_row(param: &Ident, others: &[Size]) -> TokenStream {
+    let prod = others
+        .iter()
+        .cloned()
+        .reduce(Size::times)
+        .map(|s| const_size(&s))
+        .unwrap_or(quote!(1usize));
+    quote!(::fsmooth::__rt::from_len(#param.len(), #prod))
 }
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).

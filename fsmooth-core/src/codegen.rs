@@ -140,6 +140,16 @@ pub fn kernel(k: &Kernel) -> TokenStream {
         .map(|p| g.sizes.get(p))
         .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)));
     let frame = match frame_len {
+        // A constant frame is a fixed-size array: LLVM then knows its length, and checks of
+        // constant offsets into it fold away.
+        Some(_) if let Some(n) = const_frame(&peaks) => quote! {
+            let scratch: &mut [f64; #n] = match <&mut [f64; #n]>::try_from(region.frame(#n)?) {
+                ::core::result::Result::Ok(s) => s,
+                ::core::result::Result::Err(_) => {
+                    return ::core::result::Result::Err(::fsmooth::Error::Scratch { needed: #n, available: 0 });
+                }
+            };
+        },
         Some(len) => quote!(let scratch: &mut [f64] = region.frame(#len)?;),
         None => quote!(let _ = region;),
     };
@@ -163,6 +173,14 @@ pub fn kernel(k: &Kernel) -> TokenStream {
         }
         #m
     }
+}
+
+/// The frame's length when it is a constant.
+fn const_frame(peaks: &[Size]) -> Option<usize> {
+    peaks
+        .iter()
+        .map(|p| p.as_const().map(|c| c as usize))
+        .try_fold(0usize, |m, c| Some(m.max(c?)))
 }
 
 /// `len(param) / product(others)`: how many times the other dimensions fit in the length.

@@ -27,6 +27,7 @@ impl<'a> Region<'a> {
     /// reuses its largest chunk, so once it has served the largest frame it never allocates
     /// again.
     #[doc(hidden)]
+    #[inline]
     pub fn frame(&mut self, needed: usize) -> Result<&mut [f64], Error> {
         match &mut self.kind {
             Kind::Slab(slab) => {

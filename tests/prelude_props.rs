@@ -174,7 +174,9 @@ fn matrix_functions() {
         let mut out = vec![7.0; len(&mut rng, n * m)];
         let before = out.clone();
         // n is read from a's length given k; m from b's given k.
-        let ok = a.len().is_multiple_of(k) && b.len().is_multiple_of(k) && out.len() == (a.len() / k) * (b.len() / k);
+        let ok = a.len().is_multiple_of(k)
+            && b.len().is_multiple_of(k)
+            && out.len() == (a.len() / k) * (b.len() / k);
         let r = p::matmul_k(&mut out, &a, &b, k, &mut region).map(|_| out.clone());
         let args = [
             Value::matrix(&a, k),
@@ -212,7 +214,8 @@ fn matrix_functions() {
         let v = rdata(&mut rng, m);
         let mut out = vec![7.0; len(&mut rng, n)];
         let before = out.clone();
-        let ok = !v.is_empty() && mm.len().is_multiple_of(v.len()) && out.len() == mm.len() / v.len();
+        let ok =
+            !v.is_empty() && mm.len().is_multiple_of(v.len()) && out.len() == mm.len() / v.len();
         let r = p::matvec_k(&mut out, &mm, &v, &mut region).map(|_| out.clone());
         if ok {
             check(

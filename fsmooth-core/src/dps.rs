@@ -132,6 +132,27 @@ pub struct Dps<'k> {
     env: HashMap<VarId, Loc>,
     /// Exclusive upper bounds of loop indexes, where known before the loop.
     bounds: HashMap<VarId, Size>,
+    /// The loops being translated, outermost first, with the streams they read.
+    loops: Vec<LoopCtx>,
+}
+
+/// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
+/// source row is cut once before the loop and iterated beside the index, so the loads need
+/// no bounds check and the loop can vectorise.
+struct LoopCtx {
+    var: VarId,
+    ident: Ident,
+    streams: Vec<Stream>,
+}
+
+struct Stream {
+    /// The buffer read, as tokens and by name.
+    base: TokenStream,
+    base_name: String,
+    /// The first element read.
+    start: TokenStream,
+    /// The element's binding inside the loop.
+    elem: Ident,
 }
 
 fn f64_lit(v: f64) -> TokenStream {
@@ -210,6 +231,7 @@ impl<'k> Dps<'k> {
             sizes: SizeTable::default(),
             env,
             bounds: HashMap::new(),
+            loops: Vec::new(),
         }
     }
 
@@ -351,6 +373,129 @@ impl<'k> Dps<'k> {
         (code, w)
     }
 
+    /// The load `w[idx]` as a stream of an enclosing loop, when `idx` is that loop's index
+    /// plus an offset fixed during the loop: returns the element's tokens.
+    fn stream(&mut self, w: &View, idx: &Core) -> Option<TokenStream> {
+        let sym = idx.sym.as_ref()?;
+        if matches!(w.base, Base::Out) {
+            return None;
+        }
+        let mut vars = Vec::new();
+        collect_loops(sym, &mut vars);
+        let pos = self.loops.iter().rposition(|c| vars.contains(&c.var))?;
+        let var = self.loops[pos].var;
+        // idx = var + rest, with rest free of var and of every loop inside it.
+        let rest = Size::minus(sym.clone(), Size::Loop(var)).poly();
+        let inner: Vec<VarId> = self.loops[pos..].iter().map(|c| c.var).collect();
+        let outer_loops: Vec<(VarId, Ident)> = self.loops[..pos]
+            .iter()
+            .map(|c| (c.var, c.ident.clone()))
+            .collect();
+        let rest = self.poly_tokens(&rest, &inner, &outer_loops)?;
+        let start = match rest {
+            Some(r) => plus(&w.off, r),
+            None => w.off.clone().unwrap_or(quote!(0usize)),
+        };
+        // Everything `start` names must exist before the loop starts.
+        let outer: Vec<String> = self.loops[..pos]
+            .iter()
+            .map(|c| c.ident.to_string())
+            .collect();
+        if !idents_ok(&start, &outer) {
+            return None;
+        }
+        let base = Self::base_tokens(&w.base);
+        let base_name = base.to_string();
+        let ctx = &mut self.loops[pos];
+        let key = (base_name.clone(), start.to_string());
+        if let Some(st) = ctx
+            .streams
+            .iter()
+            .find(|st| (st.base_name.clone(), st.start.to_string()) == key)
+        {
+            let e = &st.elem;
+            return Some(quote!((*#e)));
+        }
+        let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
+        ctx.streams.push(Stream {
+            base,
+            base_name,
+            start,
+            elem: elem.clone(),
+        });
+        Some(quote!((*#elem)))
+    }
+
+    /// A polynomial over size names and the loop indexes of `outer` as tokens (`None` for
+    /// zero), or `None` if it has other atoms or a negative or fractional coefficient.
+    fn poly_tokens(
+        &mut self,
+        p: &crate::size::Poly,
+        inner: &[VarId],
+        outer: &[(VarId, Ident)],
+    ) -> Option<Option<TokenStream>> {
+        let mut sum: Option<TokenStream> = None;
+        for (m, c) in p.coeffs() {
+            if c < 0.0 || c.fract() != 0.0 {
+                return None;
+            }
+            let mut term: Option<TokenStream> = None;
+            for a in m {
+                let t = match a {
+                    Atom::Name(n) => self.sizes.get(&Size::Name(n.clone())),
+                    Atom::Loop(v) if !inner.contains(v) => {
+                        let (_, id) = outer.iter().find(|(w, _)| w == v)?;
+                        quote!(#id)
+                    }
+                    _ => return None,
+                };
+                term = Some(match term {
+                    Some(x) => wmul(x, t),
+                    None => t,
+                });
+            }
+            let k = c as usize;
+            let term = match term {
+                Some(t) if k == 1 => t,
+                Some(t) => wmul(quote!(#k), t),
+                None => quote!(#k),
+            };
+            sum = Some(match sum {
+                Some(s) => wadd(s, term),
+                None => term,
+            });
+        }
+        Some(sum)
+    }
+
+    /// Open a loop context for index `var`.
+    fn enter_loop(&mut self, var: VarId, ident: &Ident) {
+        self.loops.push(LoopCtx {
+            var,
+            ident: ident.clone(),
+            streams: Vec::new(),
+        });
+    }
+
+    /// Close the innermost loop context. Streams whose buffer the body writes (or that the
+    /// loop's own destination borrows, `writes`) are turned back into loads; the rest are
+    /// returned for the loop header.
+    fn leave_loop(&mut self, body: &mut TokenStream, writes: Option<&str>) -> Vec<Stream> {
+        let ctx = self.loops.pop().expect("a loop context");
+        let mut keep = Vec::new();
+        for st in ctx.streams {
+            if writes == Some(st.base_name.as_str()) || writes_to(body, &st.base_name) {
+                let (base, start, i) = (&st.base, &st.start, &ctx.ident);
+                let at = wadd(start.clone(), quote!(#i));
+                let load = quote!(::fsmooth::__rt::ld(#base, #at));
+                *body = replace_elem(body.clone(), &st.elem, &load);
+            } else {
+                keep.push(st);
+            }
+        }
+        keep
+    }
+
     /// An index the compiler proved below an array's length: its `+` and `*` cannot
     /// overflow (each partial result is at most the index), so they need no check. `-`, `/`
     /// and `%` keep theirs (the proof bounds the index from above only).
@@ -474,9 +619,14 @@ impl<'k> Dps<'k> {
                 let dim0 = w.dims[0].clone();
                 let base = Self::base_tokens(&w.base);
                 let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
-                    let it = self.index_expr(i);
-                    let at = plus(&w.off, it);
-                    quote!(::fsmooth::__rt::ld(#base, #at))
+                    match self.stream(&w, i) {
+                        Some(e) => e,
+                        None => {
+                            let it = self.index_expr(i);
+                            let at = plus(&w.off, it);
+                            quote!(::fsmooth::__rt::ld(#base, #at))
+                        }
+                    }
                 } else {
                     let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
@@ -500,12 +650,13 @@ impl<'k> Dps<'k> {
                 {
                     self.bounds.insert(*i, s.clone());
                 }
-                let b = self.scalar(body);
+                self.enter_loop(*i, &iv);
+                let mut b = self.scalar(body);
+                let streams = self.leave_loop(&mut b, None);
+                let lp = for_loop(&iv, &nt, None, &streams, quote!(#av = #b;));
                 quote!({
                     let mut #av = #it;
-                    for #iv in 0..#nt {
-                        #av = #b;
-                    }
+                    #lp
                     #av
                 })
             }
@@ -559,10 +710,14 @@ impl<'k> Dps<'k> {
                     quote!(for #iv in 0..#nt { #b })
                 } else {
                     let depth = self.frame.depth();
-                    let b = self.scalar(body);
+                    self.enter_loop(*i, &iv);
+                    let mut b = self.scalar(body);
                     self.frame.truncate(depth);
                     let name = base.to_string();
-                    if !mentions(&b, &name) {
+                    // The loop writes its destination's buffer: no stream from it.
+                    let streams = self.leave_loop(&mut b, Some(name.as_str()));
+                    let fast = !mentions(&b, &name);
+                    if fast {
                         // The body does not read the destination's buffer: iterate the
                         // destination slice itself, so there is no bounds check to remove.
                         let range = match &dest.off {
@@ -572,17 +727,28 @@ impl<'k> Dps<'k> {
                             }
                             None => quote!(..#nt),
                         };
+                        let inner = for_loop(
+                            &iv,
+                            &nt,
+                            Some(quote!(__slot)),
+                            &streams,
+                            quote!(*__slot = #b;),
+                        );
                         quote! {
                             if let Some(__d) = #base.get_mut(#range) {
-                                // `zip`, not `enumerate`: no counter that could overflow.
-                                for (#iv, __slot) in (0..#nt).zip(__d.iter_mut()) {
-                                    *__slot = #b;
-                                }
+                                let __d = __d.iter_mut();
+                                #inner
                             }
                         }
                     } else {
                         let at = plus(&dest.off, quote!(#iv));
-                        quote!(for #iv in 0..#nt { let __v = #b; ::fsmooth::__rt::st(#base, #at, __v); })
+                        for_loop(
+                            &iv,
+                            &nt,
+                            None,
+                            &streams,
+                            quote!(let __v = #b; ::fsmooth::__rt::st(#base, #at, __v);),
+                        )
                     }
                 }
             }
@@ -725,6 +891,121 @@ impl<'k> Dps<'k> {
             }
         }
     }
+}
+
+/// A loop over `i in 0..n` running `body`, zipped with the destination slots (`__d`, bound
+/// to `slot`) and the streams: `if let (Some(..), ..) = (src.get(..), ..) { for (i, ..) in
+/// (0..n).zip(..) { body } }`, or a plain `for` without streams. `zip` rather than
+/// `enumerate`: no counter that could overflow.
+fn for_loop(
+    i: &Ident,
+    n: &TokenStream,
+    slot: Option<TokenStream>,
+    streams: &[Stream],
+    body: TokenStream,
+) -> TokenStream {
+    let mut it = quote!((0..#n));
+    let mut pat = quote!(#i);
+    if let Some(s) = slot {
+        it = quote!(#it.zip(__d));
+        pat = quote!((#pat, #s));
+    }
+    let mut gets = Vec::new();
+    let mut binds = Vec::new();
+    for st in streams {
+        let (base, start, e) = (&st.base, &st.start, &st.elem);
+        let end = wadd(start.clone(), n.clone());
+        gets.push(quote!(#base.get(#start..#end)));
+        binds.push(quote!(::core::option::Option::Some(#e)));
+        it = quote!(#it.zip(#e.iter()));
+        pat = quote!((#pat, #e));
+    }
+    if streams.is_empty() {
+        quote!(for #pat in #it { #body })
+    } else {
+        // Every stream is in range by the same proof that made its loads unchecked, so the
+        // `if let` always holds.
+        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #body } })
+    }
+}
+
+/// True when `ts` writes buffer `name` (`st(name, ..)` or `name.get_mut(..)`).
+fn writes_to(ts: &TokenStream, name: &str) -> bool {
+    let toks: Vec<proc_macro2::TokenTree> = ts.clone().into_iter().collect();
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            proc_macro2::TokenTree::Ident(i) if i == "st" => {
+                if let Some(proc_macro2::TokenTree::Group(g)) = toks.get(k + 1)
+                    && matches!(g.stream().into_iter().next(), Some(proc_macro2::TokenTree::Ident(b)) if b == name)
+                {
+                    return true;
+                }
+            }
+            proc_macro2::TokenTree::Ident(i) if i == name => {
+                if let (
+                    Some(proc_macro2::TokenTree::Punct(p)),
+                    Some(proc_macro2::TokenTree::Ident(m)),
+                ) = (toks.get(k + 1), toks.get(k + 2))
+                    && p.as_char() == '.'
+                    && m == "get_mut"
+                {
+                    return true;
+                }
+            }
+            proc_macro2::TokenTree::Group(g) if writes_to(&g.stream(), name) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `ts` with every `(*elem)` replaced by `load`.
+fn replace_elem(ts: TokenStream, elem: &Ident, load: &TokenStream) -> TokenStream {
+    ts.into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => {
+                let inner: Vec<proc_macro2::TokenTree> = g.stream().into_iter().collect();
+                let is_elem = inner.len() == 2
+                    && matches!(&inner[0], proc_macro2::TokenTree::Punct(p) if p.as_char() == '*')
+                    && matches!(&inner[1], proc_macro2::TokenTree::Ident(i) if i == elem);
+                if is_elem && g.delimiter() == proc_macro2::Delimiter::Parenthesis {
+                    let mut grp =
+                        proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, load.clone());
+                    grp.set_span(g.span());
+                    proc_macro2::TokenTree::Group(grp)
+                } else {
+                    let mut grp = proc_macro2::Group::new(
+                        g.delimiter(),
+                        replace_elem(g.stream(), elem, load),
+                    );
+                    grp.set_span(g.span());
+                    proc_macro2::TokenTree::Group(grp)
+                }
+            }
+            t => t,
+        })
+        .collect()
+}
+
+/// True when every identifier in `ts` exists before a loop starts: sizes, size-table
+/// locals, accumulator offsets, the given outer loop indexes, paths and method names.
+fn idents_ok(ts: &TokenStream, outer: &[String]) -> bool {
+    ts.clone().into_iter().all(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => {
+            let s = i.to_string();
+            s.starts_with("__z")
+                || s.starts_with("__cur_")
+                || s.starts_with("__nxt_")
+                || s.ends_with("usize")
+                || matches!(s.as_str(), "wrapping_add" | "wrapping_mul" | "scratch")
+                || outer.contains(&s)
+                || !s.contains('_')
+                    && s.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        }
+        proc_macro2::TokenTree::Group(g) => idents_ok(&g.stream(), outer),
+        _ => true,
+    })
 }
 
 fn collect_loops(s: &Size, out: &mut Vec<VarId>) {

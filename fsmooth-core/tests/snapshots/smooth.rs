@@ -49,11 +49,11 @@ pub fn smooth(
         for i_4 in 0..t {
             {
                 let s_6 = (1f64 - alpha);
-                for i_13 in 0..d {
-                    let __v = ((::fsmooth::__rt::ld(
+                for i_13 in (0..d) {
+                    let __v = (((::fsmooth::__rt::ld(
                         scratch,
                         (__cur_3).wrapping_add(i_13),
-                    ) * s_6)
+                    )) * s_6)
                         + (::fsmooth::__rt::ld(
                             x,
                             ((i_4).wrapping_mul(d)).wrapping_add(i_13),

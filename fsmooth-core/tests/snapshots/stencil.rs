@@ -24,15 +24,34 @@ pub fn stencil(
     let scratch: &mut [f64] = region.frame(n)?;
     {
         if let Some(__d) = scratch.get_mut(..n) {
-            for (i_3, __slot) in (0..n).zip(__d.iter_mut()) {
-                *__slot = (::fsmooth::__rt::ld(a, i_3) * 0.5f64);
+            let __d = __d.iter_mut();
+            if let (::core::option::Option::Some(__e3_0),) = (
+                a.get(0usize..(0usize).wrapping_add(n)),
+            ) {
+                for ((i_3, __slot), __e3_0) in (0..n).zip(__d).zip(__e3_0.iter()) {
+                    *__slot = ((*__e3_0) * 0.5f64);
+                }
             }
         }
         if let Some(__d) = out.get_mut(..__z0) {
-            for (i_5, __slot) in (0..__z0).zip(__d.iter_mut()) {
-                *__slot = ((::fsmooth::__rt::ld(scratch, i_5)
-                    + ::fsmooth::__rt::ld(scratch, (i_5).wrapping_add(1usize)))
-                    + ::fsmooth::__rt::ld(scratch, (i_5).wrapping_add(2usize)));
+            let __d = __d.iter_mut();
+            if let (
+                ::core::option::Option::Some(__e5_0),
+                ::core::option::Option::Some(__e5_1),
+                ::core::option::Option::Some(__e5_2),
+            ) = (
+                scratch.get(0usize..(0usize).wrapping_add(__z0)),
+                scratch.get(1usize..(1usize).wrapping_add(__z0)),
+                scratch.get(2usize..(2usize).wrapping_add(__z0)),
+            ) {
+                for ((((i_5, __slot), __e5_0), __e5_1), __e5_2) in (0..__z0)
+                    .zip(__d)
+                    .zip(__e5_0.iter())
+                    .zip(__e5_1.iter())
+                    .zip(__e5_2.iter())
+                {
+                    *__slot = (((*__e5_0) + (*__e5_1)) + (*__e5_2));
+                }
             }
         }
     }

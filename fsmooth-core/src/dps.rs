@@ -289,18 +289,65 @@ impl<'k> Dps<'k> {
     /// Can `idx` (of symbolic value `sym`) be proven below `dim`, given the loop bounds?
     fn proven(&self, sym: &Option<Size>, extra: &Size, dim: &Size) -> bool {
         let Some(s) = sym else { return false };
-        // max(idx) + extra <= dim, where a loop index is at most its bound - 1.
-        let mut p = s.clone();
-        let mut loops = Vec::new();
-        collect_loops(s, &mut loops);
-        for v in loops {
-            let Some(b) = self.bounds.get(&v) else {
-                return false;
+        // max(idx) + extra <= dim, over every value the loop indexes take.
+        let Some(max) = self.extreme(s, true) else {
+            return false;
+        };
+        names_nonneg(&Size::minus(dim.clone(), Size::plus(max, extra.clone())))
+    }
+
+    /// `a - b` cannot underflow, over every value the loop indexes take.
+    fn no_underflow(&self, a: &Core, b: &Core) -> bool {
+        let (Some(x), Some(y)) = (&a.sym, &b.sym) else {
+            return false;
+        };
+        self.extreme(&Size::minus(x.clone(), y.clone()), false)
+            .is_some_and(|min| names_nonneg(&min))
+    }
+
+    /// `s` at its largest (`upper`) or smallest over the loop indexes in it: innermost index
+    /// first, each replaced by `bound - 1` or `0` as the sign of its coefficient says (a
+    /// bound may mention an outer index, which is then replaced in turn). `None` when a
+    /// sign is mixed, an index appears squared, or a needed bound is unknown.
+    fn extreme(&self, s: &Size, upper: bool) -> Option<Size> {
+        let mut s = s.clone();
+        for _ in 0..32 {
+            let p = s.poly();
+            let Some(v) = p
+                .coeffs()
+                .flat_map(|(m, _)| m.iter())
+                .filter_map(|a| match a {
+                    Atom::Loop(v) => Some(*v),
+                    _ => None,
+                })
+                .max()
+            else {
+                return Some(s);
             };
-            p = crate::ir::subst_loop(&p, v, &Size::minus(b.clone(), Size::Lit(1)));
+            let mut sign = 0i8;
+            for (m, c) in p.coeffs() {
+                let deg = m.iter().filter(|a| **a == Atom::Loop(v)).count();
+                if deg == 0 {
+                    continue;
+                }
+                if deg > 1 || c == 0.0 {
+                    return None;
+                }
+                let sg = if c > 0.0 { 1 } else { -1 };
+                if sign != 0 && sign != sg {
+                    return None;
+                }
+                sign = sg;
+            }
+            let to_max = (sign > 0) == upper;
+            let pick = if to_max {
+                Size::minus(self.bounds.get(&v)?.clone(), Size::Lit(1))
+            } else {
+                Size::Lit(0)
+            };
+            s = crate::ir::subst_loop(&s, v, &pick);
         }
-        let slack = Size::minus(dim.clone(), Size::plus(p, extra.clone())).poly();
-        nonneg(&slack, s)
+        None
     }
 
     /// A view of an array expression, materialising it in the frame if it is not one already.
@@ -545,6 +592,20 @@ impl<'k> Dps<'k> {
             Kind::Bin(op, a, b, text) => {
                 let (x, y) = (self.scalar(a), self.scalar(b));
                 if e.ty == Type::Usize || (a.ty == Type::Usize && !op.is_cmp()) {
+                    // Operations that provably cannot fail need no check.
+                    let nonzero = b
+                        .sym
+                        .as_ref()
+                        .and_then(|s| s.as_const())
+                        .is_some_and(|c| c > 0);
+                    match op {
+                        BinOp::Sub if self.no_underflow(a, b) => {
+                            return quote!((#x).wrapping_sub(#y));
+                        }
+                        BinOp::Div if nonzero => return quote!((#x / #y)),
+                        BinOp::Rem if nonzero => return quote!((#x % #y)),
+                        _ => {}
+                    }
                     let f = match op {
                         BinOp::Add => quote!(add),
                         BinOp::Sub => quote!(sub),
@@ -645,9 +706,8 @@ impl<'k> Dps<'k> {
                 let (av, iv) = (self.local(*acc), self.local(*i));
                 self.env.insert(*acc, Loc::Scalar(av.clone()));
                 self.env.insert(*i, Loc::Scalar(iv.clone()));
-                if let Some(s) = &n.sym
-                    && !s.has_loop()
-                {
+                // The count may be an enclosing index (`ifold(j, ..)`): it bounds i all the same.
+                if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
                 self.enter_loop(*i, &iv);
@@ -813,9 +873,8 @@ impl<'k> Dps<'k> {
                 );
                 let iv = self.local(*i);
                 self.env.insert(*i, Loc::Scalar(iv.clone()));
-                if let Some(s) = &n.sym
-                    && !s.has_loop()
-                {
+                // The count may be an enclosing index (`ifold(j, ..)`): it bounds i all the same.
+                if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
                 self.env.insert(
@@ -1023,22 +1082,12 @@ fn collect_loops(s: &Size, out: &mut Vec<VarId>) {
     }
 }
 
-/// Is a polynomial over sizes provably non-negative? Sizes are non-negative, so a polynomial
-/// whose coefficients are all non-negative is. Opaque atoms are not trusted. The index
-/// expression itself must be monotone in each loop index (checked: it is, when its
-/// polynomial has only non-negative coefficients on loop atoms).
-fn nonneg(p: &crate::size::Poly, idx: &Size) -> bool {
-    let idx_ok = idx
-        .poly()
+/// Is `s` provably non-negative? Size names are never negative, so a polynomial over them
+/// whose coefficients are all non-negative is. Anything else (opaque terms) is not trusted.
+fn names_nonneg(s: &Size) -> bool {
+    s.poly()
         .coeffs()
-        .all(|(m, c)| !m.iter().any(|a| matches!(a, Atom::Loop(_))) || c >= 0.0);
-    idx_ok
-        && p.coeffs().all(|(m, c)| {
-            c >= 0.0
-                && !m
-                    .iter()
-                    .any(|a| matches!(a, Atom::Opaque(_) | Atom::Loop(_)))
-        })
+        .all(|(m, c)| c >= 0.0 && m.iter().all(|a| matches!(a, Atom::Name(_))))
 }
 
 #[cfg(test)]
@@ -1056,6 +1105,21 @@ mod tests {
         let out =
             expand("pub fn k(v: [f64; w]) -> [f64; w - 2] { build(w - 2, |x| v[x + 2] - v[x]) }");
         assert!(!out.contains(":: check"), "{out}");
+    }
+
+    #[test]
+    fn subtractions_bounded_by_loops_are_unchecked() {
+        // c < j < d: `j - c - 1` and `2 * d - c - 1` cannot underflow.
+        let out = expand(
+            "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
+            }",
+        );
+        assert!(!out.contains(":: sub ("), "{out}");
+        assert!(!out.contains(":: div ("), "{out}");
+        // `i - 1` with i from 0 can underflow: checked.
+        let out = expand("pub fn k(v: [f64; n]) -> [f64; n] { build(n, |i| v[(i - 1) % n]) }");
+        assert!(out.contains(":: sub ("), "{out}");
     }
 
     #[test]

@@ -143,6 +143,9 @@ struct LoopCtx {
     var: VarId,
     ident: Ident,
     streams: Vec<Stream>,
+    /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
+    /// index may appear in inner streams' starts.
+    accepts: bool,
 }
 
 struct Stream {
@@ -430,7 +433,19 @@ impl<'k> Dps<'k> {
         let mut vars = Vec::new();
         collect_loops(sym, &mut vars);
         let pos = self.loops.iter().rposition(|c| vars.contains(&c.var))?;
+        if !self.loops[pos].accepts {
+            return None;
+        }
         let var = self.loops[pos].var;
+        // A whole one-dimensional parameter read at its loop's index: the entry check of its
+        // length already lets LLVM drop the bounds check; a stream would only add work.
+        if matches!(w.base, Base::Param(_))
+            && w.off.is_none()
+            && w.dims.len() == 1
+            && Size::minus(sym.clone(), Size::Loop(var)).as_const() == Some(0)
+        {
+            return None;
+        }
         // idx = var + rest, with rest free of var and of every loop inside it.
         let rest = Size::minus(sym.clone(), Size::Loop(var)).poly();
         let inner: Vec<VarId> = self.loops[pos..].iter().map(|c| c.var).collect();
@@ -521,7 +536,16 @@ impl<'k> Dps<'k> {
             var,
             ident: ident.clone(),
             streams: Vec::new(),
+            accepts: true,
         });
+    }
+
+    /// Open a loop context that takes no streams (see [`LoopCtx::accepts`]).
+    fn enter_plain_loop(&mut self, var: VarId, ident: &Ident) {
+        self.enter_loop(var, ident);
+        if let Some(c) = self.loops.last_mut() {
+            c.accepts = false;
+        }
     }
 
     /// Close the innermost loop context. Streams whose buffer the body writes (or that the
@@ -765,7 +789,9 @@ impl<'k> Dps<'k> {
                         dims: rows,
                     };
                     let depth = self.frame.depth();
+                    self.enter_plain_loop(*i, &iv);
                     let b = self.write(body, &row);
+                    self.loops.pop();
                     self.frame.truncate(depth);
                     quote!(for #iv in 0..#nt { #b })
                 } else {
@@ -890,7 +916,9 @@ impl<'k> Dps<'k> {
                     off: Some(quote!(#nxt)),
                     dims: e.ty.dims().to_vec(),
                 };
+                self.enter_plain_loop(*i, &iv);
                 let body_code = self.write(body, &into);
+                self.loops.pop();
                 let (ao, bo) = (
                     a.off.clone().unwrap_or(quote!(0usize)),
                     b.off.clone().unwrap_or(quote!(0usize)),

@@ -39,23 +39,9 @@ pub fn add3(
     let _ = region;
     if let Some(__d) = out.get_mut(..n) {
         let __d = __d.iter_mut();
-        if let (
-            ::core::option::Option::Some(__e8_0),
-            ::core::option::Option::Some(__e8_1),
-            ::core::option::Option::Some(__e8_2),
-        ) = (
-            a.get(0usize..(0usize).wrapping_add(n)),
-            b.get(0usize..(0usize).wrapping_add(n)),
-            c.get(0usize..(0usize).wrapping_add(n)),
-        ) {
-            for ((((i_8, __slot), __e8_0), __e8_1), __e8_2) in (0..n)
-                .zip(__d)
-                .zip(__e8_0.iter())
-                .zip(__e8_1.iter())
-                .zip(__e8_2.iter())
-            {
-                *__slot = (((*__e8_0) + (*__e8_1)) + (*__e8_2));
-            }
+        for (i_8, __slot) in (0..n).zip(__d) {
+            *__slot = ((::fsmooth::__rt::ld(a, i_8) + ::fsmooth::__rt::ld(b, i_8))
+                + ::fsmooth::__rt::ld(c, i_8));
         }
     }
     ::core::result::Result::Ok(())

@@ -24,22 +24,12 @@ pub fn norm_add(
     ::core::result::Result::Ok(
         ::fsmooth::__rt::sqrt({
             let mut acc_13 = 0f64;
-            if let (
-                ::core::option::Option::Some(__e14_0),
-                ::core::option::Option::Some(__e14_1),
-            ) = (
-                a.get(0usize..(0usize).wrapping_add(n)),
-                b.get(0usize..(0usize).wrapping_add(n)),
-            ) {
-                for ((i_14, __e14_0), __e14_1) in (0..n)
-                    .zip(__e14_0.iter())
-                    .zip(__e14_1.iter())
-                {
-                    acc_13 = {
-                        let v_elem_15 = ((*__e14_0) + (*__e14_1));
-                        (acc_13 + (v_elem_15 * v_elem_15))
-                    };
-                }
+            for i_14 in (0..n) {
+                acc_13 = {
+                    let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)
+                        + ::fsmooth::__rt::ld(b, i_14));
+                    (acc_13 + (v_elem_15 * v_elem_15))
+                };
             }
             acc_13
         }),

@@ -49,16 +49,20 @@ pub fn smooth(
         for i_4 in 0..t {
             {
                 let s_6 = (1f64 - alpha);
-                for i_13 in (0..d) {
-                    let __v = (((::fsmooth::__rt::ld(
-                        scratch,
-                        (__cur_3).wrapping_add(i_13),
-                    )) * s_6)
-                        + (::fsmooth::__rt::ld(
-                            x,
-                            ((i_4).wrapping_mul(d)).wrapping_add(i_13),
-                        ) * alpha));
-                    ::fsmooth::__rt::st(scratch, (__nxt_3).wrapping_add(i_13), __v);
+                if let (::core::option::Option::Some(__e13_1),) = (
+                    x
+                        .get(
+                            (i_4)
+                                .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                        ),
+                ) {
+                    for (i_13, __e13_1) in (0..d).zip(__e13_1.iter()) {
+                        let __v = (((::fsmooth::__rt::ld(
+                            scratch,
+                            (__cur_3).wrapping_add(i_13),
+                        )) * s_6) + ((*__e13_1) * alpha));
+                        ::fsmooth::__rt::st(scratch, (__nxt_3).wrapping_add(i_13), __v);
+                    }
                 }
             }
             ::core::mem::swap(&mut __cur_3, &mut __nxt_3);

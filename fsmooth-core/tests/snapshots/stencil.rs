@@ -25,12 +25,8 @@ pub fn stencil(
     {
         if let Some(__d) = scratch.get_mut(..n) {
             let __d = __d.iter_mut();
-            if let (::core::option::Option::Some(__e3_0),) = (
-                a.get(0usize..(0usize).wrapping_add(n)),
-            ) {
-                for ((i_3, __slot), __e3_0) in (0..n).zip(__d).zip(__e3_0.iter()) {
-                    *__slot = ((*__e3_0) * 0.5f64);
-                }
+            for (i_3, __slot) in (0..n).zip(__d) {
+                *__slot = (::fsmooth::__rt::ld(a, i_3) * 0.5f64);
             }
         }
         if let Some(__d) = out.get_mut(..__z0) {

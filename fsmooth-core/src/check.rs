@@ -967,12 +967,7 @@ impl Elab<'_> {
                 Ok(mk(Type::Bool, None, ca, cb))
             }
             (Type::F64, Type::Usize) | (Type::Usize, Type::F64) => {
-                let (lit, other) = if ca.ty == Type::Usize {
-                    (a, &cb)
-                } else {
-                    (b, &ca)
-                };
-                let _ = other;
+                let lit = if ca.ty == Type::Usize { a } else { b };
                 let help = match lit.kind {
                     ExprKind::Int(v) => format!(
                         "\n  help: an integer literal is a `usize`; write `{v}.0` for an f64"

@@ -431,7 +431,7 @@ impl<'k> Dps<'k> {
             return None;
         }
         let mut vars = Vec::new();
-        collect_loops(sym, &mut vars);
+        sym.loops(&mut vars);
         let pos = self.loops.iter().rposition(|c| vars.contains(&c.var))?;
         if !self.loops[pos].accepts {
             return None;
@@ -1099,21 +1099,6 @@ fn idents_ok(ts: &TokenStream, outer: &[String]) -> bool {
         proc_macro2::TokenTree::Group(g) => idents_ok(&g.stream(), outer),
         _ => true,
     })
-}
-
-fn collect_loops(s: &Size, out: &mut Vec<VarId>) {
-    match s {
-        Size::Loop(v) => {
-            if !out.contains(v) {
-                out.push(*v)
-            }
-        }
-        Size::Lit(_) | Size::Name(_) => {}
-        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) | Size::Div(a, b) | Size::Rem(a, b) => {
-            collect_loops(a, out);
-            collect_loops(b, out);
-        }
-    }
 }
 
 /// Is `s` provably non-negative? Size names are never negative, so a polynomial over them

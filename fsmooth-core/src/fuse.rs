@@ -88,7 +88,13 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
 fn same_element(x: VarId, scope: &Core) -> Option<VarId> {
     let mut depths = Vec::new();
     let mut other = false;
-    reads(scope, x, 0, &mut depths, &mut other);
+    reads_in(
+        scope,
+        x,
+        &mut Vec::new(),
+        &mut |d, _| depths.push(d),
+        &mut other,
+    );
     if other || depths.len() < 2 || depths.iter().any(|d| *d != 1) {
         return None;
     }
@@ -152,13 +158,6 @@ fn replace_index(e: &mut Core, x: VarId, by: &Core) {
     for c in e.children_mut() {
         replace_index(c, x, by);
     }
-}
-
-/// Where `x` is read: each read is `x[k]`, with the number of loops between the `let` and it.
-fn reads(e: &Core, x: VarId, depth: usize, out: &mut Vec<usize>, other: &mut bool) {
-    let mut loops = Vec::new();
-    reads_in(e, x, &mut loops, &mut |d, _| out.push(d), other);
-    let _ = depth;
 }
 
 /// Every read `x[e1]..[ek]` of `x`, with the loops between the `let` and it: `f(depth,

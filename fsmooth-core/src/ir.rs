@@ -202,18 +202,7 @@ impl Core {
     }
 
     fn sym_mentions(&self, v: VarId) -> bool {
-        fn in_size(s: &Size, v: VarId) -> bool {
-            match s {
-                Size::Loop(x) => *x == v,
-                Size::Lit(_) | Size::Name(_) => false,
-                Size::Add(a, b)
-                | Size::Sub(a, b)
-                | Size::Mul(a, b)
-                | Size::Div(a, b)
-                | Size::Rem(a, b) => in_size(a, v) || in_size(b, v),
-            }
-        }
-        self.sym.as_ref().is_some_and(|s| in_size(s, v))
+        self.sym.as_ref().is_some_and(|s| s.mentions_loop(v))
             || self.children().iter().any(|c| c.sym_mentions(v))
     }
 
@@ -226,33 +215,13 @@ impl Core {
             return;
         }
         if let Some(s) = &self.sym
-            && let Some(es) = &e.sym
+            && s.mentions_loop(v)
         {
-            self.sym = Some(subst_loop(s, v, es));
-        } else if self.sym_mentions_self(v) {
-            self.sym = None;
+            self.sym = e.sym.as_ref().map(|es| subst_loop(s, v, es));
         }
         for c in self.children_mut() {
             c.subst(v, e);
         }
-    }
-
-    fn sym_mentions_self(&self, v: VarId) -> bool {
-        let mut probe = self.clone();
-        probe.kind = Kind::F64(0.0);
-        probe.sym_mentions(v)
-    }
-
-    /// A rough cost: the number of nodes, with loops weighted by a nominal trip count.
-    pub fn cost(&self) -> usize {
-        let own = match &self.kind {
-            Kind::Build(..) | Kind::Ifold(..) => 64,
-            Kind::Math(..) => 16,
-            _ => 1,
-        };
-        self.children().iter().map(|c| c.cost()).fold(own, |a, b| {
-            a.saturating_add(b.saturating_mul(if own == 64 { 8 } else { 1 }))
-        })
     }
 }
 

@@ -46,26 +46,13 @@ pub fn subst_index(i: VarId, k: &Core, mut body: Core, span: Sp) -> Core {
 
 /// Loop index `i` is now bound to a value whose symbolic form is `by`.
 fn set_sym(e: &mut Core, i: VarId, by: Option<&Size>) {
-    if let Some(s) = &e.sym {
-        let mut probe = Vec::new();
-        loops(s, &mut probe);
-        if probe.contains(&i) {
-            e.sym = by.map(|b| subst_loop(s, i, b));
-        }
+    if let Some(s) = &e.sym
+        && s.mentions_loop(i)
+    {
+        e.sym = by.map(|b| subst_loop(s, i, b));
     }
     for c in e.children_mut() {
         set_sym(c, i, by);
-    }
-}
-
-fn loops(s: &Size, out: &mut Vec<VarId>) {
-    match s {
-        Size::Loop(v) => out.push(*v),
-        Size::Lit(_) | Size::Name(_) => {}
-        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) | Size::Div(a, b) | Size::Rem(a, b) => {
-            loops(a, out);
-            loops(b, out);
-        }
     }
 }
 

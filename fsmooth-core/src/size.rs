@@ -280,6 +280,33 @@ impl Size {
         }
     }
 
+    /// Every loop index used, in order of first appearance.
+    pub fn loops(&self, out: &mut Vec<u32>) {
+        match self {
+            Size::Lit(_) | Size::Name(_) => {}
+            Size::Loop(v) => {
+                if !out.contains(v) {
+                    out.push(*v)
+                }
+            }
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => {
+                a.loops(out);
+                b.loops(out);
+            }
+        }
+    }
+
+    /// True when loop index `v` is used.
+    pub fn mentions_loop(&self, v: u32) -> bool {
+        let mut l = Vec::new();
+        self.loops(&mut l);
+        l.contains(&v)
+    }
+
     /// Every size name used, in order of first appearance.
     pub fn names(&self, out: &mut Vec<String>) {
         match self {

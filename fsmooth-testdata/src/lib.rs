@@ -83,7 +83,7 @@ pub struct BaInput {
 
 impl BaInput {
     /// The camera of every observation, gathered: `p * 11` values, row `i` being camera
-    /// `obs[i].0`. This is the `cams: [[f64; 11]; p]` argument of the `ba.fs` kernel.
+    /// `obs[i].0`. This is the `cams: [[f64; 11]; p]` argument of a kernel that takes the observations gathered.
     pub fn obs_cams(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(self.p * BA_NCAMPARAMS);
         for &(c, _) in &self.obs {
@@ -93,7 +93,7 @@ impl BaInput {
     }
 
     /// The point of every observation, gathered: `p * 3` values, row `i` being point
-    /// `obs[i].1`. This is the `points: [[f64; 3]; p]` argument of the `ba.fs` kernel.
+    /// `obs[i].1`. This is the `points: [[f64; 3]; p]` argument of a kernel that takes the observations gathered.
     pub fn obs_points(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(self.p * 3);
         for &(_, pt) in &self.obs {
@@ -139,7 +139,7 @@ impl GmmInput {
 /// (`row`, `col`), `col < row < d`: after the `d` log-diagonal entries, column `c` holds
 /// rows `c+1 .. d`, so it starts at `d + c(2d - c - 1)/2`.
 ///
-/// This is the index arithmetic the `kernels/gmm.fs` draft uses. The result is meaningless
+/// This is the index arithmetic the GMM kernel of `tests/adbench.rs` uses. The result is meaningless
 /// unless `col < row < d`.
 pub const fn icf_lower_index(d: usize, row: usize, col: usize) -> usize {
     d + col * (2 * d - col - 1) / 2 + (row - col - 1)
@@ -494,7 +494,7 @@ pub mod reference {
     /// `-n d/2 ln(2 pi) - K C`, with `C = N d (ln(gamma) - 0.5 ln 2) - lgamma_d(N/2)` and
     /// `N = d + m + 1`.
     ///
-    /// fsmooth has no `lgamma`, so the `kernels/gmm.fs` draft takes this value as its
+    /// fsmooth has no `lgamma`, so the GMM kernels (`tests/adbench.rs`, `examples/quickstart.rs`) take this value as their
     /// `constant` argument.
     pub fn gmm_constant(d: usize, k: usize, n: usize, gamma: f64, m: usize) -> f64 {
         let (df, kf, nf) = (d as f64, k as f64, n as f64);

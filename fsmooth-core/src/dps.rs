@@ -773,9 +773,103 @@ impl<'k> Dps<'k> {
         }
     }
 
+    /// `build(n, |j| ifold(k, init, |acc, l| acc + g))` as two loops, `l` outside and `j`
+    /// inside: the destination row starts as `init` and every element adds its `g(j, l)` in
+    /// the same order as before, so the result is bit-identical, but the inner loop runs
+    /// along rows (`b[l][j]`) and vectorises: the interchange behind a row-major `matmul`.
+    /// `None` when `e` is not of that form, or the fold's body reads the destination's buffer.
+    fn interchange(&mut self, e: &Core, dest: &View) -> Option<TokenStream> {
+        let Kind::Build(n, j, body) = &e.kind else {
+            return None;
+        };
+        let Kind::Ifold(cnt, init, acc, l, fb) = &body.kind else {
+            return None;
+        };
+        let Kind::Bin(BinOp::Add, x, y, _) = &fb.kind else {
+            return None;
+        };
+        let g = match (&x.kind, &y.kind) {
+            (Kind::Var(a), _) if a == acc => y,
+            (_, Kind::Var(a)) if a == acc => x,
+            _ => return None,
+        };
+        if body.ty != Type::F64
+            || g.mentions(*acc)
+            || cnt.mentions(*j)
+            || matches!(dest.base, Base::Param(_))
+        {
+            return None;
+        }
+        let base = Self::base_tokens(&dest.base);
+        let name = base.to_string();
+        let depth = self.frame.depth();
+        let nt = self.sizes.get(n);
+        let (jv, lv) = (self.local(*j), self.local(*l));
+        self.env.insert(*j, Loc::Scalar(jv.clone()));
+        self.env.insert(*l, Loc::Scalar(lv.clone()));
+        self.bounds.insert(*j, n.clone());
+        if let Some(s) = &cnt.sym {
+            self.bounds.insert(*l, s.clone());
+        }
+        let ct = self.scalar(cnt);
+        // Pass 1: the row starts as init.
+        self.enter_loop(*j, &jv);
+        let mut it = self.scalar(init);
+        let init_streams = self.leave_loop(&mut it, Some(name.as_str()));
+        // Pass 2: for each l, every element adds g(j, l).
+        self.enter_loop(*l, &lv);
+        self.enter_loop(*j, &jv);
+        let mut gt = self.scalar(g);
+        let g_streams = self.leave_loop(&mut gt, Some(name.as_str()));
+        let l_streams = self.leave_loop(&mut gt, Some(name.as_str()));
+        self.frame.truncate(depth);
+        if mentions(&it, &name) || mentions(&gt, &name) {
+            // The fold reads the destination's buffer: keep the loops as written.
+            return None;
+        }
+        let range = match &dest.off {
+            Some(lo) => {
+                let hi = wadd(lo.clone(), nt.clone());
+                quote!(#lo..#hi)
+            }
+            None => quote!(..#nt),
+        };
+        let first = for_loop(
+            &jv,
+            &nt,
+            Some(quote!(__slot)),
+            &init_streams,
+            quote!(*__slot = #it;),
+        );
+        let inner = for_loop(
+            &jv,
+            &nt,
+            Some(quote!(__slot)),
+            &g_streams,
+            quote!(*__slot = *__slot + #gt;),
+        );
+        let inner = quote! {
+            if let Some(__d) = #base.get_mut(#range) {
+                let __d = __d.iter_mut();
+                #inner
+            }
+        };
+        let outer = for_loop(&lv, &ct, None, &l_streams, inner);
+        Some(quote! {
+            if let Some(__d) = #base.get_mut(#range) {
+                let __d = __d.iter_mut();
+                #first
+            }
+            #outer
+        })
+    }
+
     /// Translate array expression `e` into statements writing it to `dest`.
     pub fn write(&mut self, e: &Core, dest: &View) -> TokenStream {
         let base = Self::base_tokens(&dest.base);
+        if let Some(code) = self.interchange(e, dest) {
+            return code;
+        }
         match &e.kind {
             Kind::Build(n, i, body) => {
                 let nt = self.sizes.get(n);

@@ -800,6 +800,11 @@ impl<'k> Dps<'k> {
         {
             return None;
         }
+        // Small fixed sizes unroll completely as written; the interchange only adds work.
+        let small = |s: Option<&Size>| s.and_then(|s| s.as_const()).is_some_and(|c| c <= 8);
+        if small(Some(n)) && small(cnt.sym.as_ref()) {
+            return None;
+        }
         let base = Self::base_tokens(&dest.base);
         let name = base.to_string();
         let depth = self.frame.depth();

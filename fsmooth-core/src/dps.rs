@@ -552,7 +552,9 @@ impl<'k> Dps<'k> {
     /// loop's own destination borrows, `writes`) are turned back into loads; the rest are
     /// returned for the loop header.
     fn leave_loop(&mut self, body: &mut TokenStream, writes: Option<&str>) -> Vec<Stream> {
-        let ctx = self.loops.pop().expect("a loop context");
+        let Some(ctx) = self.loops.pop() else {
+            return Vec::new();
+        };
         let mut keep = Vec::new();
         for st in ctx.streams {
             if writes == Some(st.base_name.as_str()) || writes_to(body, &st.base_name) {

@@ -78,6 +78,28 @@ mod k {
     }
 }
 
+mod unfused {
+    block! {
+        #![fsmooth(fusion = false)]
+        pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
+            add(add(a, b), c)
+        }
+    }
+}
+
+#[test]
+fn fusion_can_be_turned_off_for_measurements() {
+    // Without fusion the inner `add` is stored: the paper's D variant against DF.
+    assert_eq!(unfused::add3::scratch_len(100), 100);
+    assert_eq!(k::add3::scratch_len(100), 0);
+    let (a, b, c) = ([1.0, 2.0], [3.0, 4.0], [5.0, 6.0]);
+    let (mut x, mut y) = ([0.0; 2], [0.0; 2]);
+    let mut region = Region::new();
+    unfused::add3(&mut x, &a, &b, &c, &mut region).unwrap();
+    k::add3(&mut y, &a, &b, &c, &mut region).unwrap();
+    assert_eq!(x, y);
+}
+
 #[test]
 fn fused_kernels_need_no_scratch() {
     assert_eq!(k::add3::scratch_len(1000), 0);

@@ -67,6 +67,23 @@ impl Name {
 pub struct Program {
     /// The `fn` items, in source order.
     pub fns: Vec<FnDef>,
+    /// Options from `#![fsmooth(..)]` at the top of the block.
+    pub options: Options,
+}
+
+/// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]` at the
+/// top of a block. They exist to measure what each step buys (the paper's ablation); the
+/// generated code computes the same values either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`).
+    pub fusion: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { fusion: true }
+    }
 }
 
 /// One `fn` item.

@@ -26,12 +26,15 @@ pub struct Scope {
     pub fns: Vec<FnDef>,
     /// How many of `fns` are the user's.
     pub user: usize,
+    /// The block's options.
+    pub options: ast::Options,
 }
 
 impl Scope {
     /// The user's program joined with the prelude.
     pub fn new(program: ast::Program) -> Scope {
         let user = program.fns.len();
+        let options = program.options;
         let mut fns = program.fns;
         let mut d = Diags::default();
         let prelude = PRELUDE
@@ -45,7 +48,7 @@ impl Scope {
                 fns.push(f);
             }
         }
-        Scope { fns, user }
+        Scope { fns, user, options }
     }
 
     fn find(&self, name: &str) -> Option<usize> {

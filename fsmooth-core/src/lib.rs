@@ -49,14 +49,21 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
     }
     kernels
         .iter()
-        .map(|k| codegen::kernel(&optimize(k.clone())))
+        .map(|k| codegen::kernel(&optimize_with(k.clone(), scope.options)))
         .collect()
 }
 
+/// The middle of the pipeline, on one kernel, with every optimisation on.
+pub fn optimize(k: ir::Kernel) -> ir::Kernel {
+    optimize_with(k, ast::Options::default())
+}
+
 /// The middle of the pipeline, on one kernel.
-pub fn optimize(mut k: ir::Kernel) -> ir::Kernel {
+pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     simplify::propagate(&mut k.body);
-    fuse::fuse(&mut k.body, &mut k.var_names);
+    if options.fusion {
+        fuse::fuse(&mut k.body, &mut k.var_names);
+    }
     simplify::fold(&mut k.body);
     simplify::propagate(&mut k.body);
     k.body = anf::anf(k.body, &mut k.var_names);

@@ -8,16 +8,44 @@ use quote::ToTokens;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 
-struct Items(Vec<syn::ItemFn>);
+struct Items(Vec<syn::Attribute>, Vec<syn::ItemFn>);
 
 impl Parse for Items {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(syn::Attribute::parse_inner)?;
         let mut v = Vec::new();
         while !input.is_empty() {
             v.push(input.parse()?);
         }
-        Ok(Items(v))
+        Ok(Items(attrs, v))
     }
+}
+
+/// `#![fsmooth(fusion = false)]`.
+fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
+    let mut o = Options::default();
+    for a in attrs {
+        if !a.path().is_ident("fsmooth") {
+            diags.error(
+                Sp::of(a),
+                "the only block attribute is `#![fsmooth(fusion = false)]`",
+            );
+            continue;
+        }
+        let r = a.parse_nested_meta(|meta| {
+            if meta.path.is_ident("fusion") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.fusion = v.value;
+                Ok(())
+            } else {
+                Err(meta.error("unknown fsmooth option: the options are `fusion = true|false`"))
+            }
+        });
+        if let Err(e) = r {
+            diags.push(e);
+        }
+    }
+    o
 }
 
 /// Parse a block's tokens. Syntax errors stop parsing (syn reports the first); errors about
@@ -31,9 +59,10 @@ pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
             return None;
         }
     };
+    let options = options(&items.0, diags);
     let mut p = Parser { diags, depth: 0 };
-    let fns = items.0.iter().map(|f| p.item(f)).collect();
-    Some(Program { fns })
+    let fns = items.1.iter().map(|f| p.item(f)).collect();
+    Some(Program { fns, options })
 }
 
 struct Parser<'d> {
@@ -741,5 +770,35 @@ mod tests {
         );
         let (p, errs) = parse_str("pub fn k(x: f64) -> f64 { x + }");
         assert!(p.is_none() && errs.len() == 1, "{errs:?}");
+    }
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::*;
+
+    #[test]
+    fn block_options() {
+        let mut d = Diags::default();
+        let p = parse(
+            "#![fsmooth(fusion = false)] pub fn k(x: f64) -> f64 { x }"
+                .parse()
+                .unwrap(),
+            &mut d,
+        );
+        assert!(d.is_empty(), "{:?}", d.messages());
+        assert!(!p.unwrap().options.fusion);
+        let mut d = Diags::default();
+        parse(
+            "#![fsmooth(speed = 11)] pub fn k(x: f64) -> f64 { x }"
+                .parse()
+                .unwrap(),
+            &mut d,
+        );
+        assert!(
+            d.messages()[0].contains("unknown fsmooth option"),
+            "{:?}",
+            d.messages()
+        );
     }
 }

@@ -21,6 +21,7 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::Nalgebra => b.iter(|| w.nalgebra()),
             Variant::Ndarray => b.iter(|| w.ndarray()),
             Variant::Naive => b.iter(|| w.naive()),
+            Variant::Unfused => b.iter(|| w.unfused()),
         });
     }
     g.finish();

@@ -28,7 +28,7 @@ GROUPS = [
     "layer_softmax",
     "kalman",
 ]
-VARIANTS = ["fsmooth", "hand", "hand-ijk", "nalgebra", "ndarray", "naive"]
+VARIANTS = ["fsmooth", "hand", "hand-ijk", "nalgebra", "ndarray", "naive", "fsmooth-unfused"]
 NALGEBRA_KIND = {
     "cross": "static",
     "ba_project": "static",
@@ -42,6 +42,7 @@ COLOURS = {
     "nalgebra": "#ff7f0e",
     "ndarray": "#9467bd",
     "naive": "#d62728",
+    "fsmooth-unfused": "#9467bd",
 }
 
 

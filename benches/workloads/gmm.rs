@@ -246,11 +246,11 @@ pub struct Gmm<const D: usize> {
     ws: GmmWork,
     na: GmmNa,
     nd: GmmNd,
-    out: [f64; 5],
+    out: [f64; 6],
 }
 
 impl<const D: usize> Gmm<D> {
-    const SLOT: [Variant; 5] = super::STANDARD;
+    const SLOT: [Variant; 6] = super::WITH_UNFUSED;
 
     fn slot(v: Variant) -> usize {
         Self::SLOT.iter().position(|s| *s == v).unwrap()
@@ -294,13 +294,33 @@ impl<const D: usize> Workload for Gmm<D> {
             region: Region::new(),
             na,
             nd,
-            out: [f64::NAN; 5],
+            out: [f64::NAN; 6],
             inp,
         };
         super::check(&mut w);
         let want = reference::gmm_objective(&w.inp);
         assert!((w.out[0] - want).abs() <= 1e-10 * want.abs().max(1.0));
         w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &super::WITH_UNFUSED
+    }
+
+    #[inline]
+    fn unfused(&mut self) {
+        let inp = black_box(&self.inp);
+        self.out[5] = kernels::unfused::gmm_objective(
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
+            &mut self.region,
+        )
+        .unwrap();
     }
 
     #[inline]

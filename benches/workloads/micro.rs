@@ -19,6 +19,7 @@ pub struct Add3 {
     nd: [Array1<f64>; 3],
     nd_out: Array1<f64>,
     naive_out: Vec<f64>,
+    unfused_out: Vec<f64>,
 }
 
 pub const ADD3_N: usize = 100;
@@ -53,9 +54,26 @@ impl Workload for Add3 {
             na_out: DVector::zeros(0),
             nd_out: Array1::zeros(0),
             naive_out: Vec::new(),
+            unfused_out: vec![0.0; ADD3_N],
         };
         super::check(&mut w);
         w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &super::WITH_UNFUSED
+    }
+
+    #[inline]
+    fn unfused(&mut self) {
+        kernels::unfused::add3(
+            black_box(&mut self.unfused_out),
+            black_box(&self.a),
+            black_box(&self.b),
+            black_box(&self.c),
+            &mut self.region,
+        )
+        .unwrap();
     }
 
     #[inline]
@@ -105,6 +123,7 @@ impl Workload for Add3 {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
+            Variant::Unfused => self.unfused_out.clone(),
             Variant::HandIjk => unreachable!(),
         }
     }
@@ -209,7 +228,7 @@ impl Workload for Cross {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk => unreachable!(),
+            Variant::HandIjk | Variant::Unfused => unreachable!(),
         }
     }
 

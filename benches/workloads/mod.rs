@@ -46,6 +46,9 @@ pub enum Variant {
     Ndarray,
     /// A fresh `Vec` per array operation.
     Naive,
+    /// The fsmooth kernel compiled with `#![fsmooth(fusion = false)]`: destination passing
+    /// and the frame, but every intermediate array stored (the paper's D against DF).
+    Unfused,
 }
 
 impl Variant {
@@ -58,6 +61,7 @@ impl Variant {
             Variant::Nalgebra => "nalgebra",
             Variant::Ndarray => "ndarray",
             Variant::Naive => "naive",
+            Variant::Unfused => "fsmooth-unfused",
         }
     }
 
@@ -68,13 +72,24 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 6] = [
+pub const ALL: [Variant; 7] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
     Variant::Nalgebra,
     Variant::Ndarray,
     Variant::Naive,
+    Variant::Unfused,
+];
+
+/// The standard variants and the unfused fsmooth kernel (the ablation).
+pub const WITH_UNFUSED: [Variant; 6] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::Nalgebra,
+    Variant::Ndarray,
+    Variant::Naive,
+    Variant::Unfused,
 ];
 
 /// The variants every workload has.
@@ -105,6 +120,8 @@ pub trait Workload: Sized {
     fn fsmooth(&mut self);
     fn hand(&mut self);
     fn hand_ijk(&mut self) {}
+    /// The kernel without fusion; only workloads listing [`Variant::Unfused`] have it.
+    fn unfused(&mut self) {}
     fn nalgebra(&mut self);
     fn ndarray(&mut self);
     fn naive(&mut self);
@@ -125,6 +142,7 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::Nalgebra => w.nalgebra(),
         Variant::Ndarray => w.ndarray(),
         Variant::Naive => w.naive(),
+        Variant::Unfused => w.unfused(),
     }
 }
 
@@ -139,6 +157,7 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::Nalgebra => (0..iters).for_each(|_| w.nalgebra()),
         Variant::Ndarray => (0..iters).for_each(|_| w.ndarray()),
         Variant::Naive => (0..iters).for_each(|_| w.naive()),
+        Variant::Unfused => (0..iters).for_each(|_| w.unfused()),
     }
 }
 

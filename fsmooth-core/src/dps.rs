@@ -834,41 +834,24 @@ impl<'k> Dps<'k> {
             // The fold reads the destination's buffer: keep the loops as written.
             return None;
         }
-        let range = match &dest.off {
-            Some(lo) => {
-                let hi = wadd(lo.clone(), nt.clone());
-                quote!(#lo..#hi)
-            }
-            None => quote!(..#nt),
-        };
-        let first = for_loop(
+        let first = fill(
+            &base,
+            &dest.off,
             &jv,
             &nt,
-            Some(quote!(__slot)),
             &init_streams,
             quote!(*__slot = #it;),
         );
-        let inner = for_loop(
+        let inner = fill(
+            &base,
+            &dest.off,
             &jv,
             &nt,
-            Some(quote!(__slot)),
             &g_streams,
             quote!(*__slot = *__slot + #gt;),
         );
-        let inner = quote! {
-            if let Some(__d) = #base.get_mut(#range) {
-                let __d = __d.iter_mut();
-                #inner
-            }
-        };
         let outer = for_loop(&lv, &ct, None, &l_streams, inner);
-        Some(quote! {
-            if let Some(__d) = #base.get_mut(#range) {
-                let __d = __d.iter_mut();
-                #first
-            }
-            #outer
-        })
+        Some(quote!(#first #outer))
     }
 
     /// Translate array expression `e` into statements writing it to `dest`.
@@ -913,26 +896,7 @@ impl<'k> Dps<'k> {
                     if fast {
                         // The body does not read the destination's buffer: iterate the
                         // destination slice itself, so there is no bounds check to remove.
-                        let range = match &dest.off {
-                            Some(lo) => {
-                                let hi = wadd(lo.clone(), nt.clone());
-                                quote!(#lo..#hi)
-                            }
-                            None => quote!(..#nt),
-                        };
-                        let inner = for_loop(
-                            &iv,
-                            &nt,
-                            Some(quote!(__slot)),
-                            &streams,
-                            quote!(*__slot = #b;),
-                        );
-                        quote! {
-                            if let Some(__d) = #base.get_mut(#range) {
-                                let __d = __d.iter_mut();
-                                #inner
-                            }
-                        }
+                        fill(&base, &dest.off, &iv, &nt, &streams, quote!(*__slot = #b;))
                     } else {
                         let at = plus(&dest.off, quote!(#iv));
                         for_loop(
@@ -1120,6 +1084,31 @@ fn for_loop(
         // Every stream is in range by the same proof that made its loads unchecked, so the
         // `if let` always holds.
         quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #body } })
+    }
+}
+
+/// A loop over the `n` slots of `base` from `off`, each bound to `__slot` for `body`.
+fn fill(
+    base: &TokenStream,
+    off: &Option<TokenStream>,
+    i: &Ident,
+    n: &TokenStream,
+    streams: &[Stream],
+    body: TokenStream,
+) -> TokenStream {
+    let range = match off {
+        Some(lo) => {
+            let hi = wadd(lo.clone(), n.clone());
+            quote!(#lo..#hi)
+        }
+        None => quote!(..#n),
+    };
+    let lp = for_loop(i, n, Some(quote!(__slot)), streams, body);
+    quote! {
+        if let Some(__d) = #base.get_mut(#range) {
+            let __d = __d.iter_mut();
+            #lp
+        }
     }
 }
 

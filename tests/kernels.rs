@@ -170,3 +170,21 @@ fn matvec_gram_outer() {
     let args = [Value::vec(&a4), Value::vec(&b), Value::F64(0.5)];
     assert_close(&o, &reference(linalg::SRC, "outer_sum", &args), 1e-12);
 }
+
+#[test]
+fn interchanged_matmul_is_bit_identical_to_the_interpreter() {
+    // The generated loops run i-k-j; each element still sums its terms in order from 0.0.
+    let mut rng = Rng::new(5);
+    let mut region = Region::new();
+    for n in [9, 16] {
+        let (a, b, c) = (rng.vec(n * n), rng.vec(n * n), rng.vec(n * n));
+        let mut out = vec![0.0; n * n];
+        linalg::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+        let args = [
+            Value::matrix(&a, n),
+            Value::matrix(&b, n),
+            Value::matrix(&c, n),
+        ];
+        assert_close(&out, &reference(linalg::SRC, "chain", &args), 0.0);
+    }
+}

@@ -345,6 +345,14 @@ mod tests {
     }
 
     #[test]
+    fn constant_frames_are_fixed_size_arrays() {
+        let out = expand(
+            "pub fn k(a: [f64; 3], b: [f64; 3]) -> f64 { let t = add(a, b); t[0] * t[1] + t[2] * t[0] }",
+        );
+        assert!(out.contains("let scratch : & mut [f64 ; 3usize]"), "{out}");
+    }
+
+    #[test]
     fn every_length_is_checked_before_the_frame_is_taken() {
         let out = expand(
             "pub fn k(a: [f64; n], b: [f64; n]) -> [f64; n] { let t = add(a, b); build(n, |i| t[i] + t[n - 1 - i]) }",

@@ -1232,6 +1232,32 @@ mod tests {
     }
 
     #[test]
+    fn rows_read_along_a_loop_become_streams() {
+        // img[y][x + 2] in a loop over x: the row is cut once, read through an iterator.
+        let out = expand(
+            "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h] {
+                build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 2]))
+            }",
+        );
+        assert!(out.contains("img . get ("), "{out}");
+        assert!(!out.contains("ld (img"), "{out}");
+    }
+
+    #[test]
+    fn sum_folds_inside_builds_are_interchanged() {
+        // matmul: the inner loop runs along rows of b, accumulating into the output row.
+        let out = expand(
+            "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+        );
+        assert!(out.contains("* __slot = * __slot +"), "{out}");
+        // Small fixed sizes keep the written order.
+        let out = expand(
+            "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",
+        );
+        assert!(!out.contains("* __slot = * __slot +"), "{out}");
+    }
+
+    #[test]
     fn unproven_indexes_are_checked() {
         let out = expand("pub fn k(v: [f64; n], i: usize) -> f64 { v[i] }");
         assert!(out.contains(":: check (i , n) ?"), "{out}");

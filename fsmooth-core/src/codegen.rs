@@ -2,10 +2,12 @@
 //!
 //! The function reads its size names from the argument lengths, checks every length and
 //! takes its frame from the region before anything is written, then runs the DPS-translated
-//! body ([`crate::dps`]).
+//! body ([`crate::dps`]). [`plan`] builds all of it as loop IR ([`crate::lir`]), which
+//! [`kernel`] prints and [`crate::exec`] can run.
 
-use crate::dps::{Base, Dps, View, const_size};
+use crate::dps::{Dps, View, const_size};
 use crate::ir::{Kernel, Pin, Type};
+use crate::lir::{Base, Entry, Ex, Func, St};
 use crate::size::Size;
 use crate::storage::distinct_peaks;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -43,25 +45,33 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
     )
 }
 
-/// The generated function and module for one kernel, and its frame length as sizes.
-pub fn kernel(k: &Kernel) -> TokenStream {
+/// A kernel planned: its body in the loop IR and the candidate frame lengths (the frame is
+/// their maximum).
+pub struct Planned {
+    /// The body: entry (sizes, length checks, frame), loops, result.
+    pub func: Func,
+    /// The frame's candidate peaks, as sizes.
+    pub peaks: Vec<Size>,
+}
+
+/// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
+/// then the frame taken, then the DPS-translated body ([`crate::dps`]).
+pub fn plan(k: &Kernel) -> Planned {
     let mut g = Dps::new(k);
-    let body = if k.ret.is_arr() {
+    let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
             off: None,
             dims: k.ret.dims().to_vec(),
         };
-        let code = g.write(&k.body, &dest);
-        quote!(#code ::core::result::Result::Ok(()))
+        (g.write(&k.body, &dest), None)
     } else {
-        let v = g.scalar(&k.body);
-        quote!(::core::result::Result::Ok(#v))
+        (Vec::new(), Some(g.scalar(&k.body)))
     };
     let peaks = distinct_peaks(g.frame.peaks());
 
     // Entry: sizes from lengths, then every length, then the frame.
-    let mut entry = TokenStream::new();
+    let mut entry = Vec::new();
     let param_ident = |name: &str| {
         k.params
             .iter()
@@ -69,32 +79,28 @@ pub fn kernel(k: &Kernel) -> TokenStream {
             .map(|p| crate::ast::ident(&p.name.s, p.name.span))
             .unwrap_or_else(|| crate::ast::ident(name, Span::call_site()))
     };
+    let bind = |name: &str, val: Ex| St::Let {
+        // The parameter carries the user's span; the size name is the macro's own local.
+        id: crate::ast::ident(name, Span::call_site()),
+        mutable: false,
+        usize_ty: true,
+        val,
+    };
     for pin in &k.pins {
-        match pin {
-            // The parameter carries the user's span; the size name is the macro's own local.
-            Pin::Param(name) => {
-                let (n, p) = (
-                    crate::ast::ident(name, Span::call_site()),
-                    param_ident(name),
-                );
-                entry.extend(quote!(let #n: usize = #p;));
-            }
+        entry.push(match pin {
+            Pin::Param(name) => bind(name, Ex::Var(param_ident(name))),
             Pin::FromLen {
                 name,
                 param,
                 others,
                 power,
             } => {
-                let (n, rows) = (
-                    crate::ast::ident(name, Span::call_site()),
-                    per_row(&param_ident(param), others),
-                );
-                entry.extend(if *power == 1 {
-                    quote!(let #n: usize = #rows;)
+                let rows = per_row(&param_ident(param), others);
+                if *power == 1 {
+                    bind(name, rows)
                 } else {
-                    let pw = *power as u32;
-                    quote!(let #n: usize = ::fsmooth::__rt::root(#rows, #pw);)
-                });
+                    bind(name, Ex::Entry(Entry::Root(*power as u32), vec![rows]))
+                }
             }
             Pin::Linear {
                 name,
@@ -103,59 +109,52 @@ pub fn kernel(k: &Kernel) -> TokenStream {
                 scale,
                 offset,
             } => {
-                let (n, rows) = (
-                    crate::ast::ident(name, Span::call_site()),
-                    per_row(&param_ident(param), others),
-                );
-                let (scale, offset) = (*scale as usize, *offset as i128);
-                entry.extend(
-                    quote!(let #n: usize = ::fsmooth::__rt::solve_linear(#rows, #scale, #offset);),
-                );
+                let rows = per_row(&param_ident(param), others);
+                let e = Entry::SolveLinear(*scale as usize, *offset as i128);
+                bind(name, Ex::Entry(e, vec![rows]))
             }
-        }
+        });
     }
-    let mut checks = TokenStream::new();
+    let mut checks = Vec::new();
     for p in &k.params {
         if let Type::Arr(_) = &p.ty {
-            let id = crate::ast::ident(&p.name.s, p.name.span);
-            let want = g.sizes.get(&p.ty.slots());
-            let name = &p.name.s;
-            checks.extend(quote! {
-                if #id.len() != #want {
-                    return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #name, expected: #want, found: #id.len() });
-                }
+            checks.push(St::CheckLen {
+                arg: p.name.s.clone(),
+                base: Base::Param(crate::ast::ident(&p.name.s, p.name.span)),
+                want: g.sizes.get(&p.ty.slots()),
             });
         }
     }
     if k.ret.is_arr() {
-        let want = g.sizes.get(&k.ret.slots());
-        checks.extend(quote! {
-            if out.len() != #want {
-                return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: "out", expected: #want, found: out.len() });
-            }
+        checks.push(St::CheckLen {
+            arg: "out".into(),
+            base: Base::Out,
+            want: g.sizes.get(&k.ret.slots()),
         });
     }
-    let frame_len = peaks
+    let len = peaks
         .iter()
         .map(|p| g.sizes.get(p))
-        .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)));
-    let frame = match frame_len {
-        // A constant frame is a fixed-size array: LLVM then knows its length, and checks of
-        // constant offsets into it fold away.
-        Some(_) if let Some(n) = const_frame(&peaks) => quote! {
-            let scratch: &mut [f64; #n] = match <&mut [f64; #n]>::try_from(region.frame(#n)?) {
-                ::core::result::Result::Ok(s) => s,
-                ::core::result::Result::Err(_) => {
-                    return ::core::result::Result::Err(::fsmooth::Error::Scratch { needed: #n, available: 0 });
-                }
-            };
-        },
-        Some(len) => quote!(let scratch: &mut [f64] = region.frame(#len)?;),
-        None => quote!(let _ = region;),
+        .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]));
+    let frame = St::Frame {
+        constant: len.as_ref().and(const_frame(&peaks)),
+        len,
     };
-    // Size statements are emitted after the pins (they only use size names).
-    let size_stmts = g.sizes.statements();
+    // Size statements go after the pins (they only use size names).
+    let mut all = entry;
+    all.extend(g.sizes.statements());
+    all.extend(checks);
+    all.push(frame);
+    all.extend(body);
+    Planned {
+        func: Func { body: all, result },
+        peaks,
+    }
+}
 
+/// The generated function and module for one kernel.
+pub fn kernel(k: &Kernel) -> TokenStream {
+    let Planned { func, peaks } = plan(k);
     let name = crate::ast::ident(&k.name.s, k.name.span);
     let attrs = &k.attrs;
     let (params, ret) = signature(k);
@@ -165,11 +164,7 @@ pub fn kernel(k: &Kernel) -> TokenStream {
         #[allow(unused, clippy::all)]
         #[inline]
         pub fn #name(#params) -> #ret {
-            #entry
-            #size_stmts
-            #checks
-            #frame
-            #body
+            #func
         }
         #m
     }
@@ -185,14 +180,17 @@ fn const_frame(peaks: &[Size]) -> Option<usize> {
 
 /// `len(param) / product(others)`: how many times the other dimensions fit in the length.
 /// Saturating: an overflowing product fails the length check that follows.
-fn per_row(param: &Ident, others: &[Size]) -> TokenStream {
+fn per_row(param: &Ident, others: &[Size]) -> Ex {
     let prod = others
         .iter()
         .cloned()
         .reduce(Size::times)
-        .map(|s| const_size(&s))
-        .unwrap_or(quote!(1usize));
-    quote!(::fsmooth::__rt::from_len(#param.len(), #prod))
+        .map(Ex::Const)
+        .unwrap_or(Ex::Usize(1));
+    Ex::Entry(
+        Entry::FromLen,
+        vec![Ex::Len(Base::Param(param.clone())), prod],
+    )
 }
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).

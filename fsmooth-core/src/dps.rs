@@ -1,30 +1,21 @@
-//! `dps`: destination-passing translation of the core IR into Rust statements (the paper's
-//! D and S translations, Fig. 7).
+//! `dps`: destination-passing translation of the core IR into the loop IR ([`crate::lir`]):
+//! the paper's D and S translations (Fig. 7).
 //!
 //! An array expression is translated with a destination, a [`View`] into `out` or into the
-//! scratch frame, and writes its elements there; a scalar expression becomes a Rust
-//! expression. `let`-bound arrays that survived fusion get an allocation in the frame
+//! scratch frame, and writes its elements there; a scalar expression becomes an [`Ex`].
+//! `let`-bound arrays that survived fusion get an allocation in the frame
 //! ([`crate::storage`]); rows and slices of arrays are views, never copies. Index loads the
-//! compiler proves in bounds use `ld`/`st`; others are checked and return `Error::Index`.
+//! compiler proves in bounds are plain loads and stores; others are checked and return
+//! `Error::Index`.
 
-use crate::ast::{BinOp, CastTy, MathFn};
+use crate::ast::{BinOp, CastTy};
 use crate::ir::{Core, Kernel, Kind, Type, VarId};
+use crate::lir::{self, Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::size::{Atom, Size};
 use crate::storage::Frame;
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use std::collections::HashMap;
-
-/// Where an array lives.
-#[derive(Clone, Debug)]
-pub enum Base {
-    /// A kernel parameter (read only).
-    Param(Ident),
-    /// The kernel's `out`.
-    Out,
-    /// The scratch frame.
-    Scratch,
-}
 
 /// A rectangular view: `dims` starting at `off` in `base`, row-major.
 #[derive(Clone, Debug)]
@@ -32,7 +23,7 @@ pub struct View {
     /// The buffer.
     pub base: Base,
     /// Offset in slots (`None` is 0).
-    pub off: Option<TokenStream>,
+    pub off: Option<Ex>,
     /// Dimensions, outermost first.
     pub dims: Vec<Size>,
 }
@@ -46,23 +37,17 @@ enum Loc {
 /// Sizes needed by the code, each computed once at kernel entry with checked arithmetic.
 #[derive(Default)]
 pub struct SizeTable {
-    entries: Vec<(String, Ident, TokenStream)>,
+    entries: Vec<(String, Ident, St)>,
 }
 
 impl SizeTable {
-    /// The tokens for size `s`: a literal, a size name, or a local computed at entry.
-    pub fn get(&mut self, s: &Size) -> TokenStream {
+    /// The expression for size `s`: a literal, a size name, or a local computed at entry.
+    pub fn get(&mut self, s: &Size) -> Ex {
         let s = s.fold();
         match &s {
-            Size::Lit(v) => {
-                let v = *v as usize;
-                quote!(#v)
-            }
-            Size::Name(n) => {
-                let id = crate::ast::ident(n, Span::call_site());
-                quote!(#id)
-            }
-            Size::Loop(_) => quote!(0usize),
+            Size::Lit(v) => Ex::Usize(*v as usize),
+            Size::Name(n) => Ex::Var(crate::ast::ident(n, Span::call_site())),
+            Size::Loop(_) => Ex::Usize(0),
             Size::Add(a, b)
             | Size::Sub(a, b)
             | Size::Mul(a, b)
@@ -70,26 +55,32 @@ impl SizeTable {
             | Size::Rem(a, b) => {
                 let key = s.to_string();
                 if let Some((_, id, _)) = self.entries.iter().find(|(k, _, _)| *k == key) {
-                    return quote!(#id);
+                    return Ex::Var(id.clone());
                 }
                 let (x, y) = (self.get(a), self.get(b));
-                let f = match s {
-                    Size::Add(..) => quote!(add),
-                    Size::Sub(..) => quote!(sub),
-                    Size::Mul(..) => quote!(mul),
-                    Size::Div(..) => quote!(div_exact),
-                    _ => quote!(rem),
+                let c = match s {
+                    Size::Add(..) => Checked::Add,
+                    Size::Sub(..) => Checked::Sub,
+                    Size::Mul(..) => Checked::Mul,
+                    Size::Div(..) => Checked::DivExact,
+                    _ => Checked::Rem,
                 };
                 let id = format_ident!("__z{}", self.entries.len());
-                let code = quote!(let #id: usize = ::fsmooth::__rt::#f(#x, #y, #key)?;);
-                self.entries.push((key, id.clone(), code));
-                quote!(#id)
+                let val = Ex::Checked(c, Box::new(x), Box::new(y), key.clone());
+                let st = St::Let {
+                    id: id.clone(),
+                    mutable: false,
+                    usize_ty: true,
+                    val,
+                };
+                self.entries.push((key, id.clone(), st));
+                Ex::Var(id)
             }
         }
     }
 
     /// The entry statements, in dependency order.
-    pub fn statements(&self) -> TokenStream {
+    pub fn statements(&self) -> Vec<St> {
         self.entries.iter().map(|(_, _, c)| c.clone()).collect()
     }
 }
@@ -134,6 +125,8 @@ pub struct Dps<'k> {
     bounds: HashMap<VarId, Size>,
     /// The loops being translated, outermost first, with the streams they read.
     loops: Vec<LoopCtx>,
+    /// Counter for the names of checked slice starts.
+    slices: usize,
 }
 
 /// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
@@ -148,62 +141,17 @@ struct LoopCtx {
     accepts: bool,
 }
 
-struct Stream {
-    /// The buffer read, as tokens and by name.
-    base: TokenStream,
-    base_name: String,
-    /// The first element read.
-    start: TokenStream,
-    /// The element's binding inside the loop.
-    elem: Ident,
+/// A scalar expression as the only statement of a list, for the passes over statements.
+fn as_sts(e: Ex) -> Vec<St> {
+    vec![St::Slot(e)]
 }
 
-fn f64_lit(v: f64) -> TokenStream {
-    if v.is_nan() {
-        quote!(f64::NAN)
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            quote!(f64::INFINITY)
-        } else {
-            quote!(f64::NEG_INFINITY)
-        }
-    } else {
-        let l = proc_macro2::Literal::f64_suffixed(v.abs());
-        if v.is_sign_negative() {
-            quote!((-#l))
-        } else {
-            quote!(#l)
-        }
+/// The inverse of [`as_sts`].
+fn from_sts(mut v: Vec<St>) -> Ex {
+    match v.pop() {
+        Some(St::Slot(e)) => e,
+        _ => Ex::Internal("statement list is not a scalar"),
     }
-}
-
-/// Offset arithmetic. It cannot overflow (every offset is below a length that was
-/// computed with checked arithmetic), and every access it feeds is a `get`, so it wraps
-/// rather than carry an overflow check that would be a panic path under `overflow-checks`.
-fn wadd(a: TokenStream, b: TokenStream) -> TokenStream {
-    quote!((#a).wrapping_add(#b))
-}
-
-/// See [`wadd`].
-fn wmul(a: TokenStream, b: TokenStream) -> TokenStream {
-    quote!((#a).wrapping_mul(#b))
-}
-
-fn plus(off: &Option<TokenStream>, k: TokenStream) -> TokenStream {
-    match off {
-        Some(o) => wadd(o.clone(), k),
-        None => k,
-    }
-}
-
-/// True when the token stream mentions identifier `name` (to know whether a loop body reads
-/// the buffer it writes, which decides between a slice iterator and indexed stores).
-fn mentions(ts: &TokenStream, name: &str) -> bool {
-    ts.clone().into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => i == name,
-        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
-        _ => false,
-    })
 }
 
 impl<'k> Dps<'k> {
@@ -235,6 +183,7 @@ impl<'k> Dps<'k> {
             env,
             bounds: HashMap::new(),
             loops: Vec::new(),
+            slices: 0,
         }
     }
 
@@ -254,41 +203,39 @@ impl<'k> Dps<'k> {
         format_ident!("{}_{}", name, v)
     }
 
-    fn base_tokens(b: &Base) -> TokenStream {
-        match b {
-            Base::Param(id) => quote!(#id),
-            Base::Out => quote!(out),
-            Base::Scratch => quote!(scratch),
-        }
-    }
-
-    fn alloc(&mut self, dims: &[Size]) -> View {
+    /// Take room for an array of `dims` in the frame: the allocation's marker and its view.
+    fn alloc(&mut self, dims: &[Size]) -> (St, View) {
         let len = dims
             .iter()
             .cloned()
             .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
-        let off = self.frame.push(len);
+        let off = self.frame.push(len.clone());
         let off = if off.as_const() == Some(0) {
             None
         } else {
             Some(self.sizes.get(&off))
         };
-        View {
+        // The length is only for the executor: `Const` adds nothing to the printed code.
+        let marker = St::Alloc {
+            off: off.clone().unwrap_or(Ex::Usize(0)),
+            len: Ex::Const(len),
+        };
+        let view = View {
             base: Base::Scratch,
             off,
             dims: dims.to_vec(),
-        }
+        };
+        (marker, view)
     }
 
-    fn stride(&mut self, dims: &[Size]) -> Option<TokenStream> {
+    fn stride(&mut self, dims: &[Size]) -> Option<Ex> {
         let s = dims.iter().cloned().reduce(Size::times)?;
         if s.as_const() == Some(1) {
             return None;
         }
         Some(self.sizes.get(&s))
     }
-
     /// Can `idx` (of symbolic value `sym`) be proven below `dim`, given the loop bounds?
     fn proven(&self, sym: &Option<Size>, extra: &Size, dim: &Size) -> bool {
         let Some(s) = sym else { return false };
@@ -355,11 +302,11 @@ impl<'k> Dps<'k> {
 
     /// A view of an array expression, materialising it in the frame if it is not one already.
     /// Returns statements to run first.
-    fn view(&mut self, e: &Core) -> (TokenStream, View) {
+    fn view(&mut self, e: &Core) -> (Vec<St>, View) {
         match &e.kind {
             Kind::Var(v) => {
                 if let Some(Loc::View(w)) = self.env.get(v) {
-                    return (TokenStream::new(), w.clone());
+                    return (Vec::new(), w.clone());
                 }
             }
             Kind::Index(a, i) if e.ty.is_arr() => {
@@ -370,7 +317,7 @@ impl<'k> Dps<'k> {
                 } else {
                     let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
-                    quote!(::fsmooth::__rt::check(#it, #d)?)
+                    Ex::Check(Box::new(it), Box::new(d))
                 };
                 let rows = w.dims[1..].to_vec();
                 let off = match self.stride(&rows) {
@@ -394,12 +341,23 @@ impl<'k> Dps<'k> {
                 } else {
                     let lt = self.scalar(lo);
                     let (d, l) = (self.sizes.get(&w.dims[0]), self.sizes.get(&len));
-                    let tmp = format_ident!("__lo");
-                    pre.extend(quote! {
-                        let #tmp: usize = #lt;
-                        ::fsmooth::__rt::check_range(#tmp, ::fsmooth::__rt::add(#tmp, #l, "slice end")?, #d)?;
+                    // Its own name: the view's offset refers to it for as long as it lives.
+                    let tmp = format_ident!("__lo{}", self.slices);
+                    self.slices += 1;
+                    pre.push(St::Let {
+                        id: tmp.clone(),
+                        mutable: false,
+                        usize_ty: true,
+                        val: lt,
                     });
-                    quote!(#tmp)
+                    let end = Ex::Checked(
+                        Checked::Add,
+                        Box::new(Ex::Var(tmp.clone())),
+                        Box::new(l),
+                        "slice end".into(),
+                    );
+                    pre.push(St::CheckRange(Ex::Var(tmp.clone()), end, d));
+                    Ex::Var(tmp)
                 };
                 let off = match self.stride(&w.dims[1..]) {
                     Some(st) => plus(&w.off, wmul(lt, st)),
@@ -418,14 +376,15 @@ impl<'k> Dps<'k> {
             }
             _ => {}
         }
-        let w = self.alloc(e.ty.dims());
-        let code = self.write(e, &w);
+        let (marker, w) = self.alloc(e.ty.dims());
+        let mut code = vec![marker];
+        code.extend(self.write(e, &w));
         (code, w)
     }
 
     /// The load `w[idx]` as a stream of an enclosing loop, when `idx` is that loop's index
-    /// plus an offset fixed during the loop: returns the element's tokens.
-    fn stream(&mut self, w: &View, idx: &Core) -> Option<TokenStream> {
+    /// plus an offset fixed during the loop: returns the element.
+    fn stream(&mut self, w: &View, idx: &Core) -> Option<Ex> {
         let sym = idx.sym.as_ref()?;
         if matches!(w.base, Base::Out) {
             return None;
@@ -453,10 +412,10 @@ impl<'k> Dps<'k> {
             .iter()
             .map(|c| (c.var, c.ident.clone()))
             .collect();
-        let rest = self.poly_tokens(&rest, &inner, &outer_loops)?;
+        let rest = self.poly_ex(&rest, &inner, &outer_loops)?;
         let start = match rest {
             Some(r) => plus(&w.off, r),
-            None => w.off.clone().unwrap_or(quote!(0usize)),
+            None => w.off.clone().unwrap_or(Ex::Usize(0)),
         };
         // Everything `start` names must exist before the loop starts.
         let outer: Vec<String> = self.loops[..pos]
@@ -466,48 +425,44 @@ impl<'k> Dps<'k> {
         if !idents_ok(&start, &outer) {
             return None;
         }
-        let base = Self::base_tokens(&w.base);
-        let base_name = base.to_string();
         let ctx = &mut self.loops[pos];
-        let key = (base_name.clone(), start.to_string());
+        let key = start.to_token_stream().to_string();
         if let Some(st) = ctx
             .streams
             .iter()
-            .find(|st| (st.base_name.clone(), st.start.to_string()) == key)
+            .find(|st| st.base == w.base && st.start.to_token_stream().to_string() == key)
         {
-            let e = &st.elem;
-            return Some(quote!((*#e)));
+            return Some(Ex::Elem(st.elem.clone()));
         }
         let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
         ctx.streams.push(Stream {
-            base,
-            base_name,
+            base: w.base.clone(),
             start,
             elem: elem.clone(),
         });
-        Some(quote!((*#elem)))
+        Some(Ex::Elem(elem))
     }
 
-    /// A polynomial over size names and the loop indexes of `outer` as tokens (`None` for
-    /// zero), or `None` if it has other atoms or a negative or fractional coefficient.
-    fn poly_tokens(
+    /// A polynomial over size names and the loop indexes of `outer` as an expression (`None`
+    /// for zero), or `None` if it has other atoms or a negative or fractional coefficient.
+    fn poly_ex(
         &mut self,
         p: &crate::size::Poly,
         inner: &[VarId],
         outer: &[(VarId, Ident)],
-    ) -> Option<Option<TokenStream>> {
-        let mut sum: Option<TokenStream> = None;
+    ) -> Option<Option<Ex>> {
+        let mut sum: Option<Ex> = None;
         for (m, c) in p.coeffs() {
             if c < 0.0 || c.fract() != 0.0 {
                 return None;
             }
-            let mut term: Option<TokenStream> = None;
+            let mut term: Option<Ex> = None;
             for a in m {
                 let t = match a {
                     Atom::Name(n) => self.sizes.get(&Size::Name(n.clone())),
                     Atom::Loop(v) if !inner.contains(v) => {
                         let (_, id) = outer.iter().find(|(w, _)| w == v)?;
-                        quote!(#id)
+                        Ex::Var(id.clone())
                     }
                     _ => return None,
                 };
@@ -519,8 +474,8 @@ impl<'k> Dps<'k> {
             let k = c as usize;
             let term = match term {
                 Some(t) if k == 1 => t,
-                Some(t) => wmul(quote!(#k), t),
-                None => quote!(#k),
+                Some(t) => wmul(Ex::Usize(k), t),
+                None => Ex::Usize(k),
             };
             sum = Some(match sum {
                 Some(s) => wadd(s, term),
@@ -551,17 +506,16 @@ impl<'k> Dps<'k> {
     /// Close the innermost loop context. Streams whose buffer the body writes (or that the
     /// loop's own destination borrows, `writes`) are turned back into loads; the rest are
     /// returned for the loop header.
-    fn leave_loop(&mut self, body: &mut TokenStream, writes: Option<&str>) -> Vec<Stream> {
+    fn leave_loop(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
         let Some(ctx) = self.loops.pop() else {
             return Vec::new();
         };
         let mut keep = Vec::new();
         for st in ctx.streams {
-            if writes == Some(st.base_name.as_str()) || writes_to(body, &st.base_name) {
-                let (base, start, i) = (&st.base, &st.start, &ctx.ident);
-                let at = wadd(start.clone(), quote!(#i));
-                let load = quote!(::fsmooth::__rt::ld(#base, #at));
-                *body = replace_elem(body.clone(), &st.elem, &load);
+            if writes == Some(&st.base) || lir::writes(body, &st.base) {
+                let at = wadd(st.start.clone(), Ex::Var(ctx.ident.clone()));
+                let load = Ex::Ld(st.base.clone(), Box::new(at));
+                lir::replace_elem(body, &st.elem, &load);
             } else {
                 keep.push(st);
             }
@@ -569,10 +523,18 @@ impl<'k> Dps<'k> {
         keep
     }
 
+    /// [`Dps::leave_loop`] for a loop whose body is one scalar expression.
+    fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
+        let mut sts = as_sts(std::mem::replace(body, Ex::Bool(false)));
+        let streams = self.leave_loop(&mut sts, writes);
+        *body = from_sts(sts);
+        streams
+    }
+
     /// An index the compiler proved below an array's length: its `+` and `*` cannot
     /// overflow (each partial result is at most the index), so they need no check. `-`, `/`
     /// and `%` keep theirs (the proof bounds the index from above only).
-    fn index_expr(&mut self, e: &Core) -> TokenStream {
+    fn index_expr(&mut self, e: &Core) -> Ex {
         if let Kind::Bin(op @ (BinOp::Add | BinOp::Mul), a, b, _) = &e.kind
             && e.ty == Type::Usize
         {
@@ -586,22 +548,20 @@ impl<'k> Dps<'k> {
         self.scalar(e)
     }
 
-    /// Translate a scalar expression to a Rust expression.
-    pub fn scalar(&mut self, e: &Core) -> TokenStream {
+    /// Translate a scalar expression.
+    pub fn scalar(&mut self, e: &Core) -> Ex {
         match &e.kind {
-            Kind::F64(v) => f64_lit(*v),
-            Kind::Bool(b) => quote!(#b),
+            Kind::F64(v) => Ex::F64(*v),
+            Kind::Bool(b) => Ex::Bool(*b),
             Kind::Size(s) => self.sizes.get(s),
             Kind::Var(v) => match self.env.get(v) {
-                Some(Loc::Scalar(id)) => quote!(#id),
-                _ => quote!(compile_error!(
-                    "fsmooth internal error: array used as a scalar"
-                )),
+                Some(Loc::Scalar(id)) => Ex::Var(id.clone()),
+                _ => Ex::Internal("array used as a scalar"),
             },
             Kind::Let(..) => {
                 // A chain of lets is one Rust block.
                 let depth = self.frame.depth();
-                let mut stmts = TokenStream::new();
+                let mut stmts = Vec::new();
                 let mut cur = e;
                 while let Kind::Let(v, a, b) = &cur.kind {
                     stmts.extend(self.bind(*v, a));
@@ -609,14 +569,14 @@ impl<'k> Dps<'k> {
                 }
                 let body = self.scalar(cur);
                 self.frame.truncate(depth);
-                quote!({ #stmts #body })
+                Ex::Block(stmts, Box::new(body))
             }
             Kind::If(c, a, b) => {
                 let (c, a, b) = (self.scalar(c), self.scalar(a), self.scalar(b));
-                quote!(if #c { #a } else { #b })
+                Ex::If(Box::new(c), Box::new(a), Box::new(b))
             }
             Kind::Bin(op, a, b, text) => {
-                let (x, y) = (self.scalar(a), self.scalar(b));
+                let (x, y) = (Box::new(self.scalar(a)), Box::new(self.scalar(b)));
                 if e.ty == Type::Usize || (a.ty == Type::Usize && !op.is_cmp()) {
                     // Operations that provably cannot fail need no check.
                     let nonzero = b
@@ -626,105 +586,50 @@ impl<'k> Dps<'k> {
                         .is_some_and(|c| c > 0);
                     match op {
                         BinOp::Sub if self.no_underflow(a, b) => {
-                            return quote!((#x).wrapping_sub(#y));
+                            return Ex::Wrap(Wrap::Sub, x, y);
                         }
-                        BinOp::Div if nonzero => return quote!((#x / #y)),
-                        BinOp::Rem if nonzero => return quote!((#x % #y)),
+                        BinOp::Div | BinOp::Rem if nonzero => return Ex::Bin(*op, x, y),
                         _ => {}
                     }
-                    let f = match op {
-                        BinOp::Add => quote!(add),
-                        BinOp::Sub => quote!(sub),
-                        BinOp::Mul => quote!(mul),
-                        BinOp::Div => quote!(div),
-                        _ => quote!(rem),
+                    let c = match op {
+                        BinOp::Add => Checked::Add,
+                        BinOp::Sub => Checked::Sub,
+                        BinOp::Mul => Checked::Mul,
+                        BinOp::Div => Checked::Div,
+                        _ => Checked::Rem,
                     };
-                    return quote!(::fsmooth::__rt::#f(#x, #y, #text)?);
+                    return Ex::Checked(c, x, y, text.to_string());
                 }
-                let o = match op {
-                    BinOp::Add => quote!(+),
-                    BinOp::Sub => quote!(-),
-                    BinOp::Mul => quote!(*),
-                    BinOp::Div => quote!(/),
-                    BinOp::Rem => quote!(%),
-                    BinOp::Lt => quote!(<),
-                    BinOp::Le => quote!(<=),
-                    BinOp::Gt => quote!(>),
-                    BinOp::Ge => quote!(>=),
-                    BinOp::Eq => quote!(==),
-                    BinOp::Ne => quote!(!=),
-                    BinOp::And => quote!(&&),
-                    BinOp::Or => quote!(||),
-                };
-                quote!((#x #o #y))
+                Ex::Bin(*op, x, y)
             }
-            Kind::Neg(a) => {
-                let x = self.scalar(a);
-                quote!((-#x))
-            }
-            Kind::Not(a) => {
-                let x = self.scalar(a);
-                quote!((!#x))
-            }
-            Kind::Cast(CastTy::F64, a) => {
-                let x = self.scalar(a);
-                quote!((#x as f64))
-            }
-            Kind::Cast(CastTy::Usize, a) => {
-                let x = self.scalar(a);
-                quote!((#x as usize))
-            }
-            Kind::Math(f, xs) => {
-                let args: Vec<TokenStream> = xs.iter().map(|x| self.scalar(x)).collect();
-                let x = &args[0];
-                match f {
-                    MathFn::Powi => {
-                        let k = &args[1];
-                        quote!(::fsmooth::__rt::powi(#x, i32::try_from(#k).unwrap_or(i32::MAX)))
-                    }
-                    MathFn::Powf => {
-                        let y = &args[1];
-                        quote!(::fsmooth::__rt::powf(#x, #y))
-                    }
-                    MathFn::Min => {
-                        let y = &args[1];
-                        quote!(::fsmooth::__rt::min(#x, #y))
-                    }
-                    MathFn::Max => {
-                        let y = &args[1];
-                        quote!(::fsmooth::__rt::max_f(#x, #y))
-                    }
-                    f => {
-                        let name = format_ident!("{}", f.name());
-                        quote!(::fsmooth::__rt::#name(#x))
-                    }
-                }
-            }
+            Kind::Neg(a) => Ex::Neg(Box::new(self.scalar(a))),
+            Kind::Not(a) => Ex::Not(Box::new(self.scalar(a))),
+            Kind::Cast(CastTy::F64, a) => Ex::ToF64(Box::new(self.scalar(a))),
+            Kind::Cast(CastTy::Usize, a) => Ex::ToUsize(Box::new(self.scalar(a))),
+            Kind::Math(f, xs) => Ex::Math(*f, xs.iter().map(|x| self.scalar(x)).collect()),
             Kind::Index(a, i) => {
                 let depth = self.frame.depth();
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
-                let base = Self::base_tokens(&w.base);
                 let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
                     match self.stream(&w, i) {
                         Some(e) => e,
                         None => {
                             let it = self.index_expr(i);
-                            let at = plus(&w.off, it);
-                            quote!(::fsmooth::__rt::ld(#base, #at))
+                            Ex::Ld(w.base.clone(), Box::new(plus(&w.off, it)))
                         }
                     }
                 } else {
                     let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
-                    let at = plus(&w.off, quote!(::fsmooth::__rt::check(#it, #d)?));
-                    quote!(::fsmooth::__rt::ld(#base, #at))
+                    let at = plus(&w.off, Ex::Check(Box::new(it), Box::new(d)));
+                    Ex::Ld(w.base.clone(), Box::new(at))
                 };
                 self.frame.truncate(depth);
                 if pre.is_empty() {
                     r
                 } else {
-                    quote!({ #pre #r })
+                    Ex::Block(pre, Box::new(r))
                 }
             }
             Kind::Ifold(n, init, acc, i, body) => {
@@ -743,35 +648,46 @@ impl<'k> Dps<'k> {
                 } else {
                     self.enter_plain_loop(*i, &iv);
                 }
-                let mut b = self.scalar(body);
-                let streams = self.leave_loop(&mut b, None);
-                let lp = for_loop(&iv, &nt, None, &streams, quote!(#av = #b;));
-                quote!({
-                    let mut #av = #it;
-                    #lp
-                    #av
-                })
+                let b = self.scalar(body);
+                let mut step = vec![St::Assign(av.clone(), b)];
+                let streams = self.leave_loop(&mut step, None);
+                let lp = St::For {
+                    var: iv,
+                    n: nt,
+                    streams,
+                    body: step,
+                };
+                let start = St::Let {
+                    id: av.clone(),
+                    mutable: true,
+                    usize_ty: false,
+                    val: it,
+                };
+                Ex::Block(vec![start, lp], Box::new(Ex::Var(av)))
             }
             Kind::Build(..) | Kind::Array(_) | Kind::Slice(..) => {
-                quote!(compile_error!(
-                    "fsmooth internal error: array in scalar position"
-                ))
+                Ex::Internal("array in scalar position")
             }
         }
     }
 
     /// Bind `v` to the value of `a`: a Rust local for scalars, a view for arrays (an
     /// allocation in the frame unless `a` is already a view). Returns the statements.
-    fn bind(&mut self, v: VarId, a: &Core) -> TokenStream {
+    fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
         if a.ty.is_arr() {
             let (pre, w) = self.view(a);
             self.env.insert(v, Loc::View(w));
             pre
         } else {
-            let x = self.scalar(a);
+            let val = self.scalar(a);
             let id = self.local(v);
             self.env.insert(v, Loc::Scalar(id.clone()));
-            quote!(let #id = #x;)
+            vec![St::Let {
+                id,
+                mutable: false,
+                usize_ty: false,
+                val,
+            }]
         }
     }
 
@@ -780,7 +696,7 @@ impl<'k> Dps<'k> {
     /// the same order as before, so the result is bit-identical, but the inner loop runs
     /// along rows (`b[l][j]`) and vectorises: the interchange behind a row-major `matmul`.
     /// `None` when `e` is not of that form, or the fold's body reads the destination's buffer.
-    fn interchange(&mut self, e: &Core, dest: &View) -> Option<TokenStream> {
+    fn interchange(&mut self, e: &Core, dest: &View) -> Option<Vec<St>> {
         let Kind::Build(n, j, body) = &e.kind else {
             return None;
         };
@@ -807,8 +723,6 @@ impl<'k> Dps<'k> {
         if small(Some(n)) && small(cnt.sym.as_ref()) {
             return None;
         }
-        let base = Self::base_tokens(&dest.base);
-        let name = base.to_string();
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
         let (jv, lv) = (self.local(*j), self.local(*l));
@@ -822,41 +736,32 @@ impl<'k> Dps<'k> {
         // Pass 1: the row starts as init.
         self.enter_loop(*j, &jv);
         let mut it = self.scalar(init);
-        let init_streams = self.leave_loop(&mut it, Some(name.as_str()));
+        let init_streams = self.leave_loop_ex(&mut it, Some(&dest.base));
         // Pass 2: for each l, every element adds g(j, l).
         self.enter_loop(*l, &lv);
         self.enter_loop(*j, &jv);
         let mut gt = self.scalar(g);
-        let g_streams = self.leave_loop(&mut gt, Some(name.as_str()));
-        let l_streams = self.leave_loop(&mut gt, Some(name.as_str()));
+        let g_streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
+        let l_streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
         self.frame.truncate(depth);
-        if mentions(&it, &name) || mentions(&gt, &name) {
+        if lir::uses(&as_sts(it.clone()), &dest.base) || lir::uses(&as_sts(gt.clone()), &dest.base)
+        {
             // The fold reads the destination's buffer: keep the loops as written.
             return None;
         }
-        let first = fill(
-            &base,
-            &dest.off,
-            &jv,
-            &nt,
-            &init_streams,
-            quote!(*__slot = #it;),
-        );
-        let inner = fill(
-            &base,
-            &dest.off,
-            &jv,
-            &nt,
-            &g_streams,
-            quote!(*__slot = *__slot + #gt;),
-        );
-        let outer = for_loop(&lv, &ct, None, &l_streams, inner);
-        Some(quote!(#first #outer))
+        let first = fill(dest, &jv, &nt, init_streams, vec![St::Slot(it)]);
+        let inner = fill(dest, &jv, &nt, g_streams, vec![St::SlotAdd(gt)]);
+        let outer = St::For {
+            var: lv,
+            n: ct,
+            streams: l_streams,
+            body: vec![inner],
+        };
+        Some(vec![first, outer])
     }
 
     /// Translate array expression `e` into statements writing it to `dest`.
-    pub fn write(&mut self, e: &Core, dest: &View) -> TokenStream {
-        let base = Self::base_tokens(&dest.base);
+    pub fn write(&mut self, e: &Core, dest: &View) -> Vec<St> {
         if let Some(code) = self.interchange(e, dest) {
             return code;
         }
@@ -868,10 +773,9 @@ impl<'k> Dps<'k> {
                 self.bounds.insert(*i, n.clone());
                 if body.ty.is_arr() {
                     let rows = dest.dims[1..].to_vec();
-                    let st = self.stride(&rows);
-                    let row_off = match st {
-                        Some(st) => plus(&dest.off, wmul(quote!(#iv), st)),
-                        None => plus(&dest.off, quote!(#iv)),
+                    let row_off = match self.stride(&rows) {
+                        Some(st) => plus(&dest.off, wmul(Ex::Var(iv.clone()), st)),
+                        None => plus(&dest.off, Ex::Var(iv.clone())),
                     };
                     let row = View {
                         base: dest.base.clone(),
@@ -883,43 +787,44 @@ impl<'k> Dps<'k> {
                     let b = self.write(body, &row);
                     self.loops.pop();
                     self.frame.truncate(depth);
-                    quote!(for #iv in 0..#nt { #b })
+                    vec![St::For {
+                        var: iv,
+                        n: nt,
+                        streams: Vec::new(),
+                        body: b,
+                    }]
                 } else {
                     let depth = self.frame.depth();
                     self.enter_loop(*i, &iv);
                     let mut b = self.scalar(body);
                     self.frame.truncate(depth);
-                    let name = base.to_string();
                     // The loop writes its destination's buffer: no stream from it.
-                    let streams = self.leave_loop(&mut b, Some(name.as_str()));
-                    let fast = !mentions(&b, &name);
-                    if fast {
+                    let streams = self.leave_loop_ex(&mut b, Some(&dest.base));
+                    if !lir::uses(&as_sts(b.clone()), &dest.base) {
                         // The body does not read the destination's buffer: iterate the
                         // destination slice itself, so there is no bounds check to remove.
-                        fill(&base, &dest.off, &iv, &nt, &streams, quote!(*__slot = #b;))
+                        vec![fill(dest, &iv, &nt, streams, vec![St::Slot(b)])]
                     } else {
-                        let at = plus(&dest.off, quote!(#iv));
-                        for_loop(
-                            &iv,
-                            &nt,
-                            None,
-                            &streams,
-                            quote!(let __v = #b; ::fsmooth::__rt::st(#base, #at, __v);),
-                        )
+                        let at = plus(&dest.off, Ex::Var(iv.clone()));
+                        vec![St::For {
+                            var: iv,
+                            n: nt,
+                            streams,
+                            body: vec![St::Store(dest.base.clone(), at, b)],
+                        }]
                     }
                 }
             }
             Kind::Array(items) => {
-                let mut out = TokenStream::new();
+                let mut out = Vec::new();
                 let rows = dest.dims[1..].to_vec();
                 let st = self.stride(&rows);
                 for (k, x) in items.iter().enumerate() {
-                    let kt = quote!(#k);
                     let depth = self.frame.depth();
                     if x.ty.is_arr() {
                         let off = match &st {
-                            Some(st) => plus(&dest.off, wmul(kt.clone(), st.clone())),
-                            None => plus(&dest.off, kt),
+                            Some(st) => plus(&dest.off, wmul(Ex::Usize(k), st.clone())),
+                            None => plus(&dest.off, Ex::Usize(k)),
                         };
                         let row = View {
                             base: dest.base.clone(),
@@ -929,8 +834,8 @@ impl<'k> Dps<'k> {
                         out.extend(self.write(x, &row));
                     } else {
                         let v = self.scalar(x);
-                        let at = plus(&dest.off, kt);
-                        out.extend(quote!({ let __v = #v; ::fsmooth::__rt::st(#base, #at, __v); }));
+                        let at = plus(&dest.off, Ex::Usize(k));
+                        out.push(St::Block(vec![St::Store(dest.base.clone(), at, v)]));
                     }
                     self.frame.truncate(depth);
                 }
@@ -943,27 +848,28 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 let b = self.write(b, dest);
                 self.frame.truncate(depth);
-                quote!(if #c { #a } else { #b })
+                vec![St::If(c, a, b)]
             }
             Kind::Let(..) => {
                 let depth = self.frame.depth();
-                let mut stmts = TokenStream::new();
+                let mut stmts = Vec::new();
                 let mut cur = e;
                 while let Kind::Let(v, a, b) = &cur.kind {
                     stmts.extend(self.bind(*v, a));
                     cur = b;
                 }
-                let body = self.write(cur, dest);
+                stmts.extend(self.write(cur, dest));
                 self.frame.truncate(depth);
-                quote!({ #stmts #body })
+                vec![St::Block(stmts)]
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                let a = self.alloc(e.ty.dims());
-                let b = self.alloc(e.ty.dims());
+                let (ma, a) = self.alloc(e.ty.dims());
+                let (mb, b) = self.alloc(e.ty.dims());
                 let nt = self.scalar(n);
-                let init_code = self.write(init, &a);
+                let mut code = vec![ma, mb];
+                code.extend(self.write(init, &a));
                 let (cur, nxt) = (
                     format_ident!("__cur_{}", acc),
                     format_ident!("__nxt_{}", acc),
@@ -974,56 +880,47 @@ impl<'k> Dps<'k> {
                 if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
-                self.env.insert(
-                    *acc,
-                    Loc::View(View {
-                        base: Base::Scratch,
-                        off: Some(quote!(#cur)),
-                        dims: e.ty.dims().to_vec(),
-                    }),
-                );
-                let into = View {
+                let at = |id: &Ident| View {
                     base: Base::Scratch,
-                    off: Some(quote!(#nxt)),
+                    off: Some(Ex::Var(id.clone())),
                     dims: e.ty.dims().to_vec(),
                 };
+                self.env.insert(*acc, Loc::View(at(&cur)));
                 self.enter_plain_loop(*i, &iv);
-                let body_code = self.write(body, &into);
+                let mut body_code = self.write(body, &at(&nxt));
                 self.loops.pop();
-                let (ao, bo) = (
-                    a.off.clone().unwrap_or(quote!(0usize)),
-                    b.off.clone().unwrap_or(quote!(0usize)),
-                );
-                let result = View {
-                    base: Base::Scratch,
-                    off: Some(quote!(#cur)),
-                    dims: e.ty.dims().to_vec(),
-                };
-                let copy = self.copy(&result, dest);
+                body_code.push(St::Swap(cur.clone(), nxt.clone()));
+                let copy = self.copy(&at(&cur), dest);
                 self.frame.truncate(depth);
-                quote!({
-                    #init_code
-                    let mut #cur: usize = #ao;
-                    let mut #nxt: usize = #bo;
-                    for #iv in 0..#nt {
-                        #body_code
-                        ::core::mem::swap(&mut #cur, &mut #nxt);
-                    }
-                    #copy
-                })
+                for (id, v) in [(&cur, a), (&nxt, b)] {
+                    code.push(St::Let {
+                        id: id.clone(),
+                        mutable: true,
+                        usize_ty: true,
+                        val: v.off.unwrap_or(Ex::Usize(0)),
+                    });
+                }
+                code.push(St::For {
+                    var: iv,
+                    n: nt,
+                    streams: Vec::new(),
+                    body: body_code,
+                });
+                code.push(copy);
+                vec![St::Block(code)]
             }
             _ => {
                 // A variable, row or slice: copy its elements.
                 let depth = self.frame.depth();
-                let (pre, w) = self.view(e);
-                let copy = self.copy(&w, dest);
+                let (mut pre, w) = self.view(e);
+                pre.push(self.copy(&w, dest));
                 self.frame.truncate(depth);
-                quote!({ #pre #copy })
+                vec![St::Block(pre)]
             }
         }
     }
 
-    fn copy(&mut self, src: &View, dest: &View) -> TokenStream {
+    fn copy(&mut self, src: &View, dest: &View) -> St {
         let len = src
             .dims
             .iter()
@@ -1031,163 +928,54 @@ impl<'k> Dps<'k> {
             .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
         let n = self.sizes.get(&len);
-        let (sb, db) = (Self::base_tokens(&src.base), Self::base_tokens(&dest.base));
-        let so = src.off.clone().unwrap_or(quote!(0usize));
-        let d_o = dest.off.clone().unwrap_or(quote!(0usize));
-        let same = matches!((&src.base, &dest.base), (Base::Scratch, Base::Scratch));
-        let (d_end, s_end) = (wadd(d_o.clone(), n.clone()), wadd(so.clone(), n.clone()));
-        if same {
-            let (from, to) = (wadd(so, quote!(__k)), wadd(d_o, quote!(__k)));
-            quote!(for __k in 0..#n { let __v = ::fsmooth::__rt::ld(scratch, #from); ::fsmooth::__rt::st(scratch, #to, __v); })
+        let so = src.off.clone().unwrap_or(Ex::Usize(0));
+        let d_o = dest.off.clone().unwrap_or(Ex::Usize(0));
+        if src.base == Base::Scratch && dest.base == Base::Scratch {
+            let k = format_ident!("__k");
+            let from = Ex::Ld(Base::Scratch, Box::new(wadd(so, Ex::Var(k.clone()))));
+            let to = wadd(d_o, Ex::Var(k.clone()));
+            St::For {
+                var: k,
+                n,
+                streams: Vec::new(),
+                body: vec![St::Store(Base::Scratch, to, from)],
+            }
         } else {
-            quote! {
-                if let (Some(__d), Some(__s)) = (#db.get_mut(#d_o..#d_end), #sb.get(#so..#s_end)) {
-                    for (__x, __y) in __d.iter_mut().zip(__s) {
-                        *__x = *__y;
-                    }
-                }
+            St::Copy {
+                dst: dest.base.clone(),
+                dst_off: d_o,
+                src: src.base.clone(),
+                src_off: so,
+                n,
             }
         }
     }
 }
 
-/// A loop over `i in 0..n` running `body`, zipped with the destination slots (`__d`, bound
-/// to `slot`) and the streams: `if let (Some(..), ..) = (src.get(..), ..) { for (i, ..) in
-/// (0..n).zip(..) { body } }`, or a plain `for` without streams. `zip` rather than
-/// `enumerate`: no counter that could overflow.
-fn for_loop(
-    i: &Ident,
-    n: &TokenStream,
-    slot: Option<TokenStream>,
-    streams: &[Stream],
-    body: TokenStream,
-) -> TokenStream {
-    let mut it = quote!((0..#n));
-    let mut pat = quote!(#i);
-    if let Some(s) = slot {
-        it = quote!(#it.zip(__d));
-        pat = quote!((#pat, #s));
-    }
-    let mut gets = Vec::new();
-    let mut binds = Vec::new();
-    for st in streams {
-        let (base, start, e) = (&st.base, &st.start, &st.elem);
-        let end = wadd(start.clone(), n.clone());
-        gets.push(quote!(#base.get(#start..#end)));
-        binds.push(quote!(::core::option::Option::Some(#e)));
-        it = quote!(#it.zip(#e.iter()));
-        pat = quote!((#pat, #e));
-    }
-    if streams.is_empty() {
-        quote!(for #pat in #it { #body })
-    } else {
-        // Every stream is in range by the same proof that made its loads unchecked, so the
-        // `if let` always holds.
-        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #body } })
+/// A loop over the `n` slots of `dest` (as `__slot`) with index `i` and the streams.
+fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> St {
+    St::Fill {
+        base: dest.base.clone(),
+        off: dest.off.clone(),
+        var: i.clone(),
+        n: n.clone(),
+        streams,
+        body,
     }
 }
 
-/// A loop over the `n` slots of `base` from `off`, each bound to `__slot` for `body`.
-fn fill(
-    base: &TokenStream,
-    off: &Option<TokenStream>,
-    i: &Ident,
-    n: &TokenStream,
-    streams: &[Stream],
-    body: TokenStream,
-) -> TokenStream {
-    let range = match off {
-        Some(lo) => {
-            let hi = wadd(lo.clone(), n.clone());
-            quote!(#lo..#hi)
-        }
-        None => quote!(..#n),
-    };
-    let lp = for_loop(i, n, Some(quote!(__slot)), streams, body);
-    quote! {
-        if let Some(__d) = #base.get_mut(#range) {
-            let __d = __d.iter_mut();
-            #lp
-        }
-    }
-}
-
-/// True when `ts` writes buffer `name` (`st(name, ..)` or `name.get_mut(..)`).
-fn writes_to(ts: &TokenStream, name: &str) -> bool {
-    let toks: Vec<proc_macro2::TokenTree> = ts.clone().into_iter().collect();
-    for (k, t) in toks.iter().enumerate() {
-        match t {
-            proc_macro2::TokenTree::Ident(i) if i == "st" => {
-                if let Some(proc_macro2::TokenTree::Group(g)) = toks.get(k + 1)
-                    && matches!(g.stream().into_iter().next(), Some(proc_macro2::TokenTree::Ident(b)) if b == name)
-                {
-                    return true;
-                }
-            }
-            proc_macro2::TokenTree::Ident(i) if i == name => {
-                if let (
-                    Some(proc_macro2::TokenTree::Punct(p)),
-                    Some(proc_macro2::TokenTree::Ident(m)),
-                ) = (toks.get(k + 1), toks.get(k + 2))
-                    && p.as_char() == '.'
-                    && m == "get_mut"
-                {
-                    return true;
-                }
-            }
-            proc_macro2::TokenTree::Group(g) if writes_to(&g.stream(), name) => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// `ts` with every `(*elem)` replaced by `load`.
-fn replace_elem(ts: TokenStream, elem: &Ident, load: &TokenStream) -> TokenStream {
-    ts.into_iter()
-        .map(|t| match t {
-            proc_macro2::TokenTree::Group(g) => {
-                let inner: Vec<proc_macro2::TokenTree> = g.stream().into_iter().collect();
-                let is_elem = inner.len() == 2
-                    && matches!(&inner[0], proc_macro2::TokenTree::Punct(p) if p.as_char() == '*')
-                    && matches!(&inner[1], proc_macro2::TokenTree::Ident(i) if i == elem);
-                if is_elem && g.delimiter() == proc_macro2::Delimiter::Parenthesis {
-                    let mut grp =
-                        proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, load.clone());
-                    grp.set_span(g.span());
-                    proc_macro2::TokenTree::Group(grp)
-                } else {
-                    let mut grp = proc_macro2::Group::new(
-                        g.delimiter(),
-                        replace_elem(g.stream(), elem, load),
-                    );
-                    grp.set_span(g.span());
-                    proc_macro2::TokenTree::Group(grp)
-                }
-            }
-            t => t,
-        })
-        .collect()
-}
-
-/// True when every identifier in `ts` exists before a loop starts: sizes, size-table
-/// locals, accumulator offsets, the given outer loop indexes, paths and method names.
-fn idents_ok(ts: &TokenStream, outer: &[String]) -> bool {
-    ts.clone().into_iter().all(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => {
-            let s = i.to_string();
-            s.starts_with("__z")
-                || s.starts_with("__cur_")
-                || s.starts_with("__nxt_")
-                || s.ends_with("usize")
-                || matches!(s.as_str(), "wrapping_add" | "wrapping_mul" | "scratch")
-                || outer.contains(&s)
-                || !s.contains('_')
-                    && s.chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        }
-        proc_macro2::TokenTree::Group(g) => idents_ok(&g.stream(), outer),
-        _ => true,
+/// True when every identifier in `e` exists before a loop starts: sizes, size-table
+/// locals, accumulator offsets and the given outer loop indexes.
+fn idents_ok(e: &Ex, outer: &[String]) -> bool {
+    lir::idents(e).iter().all(|i| {
+        let s = i.to_string();
+        s.starts_with("__z")
+            || s.starts_with("__cur_")
+            || s.starts_with("__nxt_")
+            || outer.contains(&s)
+            || !s.contains('_')
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     })
 }
 

@@ -14,6 +14,7 @@ pub mod dps;
 pub mod fuse;
 pub mod interp;
 pub mod ir;
+pub mod lir;
 pub mod parse;
 pub mod simplify;
 pub mod size;

@@ -24,7 +24,7 @@ pub fn norm_add(
     ::core::result::Result::Ok(
         ::fsmooth::__rt::sqrt({
             let mut acc_13 = 0f64;
-            for i_14 in (0..n) {
+            for i_14 in 0..n {
                 acc_13 = {
                     let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)
                         + ::fsmooth::__rt::ld(b, i_14));

@@ -57,10 +57,10 @@ pub fn smooth(
                         ),
                 ) {
                     for (i_13, __e13_1) in (0..d).zip(__e13_1.iter()) {
-                        let __v = (((::fsmooth::__rt::ld(
+                        let __v = ((::fsmooth::__rt::ld(
                             scratch,
                             (__cur_3).wrapping_add(i_13),
-                        )) * s_6) + ((*__e13_1) * alpha));
+                        ) * s_6) + ((*__e13_1) * alpha));
                         ::fsmooth::__rt::st(scratch, (__nxt_3).wrapping_add(i_13), __v);
                     }
                 }

@@ -1,0 +1,771 @@
+//! `lir`: the loop IR that the DPS translation ([`crate::dps`]) produces and that
+//! [`crate::codegen`] prints as Rust and [`crate::exec`] runs.
+//!
+//! It is the storage-planned program: every array lives in a parameter, in `out` or at a
+//! static offset of the scratch frame, every allocation is an explicit [`St::Alloc`] (live
+//! until the end of the enclosing statement list), and every access is a load or a store at
+//! an offset. Printing is one-to-one: each node becomes the Rust it names, so what the
+//! executor checks is what rustc compiles.
+
+use crate::ast::{BinOp, MathFn};
+use crate::size::Size;
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+/// Where an array lives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Base {
+    /// A kernel parameter (read only).
+    Param(Ident),
+    /// The kernel's `out`.
+    Out,
+    /// The scratch frame.
+    Scratch,
+}
+
+impl Base {
+    /// The buffer's Rust name.
+    pub fn name(&self) -> String {
+        match self {
+            Base::Param(id) => id.to_string(),
+            Base::Out => "out".into(),
+            Base::Scratch => "scratch".into(),
+        }
+    }
+}
+
+impl ToTokens for Base {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            Base::Param(id) => quote!(#id),
+            Base::Out => quote!(out),
+            Base::Scratch => quote!(scratch),
+        })
+    }
+}
+
+/// A run-time check on `usize` arithmetic (`fsmooth::__rt::add` and friends), failing with
+/// `Error::Arithmetic`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Checked {
+    /// `a + b`, failing on overflow.
+    Add,
+    /// `a - b`, failing on underflow.
+    Sub,
+    /// `a * b`, failing on overflow.
+    Mul,
+    /// `a / b`, failing on a zero divisor.
+    Div,
+    /// `a / b` for sizes: fails on a zero divisor or a remainder.
+    DivExact,
+    /// `a % b`, failing on a zero divisor.
+    Rem,
+}
+
+impl Checked {
+    /// The runtime helper's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Checked::Add => "add",
+            Checked::Sub => "sub",
+            Checked::Mul => "mul",
+            Checked::Div => "div",
+            Checked::DivExact => "div_exact",
+            Checked::Rem => "rem",
+        }
+    }
+}
+
+/// Unchecked `usize` offset arithmetic: it cannot overflow where the translation emits it
+/// (see `dps::wadd`), and wraps rather than carry a panic path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Wrap {
+    /// `wrapping_add`.
+    Add,
+    /// `wrapping_sub`.
+    Sub,
+    /// `wrapping_mul`.
+    Mul,
+}
+
+/// A runtime helper called at kernel entry to bind a size from a length (the constant
+/// arguments are in the variant, the others in [`Ex::Entry`]'s list).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// `from_len(len, per_row)`: how many rows of `per_row` fit in `len`.
+    FromLen,
+    /// `root(x, power)`.
+    Root(u32),
+    /// `solve_linear(x, scale, offset)`.
+    SolveLinear(usize, i128),
+    /// `max(a, b)`.
+    Max,
+}
+
+/// A scalar (`f64`, `usize` or `bool`) expression.
+#[derive(Clone, Debug)]
+pub enum Ex {
+    /// An `f64` literal.
+    F64(f64),
+    /// A `bool` literal.
+    Bool(bool),
+    /// A `usize` literal.
+    Usize(usize),
+    /// A local, size name or scalar parameter.
+    Var(Ident),
+    /// `len()` of a buffer.
+    Len(Base),
+    /// An operator, as Rust evaluates it on the operands' type: f64 arithmetic, comparisons,
+    /// `&&`/`||`, and `usize` `/` and `%` whose divisor is a nonzero constant.
+    Bin(BinOp, Box<Ex>, Box<Ex>),
+    /// Checked `usize` arithmetic; the string names the source expression.
+    Checked(Checked, Box<Ex>, Box<Ex>, String),
+    /// Wrapping `usize` arithmetic.
+    Wrap(Wrap, Box<Ex>, Box<Ex>),
+    /// `-x`.
+    Neg(Box<Ex>),
+    /// `!x`.
+    Not(Box<Ex>),
+    /// `x as f64`.
+    ToF64(Box<Ex>),
+    /// `x as usize` (saturating, as Rust's float-to-int cast).
+    ToUsize(Box<Ex>),
+    /// A math function of the runtime.
+    Math(MathFn, Vec<Ex>),
+    /// A runtime entry helper.
+    Entry(Entry, Vec<Ex>),
+    /// A size evaluated with saturating arithmetic (as in the `scratch_len` `const fn`).
+    Const(Size),
+    /// `ld(base, at)`: a load the compiler proved in bounds.
+    Ld(Base, Box<Ex>),
+    /// `check(i, len)?`: `i`, or `Error::Index` unless `i < len`.
+    Check(Box<Ex>, Box<Ex>),
+    /// The current element of a stream (see [`Stream`]).
+    Elem(Ident),
+    /// Statements, then a value.
+    Block(Vec<St>, Box<Ex>),
+    /// `if c { a } else { b }`.
+    If(Box<Ex>, Box<Ex>, Box<Ex>),
+    /// A translation invariant was broken: printed as `compile_error!`.
+    Internal(&'static str),
+}
+
+/// A source row read along a loop: `base[start + i]` for index `i`, cut once before the loop
+/// and iterated beside it, its element bound to `elem`.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    /// The buffer read.
+    pub base: Base,
+    /// The offset of the element read at index 0.
+    pub start: Ex,
+    /// The element's name inside the loop.
+    pub elem: Ident,
+}
+
+/// A statement.
+#[derive(Clone, Debug)]
+pub enum St {
+    /// `let [mut] id[: usize] = val;`
+    Let {
+        /// The local.
+        id: Ident,
+        /// Assigned later.
+        mutable: bool,
+        /// Annotated `usize`.
+        usize_ty: bool,
+        /// Its value.
+        val: Ex,
+    },
+    /// `id = val;`
+    Assign(Ident, Ex),
+    /// `st(base, at, val)`: a store the compiler proved in bounds.
+    Store(Base, Ex, Ex),
+    /// `*__slot = val;` inside a [`St::Fill`].
+    Slot(Ex),
+    /// `*__slot = *__slot + val;` inside a [`St::Fill`].
+    SlotAdd(Ex),
+    /// `for var in 0..n { body }`, with the streams zipped in.
+    For {
+        /// The index.
+        var: Ident,
+        /// The count.
+        n: Ex,
+        /// Rows read along the loop.
+        streams: Vec<Stream>,
+        /// The body.
+        body: Vec<St>,
+    },
+    /// A loop over the `n` slots of `base` from `off`, each bound to `__slot`, with the
+    /// streams zipped in.
+    Fill {
+        /// The buffer written.
+        base: Base,
+        /// The first slot (`None` is 0).
+        off: Option<Ex>,
+        /// The index.
+        var: Ident,
+        /// The count.
+        n: Ex,
+        /// Rows read along the loop.
+        streams: Vec<Stream>,
+        /// The body.
+        body: Vec<St>,
+    },
+    /// `if c { a } else { b }`.
+    If(Ex, Vec<St>, Vec<St>),
+    /// `{ .. }`.
+    Block(Vec<St>),
+    /// `swap(&mut a, &mut b)` of two locals.
+    Swap(Ident, Ident),
+    /// `check_range(lo, hi, len)?`: `Error::Index` unless `lo <= hi <= len`.
+    CheckRange(Ex, Ex, Ex),
+    /// Copy `n` slots from `src` at `src_off` to `dst` at `dst_off` (different buffers).
+    Copy {
+        /// Destination buffer.
+        dst: Base,
+        /// Destination offset.
+        dst_off: Ex,
+        /// Source buffer.
+        src: Base,
+        /// Source offset.
+        src_off: Ex,
+        /// Slot count.
+        n: Ex,
+    },
+    /// `len` slots of the frame at `off` are taken until the end of the enclosing
+    /// statement list. Prints nothing: the offsets are static.
+    Alloc {
+        /// First slot.
+        off: Ex,
+        /// Slot count.
+        len: Ex,
+    },
+    /// Return `Error::Shape` naming `arg` unless `base.len() == want`.
+    CheckLen {
+        /// The argument's name in the error.
+        arg: String,
+        /// Its buffer.
+        base: Base,
+        /// The expected length.
+        want: Ex,
+    },
+    /// Take the frame from the region: `len` slots (a fixed-size array when `constant`),
+    /// or no frame.
+    Frame {
+        /// Its length; `None` when the kernel needs no scratch.
+        len: Option<Ex>,
+        /// The length when it is a constant.
+        constant: Option<usize>,
+    },
+}
+
+/// A kernel's body as planned: entry statements, then the body, then the result.
+#[derive(Clone, Debug)]
+pub struct Func {
+    /// Everything up to and including [`St::Frame`], then the body.
+    pub body: Vec<St>,
+    /// The returned scalar; `None` for array kernels (which return `Ok(())`).
+    pub result: Option<Ex>,
+}
+
+fn f64_lit(v: f64) -> TokenStream {
+    if v.is_nan() {
+        quote!(f64::NAN)
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote!(f64::INFINITY)
+        } else {
+            quote!(f64::NEG_INFINITY)
+        }
+    } else {
+        let l = proc_macro2::Literal::f64_suffixed(v.abs());
+        if v.is_sign_negative() {
+            quote!((-#l))
+        } else {
+            quote!(#l)
+        }
+    }
+}
+
+fn op_tokens(op: BinOp) -> TokenStream {
+    match op {
+        BinOp::Add => quote!(+),
+        BinOp::Sub => quote!(-),
+        BinOp::Mul => quote!(*),
+        BinOp::Div => quote!(/),
+        BinOp::Rem => quote!(%),
+        BinOp::Lt => quote!(<),
+        BinOp::Le => quote!(<=),
+        BinOp::Gt => quote!(>),
+        BinOp::Ge => quote!(>=),
+        BinOp::Eq => quote!(==),
+        BinOp::Ne => quote!(!=),
+        BinOp::And => quote!(&&),
+        BinOp::Or => quote!(||),
+    }
+}
+
+impl ToTokens for Ex {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            Ex::F64(v) => f64_lit(*v),
+            Ex::Bool(b) => quote!(#b),
+            Ex::Usize(v) => quote!(#v),
+            Ex::Var(id) => quote!(#id),
+            Ex::Len(b) => quote!(#b.len()),
+            Ex::Bin(op, a, b) => {
+                let o = op_tokens(*op);
+                quote!((#a #o #b))
+            }
+            Ex::Checked(c, a, b, text) => {
+                let f = format_ident!("{}", c.name());
+                quote!(::fsmooth::__rt::#f(#a, #b, #text)?)
+            }
+            Ex::Wrap(w, a, b) => {
+                let f = match w {
+                    Wrap::Add => quote!(wrapping_add),
+                    Wrap::Sub => quote!(wrapping_sub),
+                    Wrap::Mul => quote!(wrapping_mul),
+                };
+                quote!((#a).#f(#b))
+            }
+            Ex::Neg(a) => quote!((-#a)),
+            Ex::Not(a) => quote!((!#a)),
+            Ex::ToF64(a) => quote!((#a as f64)),
+            Ex::ToUsize(a) => quote!((#a as usize)),
+            Ex::Math(f, xs) => {
+                let x = &xs[0];
+                match f {
+                    MathFn::Powi => {
+                        let k = &xs[1];
+                        quote!(::fsmooth::__rt::powi(#x, i32::try_from(#k).unwrap_or(i32::MAX)))
+                    }
+                    MathFn::Powf => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::powf(#x, #y))
+                    }
+                    MathFn::Min => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::min(#x, #y))
+                    }
+                    MathFn::Max => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::max_f(#x, #y))
+                    }
+                    f => {
+                        let name = format_ident!("{}", f.name());
+                        quote!(::fsmooth::__rt::#name(#x))
+                    }
+                }
+            }
+            Ex::Entry(e, xs) => match e {
+                Entry::FromLen => quote!(::fsmooth::__rt::from_len(#(#xs),*)),
+                Entry::Root(k) => quote!(::fsmooth::__rt::root(#(#xs),*, #k)),
+                Entry::SolveLinear(scale, offset) => {
+                    quote!(::fsmooth::__rt::solve_linear(#(#xs),*, #scale, #offset))
+                }
+                Entry::Max => quote!(::fsmooth::__rt::max(#(#xs),*)),
+            },
+            Ex::Const(s) => crate::dps::const_size(s),
+            Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
+            Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),
+            Ex::Elem(e) => quote!((*#e)),
+            Ex::Block(st, v) => quote!({ #(#st)* #v }),
+            Ex::If(c, a, b) => quote!(if #c { #a } else { #b }),
+            Ex::Internal(msg) => {
+                let m = format!("fsmooth internal error: {msg}");
+                quote!(compile_error!(#m))
+            }
+        })
+    }
+}
+
+/// `for pat in it { body }` with the streams zipped in (and the slots of `__d` when
+/// `slot`). `zip` rather than `enumerate`: no counter that could overflow.
+fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
+    let (mut it, mut pat) = if slot || !streams.is_empty() {
+        (quote!((0..#n)), quote!(#var))
+    } else {
+        (quote!(0..#n), quote!(#var))
+    };
+    if slot {
+        it = quote!(#it.zip(__d));
+        pat = quote!((#pat, __slot));
+    }
+    let mut gets = Vec::new();
+    let mut binds = Vec::new();
+    for s in streams {
+        let (base, e) = (&s.base, &s.elem);
+        let end = Ex::Wrap(Wrap::Add, Box::new(s.start.clone()), Box::new(n.clone()));
+        let start = &s.start;
+        gets.push(quote!(#base.get(#start..#end)));
+        binds.push(quote!(::core::option::Option::Some(#e)));
+        it = quote!(#it.zip(#e.iter()));
+        pat = quote!((#pat, #e));
+    }
+    if streams.is_empty() {
+        quote!(for #pat in #it { #(#body)* })
+    } else {
+        // Every stream is in range by the same proof that made its loads unchecked, so the
+        // `if let` always holds.
+        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
+    }
+}
+
+impl ToTokens for St {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            St::Let {
+                id,
+                mutable,
+                usize_ty,
+                val,
+            } => {
+                let m = mutable.then(|| quote!(mut));
+                let t = usize_ty.then(|| quote!(: usize));
+                quote!(let #m #id #t = #val;)
+            }
+            St::Assign(id, v) => quote!(#id = #v;),
+            St::Store(b, at, v) => quote!(let __v = #v; ::fsmooth::__rt::st(#b, #at, __v);),
+            St::Slot(v) => quote!(*__slot = #v;),
+            St::SlotAdd(v) => quote!(*__slot = *__slot + #v;),
+            St::For {
+                var,
+                n,
+                streams,
+                body,
+            } => for_tokens(var, n, false, streams, body),
+            St::Fill {
+                base,
+                off,
+                var,
+                n,
+                streams,
+                body,
+            } => {
+                let range = match off {
+                    Some(lo) => {
+                        let hi = Ex::Wrap(Wrap::Add, Box::new(lo.clone()), Box::new(n.clone()));
+                        quote!(#lo..#hi)
+                    }
+                    None => quote!(..#n),
+                };
+                let lp = for_tokens(var, n, true, streams, body);
+                quote! {
+                    if let Some(__d) = #base.get_mut(#range) {
+                        let __d = __d.iter_mut();
+                        #lp
+                    }
+                }
+            }
+            St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
+            St::Block(b) => quote!({ #(#b)* }),
+            St::Swap(a, b) => quote!(::core::mem::swap(&mut #a, &mut #b);),
+            St::CheckRange(lo, hi, len) => {
+                quote!(::fsmooth::__rt::check_range(#lo, #hi, #len)?;)
+            }
+            St::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                n,
+            } => {
+                let d_end = Ex::Wrap(Wrap::Add, Box::new(dst_off.clone()), Box::new(n.clone()));
+                let s_end = Ex::Wrap(Wrap::Add, Box::new(src_off.clone()), Box::new(n.clone()));
+                quote! {
+                    if let (Some(__d), Some(__s)) = (#dst.get_mut(#dst_off..#d_end), #src.get(#src_off..#s_end)) {
+                        for (__x, __y) in __d.iter_mut().zip(__s) {
+                            *__x = *__y;
+                        }
+                    }
+                }
+            }
+            St::Alloc { .. } => TokenStream::new(),
+            St::CheckLen { arg, base, want } => quote! {
+                if #base.len() != #want {
+                    return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #arg, expected: #want, found: #base.len() });
+                }
+            },
+            St::Frame { len, constant } => match (len, constant) {
+                // A constant frame is a fixed-size array: LLVM then knows its length, and
+                // checks of constant offsets into it fold away.
+                (Some(_), Some(n)) => quote! {
+                    let scratch: &mut [f64; #n] = match <&mut [f64; #n]>::try_from(region.frame(#n)?) {
+                        ::core::result::Result::Ok(s) => s,
+                        ::core::result::Result::Err(_) => {
+                            return ::core::result::Result::Err(::fsmooth::Error::Scratch { needed: #n, available: 0 });
+                        }
+                    };
+                },
+                (Some(len), None) => quote!(let scratch: &mut [f64] = region.frame(#len)?;),
+                (None, _) => quote!(let _ = region;),
+            },
+        })
+    }
+}
+
+impl ToTokens for Func {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        let body = &self.body;
+        ts.extend(match &self.result {
+            Some(v) => quote!(#(#body)* ::core::result::Result::Ok(#v)),
+            None => quote!(#(#body)* ::core::result::Result::Ok(())),
+        })
+    }
+}
+
+/// Visit every expression and statement under `sts`, outermost first.
+pub fn walk_sts(sts: &[St], f: &mut dyn FnMut(Node<'_>)) {
+    for s in sts {
+        walk_st(s, f);
+    }
+}
+
+/// A node met by [`walk_sts`].
+#[derive(Clone, Copy)]
+pub enum Node<'a> {
+    /// A statement.
+    St(&'a St),
+    /// An expression.
+    Ex(&'a Ex),
+    /// A stream of a loop.
+    Stream(&'a Stream),
+}
+
+/// Visit `s` and everything under it.
+pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
+    f(Node::St(s));
+    match s {
+        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
+            walk_ex(val, f)
+        }
+        St::Store(_, at, v) => {
+            walk_ex(at, f);
+            walk_ex(v, f);
+        }
+        St::For {
+            n, streams, body, ..
+        }
+        | St::Fill {
+            n, streams, body, ..
+        } => {
+            if let St::Fill { off: Some(o), .. } = s {
+                walk_ex(o, f);
+            }
+            walk_ex(n, f);
+            for st in streams {
+                f(Node::Stream(st));
+                walk_ex(&st.start, f);
+            }
+            walk_sts(body, f);
+        }
+        St::If(c, a, b) => {
+            walk_ex(c, f);
+            walk_sts(a, f);
+            walk_sts(b, f);
+        }
+        St::Block(b) => walk_sts(b, f),
+        St::CheckRange(a, b, c) => {
+            walk_ex(a, f);
+            walk_ex(b, f);
+            walk_ex(c, f);
+        }
+        St::Copy {
+            dst_off,
+            src_off,
+            n,
+            ..
+        } => {
+            walk_ex(dst_off, f);
+            walk_ex(src_off, f);
+            walk_ex(n, f);
+        }
+        St::Alloc { off, len } => {
+            walk_ex(off, f);
+            walk_ex(len, f);
+        }
+        St::CheckLen { want, .. } => walk_ex(want, f),
+        St::Frame { len, .. } => {
+            if let Some(l) = len {
+                walk_ex(l, f);
+            }
+        }
+        St::Swap(..) => {}
+    }
+}
+
+/// Visit `e` and everything under it.
+pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
+    f(Node::Ex(e));
+    match e {
+        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
+            walk_ex(a, f);
+            walk_ex(b, f);
+        }
+        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToUsize(a) | Ex::Ld(_, a) => walk_ex(a, f),
+        Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter().for_each(|x| walk_ex(x, f)),
+        Ex::Block(st, v) => {
+            walk_sts(st, f);
+            walk_ex(v, f);
+        }
+        Ex::If(c, a, b) => {
+            walk_ex(c, f);
+            walk_ex(a, f);
+            walk_ex(b, f);
+        }
+        _ => {}
+    }
+}
+
+/// True when anything under `sts` reads or writes buffer `b`.
+pub fn uses(sts: &[St], b: &Base) -> bool {
+    let mut hit = false;
+    walk_sts(sts, &mut |n| match n {
+        Node::Ex(Ex::Ld(x, _) | Ex::Len(x)) | Node::Stream(Stream { base: x, .. }) => hit |= x == b,
+        Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::CheckLen { base: x, .. }) => {
+            hit |= x == b
+        }
+        Node::St(St::Copy { dst, src, .. }) => hit |= dst == b || src == b,
+        _ => {}
+    });
+    hit
+}
+
+/// True when anything under `sts` writes buffer `b`.
+pub fn writes(sts: &[St], b: &Base) -> bool {
+    let mut hit = false;
+    walk_sts(sts, &mut |n| {
+        if let Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) = n {
+            hit |= x == b
+        }
+    });
+    hit
+}
+
+/// Every identifier `e` names (locals, size names, parameters, stream elements).
+pub fn idents(e: &Ex) -> Vec<Ident> {
+    let mut out = Vec::new();
+    walk_ex(e, &mut |n| match n {
+        Node::Ex(Ex::Var(id) | Ex::Elem(id)) => out.push(id.clone()),
+        Node::Ex(Ex::Ld(Base::Param(id), _) | Ex::Len(Base::Param(id))) => out.push(id.clone()),
+        _ => {}
+    });
+    out
+}
+
+/// Replace every `Ex::Elem(elem)` under `sts` by `with`.
+pub fn replace_elem(sts: &mut [St], elem: &Ident, with: &Ex) {
+    for s in sts {
+        replace_st(s, elem, with);
+    }
+}
+
+fn replace_st(s: &mut St, elem: &Ident, with: &Ex) {
+    let r = |e: &mut Ex| replace_ex(e, elem, with);
+    match s {
+        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => r(val),
+        St::Store(_, at, v) => {
+            r(at);
+            r(v);
+        }
+        St::For {
+            n, streams, body, ..
+        } => {
+            r(n);
+            streams.iter_mut().for_each(|st| r(&mut st.start));
+            replace_elem(body, elem, with);
+        }
+        St::Fill {
+            off,
+            n,
+            streams,
+            body,
+            ..
+        } => {
+            if let Some(o) = off {
+                r(o);
+            }
+            r(n);
+            streams.iter_mut().for_each(|st| r(&mut st.start));
+            replace_elem(body, elem, with);
+        }
+        St::If(c, a, b) => {
+            r(c);
+            replace_elem(a, elem, with);
+            replace_elem(b, elem, with);
+        }
+        St::Block(b) => replace_elem(b, elem, with),
+        St::CheckRange(a, b, c) => {
+            r(a);
+            r(b);
+            r(c);
+        }
+        St::Copy {
+            dst_off,
+            src_off,
+            n,
+            ..
+        } => {
+            r(dst_off);
+            r(src_off);
+            r(n);
+        }
+        St::Alloc { off, len } => {
+            r(off);
+            r(len);
+        }
+        St::CheckLen { want, .. } => r(want),
+        St::Frame { len, .. } => {
+            if let Some(l) = len {
+                r(l);
+            }
+        }
+        St::Swap(..) => {}
+    }
+}
+
+/// Replace every `Ex::Elem(elem)` under `e` by `with`.
+pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
+    if matches!(e, Ex::Elem(x) if x == elem) {
+        *e = with.clone();
+        return;
+    }
+    let r = |x: &mut Ex| replace_ex(x, elem, with);
+    match e {
+        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
+            r(a);
+            r(b);
+        }
+        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToUsize(a) | Ex::Ld(_, a) => r(a),
+        Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter_mut().for_each(r),
+        Ex::Block(st, v) => {
+            replace_elem(st, elem, with);
+            r(v);
+        }
+        Ex::If(c, a, b) => {
+            r(c);
+            r(a);
+            r(b);
+        }
+        _ => {}
+    }
+}
+
+/// `a + b`, wrapping.
+pub fn wadd(a: Ex, b: Ex) -> Ex {
+    Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b))
+}
+
+/// `a * b`, wrapping.
+pub fn wmul(a: Ex, b: Ex) -> Ex {
+    Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b))
+}
+
+/// `off + k` (`k` alone when there is no offset).
+pub fn plus(off: &Option<Ex>, k: Ex) -> Ex {
+    match off {
+        Some(o) => wadd(o.clone(), k),
+        None => k,
+    }
+}

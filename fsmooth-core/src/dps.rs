@@ -260,6 +260,31 @@ impl<'k> Dps<'k> {
     /// bound may mention an outer index, which is then replaced in turn). `None` when a
     /// sign is mixed, an index appears squared, or a needed bound is unknown.
     fn extreme(&self, s: &Size, upper: bool) -> Option<Size> {
+        self.extreme_in(s, upper, &[], 0)
+    }
+
+    /// [`Dps::extreme`] with some loop bounds replaced (`over`). An index that appears
+    /// squared, or with mixed signs, is handled when `s` is monotone in it: when the forward
+    /// difference `s(v + 1) - s(v)` keeps one sign over `0 <= v < bound - 1`, the extreme
+    /// is at an end. That proves the triangle index `c * (2 * d - c - 1) / 2` of a packed
+    /// lower-triangular matrix.
+    fn extreme_in(
+        &self,
+        s: &Size,
+        upper: bool,
+        over: &[(VarId, Size)],
+        depth: usize,
+    ) -> Option<Size> {
+        let bound = |v: VarId| {
+            over.iter()
+                .rev()
+                .find(|(w, _)| *w == v)
+                .map(|(_, b)| b)
+                .or_else(|| self.bounds.get(&v))
+                .cloned()
+        };
+        // Innermost by nesting (an inlined helper's loop may have the smaller id).
+        let nesting = |v: VarId| self.loops.iter().rposition(|c| c.var == v);
         let mut s = s.clone();
         for _ in 0..32 {
             let p = s.poly();
@@ -270,31 +295,48 @@ impl<'k> Dps<'k> {
                     Atom::Loop(v) => Some(*v),
                     _ => None,
                 })
-                .max()
+                .max_by_key(|v| (nesting(*v), *v))
             else {
                 return Some(s);
             };
+            let b = bound(v)?;
+            let last = Size::minus(b.clone(), Size::Lit(1));
             let mut sign = 0i8;
             for (m, c) in p.coeffs() {
                 let deg = m.iter().filter(|a| **a == Atom::Loop(v)).count();
                 if deg == 0 {
                     continue;
                 }
-                if deg > 1 || c == 0.0 {
-                    return None;
-                }
                 let sg = if c > 0.0 { 1 } else { -1 };
-                if sign != 0 && sign != sg {
-                    return None;
+                if deg > 1 || c == 0.0 || (sign != 0 && sign != sg) {
+                    sign = 0;
+                    break;
                 }
                 sign = sg;
             }
+            if sign == 0 {
+                // Not linear with one sign: try monotonicity.
+                if depth >= 3 {
+                    return None;
+                }
+                let next = Size::plus(Size::Loop(v), Size::Lit(1));
+                let diff = Size::minus(crate::ir::subst_loop(&s, v, &next), s.clone());
+                let mut o = over.to_vec();
+                o.push((v, last.clone()));
+                let rising = self
+                    .extreme_in(&diff, false, &o, depth + 1)
+                    .is_some_and(|m| names_nonneg(&m));
+                let falling = !rising
+                    && self
+                        .extreme_in(&diff, true, &o, depth + 1)
+                        .is_some_and(|m| names_nonneg(&Size::minus(Size::Lit(0), m)));
+                if !rising && !falling {
+                    return None;
+                }
+                sign = if rising { 1 } else { -1 };
+            }
             let to_max = (sign > 0) == upper;
-            let pick = if to_max {
-                Size::minus(self.bounds.get(&v)?.clone(), Size::Lit(1))
-            } else {
-                Size::Lit(0)
-            };
+            let pick = if to_max { last } else { Size::Lit(0) };
             s = crate::ir::subst_loop(&s, v, &pick);
         }
         None
@@ -532,8 +574,9 @@ impl<'k> Dps<'k> {
     }
 
     /// An index the compiler proved below an array's length: its `+` and `*` cannot
-    /// overflow (each partial result is at most the index), so they need no check. `-`, `/`
-    /// and `%` keep theirs (the proof bounds the index from above only).
+    /// overflow (each partial result is at most the index), so they need no check; nor can
+    /// a division by a small constant. `-` and `%` keep theirs (the proof bounds the index
+    /// from above only).
     fn index_expr(&mut self, e: &Core) -> Ex {
         if let Kind::Bin(op @ (BinOp::Add | BinOp::Mul), a, b, _) = &e.kind
             && e.ty == Type::Usize
@@ -544,6 +587,16 @@ impl<'k> Dps<'k> {
             } else {
                 wmul(x, y)
             };
+        }
+        // `x / k` for a small constant k: x < k * (index + 1), and an f64 slice is shorter
+        // than 2^60 slots, so x cannot overflow either (the triangle index's `c * (..) / 2`).
+        if let Kind::Bin(BinOp::Div, a, b, _) = &e.kind
+            && e.ty == Type::Usize
+            && let Some(k) = b.sym.as_ref().and_then(|s| s.as_const())
+            && (1..=8).contains(&k)
+        {
+            let x = self.index_expr(a);
+            return Ex::Bin(BinOp::Div, Box::new(x), Box::new(Ex::Usize(k as usize)));
         }
         self.scalar(e)
     }
@@ -979,12 +1032,41 @@ fn idents_ok(e: &Ex, outer: &[String]) -> bool {
     })
 }
 
-/// Is `s` provably non-negative? Size names are never negative, so a polynomial over them
-/// whose coefficients are all non-negative is. Anything else (opaque terms) is not trusted.
+/// Is `s` provably non-negative? Size names are natural numbers, so a polynomial over them
+/// whose coefficients are all non-negative is; so is one that is at 0 and after shifting a
+/// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
+/// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
+/// terms is not trusted.
 fn names_nonneg(s: &Size) -> bool {
-    s.poly()
+    nonneg_on_naturals(s, 0)
+}
+
+fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
+    let p = s.poly();
+    if p.coeffs()
+        .any(|(m, _)| m.iter().any(|a| !matches!(a, Atom::Name(_))))
+    {
+        return false;
+    }
+    // A name in a negative term, to split on.
+    let Some(x) = p
         .coeffs()
-        .all(|(m, c)| c >= 0.0 && m.iter().all(|a| matches!(a, Atom::Name(_))))
+        .filter(|(_, c)| *c < 0.0)
+        .flat_map(|(m, _)| m.iter())
+        .find_map(|a| match a {
+            Atom::Name(n) => Some(n.clone()),
+            _ => None,
+        })
+    else {
+        // No negative term: non-negative iff the constant is (it is a term like any other).
+        return p.coeffs().all(|(_, c)| c >= 0.0);
+    };
+    if depth >= 4 {
+        return false;
+    }
+    let at = |v: Size| s.subst(&|n: &str| (n == x).then(|| v.clone()));
+    let shifted = Size::plus(Size::Name(x.clone()), Size::Lit(1));
+    nonneg_on_naturals(&at(Size::Lit(0)), depth + 1) && nonneg_on_naturals(&at(shifted), depth + 1)
 }
 
 #[cfg(test)]
@@ -1017,6 +1099,44 @@ mod tests {
         // `i - 1` with i from 0 can underflow: checked.
         let out = expand("pub fn k(v: [f64; n]) -> [f64; n] { build(n, |i| v[(i - 1) % n]) }");
         assert!(out.contains(":: sub ("), "{out}");
+    }
+
+    #[test]
+    fn packed_triangle_indexes_are_proven() {
+        // GMM's lower triangle: the index is quadratic in c, but rising in c and in j.
+        let out = expand(
+            "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
+            }",
+        );
+        assert!(!out.contains(":: check ("), "{out}");
+        assert!(!out.contains(":: mul (c"), "{out}");
+        // One slot further is not in bounds: checked.
+        let out = expand(
+            "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c)] * x[c]))
+            }",
+        );
+        assert!(out.contains(":: check ("), "{out}");
+    }
+
+    #[test]
+    fn polynomials_nonnegative_on_naturals() {
+        use super::names_nonneg;
+        use crate::size::Size;
+        let d = || Size::Name("d".into());
+        let tri = Size::Div(
+            Box::new(Size::times(d(), Size::plus(d(), Size::Lit(1)))),
+            Box::new(Size::Lit(2)),
+        );
+        // d (d + 1) / 2 - d = d (d - 1) / 2 >= 0 on the naturals, not on the reals.
+        assert!(names_nonneg(&Size::minus(tri.clone(), d())));
+        assert!(!names_nonneg(&Size::minus(
+            tri,
+            Size::plus(d(), Size::Lit(1))
+        )));
+        assert!(!names_nonneg(&Size::minus(d(), Size::Lit(1))));
+        assert!(names_nonneg(&Size::times(d(), d())));
     }
 
     #[test]

@@ -73,3 +73,26 @@ pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     simplify::inline_single_uses(&mut k.body);
     k
 }
+
+/// Compile the tokens of a block up to the loop IR, without printing Rust: each public
+/// kernel after the middle of the pipeline, with its plan ([`codegen::plan`]). For testing
+/// the translation with [`exec`]; errors are the diagnostics' messages.
+pub fn plan_block(tokens: TokenStream) -> Result<Vec<(ir::Kernel, codegen::Planned)>, String> {
+    let mut diags = diag::Diags::default();
+    let Some(program) = parse::parse(tokens, &mut diags) else {
+        return Err(diags.messages().join("\n"));
+    };
+    let scope = check::Scope::new(program);
+    let kernels = check::check(&scope, &mut diags);
+    if !diags.is_empty() {
+        return Err(diags.messages().join("\n"));
+    }
+    Ok(kernels
+        .iter()
+        .map(|k| {
+            let k = optimize_with(k.clone(), scope.options);
+            let p = codegen::plan(&k);
+            (k, p)
+        })
+        .collect())
+}

@@ -752,9 +752,12 @@ pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
     }
 }
 
-/// `a + b`, wrapping.
+/// `a + b`, wrapping (an added literal 0 is left out).
 pub fn wadd(a: Ex, b: Ex) -> Ex {
-    Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b))
+    match (a, b) {
+        (Ex::Usize(0), x) | (x, Ex::Usize(0)) => x,
+        (a, b) => Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b)),
+    }
 }
 
 /// `a * b`, wrapping.

@@ -21,7 +21,9 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::Nalgebra => b.iter(|| w.nalgebra()),
             Variant::Ndarray => b.iter(|| w.ndarray()),
             Variant::Naive => b.iter(|| w.naive()),
-            Variant::Unfused => b.iter(|| w.unfused()),
+            Variant::D => b.iter(|| w.ablation::<0>()),
+            Variant::DF => b.iter(|| w.ablation::<1>()),
+            Variant::DFB => b.iter(|| w.ablation::<2>()),
         });
     }
     g.finish();

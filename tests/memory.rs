@@ -186,3 +186,68 @@ fn short_slab_is_an_error_and_out_is_untouched() {
     );
     assert!(out.iter().all(|v| *v == 7.0));
 }
+
+/// The ablation's storage modes (`#![fsmooth(storage = ..)]`): the same kernel, with an
+/// array bound in a loop body and read twice, so that it is stored in every mode.
+mod storage {
+    /// The paper's D: one heap allocation per array, where it is bound (here, per row).
+    pub mod heap_unfused {
+        block! {
+            #![fsmooth(fusion = false, storage = "heap")]
+            pub fn rows(a: [[f64; m]; n], m: usize) -> [f64; n] {
+                build(n, |i| { let t = smul(a[i], 2.0); sum(t) * t[0] })
+            }
+        }
+    }
+    /// DFB: one frame, from the heap, per call.
+    pub mod heap_frame {
+        block! {
+            #![fsmooth(storage = "heap_frame")]
+            pub fn rows(a: [[f64; m]; n], m: usize) -> [f64; n] {
+                build(n, |i| { let t = smul(a[i], 2.0); sum(t) * t[0] })
+            }
+        }
+    }
+    /// DFBS, the default: one frame, from the region.
+    pub mod region {
+        block! {
+            pub fn rows(a: [[f64; m]; n], m: usize) -> [f64; n] {
+                build(n, |i| { let t = smul(a[i], 2.0); sum(t) * t[0] })
+            }
+        }
+    }
+}
+
+#[test]
+fn storage_modes_allocate_as_the_paper_says() {
+    let (n, m) = (7, 5);
+    let a: Vec<f64> = (0..n * m).map(|i| i as f64 * 0.25).collect();
+    let want = common::reference(
+        storage::region::SRC,
+        "rows",
+        &[
+            fsmooth_core::interp::Value::matrix(&a, m),
+            fsmooth_core::interp::Value::Usize(m),
+        ],
+    );
+    let mut region = Region::new();
+    let mut out = vec![0.0; n];
+    storage::region::rows(&mut out, &a, m, &mut region).unwrap();
+    assert_eq!(out, want);
+    // The heap modes need no region room.
+    assert_eq!(storage::heap_unfused::rows::scratch_len(m, n), 0);
+    assert_eq!(storage::heap_frame::rows::scratch_len(m, n), 0);
+    assert_eq!(storage::region::rows::scratch_len(m, n), m);
+    let count = |f: &mut dyn FnMut(&mut [f64], &mut Region<'static>)| {
+        let mut out = vec![0.0; n];
+        let mut region = Region::new();
+        f(&mut out, &mut region);
+        let c = allocations(|| f(&mut out, &mut region));
+        assert_eq!(out, want);
+        c
+    };
+    let d = count(&mut |o, r| storage::heap_unfused::rows(o, &a, m, r).unwrap());
+    let dfb = count(&mut |o, r| storage::heap_frame::rows(o, &a, m, r).unwrap());
+    let dfbs = count(&mut |o, r| storage::region::rows(o, &a, m, r).unwrap());
+    assert_eq!((d, dfb, dfbs), (n, 1, 0));
+}

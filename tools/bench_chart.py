@@ -28,7 +28,17 @@ GROUPS = [
     "layer_softmax",
     "kalman",
 ]
-VARIANTS = ["fsmooth", "hand", "hand-ijk", "nalgebra", "ndarray", "naive", "fsmooth-unfused"]
+VARIANTS = [
+    "fsmooth",
+    "hand",
+    "hand-ijk",
+    "nalgebra",
+    "ndarray",
+    "naive",
+    "fsmooth-D",
+    "fsmooth-DF",
+    "fsmooth-DFB",
+]
 NALGEBRA_KIND = {
     "cross": "static",
     "ba_project": "static",
@@ -42,7 +52,9 @@ COLOURS = {
     "nalgebra": "#ff7f0e",
     "ndarray": "#9467bd",
     "naive": "#d62728",
-    "fsmooth-unfused": "#9467bd",
+    "fsmooth-D": "#c5b0d5",
+    "fsmooth-DF": "#aec7e8",
+    "fsmooth-DFB": "#17becf",
 }
 
 

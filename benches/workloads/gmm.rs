@@ -246,11 +246,11 @@ pub struct Gmm<const D: usize> {
     ws: GmmWork,
     na: GmmNa,
     nd: GmmNd,
-    out: [f64; 6],
+    out: [f64; 8],
 }
 
 impl<const D: usize> Gmm<D> {
-    const SLOT: [Variant; 6] = super::WITH_UNFUSED;
+    const SLOT: [Variant; 8] = super::WITH_ABLATION;
 
     fn slot(v: Variant) -> usize {
         Self::SLOT.iter().position(|s| *s == v).unwrap()
@@ -294,7 +294,7 @@ impl<const D: usize> Workload for Gmm<D> {
             region: Region::new(),
             na,
             nd,
-            out: [f64::NAN; 6],
+            out: [f64::NAN; 8],
             inp,
         };
         super::check(&mut w);
@@ -304,23 +304,20 @@ impl<const D: usize> Workload for Gmm<D> {
     }
 
     fn variants() -> &'static [Variant] {
-        &super::WITH_UNFUSED
+        &super::WITH_ABLATION
     }
 
     #[inline]
-    fn unfused(&mut self) {
+    fn ablation<const STEP: usize>(&mut self) {
         let inp = black_box(&self.inp);
-        self.out[5] = kernels::unfused::gmm_objective(
-            &inp.alphas,
-            &inp.means,
-            &inp.icf,
-            &inp.x,
-            inp.gamma,
-            inp.m as f64,
-            black_box(self.constant),
-            &mut self.region,
-        )
-        .unwrap();
+        let (gamma, m, constant) = (inp.gamma, inp.m as f64, black_box(self.constant));
+        let (a, mu, icf, x) = (&inp.alphas, &inp.means, &inp.icf, &inp.x);
+        let r = match STEP {
+            0 => kernels::d::objective(a, mu, icf, x, gamma, m, constant, &mut self.region),
+            1 => kernels::df::objective(a, mu, icf, x, gamma, m, constant, &mut self.region),
+            _ => kernels::dfb::objective(a, mu, icf, x, gamma, m, constant, &mut self.region),
+        };
+        self.out[5 + STEP] = r.unwrap();
     }
 
     #[inline]

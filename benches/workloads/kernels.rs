@@ -3,6 +3,7 @@
 
 use fsmooth::fsmooth;
 
+#[macro_use]
 #[path = "../../tests/shared/adbench_kernels.rs"]
 mod adbench;
 pub use adbench::ba::{project, reproj_errors};
@@ -61,46 +62,36 @@ fsmooth! {
     }
 }
 
-/// add3 and the GMM objective compiled without fusion (`#![fsmooth(fusion = false)]`): the
-/// paper's D variant, to set against the fused kernels above (DF).
-pub mod unfused {
+/// add3 and the GMM objective, once per step of the paper's ablation (the kernels above are
+/// the full pipeline, DFBS). The GMM source is `adbench_kernels.rs`'s, with the options put in
+/// front.
+macro_rules! ablation_step {
+    ($($options:tt)*) => {
+        fsmooth! {
+            $($options)*
+
+            pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
+                add(add(a, b), c)
+            }
+        }
+        gmm_block!($($options)*);
+    };
+}
+
+/// D: no fusion, a heap allocation per intermediate array.
+pub mod d {
     use fsmooth::fsmooth;
+    ablation_step!(#![fsmooth(fusion = false, storage = "heap")]);
+}
 
-    fsmooth! {
-        #![fsmooth(fusion = false)]
+/// DF: fusion, a heap allocation per intermediate array.
+pub mod df {
+    use fsmooth::fsmooth;
+    ablation_step!(#![fsmooth(storage = "heap")]);
+}
 
-        pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
-            add(add(a, b), c)
-        }
-
-        fn q_times(icf_k: [f64; d * (d + 1) / 2], xc: [f64; d]) -> [f64; d] {
-            build(d, |j| {
-                ifold(j, icf_k[j].exp() * xc[j], |acc, c| {
-                    acc + icf_k[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * xc[c]
-                })
-            })
-        }
-
-        pub fn gmm_objective(
-            alphas: [f64; k],
-            means: [[f64; d]; k],
-            icf: [[f64; d * (d + 1) / 2]; k],
-            x: [[f64; d]; n],
-            gamma: f64,
-            m: f64,
-            constant: f64,
-        ) -> f64 {
-            let sum_qs = build(k, |c| sum(icf[c][0..d]));
-            let main = ifold(n, 0.0, |acc, i| {
-                acc + logsumexp(build(k, |c| {
-                    alphas[c] + sum_qs[c] - 0.5 * sqnorm(q_times(icf[c], sub(x[i], means[c])))
-                }))
-            });
-            let prior = ifold(k, 0.0, |acc, c| {
-                let frob = sqnorm(map(icf[c][0..d], |q| q.exp())) + sqnorm(icf[c][d..d * (d + 1) / 2]);
-                acc + (0.5 * gamma * gamma * frob - m * sum_qs[c])
-            });
-            constant + main - (n as f64) * logsumexp(alphas) + prior
-        }
-    }
+/// DFB: fusion and one frame with static offsets, taken from the heap on every call.
+pub mod dfb {
+    use fsmooth::fsmooth;
+    ablation_step!(#![fsmooth(storage = "heap_frame")]);
 }

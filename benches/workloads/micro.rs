@@ -19,7 +19,8 @@ pub struct Add3 {
     nd: [Array1<f64>; 3],
     nd_out: Array1<f64>,
     naive_out: Vec<f64>,
-    unfused_out: Vec<f64>,
+    /// Outputs of the ablation steps D, DF, DFB.
+    ablation_out: [Vec<f64>; 3],
 }
 
 pub const ADD3_N: usize = 100;
@@ -54,26 +55,27 @@ impl Workload for Add3 {
             na_out: DVector::zeros(0),
             nd_out: Array1::zeros(0),
             naive_out: Vec::new(),
-            unfused_out: vec![0.0; ADD3_N],
+            ablation_out: [vec![0.0; ADD3_N], vec![0.0; ADD3_N], vec![0.0; ADD3_N]],
         };
         super::check(&mut w);
         w
     }
 
     fn variants() -> &'static [Variant] {
-        &super::WITH_UNFUSED
+        &super::WITH_ABLATION
     }
 
     #[inline]
-    fn unfused(&mut self) {
-        kernels::unfused::add3(
-            black_box(&mut self.unfused_out),
-            black_box(&self.a),
-            black_box(&self.b),
-            black_box(&self.c),
-            &mut self.region,
-        )
-        .unwrap();
+    fn ablation<const STEP: usize>(&mut self) {
+        // Direct calls (no function pointer): STEP is a constant, the match folds away.
+        let out = black_box(&mut self.ablation_out[STEP]);
+        let (a, b, c) = black_box((&self.a, &self.b, &self.c));
+        let r = match STEP {
+            0 => kernels::d::add3(out, a, b, c, &mut self.region),
+            1 => kernels::df::add3(out, a, b, c, &mut self.region),
+            _ => kernels::dfb::add3(out, a, b, c, &mut self.region),
+        };
+        r.unwrap();
     }
 
     #[inline]
@@ -123,7 +125,9 @@ impl Workload for Add3 {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::Unfused => self.unfused_out.clone(),
+            Variant::D => self.ablation_out[0].clone(),
+            Variant::DF => self.ablation_out[1].clone(),
+            Variant::DFB => self.ablation_out[2].clone(),
             Variant::HandIjk => unreachable!(),
         }
     }
@@ -228,7 +232,7 @@ impl Workload for Cross {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::Unfused => unreachable!(),
+            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB => unreachable!(),
         }
     }
 

@@ -33,6 +33,8 @@ pub mod results;
 
 /// One implementation of a workload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// D, DF, DFB: the paper's names for the steps of its ablation.
+#[allow(clippy::upper_case_acronyms)]
 pub enum Variant {
     /// The fsmooth kernel.
     Fsmooth,
@@ -46,9 +48,15 @@ pub enum Variant {
     Ndarray,
     /// A fresh `Vec` per array operation.
     Naive,
-    /// The fsmooth kernel compiled with `#![fsmooth(fusion = false)]`: destination passing
-    /// and the frame, but every intermediate array stored (the paper's D against DF).
-    Unfused,
+    /// The paper's ablation, step D: fsmooth without fusion, every intermediate array a
+    /// heap allocation of its own (`#![fsmooth(fusion = false, storage = "heap")]`).
+    D,
+    /// Step DF: D with fusion (`#![fsmooth(storage = "heap")]`).
+    DF,
+    /// Step DFB: DF with the buffer optimisations, one frame with static offsets, but taken
+    /// from the heap on every call (`#![fsmooth(storage = "heap_frame")]`). The full
+    /// pipeline, DFBS, takes the frame from the caller's region: that is [`Variant::Fsmooth`].
+    DFB,
 }
 
 impl Variant {
@@ -61,7 +69,9 @@ impl Variant {
             Variant::Nalgebra => "nalgebra",
             Variant::Ndarray => "ndarray",
             Variant::Naive => "naive",
-            Variant::Unfused => "fsmooth-unfused",
+            Variant::D => "fsmooth-D",
+            Variant::DF => "fsmooth-DF",
+            Variant::DFB => "fsmooth-DFB",
         }
     }
 
@@ -72,24 +82,28 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 7] = [
+pub const ALL: [Variant; 9] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
     Variant::Nalgebra,
     Variant::Ndarray,
     Variant::Naive,
-    Variant::Unfused,
+    Variant::D,
+    Variant::DF,
+    Variant::DFB,
 ];
 
-/// The standard variants and the unfused fsmooth kernel (the ablation).
-pub const WITH_UNFUSED: [Variant; 6] = [
+/// The standard variants and the steps of the paper's ablation.
+pub const WITH_ABLATION: [Variant; 8] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::Nalgebra,
     Variant::Ndarray,
     Variant::Naive,
-    Variant::Unfused,
+    Variant::D,
+    Variant::DF,
+    Variant::DFB,
 ];
 
 /// The variants every workload has.
@@ -120,8 +134,9 @@ pub trait Workload: Sized {
     fn fsmooth(&mut self);
     fn hand(&mut self);
     fn hand_ijk(&mut self) {}
-    /// The kernel without fusion; only workloads listing [`Variant::Unfused`] have it.
-    fn unfused(&mut self) {}
+    /// A step of the ablation (0 = D, 1 = DF, 2 = DFB); only workloads listing
+    /// [`WITH_ABLATION`] have them.
+    fn ablation<const STEP: usize>(&mut self) {}
     fn nalgebra(&mut self);
     fn ndarray(&mut self);
     fn naive(&mut self);
@@ -142,7 +157,9 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::Nalgebra => w.nalgebra(),
         Variant::Ndarray => w.ndarray(),
         Variant::Naive => w.naive(),
-        Variant::Unfused => w.unfused(),
+        Variant::D => w.ablation::<0>(),
+        Variant::DF => w.ablation::<1>(),
+        Variant::DFB => w.ablation::<2>(),
     }
 }
 
@@ -157,7 +174,9 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::Nalgebra => (0..iters).for_each(|_| w.nalgebra()),
         Variant::Ndarray => (0..iters).for_each(|_| w.ndarray()),
         Variant::Naive => (0..iters).for_each(|_| w.naive()),
-        Variant::Unfused => (0..iters).for_each(|_| w.unfused()),
+        Variant::D => (0..iters).for_each(|_| w.ablation::<0>()),
+        Variant::DF => (0..iters).for_each(|_| w.ablation::<1>()),
+        Variant::DFB => (0..iters).for_each(|_| w.ablation::<2>()),
     }
 }
 

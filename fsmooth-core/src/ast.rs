@@ -71,18 +71,38 @@ pub struct Program {
     pub options: Options,
 }
 
-/// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]` at the
-/// top of a block. They exist to measure what each step buys (the paper's ablation); the
-/// generated code computes the same values either way.
+/// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]` or
+/// `#![fsmooth(storage = "heap")]` at the top of a block. They exist to measure what each
+/// step buys (the paper's ablation: D, DF, DFB, DFBS); the generated code computes the same
+/// values either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`).
     pub fusion: bool,
+    /// Where intermediate arrays live.
+    pub storage: Storage,
+}
+
+/// Where a kernel's intermediate arrays live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// One frame with static offsets, taken from the caller's region (the default; the
+    /// paper's DFBS).
+    Region,
+    /// The same frame, but a fresh heap allocation per call (the paper's DFB: buffer
+    /// optimisations without the bump allocator). Needs the `alloc` feature.
+    HeapFrame,
+    /// A heap allocation per array, made where the array is bound and freed at the end of
+    /// its scope, inside loops too (the paper's D and DF). Needs the `alloc` feature.
+    Heap,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { fusion: true }
+        Options {
+            fusion: true,
+            storage: Storage::Region,
+        }
     }
 }
 

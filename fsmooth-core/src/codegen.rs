@@ -5,6 +5,7 @@
 //! body ([`crate::dps`]). [`plan`] builds all of it as loop IR ([`crate::lir`]), which
 //! [`kernel`] prints and [`crate::exec`] can run.
 
+use crate::ast::Storage;
 use crate::dps::{Dps, View, const_size};
 use crate::ir::{Kernel, Pin, Type};
 use crate::lir::{Base, Entry, Ex, Func, St};
@@ -56,8 +57,8 @@ pub struct Planned {
 
 /// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
 /// then the frame taken, then the DPS-translated body ([`crate::dps`]).
-pub fn plan(k: &Kernel) -> Planned {
-    let mut g = Dps::new(k);
+pub fn plan(k: &Kernel, storage: Storage) -> Planned {
+    let mut g = Dps::new(k, storage == Storage::Heap);
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
@@ -136,9 +137,15 @@ pub fn plan(k: &Kernel) -> Planned {
         .iter()
         .map(|p| g.sizes.get(p))
         .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]));
+    // Only the default storage takes the frame from the region.
+    let (len, peaks) = match storage {
+        Storage::Heap => (None, Vec::new()),
+        _ => (len, peaks),
+    };
     let frame = St::Frame {
         constant: len.as_ref().and(const_frame(&peaks)),
         len,
+        heap: storage == Storage::HeapFrame,
     };
     // Size statements go after the pins (they only use size names).
     let mut all = entry;
@@ -153,8 +160,14 @@ pub fn plan(k: &Kernel) -> Planned {
 }
 
 /// The generated function and module for one kernel.
-pub fn kernel(k: &Kernel) -> TokenStream {
-    let Planned { func, peaks } = plan(k);
+pub fn kernel(k: &Kernel, storage: Storage) -> TokenStream {
+    let Planned { func, peaks } = plan(k, storage);
+    // A heap frame is not taken from the region: the region needs no room.
+    let peaks = if storage == Storage::Region {
+        peaks
+    } else {
+        Vec::new()
+    };
     let name = crate::ast::ident(&k.name.s, k.name.span);
     let attrs = &k.attrs;
     let (params, ret) = signature(k);

@@ -127,6 +127,8 @@ pub struct Dps<'k> {
     loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
     slices: usize,
+    /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
+    heap: Option<usize>,
 }
 
 /// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
@@ -155,8 +157,9 @@ fn from_sts(mut v: Vec<St>) -> Ex {
 }
 
 impl<'k> Dps<'k> {
-    /// Start translating `kernel`, whose parameters are bound to their Rust names.
-    pub fn new(kernel: &'k Kernel) -> Dps<'k> {
+    /// Start translating `kernel`, whose parameters are bound to their Rust names; with
+    /// `heap_arrays`, every array gets a heap buffer of its own instead of a frame slot.
+    pub fn new(kernel: &'k Kernel, heap_arrays: bool) -> Dps<'k> {
         let mut env = HashMap::new();
         for p in &kernel.params {
             let id = crate::ast::ident(&p.name.s, p.name.span);
@@ -184,6 +187,7 @@ impl<'k> Dps<'k> {
             bounds: HashMap::new(),
             loops: Vec::new(),
             slices: 0,
+            heap: heap_arrays.then_some(0),
         }
     }
 
@@ -211,6 +215,21 @@ impl<'k> Dps<'k> {
             .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
         let off = self.frame.push(len.clone());
+        if let Some(k) = self.heap.as_mut() {
+            // A buffer of its own, made here.
+            let id = *k;
+            *k += 1;
+            let marker = St::Heap {
+                id,
+                len: self.sizes.get(&len),
+            };
+            let view = View {
+                base: Base::Heap(id),
+                off: None,
+                dims: dims.to_vec(),
+            };
+            return (marker, view);
+        }
         let off = if off.as_const() == Some(0) {
             None
         } else {
@@ -227,6 +246,34 @@ impl<'k> Dps<'k> {
             dims: dims.to_vec(),
         };
         (marker, view)
+    }
+
+    /// Two buffers of `dims` for a double-buffered accumulator: two frame slots, or one heap
+    /// buffer of twice the length (so that swapping offsets swaps them).
+    fn alloc_pair(&mut self, dims: &[Size]) -> (Vec<St>, View, View) {
+        if self.heap.is_some() {
+            let mut two = vec![Size::Lit(2)];
+            two.extend(dims.iter().cloned());
+            let (m, w) = self.alloc(&two);
+            let len = dims
+                .iter()
+                .cloned()
+                .reduce(Size::times)
+                .unwrap_or(Size::Lit(1));
+            let second = View {
+                base: w.base.clone(),
+                off: Some(self.sizes.get(&len)),
+                dims: dims.to_vec(),
+            };
+            let first = View {
+                dims: dims.to_vec(),
+                ..w
+            };
+            return (vec![m], first, second);
+        }
+        let (ma, a) = self.alloc(dims);
+        let (mb, b) = self.alloc(dims);
+        (vec![ma, mb], a, b)
     }
 
     fn stride(&mut self, dims: &[Size]) -> Option<Ex> {
@@ -918,10 +965,8 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                let (ma, a) = self.alloc(e.ty.dims());
-                let (mb, b) = self.alloc(e.ty.dims());
+                let (mut code, a, b) = self.alloc_pair(e.ty.dims());
                 let nt = self.scalar(n);
-                let mut code = vec![ma, mb];
                 code.extend(self.write(init, &a));
                 let (cur, nxt) = (
                     format_ident!("__cur_{}", acc),
@@ -933,8 +978,9 @@ impl<'k> Dps<'k> {
                 if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
+                let buf = a.base.clone();
                 let at = |id: &Ident| View {
-                    base: Base::Scratch,
+                    base: buf.clone(),
                     off: Some(Ex::Var(id.clone())),
                     dims: e.ty.dims().to_vec(),
                 };
@@ -983,15 +1029,16 @@ impl<'k> Dps<'k> {
         let n = self.sizes.get(&len);
         let so = src.off.clone().unwrap_or(Ex::Usize(0));
         let d_o = dest.off.clone().unwrap_or(Ex::Usize(0));
-        if src.base == Base::Scratch && dest.base == Base::Scratch {
+        if src.base == dest.base {
+            // Within one buffer (an accumulator's result into a frame slot): no two borrows.
             let k = format_ident!("__k");
-            let from = Ex::Ld(Base::Scratch, Box::new(wadd(so, Ex::Var(k.clone()))));
+            let from = Ex::Ld(src.base.clone(), Box::new(wadd(so, Ex::Var(k.clone()))));
             let to = wadd(d_o, Ex::Var(k.clone()));
             St::For {
                 var: k,
                 n,
                 streams: Vec::new(),
-                body: vec![St::Store(Base::Scratch, to, from)],
+                body: vec![St::Store(dest.base.clone(), to, from)],
             }
         } else {
             St::Copy {

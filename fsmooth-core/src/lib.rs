@@ -11,6 +11,7 @@ pub mod check;
 pub mod codegen;
 pub mod diag;
 pub mod dps;
+pub mod exec;
 pub mod fuse;
 pub mod interp;
 pub mod ir;
@@ -50,7 +51,12 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
     }
     kernels
         .iter()
-        .map(|k| codegen::kernel(&optimize_with(k.clone(), scope.options)))
+        .map(|k| {
+            codegen::kernel(
+                &optimize_with(k.clone(), scope.options),
+                scope.options.storage,
+            )
+        })
         .collect()
 }
 
@@ -91,7 +97,7 @@ pub fn plan_block(tokens: TokenStream) -> Result<Vec<(ir::Kernel, codegen::Plann
         .iter()
         .map(|k| {
             let k = optimize_with(k.clone(), scope.options);
-            let p = codegen::plan(&k);
+            let p = codegen::plan(&k, scope.options.storage);
             (k, p)
         })
         .collect())

@@ -21,6 +21,8 @@ pub enum Base {
     Out,
     /// The scratch frame.
     Scratch,
+    /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
+    Heap(usize),
 }
 
 impl Base {
@@ -30,6 +32,7 @@ impl Base {
             Base::Param(id) => id.to_string(),
             Base::Out => "out".into(),
             Base::Scratch => "scratch".into(),
+            Base::Heap(k) => format!("heap_{k}"),
         }
     }
 }
@@ -40,6 +43,10 @@ impl ToTokens for Base {
             Base::Param(id) => quote!(#id),
             Base::Out => quote!(out),
             Base::Scratch => quote!(scratch),
+            Base::Heap(k) => {
+                let id = format_ident!("heap_{}", k);
+                quote!(#id)
+            }
         })
     }
 }
@@ -240,6 +247,14 @@ pub enum St {
         /// Slot count.
         len: Ex,
     },
+    /// A zeroed heap buffer [`Base::Heap`]`(id)` of `len` slots, freed at the end of the
+    /// enclosing statement list (`storage = "heap"`).
+    Heap {
+        /// The buffer's number.
+        id: usize,
+        /// Slot count.
+        len: Ex,
+    },
     /// Return `Error::Shape` naming `arg` unless `base.len() == want`.
     CheckLen {
         /// The argument's name in the error.
@@ -256,6 +271,8 @@ pub enum St {
         len: Option<Ex>,
         /// The length when it is a constant.
         constant: Option<usize>,
+        /// From the heap rather than the region (`storage = "heap_frame"`).
+        heap: bool,
     },
 }
 
@@ -396,7 +413,7 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     let mut binds = Vec::new();
     for s in streams {
         let (base, e) = (&s.base, &s.elem);
-        let end = Ex::Wrap(Wrap::Add, Box::new(s.start.clone()), Box::new(n.clone()));
+        let end = wadd(s.start.clone(), n.clone());
         let start = &s.start;
         gets.push(quote!(#base.get(#start..#end)));
         binds.push(quote!(::core::option::Option::Some(#e)));
@@ -445,7 +462,7 @@ impl ToTokens for St {
             } => {
                 let range = match off {
                     Some(lo) => {
-                        let hi = Ex::Wrap(Wrap::Add, Box::new(lo.clone()), Box::new(n.clone()));
+                        let hi = wadd(lo.clone(), n.clone());
                         quote!(#lo..#hi)
                     }
                     None => quote!(..#n),
@@ -471,8 +488,8 @@ impl ToTokens for St {
                 src_off,
                 n,
             } => {
-                let d_end = Ex::Wrap(Wrap::Add, Box::new(dst_off.clone()), Box::new(n.clone()));
-                let s_end = Ex::Wrap(Wrap::Add, Box::new(src_off.clone()), Box::new(n.clone()));
+                let d_end = wadd(dst_off.clone(), n.clone());
+                let s_end = wadd(src_off.clone(), n.clone());
                 quote! {
                     if let (Some(__d), Some(__s)) = (#dst.get_mut(#dst_off..#d_end), #src.get(#src_off..#s_end)) {
                         for (__x, __y) in __d.iter_mut().zip(__s) {
@@ -487,7 +504,19 @@ impl ToTokens for St {
                     return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #arg, expected: #want, found: #base.len() });
                 }
             },
-            St::Frame { len, constant } => match (len, constant) {
+            St::Frame {
+                len: Some(len),
+                heap: true,
+                ..
+            } => quote! {
+                let _ = region;
+                let scratch: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;
+            },
+            St::Heap { id, len } => {
+                let b = Base::Heap(*id);
+                quote!(let #b: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;)
+            }
+            St::Frame { len, constant, .. } => match (len, constant) {
                 // A constant frame is a fixed-size array: LLVM then knows its length, and
                 // checks of constant offsets into it fold away.
                 (Some(_), Some(n)) => quote! {
@@ -585,7 +614,7 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(off, f);
             walk_ex(len, f);
         }
-        St::CheckLen { want, .. } => walk_ex(want, f),
+        St::CheckLen { want, .. } | St::Heap { len: want, .. } => walk_ex(want, f),
         St::Frame { len, .. } => {
             if let Some(l) = len {
                 walk_ex(l, f);
@@ -715,7 +744,7 @@ fn replace_st(s: &mut St, elem: &Ident, with: &Ex) {
             r(off);
             r(len);
         }
-        St::CheckLen { want, .. } => r(want),
+        St::CheckLen { want, .. } | St::Heap { len: want, .. } => r(want),
         St::Frame { len, .. } => {
             if let Some(l) = len {
                 r(l);

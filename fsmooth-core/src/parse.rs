@@ -21,14 +21,14 @@ impl Parse for Items {
     }
 }
 
-/// `#![fsmooth(fusion = false)]`.
+/// `#![fsmooth(fusion = false, storage = "heap")]`.
 fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
     let mut o = Options::default();
     for a in attrs {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(fusion = false)]`",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -37,8 +37,24 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.fusion = v.value;
                 Ok(())
+            } else if meta.path.is_ident("storage") {
+                let v: syn::LitStr = meta.value()?.parse()?;
+                o.storage = match v.value().as_str() {
+                    "region" => crate::ast::Storage::Region,
+                    "heap_frame" => crate::ast::Storage::HeapFrame,
+                    "heap" => crate::ast::Storage::Heap,
+                    _ => {
+                        return Err(syn::Error::new(
+                            v.span(),
+                            "unknown storage: the choices are \"region\" (the default), \"heap_frame\" and \"heap\"",
+                        ));
+                    }
+                };
+                Ok(())
             } else {
-                Err(meta.error("unknown fsmooth option: the options are `fusion = true|false`"))
+                Err(meta.error(
+                    "unknown fsmooth option: the options are `fusion = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                ))
             }
         });
         if let Err(e) = r {
@@ -788,6 +804,27 @@ mod option_tests {
         );
         assert!(d.is_empty(), "{:?}", d.messages());
         assert!(!p.unwrap().options.fusion);
+        let mut d = Diags::default();
+        let p = parse(
+            "#![fsmooth(storage = \"heap\", fusion = true)] pub fn k(x: f64) -> f64 { x }"
+                .parse()
+                .unwrap(),
+            &mut d,
+        );
+        assert!(d.is_empty(), "{:?}", d.messages());
+        assert_eq!(p.unwrap().options.storage, crate::ast::Storage::Heap);
+        let mut d = Diags::default();
+        parse(
+            "#![fsmooth(storage = \"stack\")] pub fn k(x: f64) -> f64 { x }"
+                .parse()
+                .unwrap(),
+            &mut d,
+        );
+        assert!(
+            d.messages()[0].contains("unknown storage"),
+            "{:?}",
+            d.messages()
+        );
         let mut d = Diags::default();
         parse(
             "#![fsmooth(speed = 11)] pub fn k(x: f64) -> f64 { x }"

@@ -107,6 +107,20 @@ pub fn rem(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
     a.checked_rem(b).ok_or(Error::Arithmetic { expr })
 }
 
+/// A zeroed heap buffer of `n` slots, for the ablation modes that take storage from the heap
+/// (`#![fsmooth(storage = "heap")]` and `"heap_frame"`): the paper's D, DF and DFB. A failed
+/// allocation is `Error::Scratch`, not an abort.
+#[cfg(feature = "alloc")]
+pub fn heap(n: usize) -> Result<alloc::vec::Vec<f64>, Error> {
+    let mut v = alloc::vec::Vec::new();
+    v.try_reserve_exact(n).map_err(|_| Error::Scratch {
+        needed: n,
+        available: 0,
+    })?;
+    v.resize(n, 0.0);
+    Ok(v)
+}
+
 /// Saturating arithmetic for the `const fn` sizes (`scratch_len`, `out_len`): an overflowing
 /// size saturates to `usize::MAX`, which no slab satisfies.
 pub const fn sat_sub(a: usize, b: usize) -> usize {

@@ -10,6 +10,9 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 #[doc(hidden)]
 pub mod __rt;
 mod error;

@@ -61,38 +61,48 @@ pub mod ba {
     }
 }
 
-pub mod gmm {
-    with_src! {
-        /// Q (x - mu) for one component, Q = diag(exp(q)) + L, from its icf row.
-        fn q_times(icf_k: [f64; d * (d + 1) / 2], xc: [f64; d]) -> [f64; d] {
-            build(d, |j| {
-                ifold(j, icf_k[j].exp() * xc[j], |acc, c| {
-                    acc + icf_k[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * xc[c]
-                })
-            })
-        }
+/// The GMM block, with the block options given (the benches compile it once per step of
+/// the paper's ablation).
+macro_rules! gmm_block {
+    ($($options:tt)*) => {
+        with_src! {
+            $($options)*
 
-        /// The ADBench GMM objective; `constant` holds the lgamma terms computed in Rust.
-        pub fn objective(
-            alphas: [f64; k],
-            means: [[f64; d]; k],
-            icf: [[f64; d * (d + 1) / 2]; k],
-            x: [[f64; d]; n],
-            gamma: f64,
-            m: f64,
-            constant: f64,
-        ) -> f64 {
-            let sum_qs = build(k, |c| sum(icf[c][0..d]));
-            let main = ifold(n, 0.0, |acc, i| {
-                acc + logsumexp(build(k, |c| {
-                    alphas[c] + sum_qs[c] - 0.5 * sqnorm(q_times(icf[c], sub(x[i], means[c])))
-                }))
-            });
-            let prior = ifold(k, 0.0, |acc, c| {
-                let frob = sqnorm(map(icf[c][0..d], |q| q.exp())) + sqnorm(icf[c][d..d * (d + 1) / 2]);
-                acc + (0.5 * gamma * gamma * frob - m * sum_qs[c])
-            });
-            constant + main - (n as f64) * logsumexp(alphas) + prior
+            /// Q (x - mu) for one component, Q = diag(exp(q)) + L, from its icf row.
+            fn q_times(icf_k: [f64; d * (d + 1) / 2], xc: [f64; d]) -> [f64; d] {
+                build(d, |j| {
+                    ifold(j, icf_k[j].exp() * xc[j], |acc, c| {
+                        acc + icf_k[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * xc[c]
+                    })
+                })
+            }
+
+            /// The ADBench GMM objective; `constant` holds the lgamma terms computed in Rust.
+            pub fn objective(
+                alphas: [f64; k],
+                means: [[f64; d]; k],
+                icf: [[f64; d * (d + 1) / 2]; k],
+                x: [[f64; d]; n],
+                gamma: f64,
+                m: f64,
+                constant: f64,
+            ) -> f64 {
+                let sum_qs = build(k, |c| sum(icf[c][0..d]));
+                let main = ifold(n, 0.0, |acc, i| {
+                    acc + logsumexp(build(k, |c| {
+                        alphas[c] + sum_qs[c] - 0.5 * sqnorm(q_times(icf[c], sub(x[i], means[c])))
+                    }))
+                });
+                let prior = ifold(k, 0.0, |acc, c| {
+                    let frob = sqnorm(map(icf[c][0..d], |q| q.exp())) + sqnorm(icf[c][d..d * (d + 1) / 2]);
+                    acc + (0.5 * gamma * gamma * frob - m * sum_qs[c])
+                });
+                constant + main - (n as f64) * logsumexp(alphas) + prior
+            }
         }
-    }
+    };
+}
+
+pub mod gmm {
+    gmm_block!();
 }

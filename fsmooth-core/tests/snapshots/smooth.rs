@@ -29,7 +29,7 @@ pub fn smooth(
     {
         {
             if let (Some(__d), Some(__s)) = (
-                scratch.get_mut(0usize..(0usize).wrapping_add(d)),
+                scratch.get_mut(0usize..d),
                 x
                     .get(
                         (::fsmooth::__rt::check(0usize, t)?)
@@ -68,7 +68,7 @@ pub fn smooth(
             ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
         }
         if let (Some(__d), Some(__s)) = (
-            out.get_mut(0usize..(0usize).wrapping_add(d)),
+            out.get_mut(0usize..d),
             scratch.get(__cur_3..(__cur_3).wrapping_add(d)),
         ) {
             for (__x, __y) in __d.iter_mut().zip(__s) {

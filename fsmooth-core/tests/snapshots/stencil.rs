@@ -36,7 +36,7 @@ pub fn stencil(
                 ::core::option::Option::Some(__e5_1),
                 ::core::option::Option::Some(__e5_2),
             ) = (
-                scratch.get(0usize..(0usize).wrapping_add(__z0)),
+                scratch.get(0usize..__z0),
                 scratch.get(1usize..(1usize).wrapping_add(__z0)),
                 scratch.get(2usize..(2usize).wrapping_add(__z0)),
             ) {

@@ -88,17 +88,17 @@ no_panic_symbols() {
     echo "no panic symbols in $(basename "$1")"
 }
 
-# Nothing of an allocator either: no bumpalo in the dependency graph, no allocation symbols.
+# Nothing of an allocator either: the runtime's `alloc` feature off, no allocation symbols.
 no_allocator() {
-    if (cd "$fw" && cargo tree -e normal -i bumpalo >/dev/null 2>&1); then
-        echo "bumpalo is in the firmware's dependency graph" >&2
+    if (cd "$fw" && cargo tree -e features,normal -i fsmooth-runtime 2>/dev/null | grep -q 'feature "alloc"'); then
+        echo "fsmooth-runtime's alloc feature is on in the firmware's dependency graph" >&2
         exit 1
     fi
     if "$llvm/llvm-nm" "$1" | grep -E '__rust_alloc|__rg_alloc|__rust_no_alloc_shim'; then
         echo "allocator symbols linked into $1" >&2
         exit 1
     fi
-    echo "no allocator: no bumpalo, no allocation symbols"
+    echo "no allocator: no alloc feature, no allocation symbols"
 }
 
 # Boots the firmware; passes only on exit status 0 and "N of N checks passed".

@@ -400,14 +400,16 @@ impl ToTokens for Ex {
 /// `for pat in it { body }` with the streams zipped in (and the slots of `__d` when
 /// `slot`). `zip` rather than `enumerate`: no counter that could overflow.
 fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
-    let (mut it, mut pat) = if slot || !streams.is_empty() {
-        (quote!((0..#n)), quote!(#var))
-    } else {
-        (quote!(0..#n), quote!(#var))
-    };
+    // Slices alone when the index is unused: a zip of slice iterators only is one LLVM
+    // vectorises (a range in the chain keeps a bound check per element). Every slice has
+    // exactly n elements, so the count is the same.
+    let slices_only = (slot || !streams.is_empty()) && !mentions_var(body, var);
+    let mut parts: Vec<(TokenStream, TokenStream)> = Vec::new();
+    if !slices_only {
+        parts.push((quote!(0..#n), quote!(#var)));
+    }
     if slot {
-        it = quote!(#it.zip(__d));
-        pat = quote!((#pat, __slot));
+        parts.push((quote!(__d), quote!(__slot)));
     }
     let mut gets = Vec::new();
     let mut binds = Vec::new();
@@ -417,8 +419,17 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         let start = &s.start;
         gets.push(quote!(#base.get(#start..#end)));
         binds.push(quote!(::core::option::Option::Some(#e)));
-        it = quote!(#it.zip(#e.iter()));
-        pat = quote!((#pat, #e));
+        parts.push((quote!(#e.iter()), quote!(#e)));
+    }
+    let (first_it, first_pat) = parts.remove(0);
+    let (mut it, mut pat) = if parts.is_empty() {
+        (first_it, first_pat)
+    } else {
+        (quote!((#first_it)), first_pat)
+    };
+    for (i, p) in parts {
+        it = quote!(#it.zip(#i));
+        pat = quote!((#pat, #p));
     }
     if streams.is_empty() {
         quote!(for #pat in #it { #(#body)* })
@@ -427,6 +438,17 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         // `if let` always holds.
         quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
     }
+}
+
+/// True when local `var` is read anywhere under `sts`.
+pub fn mentions_var(sts: &[St], var: &Ident) -> bool {
+    let mut hit = false;
+    walk_sts(sts, &mut |n| {
+        if let Node::Ex(Ex::Var(v)) = n {
+            hit |= v == var;
+        }
+    });
+    hit
 }
 
 impl ToTokens for St {

@@ -2,7 +2,7 @@
 //!
 //! `#![no_std]` and free of `unsafe`: [`Region`] hands out the scratch frame a kernel needs,
 //! [`Error`] reports bad calls, and [`__rt`] holds the small helpers the generated code calls.
-//! The `alloc` feature (on by default) adds the bumpalo-backed [`Region::new`].
+//! The `alloc` feature (on by default) adds [`Region::new`], a region owning its memory.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -40,8 +40,7 @@ pub fn stencil(
                 scratch.get(1usize..(1usize).wrapping_add(__z0)),
                 scratch.get(2usize..(2usize).wrapping_add(__z0)),
             ) {
-                for ((((i_5, __slot), __e5_0), __e5_1), __e5_2) in (0..__z0)
-                    .zip(__d)
+                for (((__slot, __e5_0), __e5_1), __e5_2) in (__d)
                     .zip(__e5_0.iter())
                     .zip(__e5_1.iter())
                     .zip(__e5_2.iter())

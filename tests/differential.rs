@@ -313,3 +313,47 @@ fn size_arithmetic_and_higher_rank() {
         1e-12,
     );
 }
+
+/// Compiler bugs the executor's 10^5-program run found (`fsmooth-core/tests/exec_differential.rs`
+/// runs the same sources through the executor).
+mod found {
+    block! {
+        /// Fusion dropped `v2`'s binding: its reads index with the outer loop's `i1`, and the
+        /// same-element rule looked for that loop inside the `let` (the compiler then
+        /// recursed until the stack overflowed).
+        pub fn outer_index(a: [f64; n], b: [f64; m]) -> [[f64; m]; n] {
+            build(n, |i1| (outer({ let v2 = map(a, |q3| b[0 % m]); emul(v2, v2) }, b))[i1])
+        }
+
+        /// A fill of the frame read the frame through an outer loop's stream (`acc7[i9]`),
+        /// a borrow rustc rejects.
+        pub fn fill_reads_its_buffer(b: [f64; m], s: f64, p: usize) -> [f64; m] {
+            ifold(m, b, |acc7, i8| add(smul(acc7, 0.5), build(m, |i9| {
+                let r = if s < 2.5 { map(build(p, |z| s), |q10| acc7[i9]) } else { build(p, |z| s) };
+                dot(r, build(p, |z| s + 1.0))
+            })))
+        }
+    }
+}
+
+#[test]
+fn regressions_from_the_executor_run() {
+    let mut rng = Rng::new(99);
+    let mut region = Region::new();
+    for (n, m, p) in [(1, 1, 0), (3, 2, 2), (4, 5, 3)] {
+        let (a, b) = (rng.vec(n), rng.vec(m));
+        let mut out = vec![0.0; n * m];
+        found::outer_index(&mut out, &a, &b, &mut region).unwrap();
+        let args = [Value::vec(&a), Value::vec(&b)];
+        assert_close(&out, &reference(found::SRC, "outer_index", &args), 1e-12);
+        let mut out = vec![0.0; m];
+        let s = if p == 2 { 3.0 } else { 0.5 };
+        found::fill_reads_its_buffer(&mut out, &b, s, p, &mut region).unwrap();
+        let args = [Value::vec(&b), Value::F64(s), Value::Usize(p)];
+        assert_close(
+            &out,
+            &reference(found::SRC, "fill_reads_its_buffer", &args),
+            1e-12,
+        );
+    }
+}

@@ -612,6 +612,30 @@ impl<'k> Dps<'k> {
         keep
     }
 
+    /// True when `e` reads buffer `b`: directly, or through a stream of an enclosing loop
+    /// over `b` (which becomes a load of `b` when that loop closes, since the loop then
+    /// writes `b`: a fill over `b` must not hold it borrowed around such a read).
+    fn reads(&self, e: &Ex, b: &Base) -> bool {
+        let sts = as_sts(e.clone());
+        if lir::uses(&sts, b) {
+            return true;
+        }
+        let elems: Vec<&Ident> = self
+            .loops
+            .iter()
+            .flat_map(|c| c.streams.iter())
+            .filter(|st| st.base == *b)
+            .map(|st| &st.elem)
+            .collect();
+        let mut hit = false;
+        lir::walk_sts(&sts, &mut |n| {
+            if let lir::Node::Ex(Ex::Elem(x)) = n {
+                hit |= elems.contains(&x);
+            }
+        });
+        hit
+    }
+
     /// [`Dps::leave_loop`] for a loop whose body is one scalar expression.
     fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
         let mut sts = as_sts(std::mem::replace(body, Ex::Bool(false)));
@@ -844,8 +868,7 @@ impl<'k> Dps<'k> {
         let g_streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
         let l_streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
         self.frame.truncate(depth);
-        if lir::uses(&as_sts(it.clone()), &dest.base) || lir::uses(&as_sts(gt.clone()), &dest.base)
-        {
+        if self.reads(&it, &dest.base) || self.reads(&gt, &dest.base) {
             // The fold reads the destination's buffer: keep the loops as written.
             return None;
         }
@@ -900,7 +923,7 @@ impl<'k> Dps<'k> {
                     self.frame.truncate(depth);
                     // The loop writes its destination's buffer: no stream from it.
                     let streams = self.leave_loop_ex(&mut b, Some(&dest.base));
-                    if !lir::uses(&as_sts(b.clone()), &dest.base) {
+                    if !self.reads(&b, &dest.base) {
                         // The body does not read the destination's buffer: iterate the
                         // destination slice itself, so there is no bounds check to remove.
                         vec![fill(dest, &iv, &nt, streams, vec![St::Slot(b)])]

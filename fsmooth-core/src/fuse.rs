@@ -77,9 +77,14 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
             span: e.span,
         };
         let elem = subst_index(*i, &k, elem, e.span);
-        bind_element(b, *x, j, t, &elem);
-        *e = (**b).clone();
-        return true;
+        // Only when j's loop is inside the `let` (the reads may index with an outer loop's
+        // index, `v[i]` inside a loop over another index): otherwise keep the binding.
+        let mut scope = (**b).clone();
+        if bind_element(&mut scope, *x, j, t, &elem) {
+            *e = scope;
+            return true;
+        }
+        names.pop();
     }
     changed
 }
@@ -118,8 +123,9 @@ fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>) {
     }
 }
 
-/// In the loop binding `j`, bind `t = elem` first and read `t` for every `x[j]`.
-fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) {
+/// In the loop binding `j`, bind `t = elem` first and read `t` for every `x[j]`. False when
+/// no loop in `e` binds `j`.
+fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool {
     let body = match &mut e.kind {
         Kind::Build(_, i, body) if *i == j => Some(body),
         Kind::Ifold(_, _, _, i, body) if *i == j => Some(body),
@@ -141,11 +147,11 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) {
             sym,
             span,
         };
-        return;
+        return true;
     }
-    for c in e.children_mut() {
-        bind_element(c, x, j, t, elem);
-    }
+    e.children_mut()
+        .into_iter()
+        .any(|c| bind_element(c, x, j, t, elem))
 }
 
 fn replace_index(e: &mut Core, x: VarId, by: &Core) {

@@ -5,7 +5,8 @@
 //!
 //! `cargo test` runs 3,000 programs, 4 inputs each. For a longer run:
 //! `FSMOOTH_EXEC_PROGRAMS=100000 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
-//! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds).
+//! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds; `FSMOOTH_EXEC_TRACE=1`
+//! prints each program before it runs).
 
 use fsmooth_core::exec::{Arg, Ret, run};
 use fsmooth_core::interp::{Interp, Value};
@@ -58,6 +59,10 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
     let (mut runs, mut kernel_errs) = (0u64, 0u64);
     for j in first..first + count {
         let p = program(j);
+        if std::env::var_os("FSMOOTH_EXEC_TRACE").is_some() {
+            // Which program a crash (a stack overflow) happened in.
+            eprintln!("program {j}\n{}", p.src);
+        }
         let planned = match fsmooth_core::plan_block(p.src.parse().unwrap()) {
             Ok(k) => k,
             Err(e) => {
@@ -153,6 +158,81 @@ fn wrong_lengths_are_errors_in_the_executor() {
             match run(&plan.func, &args(&i), Some(i.n * i.m + 1)) {
                 Ok(Err(_)) => {}
                 other => panic!("program {j}, long out: {other:?}\n{}", p.src),
+            }
+        }
+    }
+}
+
+/// Programs of the generator that exposed compiler bugs in the 10^5-program run, kept as
+/// written (the generator may change): each must compile and agree with the interpreter on
+/// the standard inputs.
+const FOUND: [(&str, &str); 5] = [
+    // Program 16235: fusion dropped a binding read at an outer index (stack overflow in dps).
+    (
+        "[[f64; m]; n]",
+        r#"outer(add(a, map(matvec(c, ifold(2, b, |acc1, i2| add(smul(acc1, 0.5), acc1))), |q3| sum(a[0..0 + 0]))), (outer({ let v4 = sub(a, a); map2(v4, v4, |u, w| u * w - s) }, ifold(0, if -0.897 < -1.519 { b } else { b }, |acc5, i6| add(smul(acc5, 0.5), { let v7 = acc5; v7 }))))[(n) % n])"#,
+    ),
+    // Program 30075: fusion dropped a binding read at an outer index (stack overflow in dps).
+    (
+        "[[f64; m]; n]",
+        r#"build(n, |i1| (outer({ let v2 = map(a, |q3| b[0 % m]); emul(v2, v2) }, add(map(b, |q4| b[(i1) % m]), map(b, |q5| -1.281))))[i1])"#,
+    ),
+    // Program 56452: fusion dropped a binding read at an outer index (stack overflow in dps).
+    (
+        "[[f64; m]; n]",
+        r#"build(n, |i1| { let v2 = twice(if 2 <= 3 { b } else { twice(b, |q| q - 0.25) }, |q| q - 0.25); { let v3 = map2(v2, { let v4 = b; v2 }, |u, w| u * w - s); build(m, |i5| v3[(0) % m]) } })"#,
+    ),
+    // Program 47362: a fill of the frame read the frame through an outer stream (E0502 in rustc).
+    (
+        "[f64; n]",
+        r#"ifold(n, smul(matvec(build(n, |i1| map(b, |q2| [s, 1.5, -0.5][2])), b), ifold((2 + n), s, |acc3, i4| acc3 * 0.5 + ((-c[0 % n][0 % m]) + ifold(i4, acc3, |acc5, i6| acc5 * 0.5 + acc3)))), |acc7, i8| add(smul(acc7, 0.5), build(n, |i9| dot(if s < 2.525 { map(build(p, |z| s), |q10| acc7[i9]) } else { twice(build(p, |z| s), |q| q - 0.25) }, if i8 <= i9 { ifold(m, build(p, |z| s), |acc11, i12| add(smul(acc11, 0.5), acc11)) } else { build(p, |i13| -1.835) }))))"#,
+    ),
+    // Program 73562: a fill of the frame read the frame through an outer stream (E0502 in rustc).
+    (
+        "[f64; n]",
+        r#"{ let v1 = build(n, |i2| { let x3 = s; sum(a[0..0 + 1]) }); build(n, |i4| (ifold(m, build(m, |i5| v1[i4]), |acc6, i7| add(smul(acc6, 0.5), add(acc6, acc6))))[((i4 * 2)) % m]) }"#,
+    ),
+];
+
+#[test]
+fn programs_that_found_bugs() {
+    for (k, (ret, body)) in FOUND.iter().enumerate() {
+        let src = format!(
+            "fn twice(v: [f64; q], f: fn(f64) -> f64) -> [f64; q] {{ build(q, |i| f(f(v[i]))) }}\n\
+             pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> {ret} {{ {body} }}"
+        );
+        let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
+        let (_, plan) = &planned[0];
+        let interp = Interp::new(&src).unwrap();
+        for t in 0..TRIALS {
+            let i = inputs(k as u64, t);
+            let out_len = match *ret {
+                "[f64; n]" => Some(i.n),
+                _ => Some(i.n * i.m),
+            };
+            let want = interp
+                .call(
+                    "k",
+                    &[
+                        Value::vec(&i.a),
+                        Value::vec(&i.b),
+                        Value::matrix(&i.c, i.m),
+                        Value::F64(i.s),
+                        Value::Usize(i.p),
+                    ],
+                )
+                .unwrap()
+                .flatten();
+            match run(&plan.func, &args(&i), out_len) {
+                Ok(Ok(got)) => {
+                    let got = executed(&got);
+                    assert!(
+                        got.len() == want.len()
+                            && got.iter().zip(&want).all(|(a, b)| close(*a, *b)),
+                        "{src}\n{got:?}\n{want:?}"
+                    );
+                }
+                other => panic!("{src}\n{other:?}"),
             }
         }
     }

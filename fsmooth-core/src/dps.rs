@@ -506,6 +506,27 @@ impl<'k> Dps<'k> {
             Some(r) => plus(&w.off, r),
             None => w.off.clone().unwrap_or(Ex::Usize(0)),
         };
+        // A short loop of fixed length, from an offset fixed once the loops around it (short
+        // and fixed too) unroll, becomes loads at constant offsets, which need no row cut
+        // (kalman's 4 x 4 products in its frame).
+        let short = |v: VarId| {
+            self.bounds
+                .get(&v)
+                .and_then(|b| b.as_const())
+                .is_some_and(|c| c <= 8)
+        };
+        let unrolled: Vec<String> = self.loops[..pos]
+            .iter()
+            .filter(|c| short(c.var))
+            .map(|c| c.ident.to_string())
+            .collect();
+        if short(var)
+            && lir::idents(&start)
+                .iter()
+                .all(|i| unrolled.contains(&i.to_string()))
+        {
+            return None;
+        }
         // Everything `start` names must exist before the loop starts.
         let outer: Vec<String> = self.loops[..pos]
             .iter()

@@ -184,13 +184,27 @@ fn reads_in(
         cur = a;
     }
     if !idx.is_empty() && matches!(cur.kind, Kind::Var(v) if v == x) {
-        let used: Vec<VarId> = idx
-            .iter()
-            .filter_map(|k| match k.kind {
-                Kind::Var(v) => Some(v),
-                _ => None,
-            })
-            .collect();
+        // A loop whose index an index follows (`i`, `i - 1`, `2 * i + j`: linear in it)
+        // reads a different element on each iteration, so it repeats nothing.
+        let mut used: Vec<VarId> = Vec::new();
+        for k in &idx {
+            if let Kind::Var(v) = k.kind {
+                used.push(v);
+            }
+            if let Some(s) = &k.sym {
+                let p = s.poly();
+                for l in loops.iter() {
+                    let var = crate::size::Atom::Loop(*l);
+                    // `c * l` plus terms without l.
+                    let linear = p.coeffs().any(|(m, c)| c != 0.0 && m[..] == [var.clone()])
+                        && p.coeffs()
+                            .all(|(m, _)| m[..] == [var.clone()] || !m.contains(&var));
+                    if linear {
+                        used.push(*l);
+                    }
+                }
+            }
+        }
         let repeats = loops.iter().filter(|l| !used.contains(l)).count();
         f(loops.len(), repeats);
         for k in idx {

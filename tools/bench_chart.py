@@ -259,7 +259,7 @@ def main():
 
     panels = 3 if rss else 2
     fig, axes = plt.subplots(panels, 1, figsize=(12, 4.2 * panels))
-    width = 0.14
+    width = 0.9 / len(VARIANTS)
 
     def bars(ax, data, title, ylabel):
         for k, v in enumerate(VARIANTS):
@@ -267,7 +267,7 @@ def main():
             for gi, g in enumerate(GROUPS):
                 d = data.get(g, {})
                 if d.get(v) is not None and d.get("hand"):
-                    xs.append(gi + (k - 2.5) * width)
+                    xs.append(gi + (k - (len(VARIANTS) - 1) / 2) * width)
                     ys.append(d[v] / d["hand"])
             if xs:
                 label = v if v != "nalgebra" else "nalgebra (static where sizes are)"

@@ -39,6 +39,26 @@ fn args(i: &Inputs) -> Vec<(&'static str, Arg)> {
     ]
 }
 
+/// The same inputs for the interpreter.
+fn values(i: &Inputs) -> [Value; 5] {
+    [
+        Value::vec(&i.a),
+        Value::vec(&i.b),
+        Value::matrix(&i.c, i.m),
+        Value::F64(i.s),
+        Value::Usize(i.p),
+    ]
+}
+
+/// The length of `out` for a kernel returning `ret` (`None` for a scalar).
+fn out_len(ret: &str, i: &Inputs) -> Option<usize> {
+    match ret {
+        "f64" => None,
+        "[f64; n]" => Some(i.n),
+        _ => Some(i.n * i.m),
+    }
+}
+
 /// The flat result of the executor, or why there is none.
 fn executed(got: &Ret) -> Vec<f64> {
     match got {
@@ -77,21 +97,8 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
         let interp = Interp::new(&p.src).unwrap();
         for t in 0..TRIALS {
             let i = inputs(j, t);
-            let out_len = match p.ret {
-                "f64" => None,
-                "[f64; n]" => Some(i.n),
-                _ => Some(i.n * i.m),
-            };
-            let want = interp.call(
-                "k",
-                &[
-                    Value::vec(&i.a),
-                    Value::vec(&i.b),
-                    Value::matrix(&i.c, i.m),
-                    Value::F64(i.s),
-                    Value::Usize(i.p),
-                ],
-            );
+            let out_len = out_len(p.ret, &i);
+            let want = interp.call("k", &values(&i));
             runs += 1;
             let got = run(&plan.func, &args(&i), out_len);
             let ok = match (&got, &want) {
@@ -144,12 +151,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
                     v.push(1.0);
                 }
             }
-            let out_len = match p.ret {
-                "f64" => None,
-                "[f64; n]" => Some(i.n),
-                _ => Some(i.n * i.m),
-            };
-            match run(&plan.func, &a, out_len) {
+            match run(&plan.func, &a, out_len(p.ret, &i)) {
                 Ok(Err(_)) => {}
                 other => panic!("program {j}, argument {which}: {other:?}\n{}", p.src),
             }
@@ -206,23 +208,8 @@ fn programs_that_found_bugs() {
         let interp = Interp::new(&src).unwrap();
         for t in 0..TRIALS {
             let i = inputs(k as u64, t);
-            let out_len = match *ret {
-                "[f64; n]" => Some(i.n),
-                _ => Some(i.n * i.m),
-            };
-            let want = interp
-                .call(
-                    "k",
-                    &[
-                        Value::vec(&i.a),
-                        Value::vec(&i.b),
-                        Value::matrix(&i.c, i.m),
-                        Value::F64(i.s),
-                        Value::Usize(i.p),
-                    ],
-                )
-                .unwrap()
-                .flatten();
+            let out_len = out_len(ret, &i);
+            let want = interp.call("k", &values(&i)).unwrap().flatten();
             match run(&plan.func, &args(&i), out_len) {
                 Ok(Ok(got)) => {
                     let got = executed(&got);

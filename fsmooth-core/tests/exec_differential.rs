@@ -168,7 +168,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
 /// Programs of the generator that exposed compiler bugs in the 10^5-program run, kept as
 /// written (the generator may change): each must compile and agree with the interpreter on
 /// the standard inputs.
-const FOUND: [(&str, &str); 5] = [
+const FOUND: [(&str, &str); 6] = [
     // Program 16235: fusion dropped a binding read at an outer index (stack overflow in dps).
     (
         "[[f64; m]; n]",
@@ -193,6 +193,11 @@ const FOUND: [(&str, &str); 5] = [
     (
         "[f64; n]",
         r#"{ let v1 = build(n, |i2| { let x3 = s; sum(a[0..0 + 1]) }); build(n, |i4| (ifold(m, build(m, |i5| v1[i4]), |acc6, i7| add(smul(acc6, 0.5), add(acc6, acc6))))[((i4 * 2)) % m]) }"#,
+    ),
+    // Program 77879: a fill of the frame read the frame through an outer stream (E0502 in rustc).
+    (
+        "[f64; n]",
+        r#"ifold((n * 2), a, |acc1, i2| add(smul(acc1, 0.5), build(n, |i3| dot(b, ifold(p, build(m, |i4| acc1[i3]), |acc5, i6| add(smul(acc5, 0.5), build(m, |i7| -2.274)))))))"#,
     ),
 ];
 

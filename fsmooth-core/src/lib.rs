@@ -1,9 +1,11 @@
 //! The fsmooth compiler as an ordinary library, plus a reference interpreter.
 //!
 //! The passes follow the DPS paper (Shaikhha et al., FHPC 2017), one module each:
-//! [`parse`] → [`check`] (names, types and the shape translation) → [`lower`] (inline
-//! helpers and closures into one core expression per kernel) → [`anf`] → [`fuse`] →
-//! [`simplify`] → [`dps`] → [`storage`] → [`codegen`].
+//! [`parse`] → [`check`] (names, types and the shape translation; helpers and closures
+//! inlined into one core expression per kernel) → [`fuse`] → [`simplify`] → [`anf`] →
+//! [`dps`] (into the loop IR, [`lir`], with frame offsets from [`storage`]) → [`codegen`]
+//! (which prints the loop IR as Rust). [`interp`] runs the source language and [`exec`] the
+//! loop IR, for testing.
 
 pub mod anf;
 pub mod ast;

@@ -3,7 +3,8 @@
 //! which flags overlapping live buffers, reads of never-written slots and accesses outside
 //! the frame; every result is compared with the reference interpreter.
 //!
-//! `cargo test` runs 3,000 programs, 4 inputs each. For a longer run:
+//! `cargo test` runs 3,000 programs, 4 inputs each, as compiled by default and three in four
+//! of them also with fusion off or heap storage (block options). For a longer run:
 //! `FSMOOTH_EXEC_PROGRAMS=100000 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
 //! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds; `FSMOOTH_EXEC_TRACE=1`
 //! prints each program before it runs).
@@ -13,6 +14,14 @@ use fsmooth_core::interp::{Interp, Value};
 use fsmooth_testdata::progen::{Inputs, inputs, program};
 
 const TRIALS: u64 = 4;
+
+/// Block options the programs are also compiled with, in turn (the first: none).
+const OPTIONS: [&str; 4] = [
+    "",
+    "#![fsmooth(fusion = false)]",
+    "#![fsmooth(storage = \"heap\")]",
+    "#![fsmooth(fusion = false, storage = \"heap_frame\")]",
+];
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -83,41 +92,49 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
             // Which program a crash (a stack overflow) happened in.
             eprintln!("program {j}\n{}", p.src);
         }
-        let planned = match fsmooth_core::plan_block(p.src.parse().unwrap()) {
-            Ok(k) => k,
-            Err(e) => {
-                failures.push(format!("program {j} does not compile: {e}\n{}", p.src));
-                continue;
-            }
-        };
-        let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.s == "k") else {
-            failures.push(format!("program {j}: no kernel k"));
-            continue;
-        };
+        // Every program as the default compiles it, and three in four also with a step of the
+        // ablation turned off: unfused code and heap storage stress other paths of `dps`.
+        let variants = ["", OPTIONS[j as usize % OPTIONS.len()]];
         let interp = Interp::new(&p.src).unwrap();
-        for t in 0..TRIALS {
-            let i = inputs(j, t);
-            let out_len = out_len(p.ret, &i);
-            let want = interp.call("k", &values(&i));
-            runs += 1;
-            let got = run(&plan.func, &args(&i), out_len);
-            let ok = match (&got, &want) {
-                (Ok(Ok(g)), Ok(w)) => {
-                    let (g, w) = (executed(g), w.flatten());
-                    g.len() == w.len() && g.iter().zip(&w).all(|(a, b)| close(*a, *b))
+        for options in variants
+            .iter()
+            .take(if variants[1].is_empty() { 1 } else { 2 })
+        {
+            let src = format!("{options}\n{}", p.src);
+            let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
+                Ok(k) => k,
+                Err(e) => {
+                    failures.push(format!("program {j} does not compile: {e}\n{src}"));
+                    continue;
                 }
-                // Both fail at run time (an index or size the program cannot meet).
-                (Ok(Err(_)), Err(_)) => {
-                    kernel_errs += 1;
-                    true
-                }
-                _ => false,
             };
-            if !ok {
-                failures.push(format!(
-                    "program {j}, inputs {t}:\n{}\nexecutor: {got:?}\ninterpreter: {want:?}",
-                    p.src
-                ));
+            let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.s == "k") else {
+                failures.push(format!("program {j}: no kernel k"));
+                continue;
+            };
+            for t in 0..TRIALS {
+                let i = inputs(j, t);
+                let out_len = out_len(p.ret, &i);
+                let want = interp.call("k", &values(&i));
+                runs += 1;
+                let got = run(&plan.func, &args(&i), out_len);
+                let ok = match (&got, &want) {
+                    (Ok(Ok(g)), Ok(w)) => {
+                        let (g, w) = (executed(g), w.flatten());
+                        g.len() == w.len() && g.iter().zip(&w).all(|(a, b)| close(*a, *b))
+                    }
+                    // Both fail at run time (an index or size the program cannot meet).
+                    (Ok(Err(_)), Err(_)) => {
+                        kernel_errs += 1;
+                        true
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    failures.push(format!(
+                        "program {j}, inputs {t}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+                    ));
+                }
             }
         }
     }

@@ -286,6 +286,13 @@ impl<'k> Dps<'k> {
     /// Can `idx` (of symbolic value `sym`) be proven below `dim`, given the loop bounds?
     fn proven(&self, sym: &Option<Size>, extra: &Size, dim: &Size) -> bool {
         let Some(s) = sym else { return false };
+        // `a % b` is at most `b - 1` (a zero `b` fails in the `%` itself): `cams[i % n]`.
+        if let Size::Rem(_, b) = s {
+            let max = Size::minus((**b).clone(), Size::Lit(1));
+            if names_nonneg(&Size::minus(dim.clone(), Size::plus(max, extra.clone()))) {
+                return true;
+            }
+        }
         // max(idx) + extra <= dim, over every value the loop indexes take.
         let Some(max) = self.extreme(s, true) else {
             return false;
@@ -1254,6 +1261,19 @@ mod tests {
             "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",
         );
         assert!(!out.contains("* __slot = * __slot +"), "{out}");
+    }
+
+    #[test]
+    fn remainders_are_below_their_divisor() {
+        // `i % n` indexes `[_; n]` without a check; the `%` keeps its own (n may be 0).
+        let out = expand("pub fn k(a: [f64; n], p: usize) -> [f64; p] { build(p, |i| a[i % n]) }");
+        assert!(!out.contains(":: check ("), "{out}");
+        assert!(out.contains(":: rem ("), "{out}");
+        // Not into a shorter array.
+        let out = expand(
+            "pub fn k(a: [f64; n], b: [f64; n - 1], p: usize) -> [f64; p] { build(p, |i| a[0] + b[i % n]) }",
+        );
+        assert!(out.contains(":: check ("), "{out}");
     }
 
     #[test]

@@ -224,26 +224,4 @@ macro_rules! each_workload {
 }
 pub(crate) use each_workload;
 
-/// A small deterministic generator (xorshift64*), so inputs are the same on every run.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in [-1, 1).
-    pub fn f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-    /// `n` values uniform in [-1, 1).
-    pub fn vec(&mut self, n: usize) -> Vec<f64> {
-        (0..n).map(|_| self.f64()).collect()
-    }
-}
+pub use fsmooth_testdata::Rng;

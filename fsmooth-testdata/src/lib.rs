@@ -28,6 +28,45 @@
 
 pub mod progen;
 
+/// A small deterministic generator (xorshift64*): the same inputs on every run, for the
+/// tests, the benches and the program generator.
+#[derive(Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform below `n` (0 for `n == 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+    /// Uniform in [-1, 1).
+    pub fn f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+    /// True with probability `1/k`.
+    pub fn one_in(&mut self, k: usize) -> bool {
+        self.below(k) == 0
+    }
+    /// `n` values uniform in [-1, 1).
+    pub fn vec(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.f64()).collect()
+    }
+}
+
 use std::path::PathBuf;
 
 /// Number of parameters of one bundle-adjustment camera: rotation (3, angle-axis),

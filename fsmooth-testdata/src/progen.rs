@@ -10,39 +10,7 @@
 //! (indexes are loop indexes into arrays of their loop's size, `i % n` with n >= 1, or
 //! constants below literal sizes), so every run compares values; errors are tested apart.
 
-/// A small deterministic generator (xorshift64*).
-#[derive(Clone)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform below `n` (0 for `n == 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % n as u64) as usize
-        }
-    }
-    /// Uniform in [-1, 1).
-    pub fn f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-    /// True with probability `1/k`.
-    pub fn one_in(&mut self, k: usize) -> bool {
-        self.below(k) == 0
-    }
-}
+pub use crate::Rng;
 
 /// A generated program and the result type of its kernel `k`.
 pub struct Program {

@@ -12,30 +12,8 @@ macro_rules! block {
     };
 }
 
-/// A small deterministic generator (xorshift64*), so tests need no extra dependency.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in [-1, 1).
-    pub fn f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-    pub fn vec(&mut self, n: usize) -> Vec<f64> {
-        (0..n).map(|_| self.f64()).collect()
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+#[allow(unused_imports)] // not every test file draws random inputs
+pub use fsmooth_testdata::Rng;
 
 /// Relative closeness, with an absolute floor for values near zero.
 pub fn close(a: f64, b: f64, tol: f64) -> bool {

@@ -143,19 +143,6 @@ struct LoopCtx {
     accepts: bool,
 }
 
-/// A scalar expression as the only statement of a list, for the passes over statements.
-fn as_sts(e: Ex) -> Vec<St> {
-    vec![St::Slot(e)]
-}
-
-/// The inverse of [`as_sts`].
-fn from_sts(mut v: Vec<St>) -> Ex {
-    match v.pop() {
-        Some(St::Slot(e)) => e,
-        _ => Ex::Internal("statement list is not a scalar"),
-    }
-}
-
 impl<'k> Dps<'k> {
     /// Start translating `kernel`, whose parameters are bound to their Rust names; with
     /// `heap_arrays`, every array gets a heap buffer of its own instead of a frame slot.
@@ -620,22 +607,43 @@ impl<'k> Dps<'k> {
         }
     }
 
-    /// Close the innermost loop context. Streams whose buffer the body writes (or that the
-    /// loop's own destination borrows, `writes`) are turned back into loads; the rest are
-    /// returned for the loop header.
-    fn leave_loop(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
+    /// Close the innermost loop context. Streams whose buffer the body writes (`written`),
+    /// or that the loop's own destination borrows (`writes`), become loads again: returned
+    /// with the load that replaces each element. The rest are for the loop header.
+    fn leave_loop(
+        &mut self,
+        writes: Option<&Base>,
+        written: &dyn Fn(&Base) -> bool,
+    ) -> (Vec<Stream>, Vec<(Ident, Ex)>) {
         let Some(ctx) = self.loops.pop() else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
-        let mut keep = Vec::new();
+        let (mut keep, mut loads) = (Vec::new(), Vec::new());
         for st in ctx.streams {
-            if writes == Some(&st.base) || lir::writes(body, &st.base) {
+            if writes == Some(&st.base) || written(&st.base) {
                 let at = wadd(st.start.clone(), Ex::Var(ctx.ident.clone()));
-                let load = Ex::Ld(st.base.clone(), Box::new(at));
-                lir::replace_elem(body, &st.elem, &load);
+                loads.push((st.elem, Ex::Ld(st.base, Box::new(at))));
             } else {
                 keep.push(st);
             }
+        }
+        (keep, loads)
+    }
+
+    /// [`Dps::leave_loop`] for a loop body of statements, the loads put in place.
+    fn leave_loop_sts(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes(body, b));
+        for (elem, load) in &loads {
+            lir::replace_elem(body, elem, load);
+        }
+        keep
+    }
+
+    /// [`Dps::leave_loop`] for a loop body that is one scalar expression.
+    fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes_ex(body, b));
+        for (elem, load) in &loads {
+            lir::replace_ex(body, elem, load);
         }
         keep
     }
@@ -644,8 +652,7 @@ impl<'k> Dps<'k> {
     /// over `b` (which becomes a load of `b` when that loop closes, since the loop then
     /// writes `b`: a fill over `b` must not hold it borrowed around such a read).
     fn reads(&self, e: &Ex, b: &Base) -> bool {
-        let sts = as_sts(e.clone());
-        if lir::uses(&sts, b) {
+        if lir::uses_ex(e, b) {
             return true;
         }
         let elems: Vec<&Ident> = self
@@ -656,20 +663,12 @@ impl<'k> Dps<'k> {
             .map(|st| &st.elem)
             .collect();
         let mut hit = false;
-        lir::walk_sts(&sts, &mut |n| {
+        lir::walk_ex(e, &mut |n| {
             if let lir::Node::Ex(Ex::Elem(x)) = n {
                 hit |= elems.contains(&x);
             }
         });
         hit
-    }
-
-    /// [`Dps::leave_loop`] for a loop whose body is one scalar expression.
-    fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
-        let mut sts = as_sts(std::mem::replace(body, Ex::Bool(false)));
-        let streams = self.leave_loop(&mut sts, writes);
-        *body = from_sts(sts);
-        streams
     }
 
     /// An index the compiler proved below an array's length: its `+` and `*` cannot
@@ -802,7 +801,7 @@ impl<'k> Dps<'k> {
                 }
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
-                let streams = self.leave_loop(&mut step, None);
+                let streams = self.leave_loop_sts(&mut step, None);
                 let lp = St::For {
                     var: iv,
                     n: nt,
@@ -1247,6 +1246,29 @@ mod tests {
         );
         assert!(out.contains("img . get ("), "{out}");
         assert!(!out.contains("ld (img"), "{out}");
+    }
+
+    #[test]
+    fn loops_whose_index_is_unused_zip_slices_alone() {
+        // Destination slots and source rows only: no range in the chain.
+        let out = expand(
+            "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h] {
+                build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 2]))
+            }",
+        );
+        assert!(out.contains("in (__d) . zip"), "{out}");
+    }
+
+    #[test]
+    fn short_fixed_loops_take_no_row_cuts() {
+        // A 4 x 4 product unrolls into loads at constant offsets.
+        let out = expand("pub fn k(a: [[f64; 4]; 4], x: [f64; 4]) -> [f64; 4] { matvec(a, x) }");
+        assert!(!out.contains("a . get ("), "{out}");
+        // The same product of run-time size cuts rows.
+        let out = expand(
+            "pub fn k(a: [[f64; m]; n], x: [f64; m], y: [f64; n]) -> f64 { dot(matvec(a, x), y) }",
+        );
+        assert!(out.contains("a . get ("), "{out}");
     }
 
     #[test]

@@ -319,6 +319,37 @@ mod tests {
     }
 
     #[test]
+    fn a_read_at_a_shifted_index_fuses() {
+        // `t[i - 1][j]` reads a new element on each (i, j): nothing is computed twice, so
+        // `t` is not stored (Kalman's `pn[i - 1]`). `t[0][j]`, read again on every i, is.
+        let stored = |src: &str| {
+            let k = optimized(src);
+            count(
+                &k.body,
+                &|k| matches!(k, Kind::Let(_, a, _) if matches!(a.kind, Kind::Build(..))),
+            )
+        };
+        assert_eq!(
+            stored(
+                "pub fn k(a: [[f64; m]; n], b: [[f64; m]; n], m: usize) -> [[f64; m]; n] {
+                    let t = msub(a, b);
+                    build(n, |i| build(m, |j| if i == 0 { a[0][j] } else { t[i - 1][j] }))
+                }"
+            ),
+            0
+        );
+        assert_eq!(
+            stored(
+                "pub fn k(a: [[f64; m]; n], b: [[f64; m]; n], m: usize) -> [[f64; m]; n] {
+                    let t = msub(a, b);
+                    build(n, |i| build(m, |j| if i == 0 { a[0][j] } else { t[0][j] }))
+                }"
+            ),
+            1
+        );
+    }
+
+    #[test]
     fn transpose_fuses_into_matmul() {
         let k = optimized(
             "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",

@@ -669,28 +669,48 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
     }
 }
 
+/// True when node `n` reads or writes buffer `b`.
+fn node_uses(n: Node<'_>, b: &Base) -> bool {
+    match n {
+        Node::Ex(Ex::Ld(x, _) | Ex::Len(x)) | Node::Stream(Stream { base: x, .. }) => x == b,
+        Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::CheckLen { base: x, .. }) => {
+            x == b
+        }
+        Node::St(St::Copy { dst, src, .. }) => dst == b || src == b,
+        _ => false,
+    }
+}
+
+/// True when node `n` writes buffer `b`.
+fn node_writes(n: Node<'_>, b: &Base) -> bool {
+    matches!(n, Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) if x == b)
+}
+
 /// True when anything under `sts` reads or writes buffer `b`.
 pub fn uses(sts: &[St], b: &Base) -> bool {
     let mut hit = false;
-    walk_sts(sts, &mut |n| match n {
-        Node::Ex(Ex::Ld(x, _) | Ex::Len(x)) | Node::Stream(Stream { base: x, .. }) => hit |= x == b,
-        Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::CheckLen { base: x, .. }) => {
-            hit |= x == b
-        }
-        Node::St(St::Copy { dst, src, .. }) => hit |= dst == b || src == b,
-        _ => {}
-    });
+    walk_sts(sts, &mut |n| hit |= node_uses(n, b));
+    hit
+}
+
+/// True when anything in `e` reads or writes buffer `b`.
+pub fn uses_ex(e: &Ex, b: &Base) -> bool {
+    let mut hit = false;
+    walk_ex(e, &mut |n| hit |= node_uses(n, b));
     hit
 }
 
 /// True when anything under `sts` writes buffer `b`.
 pub fn writes(sts: &[St], b: &Base) -> bool {
     let mut hit = false;
-    walk_sts(sts, &mut |n| {
-        if let Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) = n {
-            hit |= x == b
-        }
-    });
+    walk_sts(sts, &mut |n| hit |= node_writes(n, b));
+    hit
+}
+
+/// True when anything in `e` (a block's statements) writes buffer `b`.
+pub fn writes_ex(e: &Ex, b: &Base) -> bool {
+    let mut hit = false;
+    walk_ex(e, &mut |n| hit |= node_writes(n, b));
     hit
 }
 

@@ -767,7 +767,14 @@ impl<'k> Dps<'k> {
                         Some(e) => e,
                         None => {
                             let it = self.index_expr(i);
-                            Ex::Ld(w.base.clone(), Box::new(plus(&w.off, it)))
+                            match (&w.off, &it) {
+                                // A constant element of a view whose offset is only known at
+                                // run time (a written-out loop over `cams[i % n][3..6]`).
+                                (Some(off), Ex::Usize(k)) if !matches!(off, Ex::Usize(_)) => {
+                                    self.row_load(&w, off, *k)
+                                }
+                                _ => Ex::Ld(w.base.clone(), Box::new(plus(&w.off, it))),
+                            }
                         }
                     }
                 } else {
@@ -1103,6 +1110,52 @@ impl<'k> Dps<'k> {
 }
 
 /// A loop over the `n` slots of `dest` (as `__slot`) with index `i` and the streams.
+impl Dps<'_> {
+    /// Element `k` of view `w` at run-time offset `off`, as a load from a row of constant
+    /// width: the whole row of a parameter when `off` is `r * width + c` (every slice of
+    /// `cams[i % n]` then shares one range check), else the view itself.
+    fn row_load(&self, w: &View, off: &Ex, k: usize) -> Ex {
+        let (x, c) = match off {
+            Ex::Wrap(Wrap::Add, x, c) => match **c {
+                Ex::Usize(c) => (&**x, c),
+                _ => (off, 0),
+            },
+            _ => (off, 0),
+        };
+        if let (Ex::Wrap(Wrap::Mul, _, width), Base::Param(id)) = (x, &w.base)
+            && let Ex::Usize(width) = **width
+            && c.checked_add(k).is_some_and(|at| at < width)
+            && self.param_rows(id).contains(&width)
+        {
+            return Ex::LdRow(w.base.clone(), Box::new(x.clone()), width, c + k);
+        }
+        match row_width(&w.dims) {
+            Some(width) => Ex::LdRow(w.base.clone(), Box::new(off.clone()), width, k),
+            None => Ex::Ld(w.base.clone(), Box::new(wadd(off.clone(), Ex::Usize(k)))),
+        }
+    }
+
+    /// The widths of the rows of array parameter `id` (each a constant product of its last
+    /// dimensions, never the whole array): its length is a multiple of each, so a row that
+    /// holds one proven element is in bounds.
+    fn param_rows(&self, id: &Ident) -> Vec<usize> {
+        let Some(p) = self.kernel.params.iter().find(|p| id == p.name.s.as_str()) else {
+            return Vec::new();
+        };
+        let dims = p.ty.dims();
+        (1..dims.len())
+            .filter_map(|d| row_width(&dims[d..]))
+            .collect()
+    }
+}
+
+/// The number of elements of a view whose dimensions are all constants.
+fn row_width(dims: &[Size]) -> Option<usize> {
+    dims.iter().try_fold(1usize, |w, d| {
+        w.checked_mul(usize::try_from(d.as_const()?).ok()?)
+    })
+}
+
 fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> St {
     St::Fill {
         base: dest.base.clone(),

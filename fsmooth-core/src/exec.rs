@@ -204,6 +204,7 @@ enum E<'a> {
     Entry(Entry, Vec<E<'a>>),
     Const(Sz),
     Ld(Id, Box<E<'a>>),
+    LdRow(Id, Box<E<'a>>, usize, usize),
     Check(Box<E<'a>>, Box<E<'a>>),
     Elem(Id),
     Block(Vec<S<'a>>, Box<E<'a>>),
@@ -384,6 +385,7 @@ impl Compiler {
             }
             Ex::Const(s) => E::Const(self.size(&s.fold())),
             Ex::Ld(b, at) => E::Ld(self.read(b), self.bx(at)),
+            Ex::LdRow(b, off, width, k) => E::LdRow(self.read(b), self.bx(off), *width, *k),
             Ex::Check(i, d) => E::Check(self.bx(i), self.bx(d)),
             Ex::Elem(i) => E::Elem(self.ident(i)),
             Ex::Block(sts, v) => E::Block(self.sts(sts), self.bx(v)),
@@ -972,6 +974,20 @@ impl Exec<'_> {
                 }
                 self.in_live(k, at, at + 1)?;
                 V::F(self.read(k, at)?)
+            }
+            E::LdRow(b, off, width, at) => {
+                let k = self.buf(*b)?;
+                let off = self.usize(off)?;
+                let len = self.bufs[k].data.len();
+                if *at >= *width || off.checked_add(*width).is_none_or(|end| end > len) {
+                    return fault(format!(
+                        "proven row load {}[{off}..{off} + {width}][{at}] out of range for \
+                         length {len} (the printed `ldr` would read 0.0)",
+                        self.bufs[k].name()
+                    ));
+                }
+                self.in_live(k, off, off + width)?;
+                V::F(self.read(k, off + at)?)
             }
             E::Check(i, d) => {
                 let i = self.usize(i)?;

@@ -58,6 +58,45 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
         *e = (**b).clone();
         return true;
     }
+    // A `let`-bound literal (a small array `unroll` wrote out) read only at constant
+    // indexes: one `let` per element read, so the array is never stored; or read once as a
+    // whole outside any loop: written where it is read (into its destination).
+    if let Kind::Let(x, a, b) = &e.kind
+        && let Kind::Array(items) = &a.kind
+    {
+        let x = *x;
+        if const_reads_only(b, x, items.len()) {
+            let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());
+            let ids: Vec<VarId> = (0..items.len())
+                .map(|k| {
+                    names.push(format!("{base}_{k}"));
+                    (names.len() - 1) as VarId
+                })
+                .collect();
+            let mut body = (**b).clone();
+            replace_const_reads(&mut body, x, &ids, items);
+            for (item, id) in items.iter().zip(&ids).rev() {
+                if body.mentions(*id) {
+                    let (ty, sym, span) = (body.ty.clone(), body.sym.clone(), body.span);
+                    body = Core {
+                        kind: Kind::Let(*id, Box::new(item.clone()), Box::new(body)),
+                        ty,
+                        sym,
+                        span,
+                    };
+                }
+            }
+            *e = body;
+            return true;
+        }
+        if b.count_uses(x) == 1 && !in_loop(b, x) {
+            let value = (**a).clone();
+            let mut body = (**b).clone();
+            body.subst(x, &value);
+            *e = body;
+            return true;
+        }
+    }
     // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
     // per iteration, at the top of that loop's body.
     if let Kind::Let(x, a, b) = &mut e.kind
@@ -163,6 +202,48 @@ fn replace_index(e: &mut Core, x: VarId, by: &Core) {
     }
     for c in e.children_mut() {
         replace_index(c, x, by);
+    }
+}
+
+/// True when every occurrence of `x` in `e` is `x[k]` with a constant `k < len`.
+fn const_reads_only(e: &Core, x: VarId, len: usize) -> bool {
+    if let Kind::Index(a, k) = &e.kind
+        && matches!(a.kind, Kind::Var(v) if v == x)
+    {
+        return const_index(k).is_some_and(|c| c < len);
+    }
+    match &e.kind {
+        Kind::Var(v) => *v != x,
+        _ => e.children().iter().all(|c| const_reads_only(c, x, len)),
+    }
+}
+
+fn const_index(k: &Core) -> Option<usize> {
+    let c = k.sym.as_ref()?.as_const()?;
+    usize::try_from(c).ok()
+}
+
+/// Each `x[k]` made the variable `ids[k]`, bound to `items[k]`.
+fn replace_const_reads(e: &mut Core, x: VarId, ids: &[VarId], items: &[Core]) {
+    if let Kind::Index(a, k) = &e.kind
+        && matches!(a.kind, Kind::Var(v) if v == x)
+        && let Some(c) = const_index(k)
+    {
+        e.kind = Kind::Var(ids[c]);
+        e.sym = items[c].sym.clone();
+        return;
+    }
+    for c in e.children_mut() {
+        replace_const_reads(c, x, ids, items);
+    }
+}
+
+/// True when `x` occurs in the body of a loop inside `e`.
+fn in_loop(e: &Core, x: VarId) -> bool {
+    match &e.kind {
+        Kind::Build(_, _, body) => body.mentions(x),
+        Kind::Ifold(n, init, _, _, body) => body.mentions(x) || in_loop(n, x) || in_loop(init, x),
+        _ => e.children().iter().any(|c| in_loop(c, x)),
     }
 }
 
@@ -352,7 +433,7 @@ mod tests {
     #[test]
     fn transpose_fuses_into_matmul() {
         let k = optimized(
-            "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",
+            "pub fn k(a: [[f64; 9]; 9], b: [[f64; 9]; 9]) -> [[f64; 9]; 9] { matmul(a, b) }",
         );
         assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
     }

@@ -2,7 +2,8 @@
 //!
 //! The passes follow the DPS paper (Shaikhha et al., FHPC 2017), one module each:
 //! [`parse`] → [`check`] (names, types and the shape translation; helpers and closures
-//! inlined into one core expression per kernel) → [`fuse`] → [`simplify`] → [`anf`] →
+//! inlined into one core expression per kernel) → [`fuse`] → [`unroll`] → [`simplify`] →
+//! [`anf`] →
 //! [`dps`] (into the loop IR, [`lir`], with frame offsets from [`storage`]) → [`codegen`]
 //! (which prints the loop IR as Rust). [`interp`] runs the source language and [`exec`] the
 //! loop IR, for testing.
@@ -22,6 +23,7 @@ pub mod parse;
 pub mod simplify;
 pub mod size;
 pub mod storage;
+pub mod unroll;
 
 use proc_macro2::TokenStream;
 
@@ -71,6 +73,10 @@ pub fn optimize(k: ir::Kernel) -> ir::Kernel {
 pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     simplify::propagate(&mut k.body);
     if options.fusion {
+        fuse::fuse(&mut k.body, &mut k.var_names);
+        // Small fixed loops written out, then fused again: their arrays become scalars.
+        unroll::unroll(&mut k.body, &mut k.var_names);
+        simplify::fold(&mut k.body);
         fuse::fuse(&mut k.body, &mut k.var_names);
     }
     simplify::fold(&mut k.body);

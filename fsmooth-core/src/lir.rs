@@ -145,6 +145,11 @@ pub enum Ex {
     Const(Size),
     /// `ld(base, at)`: a load the compiler proved in bounds.
     Ld(Base, Box<Ex>),
+    /// `ldr::<width>(base, off, k)`: element `k < width` of the row `base[off..off + width]`,
+    /// which the compiler proved in bounds. Loads of one row share one range check, which
+    /// LLVM then drops for all but the first (a written-out loop's loads of a row of a
+    /// parameter, `cams[i % n][0]` to `cams[i % n][10]`).
+    LdRow(Base, Box<Ex>, usize, usize),
     /// `check(i, len)?`: `i`, or `Error::Index` unless `i < len`.
     Check(Box<Ex>, Box<Ex>),
     /// The current element of a stream (see [`Stream`]).
@@ -385,6 +390,7 @@ impl ToTokens for Ex {
             },
             Ex::Const(s) => crate::dps::const_size(s),
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
+            Ex::LdRow(b, off, width, k) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
             Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),
             Ex::Elem(e) => quote!((*#e)),
             Ex::Block(st, v) => quote!({ #(#st)* #v }),
@@ -654,7 +660,12 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(a, f);
             walk_ex(b, f);
         }
-        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToUsize(a) | Ex::Ld(_, a) => walk_ex(a, f),
+        Ex::Neg(a)
+        | Ex::Not(a)
+        | Ex::ToF64(a)
+        | Ex::ToUsize(a)
+        | Ex::Ld(_, a)
+        | Ex::LdRow(_, a, ..) => walk_ex(a, f),
         Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter().for_each(|x| walk_ex(x, f)),
         Ex::Block(st, v) => {
             walk_sts(st, f);
@@ -672,7 +683,8 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
 /// True when node `n` reads or writes buffer `b`.
 fn node_uses(n: Node<'_>, b: &Base) -> bool {
     match n {
-        Node::Ex(Ex::Ld(x, _) | Ex::Len(x)) | Node::Stream(Stream { base: x, .. }) => x == b,
+        Node::Ex(Ex::Ld(x, _) | Ex::LdRow(x, ..) | Ex::Len(x))
+        | Node::Stream(Stream { base: x, .. }) => x == b,
         Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::CheckLen { base: x, .. }) => {
             x == b
         }
@@ -719,7 +731,9 @@ pub fn idents(e: &Ex) -> Vec<Ident> {
     let mut out = Vec::new();
     walk_ex(e, &mut |n| match n {
         Node::Ex(Ex::Var(id) | Ex::Elem(id)) => out.push(id.clone()),
-        Node::Ex(Ex::Ld(Base::Param(id), _) | Ex::Len(Base::Param(id))) => out.push(id.clone()),
+        Node::Ex(
+            Ex::Ld(Base::Param(id), _) | Ex::LdRow(Base::Param(id), ..) | Ex::Len(Base::Param(id)),
+        ) => out.push(id.clone()),
         _ => {}
     });
     out
@@ -808,7 +822,12 @@ pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
             r(a);
             r(b);
         }
-        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToUsize(a) | Ex::Ld(_, a) => r(a),
+        Ex::Neg(a)
+        | Ex::Not(a)
+        | Ex::ToF64(a)
+        | Ex::ToUsize(a)
+        | Ex::Ld(_, a)
+        | Ex::LdRow(_, a, ..) => r(a),
         Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter_mut().for_each(r),
         Ex::Block(st, v) => {
             replace_elem(st, elem, with);
@@ -827,13 +846,23 @@ pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
 pub fn wadd(a: Ex, b: Ex) -> Ex {
     match (a, b) {
         (Ex::Usize(0), x) | (x, Ex::Usize(0)) => x,
+        (Ex::Usize(a), Ex::Usize(b)) if fits(a.checked_add(b)) => Ex::Usize(a + b),
         (a, b) => Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b)),
     }
 }
 
-/// `a * b`, wrapping.
+/// `a * b`, wrapping (folded when both are constants: a written-out loop's row offsets).
 pub fn wmul(a: Ex, b: Ex) -> Ex {
-    Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b))
+    match (a, b) {
+        (Ex::Usize(a), Ex::Usize(b)) if fits(a.checked_mul(b)) => Ex::Usize(a * b),
+        (a, b) => Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b)),
+    }
+}
+
+/// A folded constant is the same on every target: it does not wrap on the host, and it
+/// fits a 32-bit `usize` (the firmware targets).
+fn fits(v: Option<usize>) -> bool {
+    v.is_some_and(|v| u32::try_from(v).is_ok())
 }
 
 /// `off + k` (`k` alone when there is no offset).

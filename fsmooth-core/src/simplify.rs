@@ -163,6 +163,21 @@ pub fn fold(e: &mut Core) {
                     _ => None,
                 }
             }
+            (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize => {
+                // Comparisons of constants (a written-out loop's `i == 0`).
+                match (x.as_const(), y.as_const()) {
+                    (Some(p), Some(q)) => match op {
+                        BinOp::Lt => Some(Kind::Bool(p < q)),
+                        BinOp::Le => Some(Kind::Bool(p <= q)),
+                        BinOp::Gt => Some(Kind::Bool(p > q)),
+                        BinOp::Ge => Some(Kind::Bool(p >= q)),
+                        BinOp::Eq => Some(Kind::Bool(p == q)),
+                        BinOp::Ne => Some(Kind::Bool(p != q)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
             _ => None,
         },
         Kind::Neg(a) => match a.kind {

@@ -15,6 +15,25 @@ pub fn ld(s: &[f64], i: usize) -> f64 {
     }
 }
 
+/// Element `k` of the row `s[off..off + N]`, both proven in bounds: every load of one row
+/// makes the same range check, so LLVM keeps only the first.
+#[inline(always)]
+pub fn ldr<const N: usize>(s: &[f64], off: usize, k: usize) -> f64 {
+    // A choice of row, not of value: the same choice for every load of the row, which
+    // LLVM computes once.
+    let row: &[f64; N] = match s
+        .get(off..off.wrapping_add(N))
+        .and_then(|r| <&[f64; N]>::try_from(r).ok())
+    {
+        Some(r) => r,
+        None => &[0.0; N],
+    };
+    match row.get(k) {
+        Some(v) => *v,
+        None => 0.0,
+    }
+}
+
 /// Store to a proven-in-bounds element.
 #[inline(always)]
 pub fn st(s: &mut [f64], i: usize, v: f64) {

@@ -1,0 +1,276 @@
+//! `unroll`: small fixed loops written out, so that small fixed arrays become scalars.
+//!
+//! A `build` or a scalar `ifold` whose count is a literal of at most [`MAX_TRIPS`] (the
+//! 3-vectors of bundle adjustment, a Kalman filter's 4 x 4 matrices), and whose unrolled
+//! body stays within [`BUDGET`] nodes, is written out: `build(3, f) ~> [f(0), f(1), f(2)]`,
+//! `ifold(2, a, g) ~> let a1 = g(a, 0) in g(a1, 1)`, innermost loops first. Each copy of a
+//! body gets fresh variables, so every variable is still bound once.
+//!
+//! This is what lets [`crate::fuse`]'s literal rules finish the job: `[e0, e1, ..][k] ~> ek`,
+//! and a `let`-bound literal whose every read is at a constant index becomes one scalar
+//! `let` per element. Such an array is then never stored: it takes no frame slots, and LLVM
+//! keeps its elements in registers, as it does with a hand-written kernel's local arrays
+//! (the frame is memory the caller owns, so stores to it can never be dropped). Each
+//! element is computed once, by the same operations in the same order as the loop did, so
+//! results are bit-identical.
+
+use crate::ir::{Core, Kind, Type, VarId, subst_loop};
+use crate::simplify::is_trivial;
+use crate::size::Size;
+
+/// Loops of at most this many iterations are candidates (the loop IR's short fixed loops,
+/// which LLVM unrolls completely anyway).
+pub const MAX_TRIPS: u64 = 8;
+
+/// The most nodes an unrolled loop may grow to: enough for a 4 x 4 matrix product written
+/// out in full, not for an 8 x 8 one (whose rows stay a loop, each row written out).
+pub const BUDGET: usize = 1024;
+
+/// Unroll every small fixed loop of `e`; `names` gets the copies' variables.
+pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
+    for c in e.children_mut() {
+        unroll(c, names);
+    }
+    let span = e.span;
+    match &e.kind {
+        Kind::Build(n, i, body) => {
+            if let Some(n) = trips(n.as_const(), body) {
+                let items = (0..n)
+                    .map(|k| {
+                        let mut b = fresh((**body).clone(), names);
+                        b.subst(*i, &Core::size(Size::Lit(k), span));
+                        b
+                    })
+                    .collect();
+                e.kind = Kind::Array(items);
+                e.sym = None;
+            }
+        }
+        Kind::Ifold(n, init, acc, i, body) if !body.ty.is_arr() => {
+            let count = n.sym.as_ref().and_then(Size::as_const);
+            if let Some(n) = trips(count, body) {
+                e.kind = written_out(n, init, *acc, *i, body, names).kind;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The loop's count when it is to be unrolled.
+fn trips(count: Option<u64>, body: &Core) -> Option<u64> {
+    let n = count?;
+    let size = nodes(body);
+    (1..=MAX_TRIPS)
+        .contains(&n)
+        .then_some(n)
+        .filter(|n| size.saturating_mul(*n as usize) <= BUDGET)
+}
+
+/// `let a1 = g(init, 0) in let a2 = g(a1, 1) in .. g(a(n-1), n - 1)`.
+fn written_out(
+    n: u64,
+    init: &Core,
+    acc: VarId,
+    i: VarId,
+    body: &Core,
+    names: &mut Vec<String>,
+) -> Core {
+    let span = body.span;
+    // The steps, each reading the one before through a variable (the first too, unless it
+    // costs nothing to repeat).
+    let mut steps: Vec<(VarId, Core)> = Vec::new();
+    let mut prev = init.clone();
+    if !is_trivial(init) {
+        let v = new_var(names, acc);
+        prev = var(v, init);
+        steps.push((v, init.clone()));
+    }
+    for k in 0..n {
+        let mut b = fresh(body.clone(), names);
+        b.subst(i, &Core::size(Size::Lit(k), span));
+        b.subst(acc, &prev);
+        if k + 1 == n {
+            return steps.into_iter().rev().fold(b, |inner, (v, value)| {
+                let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
+                Core {
+                    kind: Kind::Let(v, Box::new(value), Box::new(inner)),
+                    ty,
+                    sym,
+                    span,
+                }
+            });
+        }
+        let v = new_var(names, acc);
+        prev = var(v, &b);
+        steps.push((v, b));
+    }
+    unreachable!("the loop above returns at its last step, and n >= 1")
+}
+
+/// A new variable named as `like` is.
+fn new_var(names: &mut Vec<String>, like: VarId) -> VarId {
+    let v = names.len() as VarId;
+    names.push(
+        names
+            .get(like as usize)
+            .cloned()
+            .unwrap_or_else(|| "t".into()),
+    );
+    v
+}
+
+/// Variable `v`, bound to `value`.
+fn var(v: VarId, value: &Core) -> Core {
+    Core {
+        kind: Kind::Var(v),
+        ty: value.ty.clone(),
+        // A `usize` variable stands for its value in index proofs.
+        sym: (value.ty == Type::Usize)
+            .then(|| value.sym.clone())
+            .flatten(),
+        span: value.span,
+    }
+}
+
+/// How many nodes `e` has.
+pub fn nodes(e: &Core) -> usize {
+    1 + e.children().iter().map(|c| nodes(c)).sum::<usize>()
+}
+
+/// `e` with every variable it binds renamed to a new one.
+fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
+    let mut binders = Vec::new();
+    bound(&e, &mut binders);
+    for old in binders {
+        let new = new_var(names, old);
+        rename(&mut e, old, new);
+    }
+    e
+}
+
+fn bound(e: &Core, out: &mut Vec<VarId>) {
+    match &e.kind {
+        Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
+        Kind::Ifold(_, _, acc, i, _) => out.extend([*acc, *i]),
+        _ => {}
+    }
+    for c in e.children() {
+        bound(c, out);
+    }
+}
+
+/// Every binding and use of `from` made one of `to`, symbolic values included.
+fn rename(e: &mut Core, from: VarId, to: VarId) {
+    match &mut e.kind {
+        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) if *v == from => *v = to,
+        Kind::Ifold(_, _, acc, i, _) => {
+            for v in [acc, i] {
+                if *v == from {
+                    *v = to;
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(s) = &e.sym
+        && s.mentions_loop(from)
+    {
+        e.sym = Some(subst_loop(s, from, &Size::Loop(to)));
+    }
+    for c in e.children_mut() {
+        rename(c, from, to);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Kind;
+
+    fn optimized(src: &str) -> crate::ir::Kernel {
+        let mut d = crate::diag::Diags::default();
+        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
+        let scope = crate::check::Scope::new(p);
+        let k = crate::check::check(&scope, &mut d).remove(0);
+        crate::optimize(k)
+    }
+
+    fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
+        usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
+    }
+
+    fn loops(e: &crate::ir::Core) -> usize {
+        count(e, &|k| matches!(k, Kind::Build(..) | Kind::Ifold(..)))
+    }
+
+    fn stored(e: &crate::ir::Core) -> usize {
+        count(e, &|k| matches!(k, Kind::Let(_, a, _) if a.ty.is_arr()))
+    }
+
+    #[test]
+    fn small_fixed_loops_are_written_out_and_their_arrays_are_not_stored() {
+        // `w` is read at every element of the cross product and by the dot product: stored,
+        // were it a loop. Written out, every read is at a constant index.
+        let k = optimized(
+            "pub fn k(a: [f64; 3], b: [f64; 3]) -> f64 {
+                let w = add(a, b);
+                dot(cross(w, a), w)
+            }",
+        );
+        assert_eq!(loops(&k.body), 0);
+        assert_eq!(stored(&k.body), 0);
+    }
+
+    #[test]
+    fn sized_and_long_loops_stay_loops() {
+        let k = optimized("pub fn k(a: [f64; n]) -> f64 { sum(a) }");
+        assert_eq!(loops(&k.body), 1);
+        let k = optimized("pub fn k(a: [f64; 9]) -> f64 { sum(a) }");
+        assert_eq!(loops(&k.body), 1);
+        // 8 x 8 x 8: the rows' loop stays, each row written out.
+        let k = optimized(
+            "pub fn k(a: [[f64; 8]; 8], b: [[f64; 8]; 8]) -> [[f64; 8]; 8] { matmul(a, b) }",
+        );
+        assert_eq!(loops(&k.body), 1);
+    }
+
+    #[test]
+    fn a_literal_read_at_a_run_time_index_is_stored() {
+        let k = optimized(
+            "pub fn k(a: [f64; 3], b: [f64; 3], i: usize) -> f64 {
+                let w = add(a, b);
+                w[i] * w[0] + w[1]
+            }",
+        );
+        assert_eq!(stored(&k.body), 1);
+    }
+
+    #[test]
+    fn every_binder_of_a_copy_is_new() {
+        let k = optimized(
+            "pub fn k(a: [[f64; 3]; 3]) -> [f64; 3] {
+                build(3, |i| { let s = a[i][0] * 2.0; s * s + sum(a[i]) })
+            }",
+        );
+        let mut seen = Vec::new();
+        fn binders(e: &crate::ir::Core, seen: &mut Vec<u32>) {
+            match &e.kind {
+                Kind::Let(x, ..) | Kind::Build(_, x, _) => {
+                    assert!(!seen.contains(x), "{x} bound twice");
+                    seen.push(*x);
+                }
+                Kind::Ifold(_, _, a, i, _) => {
+                    for v in [a, i] {
+                        assert!(!seen.contains(v), "{v} bound twice");
+                        seen.push(*v);
+                    }
+                }
+                _ => {}
+            }
+            for c in e.children() {
+                binders(c, seen);
+            }
+        }
+        binders(&k.body, &mut seen);
+        assert_eq!(loops(&k.body), 0);
+    }
+}

@@ -97,6 +97,39 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
             return true;
         }
     }
+    // `let x = if c { [..] } else { [..] } in body`, read only at constant indexes: the
+    // rest of the block moves into both branches (small enough to copy), where `x` is a
+    // literal the rule above makes scalars. Each path still runs `body` once.
+    if let Kind::Let(x, a, b) = &e.kind
+        && let Kind::If(c, then, other) = &a.kind
+        && a.ty.is_arr()
+        && crate::unroll::literal_tail(then)
+        && crate::unroll::literal_tail(other)
+        && crate::unroll::nodes(b) <= crate::unroll::COPY_BUDGET
+        && const_reads_only(b, *x, usize::MAX)
+    {
+        let x = *x;
+        let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
+        let branch = |value: &Core, body: Core| Core {
+            kind: Kind::Let(x, Box::new(value.clone()), Box::new(body)),
+            ty: ty.clone(),
+            sym: sym.clone(),
+            span,
+        };
+        let copy = crate::unroll::fresh((**b).clone(), names);
+        let kind = Kind::If(
+            c.clone(),
+            Box::new(branch(then, (**b).clone())),
+            Box::new(branch(other, copy)),
+        );
+        *e = Core {
+            kind,
+            ty,
+            sym,
+            span,
+        };
+        return true;
+    }
     // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
     // per iteration, at the top of that loop's body.
     if let Kind::Let(x, a, b) = &mut e.kind

@@ -26,8 +26,10 @@ fn smul(v: [f64; n], s: f64) -> [f64; n] {
     build(n, |i| v[i] * s)
 }
 
+// From -0.0, as Rust's `Iterator::sum` for floats: `-0.0 + x` is exactly `x` for every x
+// (`0.0 + -0.0` is `0.0`), so the first addition of a written-out sum folds away.
 fn sum(v: [f64; n]) -> f64 {
-    ifold(n, 0.0, |acc, i| acc + v[i])
+    ifold(n, -0.0, |acc, i| acc + v[i])
 }
 
 fn dot(a: [f64; n], b: [f64; n]) -> f64 {

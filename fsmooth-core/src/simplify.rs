@@ -144,6 +144,11 @@ pub fn fold(e: &mut Core) {
                     _ => None,
                 }
             }
+            // `-0.0 + x` and `x - 0.0` are `x` for every x (not `0.0 + x`: `0.0 + -0.0` is
+            // `0.0`).
+            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(b.kind.clone()),
+            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(a.kind.clone()),
+            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(a.kind.clone()),
             (_, Kind::F64(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
                 Some(a.kind.clone())
             }
@@ -198,6 +203,14 @@ pub fn fold(e: &mut Core) {
     if let Some(k) = new {
         e.kind = k;
     }
+}
+
+fn is_neg_zero(x: f64) -> bool {
+    x == 0.0 && x.is_sign_negative()
+}
+
+fn is_pos_zero(x: f64) -> bool {
+    x == 0.0 && x.is_sign_positive()
 }
 
 /// Common subexpression elimination on A-normal form: a `let` whose value was already bound
@@ -319,8 +332,14 @@ mod tests {
     fn constants_fold_exactly() {
         let out = expand("pub fn k(x: f64) -> f64 { x * 1.0 + (2.0 * 3.0) }");
         assert!(out.contains("6f64") && !out.contains("1f64"), "{out}");
-        // x + 0.0 is not x for x = -0.0: left alone.
+        // x + 0.0 is not x for x = -0.0: left alone. x + -0.0 and x - 0.0 are x.
         let out = expand("pub fn k(x: f64) -> f64 { x + 0.0 }");
+        assert!(out.contains("0f64"), "{out}");
+        for src in ["x + -0.0", "-0.0 + x", "x - 0.0"] {
+            let out = expand(&format!("pub fn k(x: f64) -> f64 {{ {src} }}"));
+            assert!(!out.contains("0f64"), "{src}: {out}");
+        }
+        let out = expand("pub fn k(x: f64) -> f64 { x - -0.0 }");
         assert!(out.contains("0f64"), "{out}");
     }
 

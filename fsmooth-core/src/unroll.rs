@@ -26,6 +26,20 @@ pub const MAX_TRIPS: u64 = 8;
 /// out in full, not for an 8 x 8 one (whose rows stay a loop, each row written out).
 pub const BUDGET: usize = 1024;
 
+/// The most nodes of code that may be copied into both branches of an `if` whose value is a
+/// small literal (see [`crate::fuse`]).
+pub const COPY_BUDGET: usize = 256;
+
+/// True when `e` ends in an array literal on every path (through `let`s and `if`s).
+pub fn literal_tail(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Array(_) => true,
+        Kind::Let(_, _, b) => literal_tail(b),
+        Kind::If(_, a, b) => literal_tail(a) && literal_tail(b),
+        _ => false,
+    }
+}
+
 /// Unroll every small fixed loop of `e`; `names` gets the copies' variables.
 pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
     for c in e.children_mut() {
@@ -138,7 +152,7 @@ pub fn nodes(e: &Core) -> usize {
 }
 
 /// `e` with every variable it binds renamed to a new one.
-fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
+pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
     let mut binders = Vec::new();
     bound(&e, &mut binders);
     for old in binders {

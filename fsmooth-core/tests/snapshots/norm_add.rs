@@ -23,7 +23,7 @@ pub fn norm_add(
     let _ = region;
     ::core::result::Result::Ok(
         ::fsmooth::__rt::sqrt({
-            let mut acc_13 = 0f64;
+            let mut acc_13 = (-0f64);
             for i_14 in 0..n {
                 acc_13 = {
                     let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)

@@ -65,7 +65,9 @@ pub fn plan(k: &Kernel, storage: Storage) -> Planned {
             off: None,
             dims: k.ret.dims().to_vec(),
         };
-        (g.write(&k.body, &dest), None)
+        let mut body = g.write(&k.body, &dest);
+        crate::lir::row_streams(&mut body);
+        (body, None)
     } else {
         (Vec::new(), Some(g.scalar(&k.body)))
     };

@@ -543,6 +543,7 @@ impl<'k> Dps<'k> {
             base: w.base.clone(),
             start,
             elem: elem.clone(),
+            width: None,
         });
         Some(Ex::Elem(elem))
     }
@@ -1223,6 +1224,30 @@ fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
 mod tests {
     fn expand(src: &str) -> String {
         crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    #[test]
+    fn constant_elements_of_a_run_time_row_load_from_the_whole_row() {
+        // Written out, `sum(cams[i % n][3..6])` and `cams[i % n][9]` are four loads at
+        // constant offsets from row i % n: all from the parameter's row of 11, one range
+        // check for LLVM to keep.
+        let out = expand(
+            "pub fn k(cams: [[f64; 11]; n], p: usize) -> [f64; p] {
+                build(p, |i| sum(cams[i % n][3..6]) * cams[i % n][9])
+            }",
+        );
+        assert_eq!(out.matches("ldr :: < 11usize > (cams").count(), 4, "{out}");
+        assert!(!out.contains(":: ld (cams"), "{out}");
+    }
+
+    #[test]
+    fn matrix_products_take_the_rows_of_their_operands_in_turn() {
+        let out = expand(
+            "pub fn k(a: [[f64; m]; n], b: [[f64; m]; m]) -> [[f64; m]; n] { matmul(a, b) }",
+        );
+        assert!(out.contains("rows (__r"), "{out}");
+        assert!(out.contains("b . get (0usize ..)"), "{out}");
+        assert!(!out.contains("b . get ((i"), "{out}");
     }
 
     #[test]

@@ -228,6 +228,7 @@ struct Stream<'a> {
     base: Id,
     start: E<'a>,
     elem: Id,
+    width: Option<E<'a>>,
 }
 
 /// A resolved [`St`]; `For` and `Fill` are one `Loop`.
@@ -312,6 +313,7 @@ impl Compiler {
             Base::Out => OUT_ID,
             Base::Scratch => SCRATCH_ID,
             Base::Heap(_) => self.name(&b.name()),
+            Base::Row(i) => self.ident(i),
         }
     }
 
@@ -566,6 +568,7 @@ impl Compiler {
             .iter()
             .map(|s| {
                 let start = self.ex(&s.start);
+                let width = s.width.as_ref().map(|w| self.ex(w));
                 let base = self.read(&s.base);
                 let elem = self.ident(&s.elem);
                 if bound.contains(&elem) {
@@ -575,7 +578,12 @@ impl Compiler {
                     ));
                 }
                 bound.push(elem);
-                Stream { base, start, elem }
+                Stream {
+                    base,
+                    start,
+                    elem,
+                    width,
+                }
             })
             .collect();
         for s in &streams {
@@ -609,6 +617,8 @@ enum V {
     Buf(usize),
     /// A stream element: `&buffer[index]`.
     Elem(usize, usize),
+    /// A row stream's element: `&buffer[off..off + width]`.
+    Row(usize, usize, usize),
 }
 
 impl V {
@@ -619,6 +629,7 @@ impl V {
             V::B(_) => "bool",
             V::Buf(_) => "a buffer",
             V::Elem(..) => "a stream element (&f64)",
+            V::Row(..) => "a row (&[f64])",
         }
     }
     fn same_ty(self, o: V) -> bool {
@@ -760,6 +771,15 @@ impl Exec<'_> {
         match self.env[id as usize].last_mut() {
             Some(b) => Ok(b),
             None => fault(format!("unknown identifier `{name}`")),
+        }
+    }
+
+    /// A buffer, or the row of a buffer that a row stream is at: the buffer, the offset of
+    /// the part named, and the row's width.
+    fn part(&self, id: Id) -> R<(usize, usize, Option<usize>)> {
+        match self.get(id)?.v {
+            V::Row(k, off, w) => Ok((k, off, Some(w))),
+            _ => Ok((self.buf(id)?, 0, None)),
         }
     }
 
@@ -1400,9 +1420,33 @@ impl Exec<'_> {
                     n
                 }
             };
-            let k = self.buf(s.base)?;
-            self.range(k, start, n, "stream")?;
-            rows.push((s.elem, k, start));
+            match &s.width {
+                None => {
+                    let (k, off, row) = self.part(s.base)?;
+                    if let Some(w) = row
+                        && start.checked_add(n).is_none_or(|end| end > w)
+                    {
+                        return fault(format!(
+                            "stream range {}[{off} + {start}..+{n}] out of its row of {w} \
+                             (the printed code would skip the loop)",
+                            self.bufs[k].name()
+                        ));
+                    }
+                    self.range(k, off + start, n, "stream")?;
+                    rows.push((s.elem, k, off + start, None));
+                }
+                Some(w) => {
+                    let w = self.usize(w)?;
+                    let k = self.buf(s.base)?;
+                    // Every row the loop takes must be there: the printed iterator stops at
+                    // the buffer's end, which would end the loop early.
+                    match n.checked_mul(w) {
+                        Some(all) => self.range(k, start, all, "row stream")?,
+                        None => return fault("row stream rows * width overflows"),
+                    }
+                    rows.push((s.elem, k, start, Some(w)));
+                }
+            }
         }
         let n = match count {
             Some(n) => n,
@@ -1411,8 +1455,12 @@ impl Exec<'_> {
         self.step(n)?;
         let m = self.mark();
         self.bind(var, V::U(0), false);
-        for &(elem, k, start) in &rows {
-            self.bind(elem, V::Elem(k, start), false);
+        for &(elem, k, start, w) in &rows {
+            let v = match w {
+                Some(w) => V::Row(k, start, w),
+                None => V::Elem(k, start),
+            };
+            self.bind(elem, v, false);
         }
         if let Some(s) = slot {
             self.slots.push(s);
@@ -1421,9 +1469,12 @@ impl Exec<'_> {
             if let Some(b) = self.env[var as usize].last_mut() {
                 b.v = V::U(i);
             }
-            for &(elem, k, start) in &rows {
+            for &(elem, k, start, w) in &rows {
                 if let Some(b) = self.env[elem as usize].last_mut() {
-                    b.v = V::Elem(k, start + i);
+                    b.v = match w {
+                        Some(w) => V::Row(k, start + i * w, w),
+                        None => V::Elem(k, start + i),
+                    };
                 }
             }
             if let Some((_, off)) = slot
@@ -1503,6 +1554,7 @@ mod tests {
     }
     fn stream(base: Base, start: usize, e: &str) -> Stream {
         Stream {
+            width: None,
             base,
             start: u(start),
             elem: id(e),
@@ -1853,6 +1905,48 @@ mod tests {
         faults(
             array(vec![store(Base::Out, 3, f(1.0)), fill_out()], 3),
             "proven store out[3] out of range",
+        );
+    }
+
+    #[test]
+    fn row_streams_take_each_row_and_reads_stay_in_it() {
+        // acc = the sum of r[0..m] over `rows` rows r of width w of x = [1, 2, 3].
+        let prog = |rows: usize, w: usize, m: usize| {
+            let row = Stream {
+                base: x(),
+                start: u(0),
+                elem: id("r"),
+                width: Some(u(w)),
+            };
+            let inner = stream(Base::Row(id("r")), 0, "e");
+            let add = St::Assign(id("acc"), bin(BinOp::Add, var("acc"), elem("e")));
+            let body = vec![
+                let_("acc", true, f(0.0)),
+                for_(u(rows), vec![row], vec![for_(u(m), vec![inner], vec![add])]),
+            ];
+            scalar(body, var("acc"))
+        };
+        assert_eq!(prog(3, 1, 1), Ok(Ok(Ret::F64(6.0))));
+        assert_eq!(prog(1, 3, 3), Ok(Ok(Ret::F64(6.0))));
+        assert_eq!(prog(1, 3, 2), Ok(Ok(Ret::F64(3.0))));
+        faults(
+            prog(2, 2, 2),
+            "row stream range x[0..0+4] out of bounds for length 3",
+        );
+        faults(prog(1, 2, 3), "out of its row of 2");
+    }
+
+    #[test]
+    fn row_loads_stay_in_their_row() {
+        let ldr = |off: usize, w: usize, k: usize| Ex::LdRow(x(), Box::new(u(off)), w, k);
+        assert_eq!(scalar(vec![], ldr(1, 2, 1)), Ok(Ok(Ret::F64(3.0))));
+        faults(
+            scalar(vec![], ldr(1, 3, 0)),
+            "proven row load x[1..1 + 3][0]",
+        );
+        faults(
+            scalar(vec![], ldr(0, 2, 2)),
+            "proven row load x[0..0 + 2][2]",
         );
     }
 

@@ -23,6 +23,8 @@ pub enum Base {
     Scratch,
     /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
     Heap(usize),
+    /// The current row of an enclosing loop's row stream (read only; see [`Stream::width`]).
+    Row(Ident),
 }
 
 impl Base {
@@ -33,6 +35,7 @@ impl Base {
             Base::Out => "out".into(),
             Base::Scratch => "scratch".into(),
             Base::Heap(k) => format!("heap_{k}"),
+            Base::Row(id) => id.to_string(),
         }
     }
 }
@@ -47,6 +50,7 @@ impl ToTokens for Base {
                 let id = format_ident!("heap_{}", k);
                 quote!(#id)
             }
+            Base::Row(id) => quote!(#id),
         })
     }
 }
@@ -172,6 +176,10 @@ pub struct Stream {
     pub start: Ex,
     /// The element's name inside the loop.
     pub elem: Ident,
+    /// For a row stream, the row's width `w`: the element is the row `base[start + i * w ..
+    /// start + (i + 1) * w]`, a slice that inner loops stream from as [`Base::Row`] (the rows
+    /// of `b` in a matrix product, taken one after the other with no range check each).
+    pub width: Option<Ex>,
 }
 
 /// A statement.
@@ -409,7 +417,9 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     // Slices alone when the index is unused: a zip of slice iterators only is one LLVM
     // vectorises (a range in the chain keeps a bound check per element). Every slice has
     // exactly n elements, so the count is the same.
-    let slices_only = (slot || !streams.is_empty()) && !mentions_var(body, var);
+    // (A row stream of rows of width 0 never ends: a loop needs a part of length n.)
+    let slices_only =
+        (slot || streams.iter().any(|s| s.width.is_none())) && !mentions_var(body, var);
     let mut parts: Vec<(TokenStream, TokenStream)> = Vec::new();
     if !slices_only {
         parts.push((quote!(0..#n), quote!(#var)));
@@ -420,12 +430,19 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     let mut gets = Vec::new();
     let mut binds = Vec::new();
     for s in streams {
-        let (base, e) = (&s.base, &s.elem);
-        let end = wadd(s.start.clone(), n.clone());
-        let start = &s.start;
-        gets.push(quote!(#base.get(#start..#end)));
+        let (base, e, start) = (&s.base, &s.elem, &s.start);
         binds.push(quote!(::core::option::Option::Some(#e)));
-        parts.push((quote!(#e.iter()), quote!(#e)));
+        match &s.width {
+            Some(w) => {
+                gets.push(quote!(#base.get(#start..)));
+                parts.push((quote!(::fsmooth::__rt::rows(#e, #w)), quote!(#e)));
+            }
+            None => {
+                let end = wadd(s.start.clone(), n.clone());
+                gets.push(quote!(#base.get(#start..#end)));
+                parts.push((quote!(#e.iter()), quote!(#e)));
+            }
+        }
     }
     let (first_it, first_pat) = parts.remove(0);
     let (mut it, mut pat) = if parts.is_empty() {
@@ -443,6 +460,113 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         // Every stream is in range by the same proof that made its loads unchecked, so the
         // `if let` always holds.
         quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
+    }
+}
+
+/// Row streams: an inner loop's stream that starts at `l * w`, for the index `l` of an
+/// enclosing loop and the inner loop's own count `w`, reads row `l` of a buffer of rows of
+/// width `w`. The enclosing loop takes those rows one after the other (one cut before it,
+/// and no range check per row), and the inner loop streams from its current row. The
+/// buffer must not be written inside the enclosing loop, which now holds it borrowed.
+pub fn row_streams(sts: &mut [St]) {
+    for s in sts {
+        row_streams_st(s);
+    }
+}
+
+fn row_streams_st(s: &mut St) {
+    let (var, streams, body, fill) = match s {
+        St::For {
+            var, streams, body, ..
+        } => (var, streams, body, None),
+        St::Fill {
+            base,
+            var,
+            streams,
+            body,
+            ..
+        } => (var, streams, body, Some(base)),
+        St::If(_, a, b) => {
+            row_streams(a);
+            row_streams(b);
+            return;
+        }
+        St::Block(b) => {
+            row_streams(b);
+            return;
+        }
+        _ => return,
+    };
+    row_streams(body);
+    // The buffers read as rows of this loop, with the rows' width.
+    let mut rows: Vec<(Base, Ex)> = Vec::new();
+    walk_sts(body, &mut |n| {
+        let (St::For { n: w, streams, .. } | St::Fill { n: w, streams, .. }) = (match n {
+            Node::St(st) => st,
+            _ => return,
+        }) else {
+            return;
+        };
+        let want = wmul(Ex::Var(var.clone()), w.clone())
+            .to_token_stream()
+            .to_string();
+        for st in streams {
+            if st.width.is_none()
+                && !matches!(st.base, Base::Row(_))
+                && st.start.to_token_stream().to_string() == want
+                && !rows.iter().any(|(b, _)| *b == st.base)
+            {
+                rows.push((st.base.clone(), w.clone()));
+            }
+        }
+    });
+    rows.retain(|(b, _)| fill.as_deref() != Some(b) && !writes(body, b));
+    for (base, width) in rows {
+        let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
+        let want = wmul(Ex::Var(var.clone()), width.clone())
+            .to_token_stream()
+            .to_string();
+        let key = width.to_token_stream().to_string();
+        let inner = |st: &mut Stream| {
+            st.width.is_none() && st.base == base && st.start.to_token_stream().to_string() == want
+        };
+        for_each_stream(body, &mut |n, st| {
+            if inner(st) && n.to_token_stream().to_string() == key {
+                st.base = Base::Row(elem.clone());
+                st.start = Ex::Usize(0);
+            }
+        });
+        streams.push(Stream {
+            base,
+            start: Ex::Usize(0),
+            elem,
+            width: Some(width),
+        });
+    }
+}
+
+/// Every stream of every loop under `sts`, with that loop's count.
+fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream)) {
+    for s in sts {
+        match s {
+            St::For {
+                n, streams, body, ..
+            }
+            | St::Fill {
+                n, streams, body, ..
+            } => {
+                for st in streams.iter_mut() {
+                    f(n, st);
+                }
+                for_each_stream(body, f);
+            }
+            St::If(_, a, b) => {
+                for_each_stream(a, f);
+                for_each_stream(b, f);
+            }
+            St::Block(b) => for_each_stream(b, f),
+            _ => {}
+        }
     }
 }
 
@@ -614,6 +738,9 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             for st in streams {
                 f(Node::Stream(st));
                 walk_ex(&st.start, f);
+                if let Some(w) = &st.width {
+                    walk_ex(w, f);
+                }
             }
             walk_sts(body, f);
         }
@@ -870,5 +997,67 @@ pub fn plus(off: &Option<Ex>, k: Ex) -> Ex {
     match off {
         Some(o) => wadd(o.clone(), k),
         None => k,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(s: &str) -> Ident {
+        Ident::new(s, proc_macro2::Span::call_site())
+    }
+
+    /// `for l in 0..n { for j in 0..w { acc += base[l * w + j] } [and a store to base] }`
+    fn nest(base: Base, store: bool) -> Vec<St> {
+        let (l, w) = (Ex::Var(id("l")), Ex::Var(id("w")));
+        let inner = St::For {
+            var: id("j"),
+            n: w.clone(),
+            streams: vec![Stream {
+                base: base.clone(),
+                start: wmul(l, w),
+                elem: id("e"),
+                width: None,
+            }],
+            body: vec![St::Assign(id("acc"), Ex::Elem(id("e")))],
+        };
+        let mut body = vec![inner];
+        if store {
+            body.push(St::Store(base, Ex::Usize(0), Ex::F64(1.0)));
+        }
+        vec![St::For {
+            var: id("l"),
+            n: Ex::Var(id("n")),
+            streams: Vec::new(),
+            body,
+        }]
+    }
+
+    fn row_widths(sts: &[St]) -> Vec<String> {
+        let mut out = Vec::new();
+        walk_sts(sts, &mut |n| {
+            if let Node::Stream(s) = n {
+                out.push(match &s.width {
+                    Some(w) => format!("{} rows of {}", s.base.name(), w.to_token_stream()),
+                    None => format!("{} from {}", s.base.name(), s.start.to_token_stream()),
+                });
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn rows_read_one_per_iteration_become_a_row_stream() {
+        let mut sts = nest(Base::Param(id("b")), false);
+        row_streams(&mut sts);
+        assert_eq!(row_widths(&sts), ["b rows of w", "__rl_0 from 0usize"]);
+    }
+
+    #[test]
+    fn no_row_stream_over_a_buffer_the_loop_writes() {
+        let mut sts = nest(Base::Scratch, true);
+        row_streams(&mut sts);
+        assert_eq!(row_widths(&sts), ["scratch from (l) . wrapping_mul (w)"]);
     }
 }

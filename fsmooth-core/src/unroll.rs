@@ -248,6 +248,19 @@ mod tests {
     }
 
     #[test]
+    fn an_if_of_small_literals_takes_the_rest_into_both_branches() {
+        // `project`'s rotation: a 3-vector chosen by an `if`, then read element by element.
+        let k = optimized(
+            "pub fn k(a: [f64; 3], s: f64) -> f64 {
+                let v = if s > 0.0 { smul(a, s) } else { add(a, a) };
+                v[0] / v[2] + v[1]
+            }",
+        );
+        assert_eq!(stored(&k.body), 0);
+        assert!(matches!(k.body.kind, Kind::If(..)), "{:?}", k.body.kind);
+    }
+
+    #[test]
     fn a_literal_read_at_a_run_time_index_is_stored() {
         let k = optimized(
             "pub fn k(a: [f64; 3], b: [f64; 3], i: usize) -> f64 {

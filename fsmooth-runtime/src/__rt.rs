@@ -34,6 +34,31 @@ pub fn ldr<const N: usize>(s: &[f64], off: usize, k: usize) -> f64 {
     }
 }
 
+/// The rows of width `w` of `s`, one after the other: a loop's row stream. Each step is one
+/// length test (a `get` of row `l` would also compute and test its offset). Rows of width 0
+/// never end; the loops that take them have another part of their length.
+#[inline(always)]
+pub fn rows(s: &[f64], w: usize) -> Rows<'_> {
+    Rows { rest: s, w }
+}
+
+/// The iterator of [`rows`].
+pub struct Rows<'a> {
+    rest: &'a [f64],
+    w: usize,
+}
+
+impl<'a> Iterator for Rows<'a> {
+    type Item = &'a [f64];
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a [f64]> {
+        let (row, rest) = self.rest.split_at_checked(self.w)?;
+        self.rest = rest;
+        Some(row)
+    }
+}
+
 /// Store to a proven-in-bounds element.
 #[inline(always)]
 pub fn st(s: &mut [f64], i: usize, v: f64) {

@@ -46,26 +46,28 @@ pub fn smooth(
         }
         let mut __cur_3: usize = 0usize;
         let mut __nxt_3: usize = d;
-        for i_4 in 0..t {
-            {
-                let s_6 = (1f64 - alpha);
-                if let (::core::option::Option::Some(__e13_1),) = (
-                    x
-                        .get(
-                            (i_4)
-                                .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                        ),
-                ) {
-                    for (i_13, __e13_1) in (0..d).zip(__e13_1.iter()) {
-                        let __v = ((::fsmooth::__rt::ld(
-                            scratch,
-                            (__cur_3).wrapping_add(i_13),
-                        ) * s_6) + ((*__e13_1) * alpha));
-                        ::fsmooth::__rt::st(scratch, (__nxt_3).wrapping_add(i_13), __v);
+        if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
+            for (i_4, __ri_4_0) in (0..t).zip(::fsmooth::__rt::rows(__ri_4_0, d)) {
+                {
+                    let s_6 = (1f64 - alpha);
+                    if let (::core::option::Option::Some(__e13_1),) = (
+                        __ri_4_0.get(0usize..d),
+                    ) {
+                        for (i_13, __e13_1) in (0..d).zip(__e13_1.iter()) {
+                            let __v = ((::fsmooth::__rt::ld(
+                                scratch,
+                                (__cur_3).wrapping_add(i_13),
+                            ) * s_6) + ((*__e13_1) * alpha));
+                            ::fsmooth::__rt::st(
+                                scratch,
+                                (__nxt_3).wrapping_add(i_13),
+                                __v,
+                            );
+                        }
                     }
                 }
+                ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
             }
-            ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
         }
         if let (Some(__d), Some(__s)) = (
             out.get_mut(0usize..d),

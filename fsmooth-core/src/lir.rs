@@ -498,8 +498,18 @@ fn row_streams_st(s: &mut St) {
         _ => return,
     };
     row_streams(body);
-    // The buffers read as rows of this loop, with the rows' width.
-    let mut rows: Vec<(Base, Ex)> = Vec::new();
+    // What the loop's body binds: a row stream's width and offset are evaluated before the
+    // loop, so they must not name any of it.
+    let mut inside: Vec<Ident> = vec![var.clone()];
+    walk_sts(body, &mut |n| match n {
+        Node::St(St::Let { id, .. }) => inside.push(id.clone()),
+        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
+        Node::Stream(st) => inside.push(st.elem.clone()),
+        _ => {}
+    });
+    let outside = |e: &Ex| idents(e).iter().all(|i| !inside.contains(i));
+    // The buffers read as rows of this loop: the base, the rows' width and first offset.
+    let mut rows: Vec<(Base, Ex, Ex)> = Vec::new();
     walk_sts(body, &mut |n| {
         let (St::For { n: w, streams, .. } | St::Fill { n: w, streams, .. }) = (match n {
             Node::St(st) => st,
@@ -507,41 +517,71 @@ fn row_streams_st(s: &mut St) {
         }) else {
             return;
         };
-        let want = wmul(Ex::Var(var.clone()), w.clone())
-            .to_token_stream()
-            .to_string();
         for st in streams {
             if st.width.is_none()
                 && !matches!(st.base, Base::Row(_))
-                && st.start.to_token_stream().to_string() == want
-                && !rows.iter().any(|(b, _)| *b == st.base)
+                && !rows.iter().any(|(b, ..)| *b == st.base)
+                && outside(w)
+                && let Some(c) = row_offset(&st.start, var, w)
+                && outside(&c)
             {
-                rows.push((st.base.clone(), w.clone()));
+                rows.push((st.base.clone(), w.clone(), c));
             }
         }
     });
-    rows.retain(|(b, _)| fill.as_deref() != Some(b) && !writes(body, b));
-    for (base, width) in rows {
+    rows.retain(|(b, ..)| fill.as_deref() != Some(b) && !writes(body, b));
+    for (base, width, c) in rows {
         let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
-        let want = wmul(Ex::Var(var.clone()), width.clone())
-            .to_token_stream()
-            .to_string();
-        let key = width.to_token_stream().to_string();
-        let inner = |st: &mut Stream| {
-            st.width.is_none() && st.base == base && st.start.to_token_stream().to_string() == want
-        };
+        let (key, from) = (
+            width.to_token_stream().to_string(),
+            c.to_token_stream().to_string(),
+        );
         for_each_stream(body, &mut |n, st| {
-            if inner(st) && n.to_token_stream().to_string() == key {
+            if st.width.is_none()
+                && st.base == base
+                && n.to_token_stream().to_string() == key
+                && row_offset(&st.start, var, n)
+                    .is_some_and(|c| c.to_token_stream().to_string() == from)
+            {
                 st.base = Base::Row(elem.clone());
                 st.start = Ex::Usize(0);
             }
         });
         streams.push(Stream {
             base,
-            start: Ex::Usize(0),
+            start: c,
             elem,
             width: Some(width),
         });
+    }
+}
+
+/// `c` when `start` is `l * w`, `c + l * w` or `l * w + c` with `c` free of `l`.
+fn row_offset(start: &Ex, l: &Ident, w: &Ex) -> Option<Ex> {
+    let row = wmul(Ex::Var(l.clone()), w.clone())
+        .to_token_stream()
+        .to_string();
+    let is_row = |e: &Ex| e.to_token_stream().to_string() == row;
+    let free = |e: &Ex| !idents(e).contains(l);
+    if is_row(start) {
+        return Some(Ex::Usize(0));
+    }
+    match start {
+        Ex::Wrap(Wrap::Add, a, b) if is_row(a) && free(b) => Some((**b).clone()),
+        Ex::Wrap(Wrap::Add, a, b) if is_row(b) && free(a) => Some((**a).clone()),
+        // `(l + k) * w` for a constant k: row l from row k.
+        Ex::Wrap(Wrap::Mul, lk, w2)
+            if w2.to_token_stream().to_string() == w.to_token_stream().to_string() =>
+        {
+            match &**lk {
+                Ex::Wrap(Wrap::Add, x, k) if matches!(**x, Ex::Var(ref v) if v == l) => match **k {
+                    Ex::Usize(k) => Some(wmul(Ex::Usize(k), w.clone())),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -981,6 +1021,7 @@ pub fn wadd(a: Ex, b: Ex) -> Ex {
 /// `a * b`, wrapping (folded when both are constants: a written-out loop's row offsets).
 pub fn wmul(a: Ex, b: Ex) -> Ex {
     match (a, b) {
+        (Ex::Usize(1), x) | (x, Ex::Usize(1)) => x,
         (Ex::Usize(a), Ex::Usize(b)) if fits(a.checked_mul(b)) => Ex::Usize(a * b),
         (a, b) => Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b)),
     }
@@ -1052,6 +1093,46 @@ mod tests {
         let mut sts = nest(Base::Param(id("b")), false);
         row_streams(&mut sts);
         assert_eq!(row_widths(&sts), ["b rows of w", "__rl_0 from 0usize"]);
+    }
+
+    #[test]
+    fn rows_from_an_offset_start_there() {
+        let mut sts = nest(Base::Param(id("b")), false);
+        for_each_stream(&mut sts, &mut |_, st| {
+            st.start = wadd(Ex::Var(id("c")), st.start.clone());
+        });
+        row_streams(&mut sts);
+        assert_eq!(row_widths(&sts), ["b rows of w", "__rl_0 from 0usize"]);
+        let St::For { streams, .. } = &sts[0] else {
+            panic!("{sts:?}")
+        };
+        assert_eq!(streams[0].start.to_token_stream().to_string(), "c");
+    }
+
+    #[test]
+    fn no_row_stream_of_a_width_or_offset_bound_inside_the_loop() {
+        for name in ["w", "c"] {
+            let mut sts = nest(Base::Param(id("b")), false);
+            for_each_stream(&mut sts, &mut |_, st| {
+                st.start = wadd(Ex::Var(id("c")), st.start.clone());
+            });
+            if let St::For { body, .. } = &mut sts[0] {
+                body.insert(
+                    0,
+                    St::Let {
+                        id: id(name),
+                        mutable: false,
+                        usize_ty: true,
+                        val: Ex::Usize(2),
+                    },
+                );
+            }
+            row_streams(&mut sts);
+            assert_eq!(
+                row_widths(&sts),
+                ["b from (c) . wrapping_add ((l) . wrapping_mul (w))"]
+            );
+        }
     }
 
     #[test]

@@ -14,18 +14,21 @@ use crate::simplify::{is_trivial, subst_index};
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
 /// variables).
 pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
+    // How many nodes the `if` rule below may still copy in this kernel: each use doubles the
+    // code after an `if`, so a chain of such `if`s must not grow the kernel exponentially.
+    let mut room = crate::unroll::COPY_TOTAL;
     for _ in 0..64 {
-        if !pass(e, names) {
+        if !pass(e, names, &mut room) {
             break;
         }
         crate::simplify::propagate(e);
     }
 }
 
-fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
+fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
     let mut changed = false;
     for c in e.children_mut() {
-        changed |= pass(c, names);
+        changed |= pass(c, names, room);
     }
     // Rule 1 and the literal rule.
     if let Kind::Index(a, k) = &mut e.kind {
@@ -105,9 +108,10 @@ fn pass(e: &mut Core, names: &mut Vec<String>) -> bool {
         && a.ty.is_arr()
         && crate::unroll::literal_tail(then)
         && crate::unroll::literal_tail(other)
-        && crate::unroll::nodes(b) <= crate::unroll::COPY_BUDGET
+        && crate::unroll::nodes(b) <= crate::unroll::COPY_BUDGET.min(*room)
         && const_reads_only(b, *x, usize::MAX)
     {
+        *room -= crate::unroll::nodes(b);
         let x = *x;
         let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
         let branch = |value: &Core, body: Core| Core {

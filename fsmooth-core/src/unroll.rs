@@ -30,6 +30,9 @@ pub const BUDGET: usize = 1024;
 /// small literal (see [`crate::fuse`]).
 pub const COPY_BUDGET: usize = 256;
 
+/// The most nodes that copies into both branches of such `if`s may add to one kernel.
+pub const COPY_TOTAL: usize = 2048;
+
 /// True when `e` ends in an array literal on every path (through `let`s and `if`s).
 pub fn literal_tail(e: &Core) -> bool {
     match &e.kind {
@@ -258,6 +261,21 @@ mod tests {
         );
         assert_eq!(stored(&k.body), 0);
         assert!(matches!(k.body.kind, Kind::If(..)), "{:?}", k.body.kind);
+    }
+
+    #[test]
+    fn a_chain_of_such_ifs_stays_small() {
+        // Each `if` would double the code after it: 2^12 copies of the last line, unbounded.
+        let lets: String = (0..12)
+            .map(|k| format!("let v{k} = if s > {k}.0 {{ smul(a, s) }} else {{ add(a, a) }};"))
+            .collect();
+        let sum: Vec<String> = (0..12).map(|k| format!("v{k}[0]")).collect();
+        let k = optimized(&format!(
+            "pub fn k(a: [f64; 3], s: f64) -> f64 {{ {lets} {} }}",
+            sum.join(" + ")
+        ));
+        let size = super::nodes(&k.body);
+        assert!(size < 4 * super::COPY_TOTAL, "{size} nodes");
     }
 
     #[test]

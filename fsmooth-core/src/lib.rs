@@ -74,6 +74,9 @@ pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     if options.fusion {
         fuse::fuse(&mut k.body, &mut k.var_names);
         // Small fixed loops written out, then fused again: their arrays become scalars.
+        // (Constants folded first: the prelude's `-0.0` is a literal, not a negation, when
+        // the unrolled code is measured against the budget.)
+        simplify::fold(&mut k.body);
         unroll::unroll(&mut k.body, &mut k.var_names);
         simplify::fold(&mut k.body);
         fuse::fuse(&mut k.body, &mut k.var_names);

@@ -71,14 +71,19 @@ pub struct Program {
     pub options: Options,
 }
 
-/// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]` or
-/// `#![fsmooth(storage = "heap")]` at the top of a block. They exist to measure what each
-/// step buys (the paper's ablation: D, DF, DFB, DFBS); the generated code computes the same
+/// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]`,
+/// `#![fsmooth(unroll = false)]` or `#![fsmooth(storage = "heap")]` at the top of a block.
+/// Fusion and storage exist to measure what each step buys (the paper's ablation: D, DF,
+/// DFB, DFBS); unrolling trades code size for speed. The generated code computes the same
 /// values either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`).
     pub fusion: bool,
+    /// Small fixed loops written out so that their arrays become scalars ([`crate::unroll`];
+    /// only with fusion). Faster code, less scratch; but more code, which a flash-bound
+    /// microcontroller may not want (`#![fsmooth(unroll = false)]`).
+    pub unroll: bool,
     /// Where intermediate arrays live.
     pub storage: Storage,
 }
@@ -101,6 +106,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             fusion: true,
+            unroll: true,
             storage: Storage::Region,
         }
     }

@@ -73,6 +73,8 @@ pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     simplify::propagate(&mut k.body);
     if options.fusion {
         fuse::fuse(&mut k.body, &mut k.var_names);
+    }
+    if options.fusion && options.unroll {
         // Small fixed loops written out, then fused again: their arrays become scalars.
         // (Constants folded first: the prelude's `-0.0` is a literal, not a negation, when
         // the unrolled code is measured against the budget.)

@@ -21,14 +21,14 @@ impl Parse for Items {
     }
 }
 
-/// `#![fsmooth(fusion = false, storage = "heap")]`.
+/// `#![fsmooth(fusion = false, unroll = false, storage = "heap")]`.
 fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
     let mut o = Options::default();
     for a in attrs {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `storage = \"heap\"`)",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -36,6 +36,10 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
             if meta.path.is_ident("fusion") {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.fusion = v.value;
+                Ok(())
+            } else if meta.path.is_ident("unroll") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.unroll = v.value;
                 Ok(())
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
@@ -53,7 +57,7 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 Ok(())
             } else {
                 Err(meta.error(
-                    "unknown fsmooth option: the options are `fusion = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
                 ))
             }
         });
@@ -813,6 +817,16 @@ mod option_tests {
         );
         assert!(d.is_empty(), "{:?}", d.messages());
         assert_eq!(p.unwrap().options.storage, crate::ast::Storage::Heap);
+        let mut d = Diags::default();
+        let p = parse(
+            "#![fsmooth(unroll = false)] pub fn k(x: f64) -> f64 { x }"
+                .parse()
+                .unwrap(),
+            &mut d,
+        );
+        assert!(d.is_empty(), "{:?}", d.messages());
+        let o = p.unwrap().options;
+        assert!(!o.unroll && o.fusion);
         let mut d = Diags::default();
         parse(
             "#![fsmooth(storage = \"stack\")] pub fn k(x: f64) -> f64 { x }"

@@ -258,6 +258,20 @@ mod tests {
     }
 
     #[test]
+    fn unroll_false_keeps_the_loops() {
+        let src = "#![fsmooth(unroll = false)]
+            pub fn k(a: [f64; 3], b: [f64; 3]) -> f64 { let w = add(a, b); dot(cross(w, a), w) }";
+        let mut d = crate::diag::Diags::default();
+        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
+        let options = p.options;
+        let scope = crate::check::Scope::new(p);
+        let k = crate::check::check(&scope, &mut d).remove(0);
+        let k = crate::optimize_with(k, options);
+        assert!(loops(&k.body) > 0);
+        assert!(stored(&k.body) > 0);
+    }
+
+    #[test]
     fn sized_and_long_loops_stay_loops() {
         let k = optimized("pub fn k(a: [f64; n]) -> f64 { sum(a) }");
         assert_eq!(loops(&k.body), 1);

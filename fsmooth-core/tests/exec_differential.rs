@@ -4,7 +4,7 @@
 //! the frame; every result is compared with the reference interpreter.
 //!
 //! `cargo test` runs 3,000 programs, 4 inputs each, as compiled by default and three in four
-//! of them also with fusion off or heap storage (block options). For a longer run:
+//! of them also with fusion off, heap storage, or unrolling off (block options). For a longer run:
 //! `FSMOOTH_EXEC_PROGRAMS=100000 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
 //! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds; `FSMOOTH_EXEC_TRACE=1`
 //! prints each program before it runs).
@@ -20,7 +20,7 @@ const OPTIONS: [&str; 4] = [
     "",
     "#![fsmooth(fusion = false)]",
     "#![fsmooth(storage = \"heap\")]",
-    "#![fsmooth(fusion = false, storage = \"heap_frame\")]",
+    "#![fsmooth(unroll = false, storage = \"heap_frame\")]",
 ];
 
 fn env(name: &str, default: u64) -> u64 {
@@ -92,8 +92,8 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
             // Which program a crash (a stack overflow) happened in.
             eprintln!("program {j}\n{}", p.src);
         }
-        // Every program as the default compiles it, and three in four also with a step of the
-        // ablation turned off: unfused code and heap storage stress other paths of `dps`.
+        // Every program as the default compiles it, and three in four also with a step turned
+        // off: unfused, not unrolled code and heap storage stress other paths of `dps`.
         let variants = ["", OPTIONS[j as usize % OPTIONS.len()]];
         let interp = Interp::new(&p.src).unwrap();
         for options in variants

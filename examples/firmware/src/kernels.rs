@@ -2,10 +2,15 @@
 //! layer and a tanh network, an `ifold` smoother. All but `reproj_errors` have fixed sizes
 //! (no size names), so each comes with `SCRATCH_LEN`/`OUT_LEN` constants for static slabs;
 //! `reproj_errors` shows a sized kernel, whose `scratch_len(n, m, p)` is a `const fn`.
+//!
+//! `unroll = false`: on this soft-float core, writing out the 4 x 4 products trades a few
+//! hundred bytes of slab for kilobytes of flash and more stack (docs/EMBEDDED.md).
 
 use fsmooth::fsmooth;
 
 fsmooth! {
+    #![fsmooth(unroll = false)]
+
     /// Rotates `x` by the angle-axis vector `r` (Rodrigues); first-order when |r|^2 == 0.
     fn rodrigues(r: [f64; 3], x: [f64; 3]) -> [f64; 3] {
         let sqtheta = sqnorm(r);

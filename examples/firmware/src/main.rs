@@ -296,16 +296,17 @@ fn main() -> ! {
     c.stack("smooth", used, smooth::SCRATCH_LEN);
 
     // Bad calls are errors, not panics, and leave `out` as it was.
-    let mut short = [0.0; kalman_p::SCRATCH_LEN - 1];
+    // (The smoother's: the Kalman kernels' 4 x 4 products are written out and need none.)
+    let mut short = [0.0; smooth::SCRATCH_LEN - 1];
     let mut region = Region::from_slab(&mut short);
-    let mut o = [7.0; kalman_p::OUT_LEN];
-    let r = call_kalman_p(&mut o, &p, &mut region);
+    let mut o = [7.0; smooth::OUT_LEN];
+    let r = call_smooth(&mut o, &SMOOTH_X, SMOOTH_ALPHA, &mut region);
     let scratch = Error::Scratch {
-        needed: kalman_p::SCRATCH_LEN,
-        available: kalman_p::SCRATCH_LEN - 1,
+        needed: smooth::SCRATCH_LEN,
+        available: smooth::SCRATCH_LEN - 1,
     };
     let kept = o.iter().all(|&v| v == 7.0);
-    c.error("kalman_p on a short slab: Error::Scratch", r, scratch, kept);
+    c.error("smooth on a short slab: Error::Scratch", r, scratch, kept);
     let mut region = Region::from_slab(NET_SLAB);
     let mut o = [7.0; layer::OUT_LEN];
     let x = black_box(&LAYER_X[..7]);

@@ -102,26 +102,28 @@ fn written_out(
         prev = var(v, init);
         steps.push((v, init.clone()));
     }
-    for k in 0..n {
+    let step = |k: u64, prev: &Core, names: &mut Vec<String>| {
         let mut b = fresh(body.clone(), names);
         b.subst(i, &Core::size(Size::Lit(k), span));
-        b.subst(acc, &prev);
-        if k + 1 == n {
-            return steps.into_iter().rev().fold(b, |inner, (v, value)| {
-                let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
-                Core {
-                    kind: Kind::Let(v, Box::new(value), Box::new(inner)),
-                    ty,
-                    sym,
-                    span,
-                }
-            });
-        }
+        b.subst(acc, prev);
+        b
+    };
+    for k in 0..n.saturating_sub(1) {
+        let b = step(k, &prev, names);
         let v = new_var(names, acc);
         prev = var(v, &b);
         steps.push((v, b));
     }
-    unreachable!("the loop above returns at its last step, and n >= 1")
+    let last = step(n.saturating_sub(1), &prev, names);
+    steps.into_iter().rev().fold(last, |inner, (v, value)| {
+        let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
+        Core {
+            kind: Kind::Let(v, Box::new(value), Box::new(inner)),
+            ty,
+            sym,
+            span,
+        }
+    })
 }
 
 /// A new variable named as `like` is.

@@ -21,7 +21,8 @@ struct Anf<'a> {
 
 type Binds = Vec<(VarId, Core)>;
 
-fn wrap(binds: Binds, body: Core) -> Core {
+/// `let v1 = x1 in .. let vn = xn in body`.
+pub(crate) fn wrap(binds: Binds, body: Core) -> Core {
     binds.into_iter().rev().fold(body, |b, (v, x)| {
         let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), b.span);
         Core {

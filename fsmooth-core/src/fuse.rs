@@ -398,10 +398,11 @@ fn replace_reads(e: &mut Core, x: VarId, value: &Core) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::ir::Kind;
 
-    fn optimized(src: &str) -> crate::ir::Kernel {
+    /// A kernel of `src` through the middle of the pipeline (shared with `unroll`'s tests).
+    pub(crate) fn optimized(src: &str) -> crate::ir::Kernel {
         let mut d = crate::diag::Diags::default();
         let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
         let scope = crate::check::Scope::new(p);
@@ -409,7 +410,8 @@ mod tests {
         crate::optimize(k)
     }
 
-    fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
+    /// How many nodes of `e` satisfy `f`.
+    pub(crate) fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
         usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
     }
 

@@ -115,15 +115,7 @@ fn written_out(
         steps.push((v, b));
     }
     let last = step(n.saturating_sub(1), &prev, names);
-    steps.into_iter().rev().fold(last, |inner, (v, value)| {
-        let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
-        Core {
-            kind: Kind::Let(v, Box::new(value), Box::new(inner)),
-            ty,
-            sym,
-            span,
-        }
-    })
+    crate::anf::wrap(steps, last)
 }
 
 /// A new variable named as `like` is.
@@ -203,19 +195,8 @@ fn rename(e: &mut Core, from: VarId, to: VarId) {
 
 #[cfg(test)]
 mod tests {
+    use crate::fuse::tests::{count, optimized};
     use crate::ir::Kind;
-
-    fn optimized(src: &str) -> crate::ir::Kernel {
-        let mut d = crate::diag::Diags::default();
-        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
-        let scope = crate::check::Scope::new(p);
-        let k = crate::check::check(&scope, &mut d).remove(0);
-        crate::optimize(k)
-    }
-
-    fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
-        usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
-    }
 
     fn loops(e: &crate::ir::Core) -> usize {
         count(e, &|k| matches!(k, Kind::Build(..) | Kind::Ifold(..)))

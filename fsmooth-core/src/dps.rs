@@ -1110,7 +1110,6 @@ impl<'k> Dps<'k> {
     }
 }
 
-/// A loop over the `n` slots of `dest` (as `__slot`) with index `i` and the streams.
 impl Dps<'_> {
     /// Element `k` of view `w` at run-time offset `off`, as a load from a row of constant
     /// width: the whole row of a parameter when `off` is `r * width + c` (every slice of
@@ -1157,6 +1156,7 @@ fn row_width(dims: &[Size]) -> Option<usize> {
     })
 }
 
+/// A loop over the `n` slots of `dest` (as `__slot`) with index `i` and the streams.
 fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> St {
     St::Fill {
         base: dest.base.clone(),

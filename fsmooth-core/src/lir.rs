@@ -463,9 +463,9 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     }
 }
 
-/// Row streams: an inner loop's stream that starts at `l * w`, for the index `l` of an
-/// enclosing loop and the inner loop's own count `w`, reads row `l` of a buffer of rows of
-/// width `w`. The enclosing loop takes those rows one after the other (one cut before it,
+/// Row streams: an inner loop's stream that starts at `c + l * w`, for the index `l` of an
+/// enclosing loop, the inner loop's own count `w` and an offset `c` (often 0) fixed during
+/// the loop, reads row `l` of the rows of width `w` from `c`. The enclosing loop takes those rows one after the other (one cut before it,
 /// and no range check per row), and the inner loop streams from its current row. The
 /// buffer must not be written inside the enclosing loop, which now holds it borrowed.
 pub fn row_streams(sts: &mut [St]) {

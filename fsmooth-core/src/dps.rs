@@ -14,7 +14,7 @@ use crate::lir::{self, Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::size::{Atom, Size};
 use crate::storage::Frame;
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 use std::collections::HashMap;
 
 /// A rectangular view: `dims` starting at `off` in `base`, row-major.
@@ -530,11 +530,10 @@ impl<'k> Dps<'k> {
             return None;
         }
         let ctx = &mut self.loops[pos];
-        let key = start.to_token_stream().to_string();
         if let Some(st) = ctx
             .streams
             .iter()
-            .find(|st| st.base == w.base && st.start.to_token_stream().to_string() == key)
+            .find(|st| st.base == w.base && lir::same(&st.start, &start))
         {
             return Some(Ex::Elem(st.elem.clone()));
         }

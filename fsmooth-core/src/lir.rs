@@ -178,7 +178,8 @@ pub struct Stream {
     pub elem: Ident,
     /// For a row stream, the row's width `w`: the element is the row `base[start + i * w ..
     /// start + (i + 1) * w]`, a slice that inner loops stream from as [`Base::Row`] (the rows
-    /// of `b` in a matrix product, taken one after the other with no range check each).
+    /// of `b` in a matrix product, taken one after the other: one length test per row, no
+    /// offset to compute and check).
     pub width: Option<Ex>,
 }
 
@@ -465,9 +466,10 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
 
 /// Row streams: an inner loop's stream that starts at `c + l * w`, for the index `l` of an
 /// enclosing loop, the inner loop's own count `w` and an offset `c` (often 0) fixed during
-/// the loop, reads row `l` of the rows of width `w` from `c`. The enclosing loop takes those rows one after the other (one cut before it,
-/// and no range check per row), and the inner loop streams from its current row. The
-/// buffer must not be written inside the enclosing loop, which now holds it borrowed.
+/// the loop, reads row `l` of the rows of width `w` from `c`. The enclosing loop takes those
+/// rows one after the other (one cut before it, then one length test per row rather than an
+/// offset range check), and the inner loop streams from its current row. The buffer must
+/// not be written inside the enclosing loop, which now holds it borrowed.
 pub fn row_streams(sts: &mut [St]) {
     for s in sts {
         row_streams_st(s);
@@ -532,16 +534,11 @@ fn row_streams_st(s: &mut St) {
     rows.retain(|(b, ..)| fill.as_deref() != Some(b) && !writes(body, b));
     for (base, width, c) in rows {
         let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
-        let (key, from) = (
-            width.to_token_stream().to_string(),
-            c.to_token_stream().to_string(),
-        );
         for_each_stream(body, &mut |n, st| {
             if st.width.is_none()
                 && st.base == base
-                && n.to_token_stream().to_string() == key
-                && row_offset(&st.start, var, n)
-                    .is_some_and(|c| c.to_token_stream().to_string() == from)
+                && same(n, &width)
+                && row_offset(&st.start, var, n).is_some_and(|o| same(&o, &c))
             {
                 st.base = Base::Row(elem.clone());
                 st.start = Ex::Usize(0);
@@ -558,31 +555,30 @@ fn row_streams_st(s: &mut St) {
 
 /// `c` when `start` is `l * w`, `c + l * w` or `l * w + c` with `c` free of `l`.
 fn row_offset(start: &Ex, l: &Ident, w: &Ex) -> Option<Ex> {
-    let row = wmul(Ex::Var(l.clone()), w.clone())
-        .to_token_stream()
-        .to_string();
-    let is_row = |e: &Ex| e.to_token_stream().to_string() == row;
+    let row = wmul(Ex::Var(l.clone()), w.clone());
     let free = |e: &Ex| !idents(e).contains(l);
-    if is_row(start) {
+    if same(start, &row) {
         return Some(Ex::Usize(0));
     }
     match start {
-        Ex::Wrap(Wrap::Add, a, b) if is_row(a) && free(b) => Some((**b).clone()),
-        Ex::Wrap(Wrap::Add, a, b) if is_row(b) && free(a) => Some((**a).clone()),
+        Ex::Wrap(Wrap::Add, a, b) if same(a, &row) && free(b) => Some((**b).clone()),
+        Ex::Wrap(Wrap::Add, a, b) if same(b, &row) && free(a) => Some((**a).clone()),
         // `(l + k) * w` for a constant k: row l from row k.
-        Ex::Wrap(Wrap::Mul, lk, w2)
-            if w2.to_token_stream().to_string() == w.to_token_stream().to_string() =>
-        {
-            match &**lk {
-                Ex::Wrap(Wrap::Add, x, k) if matches!(**x, Ex::Var(ref v) if v == l) => match **k {
-                    Ex::Usize(k) => Some(wmul(Ex::Usize(k), w.clone())),
-                    _ => None,
-                },
+        Ex::Wrap(Wrap::Mul, lk, w2) if same(w2, w) => match &**lk {
+            Ex::Wrap(Wrap::Add, x, k) if same(x, &Ex::Var(l.clone())) => match **k {
+                Ex::Usize(k) => Some(wmul(Ex::Usize(k), w.clone())),
                 _ => None,
-            }
-        }
+            },
+            _ => None,
+        },
         _ => None,
     }
+}
+
+/// True when `a` and `b` print the same: equal expressions (every identifier is bound once
+/// in a scope, so the same text names the same values).
+pub fn same(a: &Ex, b: &Ex) -> bool {
+    a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
 /// Every stream of every loop under `sts`, with that loop's count.
@@ -1107,6 +1103,39 @@ mod tests {
             panic!("{sts:?}")
         };
         assert_eq!(streams[0].start.to_token_stream().to_string(), "c");
+    }
+
+    #[test]
+    fn rows_from_a_shifted_index_start_at_that_row() {
+        // `(l + 1) * w`, as a view of row `l + 1` writes it: the rows from row 1.
+        let mut sts = nest(Base::Param(id("b")), false);
+        for_each_stream(&mut sts, &mut |_, st| {
+            let l1 = Ex::Wrap(
+                Wrap::Add,
+                Box::new(Ex::Var(id("l"))),
+                Box::new(Ex::Usize(1)),
+            );
+            st.start = Ex::Wrap(Wrap::Mul, Box::new(l1), Box::new(Ex::Var(id("w"))));
+        });
+        row_streams(&mut sts);
+        assert_eq!(row_widths(&sts), ["b rows of w", "__rl_0 from 0usize"]);
+        let St::For { streams, .. } = &sts[0] else {
+            panic!("{sts:?}")
+        };
+        assert!(same(&streams[0].start, &Ex::Var(id("w"))), "{sts:?}");
+    }
+
+    #[test]
+    fn constants_fold_only_when_every_target_agrees() {
+        assert!(same(&wmul(Ex::Usize(3), Ex::Usize(4)), &Ex::Usize(12)));
+        assert!(same(&wadd(Ex::Usize(3), Ex::Usize(4)), &Ex::Usize(7)));
+        assert!(same(
+            &wmul(Ex::Usize(1), Ex::Var(id("n"))),
+            &Ex::Var(id("n"))
+        ));
+        // 2^20 * 2^20 overflows a 32-bit usize: left for the target to compute (and wrap).
+        let big = wmul(Ex::Usize(1 << 20), Ex::Usize(1 << 20));
+        assert!(matches!(big, Ex::Wrap(Wrap::Mul, ..)), "{big:?}");
     }
 
     #[test]

@@ -263,6 +263,26 @@ mod tests {
     use super::nostd;
     use std::vec::Vec;
 
+    #[test]
+    fn row_loads_read_their_row_or_nothing() {
+        let s = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(super::ldr::<2>(&s, 2, 1), 4.0);
+        // A row past the end, or an element past the row: 0.0, never a panic (the
+        // compiler proves neither happens; the executor flags it if one did).
+        assert_eq!(super::ldr::<2>(&s, 4, 0), 0.0);
+        assert_eq!(super::ldr::<2>(&s, usize::MAX, 0), 0.0);
+        assert_eq!(super::ldr::<2>(&s, 0, 2), 0.0);
+    }
+
+    #[test]
+    fn rows_come_in_turn_and_rows_of_width_0_never_end() {
+        let s = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let r: Vec<&[f64]> = super::rows(&s, 2).collect();
+        assert_eq!(r, [&[1.0, 2.0][..], &[3.0, 4.0][..]]);
+        assert!(super::rows(&s, 0).take(7).all(|r| r.is_empty()));
+        assert_eq!(super::rows(&s, 0).take(7).count(), 7);
+    }
+
     /// Distance in ulps (representable values between); 0 for two NaNs or for 0.0 and -0.0.
     fn ulps(a: f64, b: f64) -> u64 {
         if a.is_nan() && b.is_nan() || a == b {

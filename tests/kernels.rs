@@ -188,3 +188,20 @@ fn interchanged_matmul_is_bit_identical_to_the_interpreter() {
         assert_close(&out, &reference(linalg::SRC, "chain", &args), 0.0);
     }
 }
+
+#[test]
+fn matrix_vector_rows_four_at_a_time_are_bit_identical_to_the_interpreter() {
+    // `mv` runs four rows per pass of its inner loop, then the rows left over; each row
+    // still sums its terms in order. Every remainder of n / 4, and rows of 1 to 17 terms.
+    let mut rng = Rng::new(8);
+    let mut region = Region::new();
+    for n in 0..10 {
+        for m in [1, 2, 5, 17] {
+            let (a, v) = (rng.vec(n * m), rng.vec(m));
+            let mut out = vec![0.0; n];
+            linalg::mv(&mut out, &a, &v, &mut region).unwrap();
+            let args = [Value::matrix(&a, m), Value::vec(&v)];
+            assert_close(&out, &reference(linalg::SRC, "mv", &args), 0.0);
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! body ([`crate::dps`]). [`plan`] builds all of it as loop IR ([`crate::lir`]), which
 //! [`kernel`] prints and [`crate::exec`] can run.
 
-use crate::ast::Storage;
+use crate::ast::{Options, Storage};
 use crate::dps::{Dps, View, const_size};
 use crate::ir::{Kernel, Pin, Type};
 use crate::lir::{Base, Entry, Ex, Func, St};
@@ -57,8 +57,10 @@ pub struct Planned {
 
 /// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
 /// then the frame taken, then the DPS-translated body ([`crate::dps`]).
-pub fn plan(k: &Kernel, storage: Storage) -> Planned {
+pub fn plan(k: &Kernel, options: Options) -> Planned {
+    let storage = options.storage;
     let mut g = Dps::new(k, storage == Storage::Heap);
+    g.jam = options.fusion && options.unroll;
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
@@ -162,8 +164,9 @@ pub fn plan(k: &Kernel, storage: Storage) -> Planned {
 }
 
 /// The generated function and module for one kernel.
-pub fn kernel(k: &Kernel, storage: Storage) -> TokenStream {
-    let Planned { func, peaks } = plan(k, storage);
+pub fn kernel(k: &Kernel, options: Options) -> TokenStream {
+    let storage = options.storage;
+    let Planned { func, peaks } = plan(k, options);
     // A heap frame is not taken from the region: the region needs no room.
     let peaks = if storage == Storage::Region {
         peaks

@@ -54,12 +54,7 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
     }
     kernels
         .iter()
-        .map(|k| {
-            codegen::kernel(
-                &optimize_with(k.clone(), scope.options),
-                scope.options.storage,
-            )
-        })
+        .map(|k| codegen::kernel(&optimize_with(k.clone(), scope.options), scope.options))
         .collect()
 }
 
@@ -109,7 +104,7 @@ pub fn plan_block(tokens: TokenStream) -> Result<Vec<(ir::Kernel, codegen::Plann
         .iter()
         .map(|k| {
             let k = optimize_with(k.clone(), scope.options);
-            let p = codegen::plan(&k, scope.options.storage);
+            let p = codegen::plan(&k, scope.options);
             (k, p)
         })
         .collect())

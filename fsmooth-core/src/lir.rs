@@ -889,6 +889,58 @@ pub fn writes_ex(e: &Ex, b: &Base) -> bool {
     hit
 }
 
+/// True when node `n` is plain: it cannot fail and writes nothing but locals.
+fn node_plain(n: Node<'_>) -> bool {
+    match n {
+        Node::Ex(e) => !matches!(
+            e,
+            Ex::Checked(..) | Ex::Check(..) | Ex::Entry(..) | Ex::Internal(_)
+        ),
+        Node::St(s) => matches!(
+            s,
+            St::Let { .. } | St::Assign(..) | St::For { .. } | St::If(..) | St::Block(_)
+        ),
+        Node::Stream(_) => true,
+    }
+}
+
+/// True when everything under `sts` is plain: arithmetic on locals and loads, in local
+/// loops, with no check that can fail and no write to a buffer (code that may be reordered).
+pub fn plain(sts: &[St]) -> bool {
+    let mut ok = true;
+    walk_sts(sts, &mut |n| ok &= node_plain(n));
+    ok
+}
+
+/// [`plain`] for an expression.
+pub fn plain_ex(e: &Ex) -> bool {
+    let mut ok = true;
+    walk_ex(e, &mut |n| ok &= node_plain(n));
+    ok
+}
+
+/// True when `e` loads at an index that moves by other than one slot per step of `var`
+/// (`w[var * m + l]`): a loop over `var` around `e` would read down a column.
+pub fn strided_in(e: &Ex, var: &Ident) -> bool {
+    let mentions = |x: &Ex| idents(x).contains(var);
+    fn unit(at: &Ex, var: &Ident, mentions: &dyn Fn(&Ex) -> bool) -> bool {
+        match at {
+            Ex::Var(v) => v == var,
+            Ex::Wrap(Wrap::Add, a, b) => {
+                (unit(a, var, mentions) && !mentions(b)) || (unit(b, var, mentions) && !mentions(a))
+            }
+            _ => false,
+        }
+    }
+    let mut hit = false;
+    walk_ex(e, &mut |n| {
+        if let Node::Ex(Ex::Ld(_, at) | Ex::LdRow(_, at, ..)) = n {
+            hit |= mentions(at) && !unit(at, var, &mentions);
+        }
+    });
+    hit
+}
+
 /// Every identifier `e` names (locals, size names, parameters, stream elements).
 pub fn idents(e: &Ex) -> Vec<Ident> {
     let mut out = Vec::new();

@@ -246,3 +246,54 @@ fn programs_that_found_bugs() {
         }
     }
 }
+
+/// Builds over sum folds are compiled four rows at a time (`dps`'s jam): every row count
+/// from 0 to 9 (so every remainder), every fold length from 1 to 5, the fold's terms and the
+/// rest of the row on either side of their `+`, and the results equal to the interpreter's
+/// to the bit (the jam keeps each row's additions in order).
+#[test]
+fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
+    let bodies = [
+        "add(matvec(c, b), a)",
+        "build(n, |i| s * dot(c[i], b))",
+        "build(n, |i| ifold(m, a[i], |acc, l| c[i][l] * b[l] + acc))",
+        "build(n, |i| ifold(m, 1.0, |acc, l| acc + c[i][l] / (b[l] + s)) - a[i])",
+    ];
+    let mut rng = fsmooth_testdata::Rng::new(11);
+    for body in bodies {
+        let src = format!(
+            "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {{ {body} }}"
+        );
+        let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
+        let text = quote::ToTokens::to_token_stream(&planned[0].1.func).to_string();
+        assert!(text.contains("__nb"), "not jammed: {src}\n{text}");
+        let interp = Interp::new(&src).unwrap();
+        for n in 0..10 {
+            // (m >= 1: the interpreter's matrix of `n` empty rows has no rows.)
+            for m in 1..6 {
+                let i = Inputs {
+                    n,
+                    m,
+                    a: rng.vec(n),
+                    b: rng.vec(m),
+                    c: rng.vec(n * m),
+                    s: rng.f64(),
+                    p: 0,
+                };
+                let want = interp.call("k", &values(&i)).unwrap().flatten();
+                match run(&planned[0].1.func, &args(&i), Some(n)) {
+                    Ok(Ok(got)) => {
+                        let got = executed(&got);
+                        let same = got.len() == want.len()
+                            && got
+                                .iter()
+                                .zip(&want)
+                                .all(|(x, y)| x.to_bits() == y.to_bits());
+                        assert!(same, "{src}, n = {n}, m = {m}\n{got:?}\n{want:?}");
+                    }
+                    other => panic!("{src}, n = {n}, m = {m}: {other:?}"),
+                }
+            }
+        }
+    }
+}

@@ -1379,7 +1379,8 @@ fn idents_ok(e: &Ex, outer: &[String]) -> bool {
 /// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
 /// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
 /// terms is not trusted.
-fn names_nonneg(s: &Size) -> bool {
+/// `s` is non-negative for every natural value of its size names (and has no other atoms).
+pub(crate) fn names_nonneg(s: &Size) -> bool {
     nonneg_on_naturals(s, 0)
 }
 

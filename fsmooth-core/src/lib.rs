@@ -3,7 +3,7 @@
 //! The passes follow the DPS paper (Shaikhha et al., FHPC 2017), one module each:
 //! [`parse`] → [`check`] (names, types and the shape translation; helpers and closures
 //! inlined into one core expression per kernel) → [`fuse`] → [`unroll`] (and fusion again)
-//! → [`simplify`] → [`anf`] → [`dps`] (into the loop IR, [`lir`], with frame offsets from
+//! → [`simplify`] → [`hoist`] (costly invariant math out of loops) → [`anf`] → [`dps`] (into the loop IR, [`lir`], with frame offsets from
 //! [`storage`]) → [`codegen`] (which prints the loop IR as Rust). [`interp`] runs the source language and [`exec`] the
 //! loop IR, for testing.
 
@@ -15,6 +15,7 @@ pub mod diag;
 pub mod dps;
 pub mod exec;
 pub mod fuse;
+pub mod hoist;
 pub mod interp;
 pub mod ir;
 pub mod lir;
@@ -80,6 +81,9 @@ pub fn optimize_with(mut k: ir::Kernel, options: ast::Options) -> ir::Kernel {
     }
     simplify::fold(&mut k.body);
     simplify::propagate(&mut k.body);
+    if options.fusion {
+        hoist::hoist(&mut k.body, &mut k.var_names);
+    }
     k.body = anf::anf(k.body, &mut k.var_names);
     simplify::cse(&mut k.body);
     simplify::propagate(&mut k.body);

@@ -297,3 +297,48 @@ fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
         }
     }
 }
+
+/// Costly calls that do not read a loop's index are computed before it, into a table
+/// (`hoist`): a per-row table of `sin` and a scalar `ln` leave the loop over `i`, whatever
+/// its count (0 included), and the results equal the interpreter's to the bit.
+#[test]
+fn hoisted_calls_match_the_interpreter_to_the_bit() {
+    let src = "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> f64 {
+        ifold(p, s, |acc, i| acc * 0.5 + sum(build(n, |r| dot(map(c[r], |v| (v * s).sin()), b) * (s * s + 1.0).ln() + a[r] * (i as f64))))
+    }";
+    let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
+    let text = quote::ToTokens::to_token_stream(&planned[0].1.func).to_string();
+    let loop_at = text.find("for i_").expect("the loop over i");
+    assert!(
+        !text[loop_at..].contains("sin") && !text[loop_at..].contains("ln"),
+        "not hoisted: {text}"
+    );
+    let interp = Interp::new(src).unwrap();
+    let mut rng = fsmooth_testdata::Rng::new(12);
+    for p in 0..4 {
+        for n in 0..4 {
+            for m in 1..4 {
+                let i = Inputs {
+                    n,
+                    m,
+                    a: rng.vec(n),
+                    b: rng.vec(m),
+                    c: rng.vec(n * m),
+                    s: rng.f64(),
+                    p,
+                };
+                let want = interp.call("k", &values(&i)).unwrap().flatten();
+                match run(&planned[0].1.func, &args(&i), None) {
+                    Ok(Ok(got)) => {
+                        let got = executed(&got);
+                        assert!(
+                            got.len() == 1 && got[0].to_bits() == want[0].to_bits(),
+                            "p = {p}, n = {n}, m = {m}: {got:?} vs {want:?}"
+                        );
+                    }
+                    other => panic!("p = {p}, n = {n}, m = {m}: {other:?}"),
+                }
+            }
+        }
+    }
+}

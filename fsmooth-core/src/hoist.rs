@@ -1,0 +1,400 @@
+//! Loop-invariant code motion for costly math. A call such as `icf[c][j].exp()` inside a
+//! loop over points that never reads the point (ADBench GMM's `q_times`, evaluated once per
+//! point and component) is computed before that loop, once per value of the inner indexes it
+//! does read, into a table (`build(k, |c| build(d, |j| icf[c][j].exp()))`, an array in the
+//! frame); inside the loop the call becomes a read of the table. Each value is the same call
+//! on the same argument, so results are bit-identical; the table costs frame room, the
+//! product of the loop counts it spans.
+//!
+//! Only calls that cannot fail move (evaluated before the loop, a failing index would fail
+//! even when the loop runs no iteration): their arguments are arithmetic on variables, sizes
+//! and array elements at indexes proven inside their arrays.
+
+use crate::ast::MathFn;
+use crate::ir::{Core, Kind, Type, VarId};
+use crate::size::Size;
+
+/// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
+pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
+    let mut bounds = Vec::new();
+    go(e, &mut bounds, names);
+}
+
+/// The calls worth a table entry: each is a call into the math library.
+fn costly(f: MathFn) -> bool {
+    matches!(
+        f,
+        MathFn::Exp
+            | MathFn::Ln
+            | MathFn::Sin
+            | MathFn::Cos
+            | MathFn::Tan
+            | MathFn::Tanh
+            | MathFn::Powf
+    )
+}
+
+/// Visit `e` with the bounds of the loops around it (`None`: a count not known as a size).
+fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<String>) {
+    let tables = match &mut e.kind {
+        Kind::Build(n, i, body) => {
+            let tables = if n.as_const().is_some_and(|c| c <= 1) {
+                Vec::new()
+            } else {
+                lift(body, *i, None, bounds, names)
+            };
+            bounds.push((*i, Some(n.clone())));
+            go(body, bounds, names);
+            bounds.pop();
+            tables
+        }
+        Kind::Ifold(n, init, acc, i, body) => {
+            go(n, bounds, names);
+            go(init, bounds, names);
+            let tables = if n
+                .sym
+                .as_ref()
+                .and_then(|s| s.as_const())
+                .is_some_and(|c| c <= 1)
+            {
+                Vec::new()
+            } else {
+                lift(body, *i, Some(*acc), bounds, names)
+            };
+            bounds.push((*i, n.sym.clone()));
+            go(body, bounds, names);
+            bounds.pop();
+            tables
+        }
+        _ => {
+            for c in e.children_mut() {
+                go(c, bounds, names);
+            }
+            Vec::new()
+        }
+    };
+    // The tables go right outside the loop, in the order they were made.
+    for (t, table) in tables.into_iter().rev() {
+        let (ty, span) = (e.ty.clone(), e.span);
+        let lp = std::mem::replace(e, Core::new(Kind::F64(0.0), Type::F64, span));
+        *e = Core::new(Kind::Let(t, Box::new(table), Box::new(lp)), ty, span);
+    }
+}
+
+/// The hoisting inside the body of one loop (index `i`, accumulator `acc`).
+struct Lift<'a> {
+    /// Bounds of the loops outside the loop.
+    outer: &'a [(VarId, Option<Size>)],
+    /// Variables bound inside the loop (its index and accumulator included).
+    inside: Vec<VarId>,
+    /// Loops inside the loop around the current node, with their counts when those are
+    /// sizes free of variables bound inside the loop (a table can span only those).
+    path: Vec<(VarId, Option<Size>)>,
+    /// Variables bound inside the loop to what a table could compute instead (an inlined
+    /// closure's parameter, `let v = q[c][l]`), in binding order.
+    aliases: Vec<(VarId, Core)>,
+    /// The tables made: variable, definition.
+    tables: Vec<(VarId, Core)>,
+    names: &'a mut Vec<String>,
+}
+
+/// Replace the costly invariant calls in `body` by reads of tables; returns the tables.
+fn lift(
+    body: &mut Core,
+    i: VarId,
+    acc: Option<VarId>,
+    outer: &[(VarId, Option<Size>)],
+    names: &mut Vec<String>,
+) -> Vec<(VarId, Core)> {
+    let mut cx = Lift {
+        outer,
+        inside: [Some(i), acc].into_iter().flatten().collect(),
+        path: Vec::new(),
+        aliases: Vec::new(),
+        tables: Vec::new(),
+        names,
+    };
+    cx.walk(body);
+    cx.tables
+}
+
+impl Lift<'_> {
+    fn walk(&mut self, e: &mut Core) {
+        if let Kind::Math(f, _) = &e.kind
+            && costly(*f)
+            && e.ty == Type::F64
+            && let Some((val, used)) = self.invariant(e)
+        {
+            self.replace(e, val, used);
+            return;
+        }
+        match &mut e.kind {
+            Kind::Let(v, a, b) => {
+                self.walk(a);
+                let val = self.expand(a);
+                let movable = if val.ty.is_arr() {
+                    self.array(&val)
+                } else {
+                    self.infallible(&val)
+                };
+                if movable {
+                    self.aliases.push((*v, val));
+                }
+                self.inside.push(*v);
+                self.walk(b);
+            }
+            Kind::Build(n, i, b) => {
+                let free = self.free_size(n).then(|| n.clone());
+                self.inside.push(*i);
+                self.path.push((*i, free));
+                self.walk(b);
+                self.path.pop();
+            }
+            Kind::Ifold(n, init, acc, i, b) => {
+                self.walk(n);
+                self.walk(init);
+                let free = n.sym.clone().filter(|s| self.free_size(s));
+                self.inside.extend([*acc, *i]);
+                self.path.push((*i, free));
+                self.walk(b);
+                self.path.pop();
+            }
+            _ => {
+                for c in e.children_mut() {
+                    self.walk(c);
+                }
+            }
+        }
+    }
+
+    /// A size that does not change inside the loop.
+    fn free_size(&self, s: &Size) -> bool {
+        !self.inside.iter().any(|v| s.mentions_loop(*v))
+    }
+
+    /// The bound of loop index `v`, inside or outside the loop.
+    fn bound(&self, v: VarId) -> Option<&Size> {
+        self.path
+            .iter()
+            .chain(self.outer)
+            .rev()
+            .find(|(w, _)| *w == v)
+            .and_then(|(_, b)| b.as_ref())
+    }
+
+    /// `e` with the aliases it reads replaced by their values.
+    fn expand(&self, e: &Core) -> Core {
+        let mut e = e.clone();
+        // Later aliases may read earlier ones: replace them first.
+        for (v, val) in self.aliases.iter().rev() {
+            if e.mentions(*v) {
+                e.subst(*v, val);
+            }
+        }
+        e
+    }
+
+    /// When `e` can move out of the loop: its value (aliases replaced) and the indexes of the
+    /// inner loops it reads, outermost first. `None` when it reads anything else bound inside
+    /// the loop, or may fail.
+    fn invariant(&self, e: &Core) -> Option<(Core, Vec<VarId>)> {
+        let e = self.expand(e);
+        if !self.infallible(&e) {
+            return None;
+        }
+        let mut used = Vec::new();
+        for &v in &self.inside {
+            if !e.mentions(v) {
+                continue;
+            }
+            match self.path.iter().position(|(w, b)| *w == v && b.is_some()) {
+                Some(p) => used.push((p, v)),
+                None => return None,
+            }
+        }
+        used.sort();
+        Some((e, used.into_iter().map(|(_, v)| v).collect()))
+    }
+
+    /// Arithmetic on variables, sizes and array elements at proven indexes.
+    fn infallible(&self, e: &Core) -> bool {
+        match &e.kind {
+            Kind::F64(_) | Kind::Size(_) => true,
+            Kind::Var(_) => !e.ty.is_arr(),
+            Kind::Bin(_, a, b, _) => {
+                e.ty == Type::F64
+                    && a.ty == Type::F64
+                    && b.ty == Type::F64
+                    && self.infallible(a)
+                    && self.infallible(b)
+            }
+            Kind::Neg(a) => self.infallible(a),
+            Kind::Math(MathFn::Powi, xs) => {
+                xs.len() == 2 && self.infallible(&xs[0]) && self.atom(&xs[1])
+            }
+            Kind::Math(_, xs) => xs.iter().all(|x| x.ty == Type::F64 && self.infallible(x)),
+            Kind::Cast(crate::ast::CastTy::F64, a) => self.atom(a),
+            Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
+            _ => false,
+        }
+    }
+
+    /// A `usize` variable or size.
+    fn atom(&self, e: &Core) -> bool {
+        e.ty == Type::Usize && matches!(e.kind, Kind::Var(_) | Kind::Size(_))
+    }
+
+    /// An array variable, or a row of one at a proven index.
+    fn array(&self, e: &Core) -> bool {
+        match &e.kind {
+            Kind::Var(_) => e.ty.is_arr(),
+            Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
+            _ => false,
+        }
+    }
+
+    /// `i` is below the first dimension of `ty`: a loop index whose count is at most that
+    /// dimension, or a constant below it.
+    fn below(&self, i: &Core, ty: &Type) -> bool {
+        let Some(dim) = ty.dims().first() else {
+            return false;
+        };
+        let room = |used: Size| crate::dps::names_nonneg(&Size::minus(dim.clone(), used));
+        match &i.kind {
+            Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
+            Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
+            _ => false,
+        }
+    }
+
+    /// Put `e` in a table over the inner loop indexes `used` and read it instead.
+    fn replace(&mut self, e: &mut Core, val: Core, used: Vec<VarId>) {
+        let span = e.span;
+        let t = self.fresh("hoisted");
+        let counts: Vec<Size> = used
+            .iter()
+            .map(|v| self.bound(*v).cloned().unwrap_or(Size::Lit(0)))
+            .collect();
+        // The table: fresh indexes in place of the loop's.
+        let mut val = val;
+        let fresh: Vec<VarId> = used.iter().map(|_| self.fresh("h")).collect();
+        for (v, w) in used.iter().zip(&fresh) {
+            val.subst(*v, &index_var(*w, span));
+        }
+        for k in (0..used.len()).rev() {
+            let ty = Type::Arr(counts[k..].to_vec());
+            val = Core::new(
+                Kind::Build(counts[k].clone(), fresh[k], Box::new(val)),
+                ty,
+                span,
+            );
+        }
+        // The read: `t[c][j]`.
+        let mut read = Core::new(Kind::Var(t), val.ty.clone(), span);
+        for (k, v) in used.iter().enumerate() {
+            let ty = if k + 1 == used.len() {
+                Type::F64
+            } else {
+                Type::Arr(counts[k + 1..].to_vec())
+            };
+            read = Core::new(
+                Kind::Index(Box::new(read), Box::new(index_var(*v, span))),
+                ty,
+                span,
+            );
+        }
+        *e = read;
+        self.tables.push((t, val));
+    }
+
+    fn fresh(&mut self, name: &str) -> VarId {
+        self.names.push(name.to_string());
+        (self.names.len() - 1) as VarId
+    }
+}
+
+/// Loop index `v` as an expression.
+fn index_var(v: VarId, span: crate::ast::Sp) -> Core {
+    Core {
+        kind: Kind::Var(v),
+        ty: Type::Usize,
+        sym: Some(Size::Loop(v)),
+        span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ast::MathFn;
+    use crate::fuse::tests::optimized;
+    use crate::ir::{Core, Kind};
+
+    /// The loop depth of every `exp` call in `e`.
+    fn exp_depths(e: &Core, depth: usize, out: &mut Vec<usize>) {
+        match &e.kind {
+            Kind::Build(_, _, b) => exp_depths(b, depth + 1, out),
+            Kind::Ifold(n, init, _, _, b) => {
+                exp_depths(n, depth, out);
+                exp_depths(init, depth, out);
+                exp_depths(b, depth + 1, out);
+            }
+            _ => {
+                if let Kind::Math(MathFn::Exp, _) = e.kind {
+                    out.push(depth);
+                }
+                for c in e.children() {
+                    exp_depths(c, depth, out);
+                }
+            }
+        }
+    }
+
+    fn depths(src: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        exp_depths(&optimized(src).body, 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn invariant_calls_move_into_a_table_before_the_loop() {
+        // GMM's shape: per point i and component c, exp of a parameter row element. The
+        // call leaves the loop over points for a k x d table (two loops deep, not three).
+        let src = "pub fn k(q: [[f64; d]; k], x: [[f64; d]; n], d: usize) -> f64 {
+            ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| dot(map(q[c], |v| v.exp()), x[i]))))
+        }";
+        assert_eq!(depths(src), vec![2]);
+        // A call reading nothing of the loop's is a scalar before it.
+        let src = "pub fn k(x: [f64; n], s: f64) -> [f64; n] { build(n, |i| x[i] * s.exp()) }";
+        assert_eq!(depths(src), vec![0]);
+        // An index below a larger dimension is proven too (GMM's packed rows, d <= d(d+1)/2).
+        let src = "pub fn k(q: [[f64; d * (d + 1) / 2]; k], x: [[f64; d]; n], d: usize) -> f64 {
+            ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| sum(build(d, |j| q[c][j].exp() * x[i][j])))))
+        }";
+        assert_eq!(depths(src), vec![2]);
+    }
+
+    #[test]
+    fn calls_that_read_the_loop_or_may_fail_stay() {
+        for src in [
+            // Reads the point.
+            "pub fn k(x: [[f64; d]; n], d: usize) -> f64 { ifold(n, 0.0, |acc, i| acc + sum(map(x[i], |v| v.exp()))) }",
+            // An index that is not a proven loop index (`c + 1` may be out of range).
+            "pub fn k(q: [f64; k], x: [f64; n]) -> [f64; n] {
+                build(n, |i| x[i] * sum(build(k, |c| q[(c + 1) % k].exp())))
+            }",
+            // A triangle: the inner count depends on a loop inside.
+            "pub fn k(q: [f64; d], x: [f64; n]) -> [f64; n] {
+                build(n, |i| x[i] * sum(build(d, |j| ifold(j, 0.0, |a, l| a + q[l].exp()))))
+            }",
+        ] {
+            let d = depths(src);
+            assert!(d.iter().all(|&x| x >= 2), "{src}: {d:?}");
+        }
+        // Not without fusion (the paper's D step).
+        let src = "#![fsmooth(fusion = false)] pub fn k(x: [f64; n], s: f64) -> [f64; n] { build(n, |i| x[i] * s.exp()) }";
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        assert!(out.contains("for"), "{out}");
+        let body = &out[out.find("for").unwrap()..];
+        assert!(body.contains("exp"), "{out}");
+    }
+}

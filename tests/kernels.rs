@@ -173,10 +173,12 @@ fn matvec_gram_outer() {
 
 #[test]
 fn interchanged_matmul_is_bit_identical_to_the_interpreter() {
-    // The generated loops run i-k-j; each element still sums its terms in order from 0.0.
+    // The generated loops take 16, then 4, then 1 column at a time, each element's sum in a
+    // local over k; each element still sums its terms in order from -0.0. Sizes with every
+    // mix of tile widths.
     let mut rng = Rng::new(5);
     let mut region = Region::new();
-    for n in [9, 16] {
+    for n in [1, 3, 4, 5, 9, 16, 17, 21, 36, 37] {
         let (a, b, c) = (rng.vec(n * n), rng.vec(n * n), rng.vec(n * n));
         let mut out = vec![0.0; n * n];
         linalg::chain(&mut out, &a, &b, &c, &mut region).unwrap();

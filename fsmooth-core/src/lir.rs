@@ -919,23 +919,35 @@ pub fn plain_ex(e: &Ex) -> bool {
     ok
 }
 
+/// `at` as `x + var` with `x` free of `var`: `Some(Some(x))`, or `Some(None)` for `var`
+/// alone; `None` when `at` moves by other than one slot per step of `var` (`var * m + l`).
+pub fn unit_offset(at: &Ex, var: &Ident) -> Option<Option<Ex>> {
+    let free = |x: &Ex| !idents(x).contains(var);
+    match at {
+        Ex::Var(v) if v == var => Some(None),
+        Ex::Wrap(Wrap::Add, a, b) => {
+            let side = |u: &Ex, x: &Ex| {
+                if !free(x) {
+                    return None;
+                }
+                Some(Some(match unit_offset(u, var)? {
+                    Some(o) => wadd(o, x.clone()),
+                    None => x.clone(),
+                }))
+            };
+            side(a, b).or_else(|| side(b, a))
+        }
+        _ => None,
+    }
+}
+
 /// True when `e` loads at an index that moves by other than one slot per step of `var`
 /// (`w[var * m + l]`): a loop over `var` around `e` would read down a column.
 pub fn strided_in(e: &Ex, var: &Ident) -> bool {
-    let mentions = |x: &Ex| idents(x).contains(var);
-    fn unit(at: &Ex, var: &Ident, mentions: &dyn Fn(&Ex) -> bool) -> bool {
-        match at {
-            Ex::Var(v) => v == var,
-            Ex::Wrap(Wrap::Add, a, b) => {
-                (unit(a, var, mentions) && !mentions(b)) || (unit(b, var, mentions) && !mentions(a))
-            }
-            _ => false,
-        }
-    }
     let mut hit = false;
     walk_ex(e, &mut |n| {
         if let Node::Ex(Ex::Ld(_, at) | Ex::LdRow(_, at, ..)) = n {
-            hit |= mentions(at) && !unit(at, var, &mentions);
+            hit |= idents(at).contains(var) && unit_offset(at, var).is_none();
         }
     });
     hit
@@ -954,27 +966,31 @@ pub fn idents(e: &Ex) -> Vec<Ident> {
     out
 }
 
-/// Replace every `Ex::Elem(elem)` under `sts` by `with`.
-pub fn replace_elem(sts: &mut [St], elem: &Ident, with: &Ex) {
+/// Rewrite every expression under `sts`, outermost first: `f` replaces a node and returns
+/// true, or returns false to look inside it.
+pub fn rewrite_sts(sts: &mut [St], f: &mut dyn FnMut(&mut Ex) -> bool) {
     for s in sts {
-        replace_st(s, elem, with);
+        rewrite_st(s, f);
     }
 }
 
-fn replace_st(s: &mut St, elem: &Ident, with: &Ex) {
-    let r = |e: &mut Ex| replace_ex(e, elem, with);
+fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
     match s {
-        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => r(val),
+        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
+            rewrite_ex(val, f)
+        }
         St::Store(_, at, v) => {
-            r(at);
-            r(v);
+            rewrite_ex(at, f);
+            rewrite_ex(v, f);
         }
         St::For {
             n, streams, body, ..
         } => {
-            r(n);
-            streams.iter_mut().for_each(|st| r(&mut st.start));
-            replace_elem(body, elem, with);
+            rewrite_ex(n, f);
+            streams
+                .iter_mut()
+                .for_each(|st| rewrite_ex(&mut st.start, f));
+            rewrite_sts(body, f);
         }
         St::Fill {
             off,
@@ -984,22 +1000,24 @@ fn replace_st(s: &mut St, elem: &Ident, with: &Ex) {
             ..
         } => {
             if let Some(o) = off {
-                r(o);
+                rewrite_ex(o, f);
             }
-            r(n);
-            streams.iter_mut().for_each(|st| r(&mut st.start));
-            replace_elem(body, elem, with);
+            rewrite_ex(n, f);
+            streams
+                .iter_mut()
+                .for_each(|st| rewrite_ex(&mut st.start, f));
+            rewrite_sts(body, f);
         }
         St::If(c, a, b) => {
-            r(c);
-            replace_elem(a, elem, with);
-            replace_elem(b, elem, with);
+            rewrite_ex(c, f);
+            rewrite_sts(a, f);
+            rewrite_sts(b, f);
         }
-        St::Block(b) => replace_elem(b, elem, with),
+        St::Block(b) => rewrite_sts(b, f),
         St::CheckRange(a, b, c) => {
-            r(a);
-            r(b);
-            r(c);
+            rewrite_ex(a, f);
+            rewrite_ex(b, f);
+            rewrite_ex(c, f);
         }
         St::Copy {
             dst_off,
@@ -1007,54 +1025,70 @@ fn replace_st(s: &mut St, elem: &Ident, with: &Ex) {
             n,
             ..
         } => {
-            r(dst_off);
-            r(src_off);
-            r(n);
+            rewrite_ex(dst_off, f);
+            rewrite_ex(src_off, f);
+            rewrite_ex(n, f);
         }
         St::Alloc { off, len } => {
-            r(off);
-            r(len);
+            rewrite_ex(off, f);
+            rewrite_ex(len, f);
         }
-        St::CheckLen { want, .. } | St::Heap { len: want, .. } => r(want),
+        St::CheckLen { want, .. } | St::Heap { len: want, .. } => rewrite_ex(want, f),
         St::Frame { len, .. } => {
             if let Some(l) = len {
-                r(l);
+                rewrite_ex(l, f);
             }
         }
         St::Swap(..) => {}
     }
 }
 
-/// Replace every `Ex::Elem(elem)` under `e` by `with`.
-pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
-    if matches!(e, Ex::Elem(x) if x == elem) {
-        *e = with.clone();
+/// [`rewrite_sts`] for one expression.
+pub fn rewrite_ex(e: &mut Ex, f: &mut dyn FnMut(&mut Ex) -> bool) {
+    if f(e) {
         return;
     }
-    let r = |x: &mut Ex| replace_ex(x, elem, with);
     match e {
         Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
-            r(a);
-            r(b);
+            rewrite_ex(a, f);
+            rewrite_ex(b, f);
         }
         Ex::Neg(a)
         | Ex::Not(a)
         | Ex::ToF64(a)
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
-        | Ex::LdRow(_, a, ..) => r(a),
-        Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter_mut().for_each(r),
+        | Ex::LdRow(_, a, ..) => rewrite_ex(a, f),
+        Ex::Math(_, xs) | Ex::Entry(_, xs) => xs.iter_mut().for_each(|x| rewrite_ex(x, f)),
         Ex::Block(st, v) => {
-            replace_elem(st, elem, with);
-            r(v);
+            rewrite_sts(st, f);
+            rewrite_ex(v, f);
         }
         Ex::If(c, a, b) => {
-            r(c);
-            r(a);
-            r(b);
+            rewrite_ex(c, f);
+            rewrite_ex(a, f);
+            rewrite_ex(b, f);
         }
         _ => {}
     }
+}
+
+/// Replace every `Ex::Elem(elem)` under `sts` by `with`.
+pub fn replace_elem(sts: &mut [St], elem: &Ident, with: &Ex) {
+    rewrite_sts(sts, &mut |e| elem_to(e, elem, with));
+}
+
+fn elem_to(e: &mut Ex, elem: &Ident, with: &Ex) -> bool {
+    let hit = matches!(e, Ex::Elem(x) if x == elem);
+    if hit {
+        *e = with.clone();
+    }
+    hit
+}
+
+/// Replace every `Ex::Elem(elem)` under `e` by `with`.
+pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
+    rewrite_ex(e, &mut |x| elem_to(x, elem, with));
 }
 
 /// `a + b`, wrapping (an added literal 0 is left out).

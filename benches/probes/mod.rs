@@ -147,6 +147,136 @@ pub fn qtimes_running_index(icf_k: &[f64], xc: &[f64]) -> Result<f64, fsmooth::E
     Ok(acc)
 }
 
+/// The product with the columns in tiles of 16 whose sums stay in locals over the whole k
+/// loop (then 4, then 1: not needed at n = 64), each row segment of b cut once per k: the
+/// shape `dps`'s tiles generate. Same sums in the same order as the two above.
+#[inline(never)]
+pub fn matmul_tiled(c: &mut [f64], a: &[f64], b: &[f64], n: usize) {
+    const T: usize = 16;
+    if a.len() != n * n || b.len() != n * n || c.len() != n * n {
+        return;
+    }
+    for i in 0..n {
+        let Some(arow) = a.get(i * n..i * n + n) else {
+            continue;
+        };
+        for jb in 0..n / T {
+            let j0 = jb * T;
+            let mut t = [0.0f64; T];
+            for (k, aik) in arow.iter().enumerate() {
+                for (j, tj) in t.iter_mut().enumerate() {
+                    *tj += aik * rt::ldr::<T>(b, k * n + j0, j);
+                }
+            }
+            if let Some(d) = c.get_mut(i * n + j0..i * n + j0 + T) {
+                d.copy_from_slice(&t);
+            }
+        }
+    }
+}
+
+/// A matrix-vector product (64 x 256, the layer's) one dot product per row, as generated
+/// before `dps`'s jam: each row's additions one chain.
+#[inline(never)]
+pub fn matvec_one_row(y: &mut [f64], w: &[f64], x: &[f64]) {
+    let m = x.len();
+    if w.len() != y.len() * m {
+        return;
+    }
+    for (i, yi) in (0..y.len()).zip(y.iter_mut()) {
+        let mut acc = -0.0;
+        if let Some(row) = w.get(i.wrapping_mul(m)..i.wrapping_mul(m).wrapping_add(m)) {
+            for (l, wil) in (0..m).zip(row.iter()) {
+                acc += wil * ld(x, l);
+            }
+        }
+        *yi = acc;
+    }
+}
+
+/// The same four rows at a time (the shape the jam generates; 64 rows leave none over):
+/// four chains in one loop, each row's additions in the same order.
+#[inline(never)]
+pub fn matvec_four_rows(y: &mut [f64], w: &[f64], x: &[f64]) {
+    let m = x.len();
+    if w.len() != y.len() * m {
+        return;
+    }
+    for q in 0..y.len() / 4 {
+        let r = q * 4;
+        let mut acc = [-0.0f64; 4];
+        let rows = (
+            w.get(r * m..r * m + m),
+            w.get((r + 1) * m..(r + 1) * m + m),
+            w.get((r + 2) * m..(r + 2) * m + m),
+            w.get((r + 3) * m..(r + 3) * m + m),
+        );
+        if let (Some(r0), Some(r1), Some(r2), Some(r3)) = rows {
+            for ((((l, a), b), c), d) in (0..m).zip(r0).zip(r1).zip(r2).zip(r3) {
+                let xl = ld(x, l);
+                acc[0] += a * xl;
+                acc[1] += b * xl;
+                acc[2] += c * xl;
+                acc[3] += d * xl;
+            }
+        }
+        for (t, v) in acc.into_iter().enumerate() {
+            st(y, r + t, v);
+        }
+    }
+}
+
+/// One GMM objective's `q_times` (5,000 point-component pairs, d = 10) with `exp` of the
+/// diagonal computed per pair, as in the kernel before `hoist`.
+#[inline(never)]
+pub fn qtimes_exp_per_point(icf: &[f64], xc: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..1000 {
+        for c in 0..5 {
+            let row = icf.get(c * 55..c * 55 + 55).unwrap_or(&[]);
+            let diag: [f64; 10] = core::array::from_fn(|j| rt::exp(ld(row, j)));
+            total += qtimes_with_diag(row, &diag, xc);
+        }
+    }
+    total
+}
+
+/// The same with the diagonal's `exp` computed once per component, before the loop over
+/// points (the table `hoist` makes).
+#[inline(never)]
+pub fn qtimes_exp_hoisted(icf: &[f64], xc: &[f64]) -> f64 {
+    let table: [[f64; 10]; 5] = core::array::from_fn(|c| {
+        let row = icf.get(c * 55..c * 55 + 55).unwrap_or(&[]);
+        core::array::from_fn(|j| rt::exp(ld(row, j)))
+    });
+    let mut total = 0.0;
+    for _ in 0..1000 {
+        for (c, diag) in table.iter().enumerate() {
+            let row = icf.get(c * 55..c * 55 + 55).unwrap_or(&[]);
+            total += qtimes_with_diag(row, black_box(diag), xc);
+        }
+    }
+    total
+}
+
+/// `sqnorm(q_times(icf_k, xc))` given `exp` of the diagonal (`icf_k` packed, d = 10).
+#[inline(always)]
+fn qtimes_with_diag(icf_k: &[f64], diag: &[f64; 10], xc: &[f64]) -> f64 {
+    let d = 10;
+    let lower = icf_k.get(d..).unwrap_or(&[]);
+    let mut acc = 0.0;
+    for j in 0..d {
+        let mut a = diag[j] * ld(xc, j);
+        let mut idx = j.wrapping_sub(1);
+        for c in 0..j {
+            a += ld(lower, idx) * ld(xc, c);
+            idx = idx.wrapping_add(d - c - 2);
+        }
+        acc += a * a;
+    }
+    acc
+}
+
 /// Per call of a kernel whose frame is 92 slots (the Kalman step): `Region::frame`.
 #[inline(never)]
 pub fn frame_92(region: &mut fsmooth::Region) {
@@ -156,11 +286,16 @@ pub fn frame_92(region: &mut fsmooth::Region) {
 }
 
 /// The probes, in pairs (generated shape, other shape), with the calls per measured run.
-pub const PROBES: [(&str, u64); 7] = [
+pub const PROBES: [(&str, u64); 12] = [
     ("blur_pass_generated", 10),
     ("blur_pass_rows_cut", 10),
     ("matmul64_generated", 10),
     ("matmul64_interchanged", 10),
+    ("matmul64_tiled", 10),
+    ("matvec_one_row", 20),
+    ("matvec_four_rows", 20),
+    ("gmm_d10_qtimes_exp_per_point", 2),
+    ("gmm_d10_qtimes_exp_hoisted", 2),
     ("gmm_d10_qtimes_generated", 2),
     ("gmm_d10_qtimes_running_index", 2),
     ("region_frame_92", 2000),
@@ -175,6 +310,12 @@ pub struct Inputs {
     icf: Vec<f64>,
     xc: Vec<f64>,
     region: fsmooth::Region<'static>,
+    /// The layer's weights (64 x 256), input and output.
+    w: Vec<f64>,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    /// Five components' packed rows (d = 10).
+    icf5: Vec<f64>,
 }
 
 const N: usize = 64;
@@ -191,6 +332,10 @@ impl Inputs {
             icf: rng.vec(55),
             xc: rng.vec(10),
             region: fsmooth::Region::new(),
+            w: rng.vec(64 * 256),
+            x: rng.vec(256),
+            y: vec![0.0; 64],
+            icf5: rng.vec(5 * 55),
         }
     }
 
@@ -220,6 +365,15 @@ impl Inputs {
                         black_box(qtimes_running_index(black_box(&self.icf), &self.xc).unwrap());
                     }
                 }
+                "matmul64_tiled" => matmul_tiled(black_box(&mut self.c), ma, mb, n),
+                "matvec_one_row" => matvec_one_row(black_box(&mut self.y), &self.w, &self.x),
+                "matvec_four_rows" => matvec_four_rows(black_box(&mut self.y), &self.w, &self.x),
+                "gmm_d10_qtimes_exp_per_point" => {
+                    black_box(qtimes_exp_per_point(black_box(&self.icf5), &self.xc));
+                }
+                "gmm_d10_qtimes_exp_hoisted" => {
+                    black_box(qtimes_exp_hoisted(black_box(&self.icf5), &self.xc));
+                }
                 "region_frame_92" => frame_92(&mut self.region),
                 _ => panic!("no probe {name}"),
             }
@@ -244,6 +398,21 @@ impl Inputs {
         let mut c3 = self.c.clone();
         crate::workloads::kernels::chain(&mut c3, ma, mb, &eye, &mut self.region).unwrap();
         assert!(same(&c1, &c2) && same(&c1, &c3));
+
+        let mut c4 = self.c.clone();
+        matmul_tiled(&mut c4, ma, mb, N);
+        assert!(same(&c2, &c4));
+
+        let (mut y1, mut y2) = (self.y.clone(), self.y.clone());
+        matvec_one_row(&mut y1, &self.w, &self.x);
+        matvec_four_rows(&mut y2, &self.w, &self.x);
+        assert!(same(&y1, &y2));
+
+        let (h1, h2) = (
+            qtimes_exp_per_point(&self.icf5, &self.xc),
+            qtimes_exp_hoisted(&self.icf5, &self.xc),
+        );
+        assert_eq!(h1.to_bits(), h2.to_bits());
 
         let q1 = qtimes_generated(&self.icf, &self.xc).unwrap();
         let q2 = qtimes_running_index(&self.icf, &self.xc).unwrap();

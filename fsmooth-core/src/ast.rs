@@ -78,11 +78,13 @@ pub struct Program {
 /// values either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`).
+    /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`), and with it the hoisting
+    /// of costly invariant calls out of loops ([`crate::hoist`]).
     pub fusion: bool,
     /// Small fixed loops written out so that their arrays become scalars ([`crate::unroll`];
-    /// only with fusion). Faster code, less scratch; but more code, which a flash-bound
-    /// microcontroller may not want (`#![fsmooth(unroll = false)]`).
+    /// only with fusion), and loops over sums written out several rows or columns at a time
+    /// ([`crate::dps`]'s jam and tiles). Faster code, less scratch; but more code, which a
+    /// flash-bound microcontroller may not want (`#![fsmooth(unroll = false)]`).
     pub unroll: bool,
     /// Where intermediate arrays live.
     pub storage: Storage,

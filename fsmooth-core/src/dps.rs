@@ -1506,11 +1506,6 @@ fn idents_ok(e: &Ex, outer: &[String]) -> bool {
     })
 }
 
-/// Is `s` provably non-negative? Size names are natural numbers, so a polynomial over them
-/// whose coefficients are all non-negative is; so is one that is at 0 and after shifting a
-/// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
-/// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
-/// terms is not trusted.
 /// Copy `k` of a tile's code `e`, translated with the column index as `jt`, for the tile of
 /// `width` columns from `j0`: loads at `x + jt` become element `k` of the row `x + j0 .. x +
 /// j0 + width` (the original loads are proven for every column, so is the row), and every
@@ -1537,7 +1532,11 @@ fn column(e: &Ex, jt: &Ident, j0: &Ident, width: usize, k: usize) -> Ex {
     e
 }
 
-/// `s` is non-negative for every natural value of its size names (and has no other atoms).
+/// Is `s` provably non-negative? Size names are natural numbers, so a polynomial over them
+/// whose coefficients are all non-negative is; so is one that is at 0 and after shifting a
+/// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
+/// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
+/// terms is not trusted.
 pub(crate) fn names_nonneg(s: &Size) -> bool {
     nonneg_on_naturals(s, 0)
 }

@@ -72,3 +72,27 @@ fn errors_keep_the_signature() {
         "pub fn bad(a: [f64; 3], b: [f64; 4]) -> [f64; 3] { add(a, b) }",
     );
 }
+
+#[test]
+fn dense_layer_takes_four_rows_at_a_time() {
+    check(
+        "dense",
+        "pub fn dense(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] { add(matvec(w, x), b) }",
+    );
+}
+
+#[test]
+fn matrix_product_takes_tiles_of_columns() {
+    check(
+        "matmul",
+        "pub fn matmul2(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+}
+
+#[test]
+fn invariant_exp_is_a_table_before_the_loop() {
+    check(
+        "hoisted",
+        "pub fn hoisted(q: [[f64; d]; k], x: [[f64; d]; n], d: usize) -> f64 { ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| dot(map(q[c], |v| v.exp()), x[i])))) }",
+    );
+}

@@ -1,0 +1,126 @@
+#[allow(unused, clippy::all)]
+#[inline]
+pub fn dense(
+    out: &mut [f64],
+    w: &[f64],
+    b: &[f64],
+    x: &[f64],
+    region: &mut ::fsmooth::Region<'_>,
+) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let o: usize = ::fsmooth::__rt::from_len(b.len(), 1usize);
+    let i: usize = ::fsmooth::__rt::from_len(x.len(), 1usize);
+    let __z0: usize = ::fsmooth::__rt::mul(o, i, "o * i")?;
+    if w.len() != __z0 {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "w",
+            expected: __z0,
+            found: w.len(),
+        });
+    }
+    if b.len() != o {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "b",
+            expected: o,
+            found: b.len(),
+        });
+    }
+    if x.len() != i {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "x",
+            expected: i,
+            found: x.len(),
+        });
+    }
+    if out.len() != o {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "out",
+            expected: o,
+            found: out.len(),
+        });
+    }
+    let _ = region;
+    let __nb16: usize = (o / 4usize);
+    for __q16 in 0..__nb16 {
+        let __r16_0: usize = (__q16).wrapping_mul(4usize);
+        let __r16_1: usize = (__r16_0).wrapping_add(1usize);
+        let __r16_2: usize = (__r16_0).wrapping_add(2usize);
+        let __r16_3: usize = (__r16_0).wrapping_add(3usize);
+        let mut __a16_0 = (-0f64);
+        let mut __a16_1 = (-0f64);
+        let mut __a16_2 = (-0f64);
+        let mut __a16_3 = (-0f64);
+        if let (
+            ::core::option::Option::Some(__e13_0),
+            ::core::option::Option::Some(__e13_1),
+            ::core::option::Option::Some(__e13_2),
+            ::core::option::Option::Some(__e13_3),
+        ) = (
+            w
+                .get(
+                    (__r16_0)
+                        .wrapping_mul(i)..((__r16_0).wrapping_mul(i)).wrapping_add(i),
+                ),
+            w
+                .get(
+                    (__r16_1)
+                        .wrapping_mul(i)..((__r16_1).wrapping_mul(i)).wrapping_add(i),
+                ),
+            w
+                .get(
+                    (__r16_2)
+                        .wrapping_mul(i)..((__r16_2).wrapping_mul(i)).wrapping_add(i),
+                ),
+            w.get((__r16_3).wrapping_mul(i)..((__r16_3).wrapping_mul(i)).wrapping_add(i)),
+        ) {
+            for ((((i_13, __e13_0), __e13_1), __e13_2), __e13_3) in (0..i)
+                .zip(__e13_0.iter())
+                .zip(__e13_1.iter())
+                .zip(__e13_2.iter())
+                .zip(__e13_3.iter())
+            {
+                __a16_0 = (__a16_0 + ((*__e13_0) * ::fsmooth::__rt::ld(x, i_13)));
+                __a16_1 = (__a16_1 + ((*__e13_1) * ::fsmooth::__rt::ld(x, i_13)));
+                __a16_2 = (__a16_2 + ((*__e13_2) * ::fsmooth::__rt::ld(x, i_13)));
+                __a16_3 = (__a16_3 + ((*__e13_3) * ::fsmooth::__rt::ld(x, i_13)));
+            }
+        }
+        let __v = (__a16_0 + ::fsmooth::__rt::ld(b, __r16_0));
+        ::fsmooth::__rt::st(out, __r16_0, __v);
+        let __v = (__a16_1 + ::fsmooth::__rt::ld(b, __r16_1));
+        ::fsmooth::__rt::st(out, __r16_1, __v);
+        let __v = (__a16_2 + ::fsmooth::__rt::ld(b, __r16_2));
+        ::fsmooth::__rt::st(out, __r16_2, __v);
+        let __v = (__a16_3 + ::fsmooth::__rt::ld(b, __r16_3));
+        ::fsmooth::__rt::st(out, __r16_3, __v);
+    }
+    for __left16 in 0..(o % 4usize) {
+        let i_16: usize = ((__nb16).wrapping_mul(4usize)).wrapping_add(__left16);
+        let __v = ({
+            let mut acc_12 = (-0f64);
+            if let (::core::option::Option::Some(__e13_0),) = (
+                w.get((i_16).wrapping_mul(i)..((i_16).wrapping_mul(i)).wrapping_add(i)),
+            ) {
+                for (i_13, __e13_0) in (0..i).zip(__e13_0.iter()) {
+                    acc_12 = (acc_12 + ((*__e13_0) * ::fsmooth::__rt::ld(x, i_13)));
+                }
+            }
+            acc_12
+        } + ::fsmooth::__rt::ld(b, i_16));
+        ::fsmooth::__rt::st(out, i_16, __v);
+    }
+    ::core::result::Result::Ok(())
+}
+///Sizes of kernel `dense`.
+#[allow(non_snake_case)]
+pub mod dense {
+    ///f64 scratch slots a call of `dense` needs (a `Region::from_slab` of this length suffices).
+    #[allow(unused)]
+    pub const fn scratch_len(i: usize, o: usize) -> usize {
+        0usize
+    }
+    ///Length of `dense`'s `out`.
+    #[allow(unused)]
+    pub const fn out_len(i: usize, o: usize) -> usize {
+        o
+    }
+}

@@ -1,0 +1,449 @@
+#[allow(unused, clippy::all)]
+#[inline]
+pub fn matmul2(
+    out: &mut [f64],
+    a: &[f64],
+    b: &[f64],
+    k: usize,
+    region: &mut ::fsmooth::Region<'_>,
+) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let k: usize = k;
+    let n: usize = ::fsmooth::__rt::from_len(a.len(), k);
+    let m: usize = ::fsmooth::__rt::from_len(b.len(), k);
+    let __z0: usize = ::fsmooth::__rt::mul(n, k, "n * k")?;
+    let __z1: usize = ::fsmooth::__rt::mul(k, m, "k * m")?;
+    let __z2: usize = ::fsmooth::__rt::mul(n, m, "n * m")?;
+    if a.len() != __z0 {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "a",
+            expected: __z0,
+            found: a.len(),
+        });
+    }
+    if b.len() != __z1 {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "b",
+            expected: __z1,
+            found: b.len(),
+        });
+    }
+    if out.len() != __z2 {
+        return ::core::result::Result::Err(::fsmooth::Error::Shape {
+            arg: "out",
+            expected: __z2,
+            found: out.len(),
+        });
+    }
+    let _ = region;
+    if let (::core::option::Option::Some(__ri_9_0),) = (a.get(0usize..),) {
+        for (i_9, __ri_9_0) in (0..n).zip(::fsmooth::__rt::rows(__ri_9_0, k)) {
+            let __nt10_0: usize = (m / 16usize);
+            for __tq10_0 in 0..__nt10_0 {
+                let __tc10_0: usize = (__tq10_0).wrapping_mul(16usize);
+                let mut __t10_0_0 = (-0f64);
+                let mut __t10_0_1 = (-0f64);
+                let mut __t10_0_2 = (-0f64);
+                let mut __t10_0_3 = (-0f64);
+                let mut __t10_0_4 = (-0f64);
+                let mut __t10_0_5 = (-0f64);
+                let mut __t10_0_6 = (-0f64);
+                let mut __t10_0_7 = (-0f64);
+                let mut __t10_0_8 = (-0f64);
+                let mut __t10_0_9 = (-0f64);
+                let mut __t10_0_10 = (-0f64);
+                let mut __t10_0_11 = (-0f64);
+                let mut __t10_0_12 = (-0f64);
+                let mut __t10_0_13 = (-0f64);
+                let mut __t10_0_14 = (-0f64);
+                let mut __t10_0_15 = (-0f64);
+                if let (::core::option::Option::Some(__e18_0),) = (
+                    __ri_9_0.get(0usize..k),
+                ) {
+                    for (i_18, __e18_0) in (0..k).zip(__e18_0.iter()) {
+                        __t10_0_0 = (__t10_0_0
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    0usize,
+                                )));
+                        __t10_0_1 = (__t10_0_1
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    1usize,
+                                )));
+                        __t10_0_2 = (__t10_0_2
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    2usize,
+                                )));
+                        __t10_0_3 = (__t10_0_3
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    3usize,
+                                )));
+                        __t10_0_4 = (__t10_0_4
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    4usize,
+                                )));
+                        __t10_0_5 = (__t10_0_5
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    5usize,
+                                )));
+                        __t10_0_6 = (__t10_0_6
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    6usize,
+                                )));
+                        __t10_0_7 = (__t10_0_7
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    7usize,
+                                )));
+                        __t10_0_8 = (__t10_0_8
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    8usize,
+                                )));
+                        __t10_0_9 = (__t10_0_9
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    9usize,
+                                )));
+                        __t10_0_10 = (__t10_0_10
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    10usize,
+                                )));
+                        __t10_0_11 = (__t10_0_11
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    11usize,
+                                )));
+                        __t10_0_12 = (__t10_0_12
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    12usize,
+                                )));
+                        __t10_0_13 = (__t10_0_13
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    13usize,
+                                )));
+                        __t10_0_14 = (__t10_0_14
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    14usize,
+                                )));
+                        __t10_0_15 = (__t10_0_15
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    16usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
+                                    15usize,
+                                )));
+                    }
+                }
+                let __v = __t10_0_0;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m)).wrapping_add(__tc10_0),
+                    __v,
+                );
+                let __v = __t10_0_1;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(1usize)),
+                    __v,
+                );
+                let __v = __t10_0_2;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(2usize)),
+                    __v,
+                );
+                let __v = __t10_0_3;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(3usize)),
+                    __v,
+                );
+                let __v = __t10_0_4;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(4usize)),
+                    __v,
+                );
+                let __v = __t10_0_5;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(5usize)),
+                    __v,
+                );
+                let __v = __t10_0_6;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(6usize)),
+                    __v,
+                );
+                let __v = __t10_0_7;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(7usize)),
+                    __v,
+                );
+                let __v = __t10_0_8;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(8usize)),
+                    __v,
+                );
+                let __v = __t10_0_9;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(9usize)),
+                    __v,
+                );
+                let __v = __t10_0_10;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(10usize)),
+                    __v,
+                );
+                let __v = __t10_0_11;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(11usize)),
+                    __v,
+                );
+                let __v = __t10_0_12;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(12usize)),
+                    __v,
+                );
+                let __v = __t10_0_13;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(13usize)),
+                    __v,
+                );
+                let __v = __t10_0_14;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(14usize)),
+                    __v,
+                );
+                let __v = __t10_0_15;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_0).wrapping_add(15usize)),
+                    __v,
+                );
+            }
+            let __nt10_1: usize = ((m).wrapping_sub((__nt10_0).wrapping_mul(16usize))
+                / 4usize);
+            for __tq10_1 in 0..__nt10_1 {
+                let __tc10_1: usize = ((__nt10_0).wrapping_mul(16usize))
+                    .wrapping_add((__tq10_1).wrapping_mul(4usize));
+                let mut __t10_1_0 = (-0f64);
+                let mut __t10_1_1 = (-0f64);
+                let mut __t10_1_2 = (-0f64);
+                let mut __t10_1_3 = (-0f64);
+                if let (::core::option::Option::Some(__e18_0),) = (
+                    __ri_9_0.get(0usize..k),
+                ) {
+                    for (i_18, __e18_0) in (0..k).zip(__e18_0.iter()) {
+                        __t10_1_0 = (__t10_1_0
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    4usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
+                                    0usize,
+                                )));
+                        __t10_1_1 = (__t10_1_1
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    4usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
+                                    1usize,
+                                )));
+                        __t10_1_2 = (__t10_1_2
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    4usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
+                                    2usize,
+                                )));
+                        __t10_1_3 = (__t10_1_3
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    4usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
+                                    3usize,
+                                )));
+                    }
+                }
+                let __v = __t10_1_0;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m)).wrapping_add(__tc10_1),
+                    __v,
+                );
+                let __v = __t10_1_1;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_1).wrapping_add(1usize)),
+                    __v,
+                );
+                let __v = __t10_1_2;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_1).wrapping_add(2usize)),
+                    __v,
+                );
+                let __v = __t10_1_3;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m))
+                        .wrapping_add((__tc10_1).wrapping_add(3usize)),
+                    __v,
+                );
+            }
+            let __nt10_2: usize = (m)
+                .wrapping_sub(
+                    ((__nt10_0).wrapping_mul(16usize))
+                        .wrapping_add((__nt10_1).wrapping_mul(4usize)),
+                );
+            for __tq10_2 in 0..__nt10_2 {
+                let __tc10_2: usize = (((__nt10_0).wrapping_mul(16usize))
+                    .wrapping_add((__nt10_1).wrapping_mul(4usize)))
+                    .wrapping_add(__tq10_2);
+                let mut __t10_2_0 = (-0f64);
+                if let (::core::option::Option::Some(__e18_0),) = (
+                    __ri_9_0.get(0usize..k),
+                ) {
+                    for (i_18, __e18_0) in (0..k).zip(__e18_0.iter()) {
+                        __t10_2_0 = (__t10_2_0
+                            + ((*__e18_0)
+                                * ::fsmooth::__rt::ldr::<
+                                    1usize,
+                                >(
+                                    b,
+                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_2),
+                                    0usize,
+                                )));
+                    }
+                }
+                let __v = __t10_2_0;
+                ::fsmooth::__rt::st(
+                    out,
+                    ((i_9).wrapping_mul(m)).wrapping_add(__tc10_2),
+                    __v,
+                );
+            }
+        }
+    }
+    ::core::result::Result::Ok(())
+}
+///Sizes of kernel `matmul2`.
+#[allow(non_snake_case)]
+pub mod matmul2 {
+    ///f64 scratch slots a call of `matmul2` needs (a `Region::from_slab` of this length suffices).
+    #[allow(unused)]
+    pub const fn scratch_len(k: usize, n: usize, m: usize) -> usize {
+        0usize
+    }
+    ///Length of `matmul2`'s `out`.
+    #[allow(unused)]
+    pub const fn out_len(k: usize, n: usize, m: usize) -> usize {
+        usize::saturating_mul(n, m)
+    }
+}

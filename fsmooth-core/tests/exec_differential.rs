@@ -247,6 +247,50 @@ fn programs_that_found_bugs() {
     }
 }
 
+/// Kernel `k` of `src`, planned, and its loop IR printed (to check which shape it took).
+fn planned(src: &str) -> (fsmooth_core::lir::Func, String) {
+    let mut planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
+    let func = planned.remove(0).1.func;
+    let text = quote::ToTokens::to_token_stream(&func).to_string();
+    (func, text)
+}
+
+/// Random inputs with `n` rows, `m` columns and `p`.
+fn sized(rng: &mut fsmooth_testdata::Rng, n: usize, m: usize, p: usize) -> Inputs {
+    Inputs {
+        n,
+        m,
+        a: rng.vec(n),
+        b: rng.vec(m),
+        c: rng.vec(n * m),
+        s: rng.f64(),
+        p,
+    }
+}
+
+/// `func` (kernel `k` of `src`) gives the interpreter's result to the bit on `i`, its `out`
+/// of `out_len` slots (`None`: a scalar kernel).
+fn same_bits(src: &str, func: &fsmooth_core::lir::Func, i: &Inputs, out_len: Option<usize>) {
+    let want = Interp::new(src)
+        .unwrap()
+        .call("k", &values(i))
+        .unwrap()
+        .flatten();
+    let (n, m, p) = (i.n, i.m, i.p);
+    match run(func, &args(i), out_len) {
+        Ok(Ok(got)) => {
+            let got = executed(&got);
+            let same = got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(&want)
+                    .all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(same, "{src}, n = {n}, m = {m}, p = {p}\n{got:?}\n{want:?}");
+        }
+        other => panic!("{src}, n = {n}, m = {m}, p = {p}: {other:?}"),
+    }
+}
+
 /// Builds over sum folds are compiled four rows at a time (`dps`'s jam): every row count
 /// from 0 to 9 (so every remainder), every fold length from 1 to 5, the fold's terms and the
 /// rest of the row on either side of their `+`, and the results equal to the interpreter's
@@ -264,35 +308,12 @@ fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
         let src = format!(
             "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {{ {body} }}"
         );
-        let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
-        let text = quote::ToTokens::to_token_stream(&planned[0].1.func).to_string();
+        let (func, text) = planned(&src);
         assert!(text.contains("__nb"), "not jammed: {src}\n{text}");
-        let interp = Interp::new(&src).unwrap();
         for n in 0..10 {
             // (m >= 1: the interpreter's matrix of `n` empty rows has no rows.)
             for m in 1..6 {
-                let i = Inputs {
-                    n,
-                    m,
-                    a: rng.vec(n),
-                    b: rng.vec(m),
-                    c: rng.vec(n * m),
-                    s: rng.f64(),
-                    p: 0,
-                };
-                let want = interp.call("k", &values(&i)).unwrap().flatten();
-                match run(&planned[0].1.func, &args(&i), Some(n)) {
-                    Ok(Ok(got)) => {
-                        let got = executed(&got);
-                        let same = got.len() == want.len()
-                            && got
-                                .iter()
-                                .zip(&want)
-                                .all(|(x, y)| x.to_bits() == y.to_bits());
-                        assert!(same, "{src}, n = {n}, m = {m}\n{got:?}\n{want:?}");
-                    }
-                    other => panic!("{src}, n = {n}, m = {m}: {other:?}"),
-                }
+                same_bits(&src, &func, &sized(&mut rng, n, m, 0), Some(n));
             }
         }
     }
@@ -306,38 +327,17 @@ fn hoisted_calls_match_the_interpreter_to_the_bit() {
     let src = "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> f64 {
         ifold(p, s, |acc, i| acc * 0.5 + sum(build(n, |r| dot(map(c[r], |v| (v * s).sin()), b) * (s * s + 1.0).ln() + a[r] * (i as f64))))
     }";
-    let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
-    let text = quote::ToTokens::to_token_stream(&planned[0].1.func).to_string();
+    let (func, text) = planned(src);
     let loop_at = text.find("for i_").expect("the loop over i");
     assert!(
         !text[loop_at..].contains("sin") && !text[loop_at..].contains("ln"),
         "not hoisted: {text}"
     );
-    let interp = Interp::new(src).unwrap();
     let mut rng = fsmooth_testdata::Rng::new(12);
     for p in 0..4 {
         for n in 0..4 {
             for m in 1..4 {
-                let i = Inputs {
-                    n,
-                    m,
-                    a: rng.vec(n),
-                    b: rng.vec(m),
-                    c: rng.vec(n * m),
-                    s: rng.f64(),
-                    p,
-                };
-                let want = interp.call("k", &values(&i)).unwrap().flatten();
-                match run(&planned[0].1.func, &args(&i), None) {
-                    Ok(Ok(got)) => {
-                        let got = executed(&got);
-                        assert!(
-                            got.len() == 1 && got[0].to_bits() == want[0].to_bits(),
-                            "p = {p}, n = {n}, m = {m}: {got:?} vs {want:?}"
-                        );
-                    }
-                    other => panic!("p = {p}, n = {n}, m = {m}: {other:?}"),
-                }
+                same_bits(src, &func, &sized(&mut rng, n, m, p), None);
             }
         }
     }
@@ -352,38 +352,12 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
         "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
         matmul(c, build(m, |r| map(b, |v| v * s + (r as f64))))
     }";
-    let planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
-    let text = quote::ToTokens::to_token_stream(&planned[0].1.func).to_string();
-    assert!(
-        text.contains("LdRow") || text.contains("ldr"),
-        "not tiled: {text}"
-    );
-    let interp = Interp::new(src).unwrap();
+    let (func, text) = planned(src);
+    assert!(text.contains("ldr :: < 16usize >"), "not tiled: {text}");
     let mut rng = fsmooth_testdata::Rng::new(13);
     for n in [0, 1, 3] {
         for m in 1..41 {
-            let i = Inputs {
-                n,
-                m,
-                a: rng.vec(n),
-                b: rng.vec(m),
-                c: rng.vec(n * m),
-                s: rng.f64(),
-                p: 0,
-            };
-            let want = interp.call("k", &values(&i)).unwrap().flatten();
-            match run(&planned[0].1.func, &args(&i), Some(n * m)) {
-                Ok(Ok(got)) => {
-                    let got = executed(&got);
-                    let same = got.len() == want.len()
-                        && got
-                            .iter()
-                            .zip(&want)
-                            .all(|(x, y)| x.to_bits() == y.to_bits());
-                    assert!(same, "n = {n}, m = {m}\n{got:?}\n{want:?}");
-                }
-                other => panic!("n = {n}, m = {m}: {other:?}"),
-            }
+            same_bits(src, &func, &sized(&mut rng, n, m, 0), Some(n * m));
         }
     }
 }

@@ -153,7 +153,13 @@ impl Lift<'_> {
             Kind::Ifold(n, init, acc, i, b) => {
                 self.walk(n);
                 self.walk(init);
-                let free = n.sym.clone().filter(|s| self.free_size(s));
+                // Only a count the kernel computes at entry anyway (a size): a table's
+                // count is computed there, and `p - 1` computed early could fail where the
+                // loop, never reached, would not.
+                let free = match &n.kind {
+                    Kind::Size(s) if self.free_size(s) => Some(s.clone()),
+                    _ => None,
+                };
                 self.inside.extend([*acc, *i]);
                 self.path.push((*i, free));
                 self.walk(b);
@@ -363,6 +369,11 @@ mod tests {
             ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| dot(map(q[c], |v| v.exp()), x[i]))))
         }";
         assert_eq!(depths(src), vec![2]);
+        // A fold's index, its count a size.
+        let src = "pub fn k(x: [f64; n], p: usize) -> [f64; n] {
+            build(n, |i| x[i] * ifold(n, 0.0, |a, l| a + (l as f64).exp()))
+        }";
+        assert_eq!(depths(src), vec![1]);
         // A call reading nothing of the loop's is a scalar before it.
         let src = "pub fn k(x: [f64; n], s: f64) -> [f64; n] { build(n, |i| x[i] * s.exp()) }";
         assert_eq!(depths(src), vec![0]);
@@ -385,6 +396,10 @@ mod tests {
             // A triangle: the inner count depends on a loop inside.
             "pub fn k(q: [f64; d], x: [f64; n]) -> [f64; n] {
                 build(n, |i| x[i] * sum(build(d, |j| ifold(j, 0.0, |a, l| a + q[l].exp()))))
+            }",
+            // A count computed in the loop (`p - 1` fails for p = 0, but only if reached).
+            "pub fn k(x: [f64; n], p: usize) -> [f64; n] {
+                build(n, |i| x[i] * ifold(p - 1, 0.0, |a, l| a + (l as f64).exp()))
             }",
         ] {
             let d = depths(src);

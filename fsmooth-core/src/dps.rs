@@ -941,8 +941,9 @@ impl<'k> Dps<'k> {
         Some(vec![first, outer])
     }
 
-    /// `build(n, |i| ifold(k, init, |acc, l| acc + g) op rest)`, `k` free of `i`, [`JAM`]
-    /// rows at a time: one `l` loop carries a row's accumulator each, and each adds its
+    /// `build(n, |i| f(ifold(k, init, |acc, l| acc + g)))`, `k` free of `i` and the fold
+    /// reached through arithmetic and math calls (`dot(w[i], x) + b[i]`, `dot(..).tanh()`),
+    /// [`JAM`] rows at a time: one `l` loop carries a row's accumulator each, and each adds its
     /// terms in the order written, so the result is bit-identical; but the rows' chains of
     /// additions overlap where one waited on the last, and loads they share (`x[l]` in a
     /// matrix-vector product) are made once. The rows left over (`n % JAM`) run one at a
@@ -953,16 +954,11 @@ impl<'k> Dps<'k> {
         if !self.jam || body.ty != Type::F64 || n.as_const().is_some_and(|c| c < JAM as u64) {
             return None;
         }
-        let (fold, rest) = match &body.kind {
-            Kind::Ifold(..) => (body, None),
-            Kind::Bin(op, a, b, _) if matches!(a.kind, Kind::Ifold(..)) => {
-                (&**a, Some((*op, &**b, true)))
-            }
-            Kind::Bin(op, a, b, _) if matches!(b.kind, Kind::Ifold(..)) => {
-                (&**b, Some((*op, &**a, false)))
-            }
-            _ => return None,
-        };
+        // The row's value with the fold's place held by a variable of no kernel (bound to
+        // each row's accumulator in turn).
+        let held = VarId::MAX - i;
+        let mut rest = body.clone();
+        let fold = take_fold(&mut rest, &Core::new(Kind::Var(held), Type::F64, body.span))?;
         let Kind::Ifold(cnt, init, acc, l, fb) = &fold.kind else {
             return None;
         };
@@ -1023,15 +1019,8 @@ impl<'k> Dps<'k> {
         let mut stores = Vec::new();
         for (t, acc) in accs.iter().enumerate() {
             row(self, t);
-            let a = Ex::Var(acc.clone());
-            let v = match rest {
-                None => a,
-                Some((op, r, fold_left)) => {
-                    let r = self.scalar(r);
-                    let (p, q) = if fold_left { (a, r) } else { (r, a) };
-                    Ex::Bin(op, Box::new(p), Box::new(q))
-                }
-            };
+            self.env.insert(held, Loc::Scalar(acc.clone()));
+            let v = self.scalar(&rest);
             let at = plus(&dest.off, Ex::Var(rows[t].clone()));
             stores.push(St::Store(dest.base.clone(), at, v));
         }
@@ -1504,6 +1493,23 @@ fn idents_ok(e: &Ex, outer: &[String]) -> bool {
                 && s.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     })
+}
+
+/// Take the sum fold out of `e`, leaving `held` in its place: the fold must be reached through
+/// arithmetic and math calls only (`ifold(..)`, `ifold(..) + b[i]`, `0.5 * ifold(..)`,
+/// `ifold(..).tanh()`), so that it is evaluated exactly once per row.
+fn take_fold(e: &mut Core, held: &Core) -> Option<Core> {
+    if let Kind::Ifold(..) = e.kind
+        && e.ty == Type::F64
+    {
+        return Some(std::mem::replace(e, held.clone()));
+    }
+    match &mut e.kind {
+        Kind::Bin(_, a, b, _) => take_fold(a, held).or_else(|| take_fold(b, held)),
+        Kind::Neg(a) => take_fold(a, held),
+        Kind::Math(_, xs) => xs.iter_mut().find_map(|x| take_fold(x, held)),
+        _ => None,
+    }
 }
 
 /// Copy `k` of a tile's code `e`, translated with the column index as `jt`, for the tile of

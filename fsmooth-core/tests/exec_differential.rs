@@ -293,8 +293,9 @@ fn same_bits(src: &str, func: &fsmooth_core::lir::Func, i: &Inputs, out_len: Opt
 
 /// Builds over sum folds are compiled four rows at a time (`dps`'s jam): every row count
 /// from 0 to 9 (so every remainder), every fold length from 1 to 5, the fold's terms and the
-/// rest of the row on either side of their `+`, and the results equal to the interpreter's
-/// to the bit (the jam keeps each row's additions in order).
+/// rest of the row on either side of their `+`, the fold inside arithmetic and math calls,
+/// and the results equal to the interpreter's to the bit (the jam keeps each row's
+/// additions in order).
 #[test]
 fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
     let bodies = [
@@ -302,6 +303,8 @@ fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
         "build(n, |i| s * dot(c[i], b))",
         "build(n, |i| ifold(m, a[i], |acc, l| c[i][l] * b[l] + acc))",
         "build(n, |i| ifold(m, 1.0, |acc, l| acc + c[i][l] / (b[l] + s)) - a[i])",
+        "map(matvec(c, b), |v| v.tanh())",
+        "build(n, |i| a[i] - (0.5 * dot(c[i], b)).exp())",
     ];
     let mut rng = fsmooth_testdata::Rng::new(11);
     for body in bodies {

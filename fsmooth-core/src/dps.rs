@@ -813,13 +813,7 @@ impl<'k> Dps<'k> {
                 if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
-                // A fold whose count is an enclosing index (a triangle) is short on average:
-                // cutting its rows costs more than the checks it saves.
-                if n.sym.as_ref().is_some_and(|s| !s.has_loop()) {
-                    self.enter_loop(*i, &iv);
-                } else {
-                    self.enter_plain_loop(*i, &iv);
-                }
+                self.enter_fold_loop(n, *i, &iv);
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
                 let streams = self.leave_loop_sts(&mut step, None);
@@ -863,6 +857,17 @@ impl<'k> Dps<'k> {
         }
     }
 
+    /// Open the loop context of a fold over `l` counting `cnt`. A fold whose count is an
+    /// enclosing index (a triangle) is short on average: cutting its rows costs more than
+    /// the checks it saves, so it takes no streams.
+    fn enter_fold_loop(&mut self, cnt: &Core, l: VarId, lv: &Ident) {
+        if cnt.sym.as_ref().is_some_and(|s| !s.has_loop()) {
+            self.enter_loop(l, lv);
+        } else {
+            self.enter_plain_loop(l, lv);
+        }
+    }
+
     /// `build(n, |j| ifold(k, init, |acc, l| acc + g))` as two loops, `l` outside and `j`
     /// inside: the destination row starts as `init` and every element adds its `g(j, l)` in
     /// the same order as before, so the result is bit-identical, but the inner loop runs
@@ -872,22 +877,11 @@ impl<'k> Dps<'k> {
         let Kind::Build(n, j, body) = &e.kind else {
             return None;
         };
-        let Kind::Ifold(cnt, init, acc, l, fb) = &body.kind else {
-            return None;
-        };
-        let Kind::Bin(BinOp::Add, x, y, _) = &fb.kind else {
-            return None;
-        };
-        let g = match (&x.kind, &y.kind) {
-            (Kind::Var(a), _) if a == acc => y,
-            (_, Kind::Var(a)) if a == acc => x,
-            _ => return None,
-        };
-        if body.ty != Type::F64
-            || g.mentions(*acc)
-            || cnt.mentions(*j)
-            || matches!(dest.base, Base::Param(_))
-        {
+        let fold = SumFold::of(body)?;
+        let SumFold {
+            cnt, init, l, g, ..
+        } = fold;
+        if cnt.mentions(*j) || matches!(dest.base, Base::Param(_)) {
             return None;
         }
         // Small fixed sizes unroll completely as written; the interchange only adds work.
@@ -897,12 +891,12 @@ impl<'k> Dps<'k> {
         }
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
-        let (jv, lv) = (self.local(*j), self.local(*l));
+        let (jv, lv) = (self.local(*j), self.local(l));
         self.env.insert(*j, Loc::Scalar(jv.clone()));
-        self.env.insert(*l, Loc::Scalar(lv.clone()));
+        self.env.insert(l, Loc::Scalar(lv.clone()));
         self.bounds.insert(*j, n.clone());
         if let Some(s) = &cnt.sym {
-            self.bounds.insert(*l, s.clone());
+            self.bounds.insert(l, s.clone());
         }
         let ct = self.scalar(cnt);
         // Pass 1: the row starts as init.
@@ -910,7 +904,7 @@ impl<'k> Dps<'k> {
         let mut it = self.scalar(init);
         let init_streams = self.leave_loop_ex(&mut it, Some(&dest.base));
         // Pass 2: for each l, every element adds g(j, l).
-        self.enter_loop(*l, &lv);
+        self.enter_loop(l, &lv);
         self.enter_loop(*j, &jv);
         let mut gt = self.scalar(g);
         let g_streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
@@ -926,7 +920,7 @@ impl<'k> Dps<'k> {
             return None;
         }
         if self.jam
-            && let Some(code) = self.tile(n, *j, *l, cnt, init, g, dest)
+            && let Some(code) = self.tile(n, *j, &fold, dest)
         {
             return Some(code);
         }
@@ -958,32 +952,25 @@ impl<'k> Dps<'k> {
         // each row's accumulator in turn).
         let held = VarId::MAX - i;
         let mut rest = body.clone();
-        let fold = take_fold(&mut rest, &Core::new(Kind::Var(held), Type::F64, body.span))?;
-        let Kind::Ifold(cnt, init, acc, l, fb) = &fold.kind else {
-            return None;
-        };
-        let Kind::Bin(BinOp::Add, x, y, _) = &fb.kind else {
-            return None;
-        };
-        let (g, acc_left) = match (&x.kind, &y.kind) {
-            (Kind::Var(a), _) if a == acc => (&**y, true),
-            (_, Kind::Var(a)) if a == acc => (&**x, false),
-            _ => return None,
-        };
-        if fold.ty != Type::F64 || g.mentions(*acc) || cnt.mentions(i) {
+        let taken = take_fold(&mut rest, &Core::new(Kind::Var(held), Type::F64, body.span))?;
+        let fold = SumFold::of(&taken)?;
+        let SumFold {
+            cnt, init, l, g, ..
+        } = fold;
+        if cnt.mentions(i) {
             return None;
         }
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
-        let (iv, lv) = (self.local(i), self.local(*l));
+        let (iv, lv) = (self.local(i), self.local(l));
         let (nb, q) = (format_ident!("__nb{}", i), format_ident!("__q{}", i));
         let rows: Vec<Ident> = (0..JAM).map(|t| format_ident!("__r{}_{}", i, t)).collect();
         let accs: Vec<Ident> = (0..JAM).map(|t| format_ident!("__a{}_{}", i, t)).collect();
         self.bounds.insert(i, n.clone());
         if let Some(s) = &cnt.sym {
-            self.bounds.insert(*l, s.clone());
+            self.bounds.insert(l, s.clone());
         }
-        self.env.insert(*l, Loc::Scalar(lv.clone()));
+        self.env.insert(l, Loc::Scalar(lv.clone()));
         let ct = self.scalar(cnt);
         // The rows' index as a loop without streams (its value is each row's local in turn),
         // so that the fold's streams can start at `row * k`.
@@ -998,22 +985,12 @@ impl<'k> Dps<'k> {
             row(self, t);
             inits.push(self.scalar(init));
         }
-        // As the fold's own loop is entered in `scalar`.
-        if cnt.sym.as_ref().is_some_and(|s| !s.has_loop()) {
-            self.enter_loop(*l, &lv);
-        } else {
-            self.enter_plain_loop(*l, &lv);
-        }
+        self.enter_fold_loop(cnt, l, &lv);
         let mut step = Vec::new();
         for (t, acc) in accs.iter().enumerate() {
             row(self, t);
-            let (a, gt) = (Ex::Var(acc.clone()), self.scalar(g));
-            let sum = if acc_left {
-                Ex::Bin(BinOp::Add, Box::new(a), Box::new(gt))
-            } else {
-                Ex::Bin(BinOp::Add, Box::new(gt), Box::new(a))
-            };
-            step.push(St::Assign(acc.clone(), sum));
+            let gt = self.scalar(g);
+            step.push(St::Assign(acc.clone(), fold.add(Ex::Var(acc.clone()), gt)));
         }
         let streams = self.leave_loop_sts(&mut step, None);
         let mut stores = Vec::new();
@@ -1050,19 +1027,15 @@ impl<'k> Dps<'k> {
         if !plain || reads_dest {
             return None;
         }
-        let mut block = vec![St::Let {
-            id: rows[0].clone(),
-            mutable: false,
-            usize_ty: true,
-            val: wmul(Ex::Var(q.clone()), Ex::Usize(JAM)),
-        }];
-        for t in 1..JAM {
-            block.push(St::Let {
-                id: rows[t].clone(),
-                mutable: false,
-                usize_ty: true,
-                val: wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
-            });
+        let mut block = vec![St::let_usize(
+            &rows[0],
+            wmul(Ex::Var(q.clone()), Ex::Usize(JAM)),
+        )];
+        for (t, r) in rows.iter().enumerate().skip(1) {
+            block.push(St::let_usize(
+                r,
+                wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
+            ));
         }
         for (a, v) in accs.iter().zip(inits) {
             block.push(St::Let {
@@ -1076,12 +1049,10 @@ impl<'k> Dps<'k> {
         block.extend(stores);
         let r = format_ident!("__left{}", i);
         Some(vec![
-            St::Let {
-                id: nb.clone(),
-                mutable: false,
-                usize_ty: true,
-                val: Ex::Bin(BinOp::Div, Box::new(nt.clone()), Box::new(Ex::Usize(JAM))),
-            },
+            St::let_usize(
+                &nb,
+                Ex::Bin(BinOp::Div, Box::new(nt.clone()), Box::new(Ex::Usize(JAM))),
+            ),
             St::For {
                 var: q,
                 n: Ex::Var(nb.clone()),
@@ -1093,12 +1064,7 @@ impl<'k> Dps<'k> {
                 n: Ex::Bin(BinOp::Rem, Box::new(nt), Box::new(Ex::Usize(JAM))),
                 streams: Vec::new(),
                 body: vec![
-                    St::Let {
-                        id: iv.clone(),
-                        mutable: false,
-                        usize_ty: true,
-                        val: wadd(wmul(Ex::Var(nb), Ex::Usize(JAM)), Ex::Var(r)),
-                    },
+                    St::let_usize(&iv, wadd(wmul(Ex::Var(nb), Ex::Usize(JAM)), Ex::Var(r))),
                     St::Store(dest.base.clone(), plus(&dest.off, Ex::Var(iv)), left),
                 ],
             },
@@ -1112,20 +1078,14 @@ impl<'k> Dps<'k> {
     /// the result is bit-identical. The loads at the column (`b[l][j]`) become loads of the
     /// row `b[l][j0..j0 + width]`, which is cut once per `l` for all the tile's columns
     /// (`ldr`). `None` unless every part is plain (nothing can fail, as in [`Dps::jam`]).
-    #[allow(clippy::too_many_arguments)]
-    fn tile(
-        &mut self,
-        n: &Size,
-        j: VarId,
-        l: VarId,
-        cnt: &Core,
-        init: &Core,
-        g: &Core,
-        dest: &View,
-    ) -> Option<Vec<St>> {
-        if n.as_const().is_some_and(|c| c < 4) {
+    fn tile(&mut self, n: &Size, j: VarId, fold: &SumFold, dest: &View) -> Option<Vec<St>> {
+        // Fewer columns than the narrowest tile of several: nothing to keep together.
+        if n.as_const().is_some_and(|c| c < TILES[1] as u64) {
             return None;
         }
+        let SumFold {
+            cnt, init, l, g, ..
+        } = *fold;
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
         // The column as a placeholder, replaced in each of a tile's copies (`column`).
@@ -1137,11 +1097,7 @@ impl<'k> Dps<'k> {
         self.enter_plain_loop(j, &jt);
         let it = self.scalar(init);
         self.loops.pop();
-        if cnt.sym.as_ref().is_some_and(|s| !s.has_loop()) {
-            self.enter_loop(l, &lv);
-        } else {
-            self.enter_plain_loop(l, &lv);
-        }
+        self.enter_fold_loop(cnt, l, &lv);
         self.enter_plain_loop(j, &jt);
         let mut gt = self.scalar(g);
         self.loops.pop();
@@ -1167,25 +1123,21 @@ impl<'k> Dps<'k> {
                 Ex::Usize(0) => nt.clone(),
                 s => Ex::Wrap(Wrap::Sub, Box::new(nt.clone()), Box::new(s.clone())),
             };
-            out.push(St::Let {
-                id: nb.clone(),
-                mutable: false,
-                usize_ty: true,
-                val: if width == 1 {
+            out.push(St::let_usize(
+                &nb,
+                if width == 1 {
                     rest
                 } else {
                     Ex::Bin(BinOp::Div, Box::new(rest), Box::new(Ex::Usize(width)))
                 },
-            });
+            ));
             let accs: Vec<Ident> = (0..width)
                 .map(|k| format_ident!("__t{}_{}_{}", j, w, k))
                 .collect();
-            let mut block = vec![St::Let {
-                id: j0.clone(),
-                mutable: false,
-                usize_ty: true,
-                val: wadd(start.clone(), wmul(Ex::Var(q.clone()), Ex::Usize(width))),
-            }];
+            let mut block = vec![St::let_usize(
+                &j0,
+                wadd(start.clone(), wmul(Ex::Var(q.clone()), Ex::Usize(width))),
+            )];
             for (k, a) in accs.iter().enumerate() {
                 block.push(St::Let {
                     id: a.clone(),
@@ -1198,12 +1150,8 @@ impl<'k> Dps<'k> {
                 .iter()
                 .enumerate()
                 .map(|(k, a)| {
-                    let sum = Ex::Bin(
-                        BinOp::Add,
-                        Box::new(Ex::Var(a.clone())),
-                        Box::new(column(&gt, &jt, &j0, width, k)),
-                    );
-                    St::Assign(a.clone(), sum)
+                    let gk = column(&gt, &jt, &j0, width, k);
+                    St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
                 })
                 .collect();
             block.push(St::For {
@@ -1493,6 +1441,48 @@ fn idents_ok(e: &Ex, outer: &[String]) -> bool {
                 && s.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     })
+}
+
+/// `ifold(cnt, init, |acc, l| acc + g)` (or `g + acc`) of f64, `g` free of `acc`: a sum whose
+/// terms can be added in any interleaving with other sums' (the interchange, the jam and the
+/// tiles), each sum's own order kept.
+#[derive(Clone, Copy)]
+struct SumFold<'a> {
+    cnt: &'a Core,
+    init: &'a Core,
+    l: VarId,
+    g: &'a Core,
+    /// The accumulator is the left operand of the `+`.
+    acc_left: bool,
+}
+
+impl<'a> SumFold<'a> {
+    fn of(e: &'a Core) -> Option<SumFold<'a>> {
+        let Kind::Ifold(cnt, init, acc, l, fb) = &e.kind else {
+            return None;
+        };
+        let Kind::Bin(BinOp::Add, x, y, _) = &fb.kind else {
+            return None;
+        };
+        let (g, acc_left) = match (&x.kind, &y.kind) {
+            (Kind::Var(a), _) if a == acc => (&**y, true),
+            (_, Kind::Var(a)) if a == acc => (&**x, false),
+            _ => return None,
+        };
+        (e.ty == Type::F64 && !g.mentions(*acc)).then_some(SumFold {
+            cnt,
+            init,
+            l: *l,
+            g,
+            acc_left,
+        })
+    }
+
+    /// One step of the sum, the operands in the order written.
+    fn add(&self, acc: Ex, g: Ex) -> Ex {
+        let (a, b) = if self.acc_left { (acc, g) } else { (g, acc) };
+        Ex::Bin(BinOp::Add, Box::new(a), Box::new(b))
+    }
 }
 
 /// Take the sum fold out of `e`, leaving `held` in its place: the fold must be reached through

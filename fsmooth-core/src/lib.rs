@@ -3,9 +3,10 @@
 //! The passes follow the DPS paper (Shaikhha et al., FHPC 2017), one module each:
 //! [`parse`] → [`check`] (names, types and the shape translation; helpers and closures
 //! inlined into one core expression per kernel) → [`fuse`] → [`unroll`] (and fusion again)
-//! → [`simplify`] → [`hoist`] (costly invariant math out of loops) → [`anf`] → [`dps`] (into the loop IR, [`lir`], with frame offsets from
-//! [`storage`]) → [`codegen`] (which prints the loop IR as Rust). [`interp`] runs the source language and [`exec`] the
-//! loop IR, for testing.
+//! → [`simplify`] → [`hoist`] (costly invariant math out of loops) → [`anf`] → [`dps`]
+//! (into the loop IR, [`lir`], with frame offsets from [`storage`]) → [`codegen`] (which
+//! prints the loop IR as Rust). [`interp`] runs the source language and [`exec`] the loop
+//! IR, for testing.
 
 pub mod anf;
 pub mod ast;

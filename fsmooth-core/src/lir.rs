@@ -166,6 +166,18 @@ pub enum Ex {
     Internal(&'static str),
 }
 
+impl St {
+    /// `let id: usize = val;`
+    pub fn let_usize(id: &Ident, val: Ex) -> St {
+        St::Let {
+            id: id.clone(),
+            mutable: false,
+            usize_ty: true,
+            val,
+        }
+    }
+}
+
 /// A source row read along a loop: `base[start + i]` for index `i`, cut once before the loop
 /// and iterated beside it, its element bound to `elem`.
 #[derive(Clone, Debug)]

@@ -148,6 +148,10 @@ fn gmm_scratch_does_not_grow_with_points() {
     // Sizes in order of first appearance: k (alphas), d (means), n (x).
     let one = gmm::objective::scratch_len(5, 10, 1);
     assert_eq!(gmm::objective::scratch_len(5, 10, 1_000_000), one);
+    // Exactly: sum_qs (k), the hoisted table of exp of each component's diagonal (k * d),
+    // the log-sum-exp terms (k) and one centred point (d).
+    assert_eq!(one, 5 + 5 * 10 + 5 + 10);
+    assert_eq!(gmm::objective::scratch_len(5, 2, 1), 5 + 5 * 2 + 5 + 2);
     let inp = parse_gmm(fsmooth_testdata::GMM_D10_K5).unwrap();
     let mut slab = vec![0.0; one];
     let mut region = Region::from_slab(&mut slab);

@@ -1143,6 +1143,47 @@ mod tests {
         Ident::new(s, proc_macro2::Span::call_site())
     }
 
+    #[test]
+    fn unit_offsets_and_strides() {
+        let (j, x, m) = (Ex::Var(id("j")), Ex::Var(id("x")), Ex::Var(id("m")));
+        let w = Base::Param(id("w"));
+        // `j` alone, `x + j`, `j + x`: one slot per step of `j`.
+        assert!(matches!(unit_offset(&j, &id("j")), Some(None)));
+        let xj = wadd(x.clone(), j.clone());
+        assert!(same(&unit_offset(&xj, &id("j")).unwrap().unwrap(), &x));
+        let jx = wadd(j.clone(), x.clone());
+        assert!(same(&unit_offset(&jx, &id("j")).unwrap().unwrap(), &x));
+        // `j * m + x` moves by m: a column.
+        let col = wadd(wmul(j.clone(), m), x.clone());
+        assert!(unit_offset(&col, &id("j")).is_none());
+        assert!(strided_in(&Ex::Ld(w.clone(), Box::new(col)), &id("j")));
+        assert!(!strided_in(&Ex::Ld(w.clone(), Box::new(xj)), &id("j")));
+        // A load not at `j` is not strided in it.
+        assert!(!strided_in(&Ex::Ld(w, Box::new(x)), &id("j")));
+    }
+
+    #[test]
+    fn plain_code_cannot_fail_or_write() {
+        let ld = Ex::Ld(Base::Param(id("w")), Box::new(Ex::Var(id("i"))));
+        assert!(plain_ex(&ld));
+        let checked = Ex::Checked(
+            Checked::Sub,
+            Box::new(Ex::Var(id("p"))),
+            Box::new(Ex::Usize(1)),
+            "p - 1".into(),
+        );
+        assert!(!plain_ex(&checked));
+        let lp = St::For {
+            var: id("l"),
+            n: Ex::Var(id("n")),
+            streams: Vec::new(),
+            body: vec![St::Assign(id("acc"), ld.clone())],
+        };
+        assert!(plain(std::slice::from_ref(&lp)));
+        let store = St::Store(Base::Out, Ex::Usize(0), ld);
+        assert!(!plain(&[store]));
+    }
+
     /// `for l in 0..n { for j in 0..w { acc += base[l * w + j] } [and a store to base] }`
     fn nest(base: Base, store: bool) -> Vec<St> {
         let (l, w) = (Ex::Var(id("l")), Ex::Var(id("w")));

@@ -518,8 +518,8 @@ pub struct Kalman {
     region: Region<'static>,
     out: [f64; 20],
     hand_out: [f64; 20],
-    /// x, p, f, q, h.
-    na: (V4, M4, M4, M4, V4),
+    /// x, p, f, q, h, r, z.
+    na: (V4, M4, M4, M4, V4, f64, f64),
     na_out: (Vector4<f64>, Matrix4<f64>),
     /// x, p, f, q, h.
     nd: (A1, A2, A2, A2, A1),
@@ -573,6 +573,8 @@ impl Workload for Kalman {
                 m4(&k.f),
                 m4(&k.q),
                 Vector4::from(k.h),
+                k.r,
+                k.z,
             ),
             nd: (
                 Array1::from(k.x.to_vec()),
@@ -618,15 +620,16 @@ impl Workload for Kalman {
 
     #[inline]
     fn nalgebra(&mut self) {
-        let (x, p, f, q, h) = black_box(&self.na);
-        let (r, z) = (self.k.r, self.k.z);
+        // Output and inputs through `black_box`, as fsmooth's are.
+        let (out, (x, p, f, q, h, r, z)) = black_box((&mut self.na_out, &self.na));
+        let (r, z) = (*r, *z);
         let xp = f * x;
         let pp = f * p * f.transpose() + q;
         let ph = pp * h;
         let s = h.dot(&ph) + r;
         let xn = xp + ph * ((z - h.dot(&xp)) / s);
         let pn = pp - ph * ph.transpose() * (1.0 / s);
-        self.na_out = (xn, pn);
+        *out = (xn, pn);
     }
 
     #[inline]

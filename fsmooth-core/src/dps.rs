@@ -813,7 +813,9 @@ impl<'k> Dps<'k> {
                 if let Some(s) = &n.sym {
                     self.bounds.insert(*i, s.clone());
                 }
-                self.enter_fold_loop(n, *i, &iv);
+                // A triangle's fold (count `j`) takes streams too: one row cut per `j` costs
+                // less than a check per term from a fold of 4.5 terms on average (GMM, d = 10).
+                self.enter_loop(*i, &iv);
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
                 let streams = self.leave_loop_sts(&mut step, None);
@@ -854,17 +856,6 @@ impl<'k> Dps<'k> {
                 usize_ty: false,
                 val,
             }]
-        }
-    }
-
-    /// Open the loop context of a fold over `l` counting `cnt`. A fold whose count is an
-    /// enclosing index (a triangle) is short on average: cutting its rows costs more than
-    /// the checks it saves, so it takes no streams.
-    fn enter_fold_loop(&mut self, cnt: &Core, l: VarId, lv: &Ident) {
-        if cnt.sym.as_ref().is_some_and(|s| !s.has_loop()) {
-            self.enter_loop(l, lv);
-        } else {
-            self.enter_plain_loop(l, lv);
         }
     }
 
@@ -985,7 +976,7 @@ impl<'k> Dps<'k> {
             row(self, t);
             inits.push(self.scalar(init));
         }
-        self.enter_fold_loop(cnt, l, &lv);
+        self.enter_loop(l, &lv);
         let mut step = Vec::new();
         for (t, acc) in accs.iter().enumerate() {
             row(self, t);
@@ -1097,7 +1088,7 @@ impl<'k> Dps<'k> {
         self.enter_plain_loop(j, &jt);
         let it = self.scalar(init);
         self.loops.pop();
-        self.enter_fold_loop(cnt, l, &lv);
+        self.enter_loop(l, &lv);
         self.enter_plain_loop(j, &jt);
         let mut gt = self.scalar(g);
         self.loops.pop();
@@ -1670,6 +1661,22 @@ mod tests {
         );
         assert!(out.contains("img . get ("), "{out}");
         assert!(!out.contains("ld (img"), "{out}");
+    }
+
+    #[test]
+    fn triangle_folds_read_rows_as_streams() {
+        // A fold of j terms under a loop over j (GMM's packed triangle): row r of x is cut
+        // once per j (its first j elements) rather than each term checked; the other index
+        // is no stream.
+        let out = expand(
+            "pub fn k(l: [f64; n], x: [[f64; n]; m]) -> [f64; m] {
+                build(m, |r| sum(build(n, |j| {
+                    ifold(j, x[r][j], |acc, c| acc + l[c * (j + 1) % n] * x[r][c])
+                })))
+            }",
+        );
+        assert!(!out.contains("ld (x"), "{out}");
+        assert!(out.contains("ld (l ,"), "{out}");
     }
 
     #[test]

@@ -277,6 +277,68 @@ fn qtimes_with_diag(icf_k: &[f64], diag: &[f64; 10], xc: &[f64]) -> f64 {
     acc
 }
 
+/// The size and frame of triangle probe `name`, `d` through `black_box`.
+fn triangle<'a>(tri: &'a mut [Vec<f64>; 2], name: &str) -> (usize, &'a mut [f64]) {
+    let k = usize::from(name.starts_with("gmm_d10"));
+    (black_box([2, 10][k]), &mut tri[k])
+}
+
+/// `sqnorm(q_times(icf_k, xc))` for one point-component pair, as the kernel computes it
+/// since finding 17: `frame` holds the `exp` table's row (`d` slots) then `xc` (`d`); each
+/// element `j` is one fold over `c < j`, `xc[..j]` cut once per `j`, the packed index
+/// computed and its load checked per term.
+#[inline(never)]
+pub fn triangle_by_rows(icf_k: &[f64], frame: &[f64], d: usize) -> f64 {
+    let mut acc = -0.0f64;
+    for j in 0..d {
+        let mut a = ld(frame, j) * ld(frame, d + j);
+        if let Some(xs) = frame.get(d..d.wrapping_add(j)) {
+            for (c, x) in (0..j).zip(xs) {
+                let at = d + c.wrapping_mul(2 * d - c - 1) / 2 + (j - c - 1);
+                a = a + ld(icf_k, at) * *x;
+            }
+        }
+        acc = acc + a * a;
+    }
+    acc
+}
+
+/// The same by columns, the triangle interchanged: every element starts as its diagonal
+/// term, then for each `c` the elements after it add column `c` of the packed triangle
+/// (contiguous) times `xc[c]`, the frame split so that the elements (from slot `2 d`) can
+/// be written while the table and `xc` are read; then the squares are summed. Each element
+/// adds its terms in the same order.
+#[inline(never)]
+pub fn triangle_by_columns(icf_k: &[f64], frame: &mut [f64], d: usize) -> f64 {
+    let Some(lower) = icf_k.get(d..) else {
+        return 0.0;
+    };
+    let (lo, hi) = frame.split_at_mut((2 * d).min(frame.len()));
+    if let (Some(v), Some(t), Some(x)) = (hi.get_mut(..d), lo.get(..d), lo.get(d..2 * d)) {
+        for ((v, t), x) in v.iter_mut().zip(t).zip(x) {
+            *v = *t * *x;
+        }
+    }
+    let mut off = 0usize;
+    for c in 0..d {
+        let m = d - c - 1;
+        let xc = ld(lo, d + c);
+        if let (Some(v), Some(l)) = (hi.get_mut(c + 1..c + 1 + m), lower.get(off..off + m)) {
+            for (v, l) in v.iter_mut().zip(l) {
+                *v = *v + *l * xc;
+            }
+        }
+        off = off.wrapping_add(m);
+    }
+    let mut acc = -0.0f64;
+    if let Some(v) = hi.get(..d) {
+        for x in v {
+            acc = acc + *x * *x;
+        }
+    }
+    acc
+}
+
 /// Per call of a kernel whose frame is 92 slots (the Kalman step): `Region::frame`.
 #[inline(never)]
 pub fn frame_92(region: &mut fsmooth::Region) {
@@ -286,7 +348,7 @@ pub fn frame_92(region: &mut fsmooth::Region) {
 }
 
 /// The probes, in pairs (generated shape, other shape), with the calls per measured run.
-pub const PROBES: [(&str, u64); 12] = [
+pub const PROBES: [(&str, u64); 16] = [
     ("blur_pass_generated", 10),
     ("blur_pass_rows_cut", 10),
     ("matmul64_generated", 10),
@@ -298,6 +360,10 @@ pub const PROBES: [(&str, u64); 12] = [
     ("gmm_d10_qtimes_exp_hoisted", 2),
     ("gmm_d10_qtimes_generated", 2),
     ("gmm_d10_qtimes_running_index", 2),
+    ("gmm_d2_triangle_by_rows", 2),
+    ("gmm_d2_triangle_by_columns", 2),
+    ("gmm_d10_triangle_by_rows", 2),
+    ("gmm_d10_triangle_by_columns", 2),
     ("region_frame_92", 2000),
 ];
 
@@ -316,6 +382,8 @@ pub struct Inputs {
     y: Vec<f64>,
     /// Five components' packed rows (d = 10).
     icf5: Vec<f64>,
+    /// Frames for the triangle probes: `exp` table row and `xc`, then `d` more slots.
+    tri: [Vec<f64>; 2],
 }
 
 const N: usize = 64;
@@ -336,6 +404,7 @@ impl Inputs {
             x: rng.vec(256),
             y: vec![0.0; 64],
             icf5: rng.vec(5 * 55),
+            tri: [rng.vec(3 * 2), rng.vec(3 * 10)],
         }
     }
 
@@ -373,6 +442,18 @@ impl Inputs {
                 }
                 "gmm_d10_qtimes_exp_hoisted" => {
                     black_box(qtimes_exp_hoisted(black_box(&self.icf5), &self.xc));
+                }
+                "gmm_d2_triangle_by_rows" | "gmm_d10_triangle_by_rows" => {
+                    let (d, f) = triangle(&mut self.tri, name);
+                    for _ in 0..5000 {
+                        black_box(triangle_by_rows(black_box(&self.icf), f, d));
+                    }
+                }
+                "gmm_d2_triangle_by_columns" | "gmm_d10_triangle_by_columns" => {
+                    let (d, f) = triangle(&mut self.tri, name);
+                    for _ in 0..5000 {
+                        black_box(triangle_by_columns(black_box(&self.icf), f, d));
+                    }
                 }
                 "region_frame_92" => frame_92(&mut self.region),
                 _ => panic!("no probe {name}"),
@@ -417,6 +498,12 @@ impl Inputs {
         let q1 = qtimes_generated(&self.icf, &self.xc).unwrap();
         let q2 = qtimes_running_index(&self.icf, &self.xc).unwrap();
         assert_eq!(q1.to_bits(), q2.to_bits());
+
+        for d in [2, 10] {
+            let (_, f) = triangle(&mut self.tri, if d == 2 { "gmm_d2" } else { "gmm_d10" });
+            let r = triangle_by_rows(&self.icf, f, d);
+            assert_eq!(r.to_bits(), triangle_by_columns(&self.icf, f, d).to_bits());
+        }
     }
 }
 

@@ -295,10 +295,10 @@ pub fn triangle_by_rows(icf_k: &[f64], frame: &[f64], d: usize) -> f64 {
         if let Some(xs) = frame.get(d..d.wrapping_add(j)) {
             for (c, x) in (0..j).zip(xs) {
                 let at = d + c.wrapping_mul(2 * d - c - 1) / 2 + (j - c - 1);
-                a = a + ld(icf_k, at) * *x;
+                a += ld(icf_k, at) * *x;
             }
         }
-        acc = acc + a * a;
+        acc += a * a;
     }
     acc
 }
@@ -325,7 +325,7 @@ pub fn triangle_by_columns(icf_k: &[f64], frame: &mut [f64], d: usize) -> f64 {
         let xc = ld(lo, d + c);
         if let (Some(v), Some(l)) = (hi.get_mut(c + 1..c + 1 + m), lower.get(off..off + m)) {
             for (v, l) in v.iter_mut().zip(l) {
-                *v = *v + *l * xc;
+                *v += *l * xc;
             }
         }
         off = off.wrapping_add(m);
@@ -333,7 +333,7 @@ pub fn triangle_by_columns(icf_k: &[f64], frame: &mut [f64], d: usize) -> f64 {
     let mut acc = -0.0f64;
     if let Some(v) = hi.get(..d) {
         for x in v {
-            acc = acc + *x * *x;
+            acc += *x * *x;
         }
     }
     acc

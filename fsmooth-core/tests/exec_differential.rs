@@ -364,3 +364,38 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
         }
     }
 }
+
+/// Folds whose count is an enclosing index (GMM's triangle) read their rows as streams, cut
+/// once per outer step (`xc[..j]`, empty at j = 0): every size from 0 to 7, the row read
+/// from a parameter and from the frame, and the results equal to the interpreter's to the
+/// bit.
+#[test]
+fn triangle_folds_match_the_interpreter_to_the_bit() {
+    let bodies = [
+        // A row of the parameter c, and b's packed-triangle-like index.
+        "build(n, |r| sum(build(m, |j| ifold(j, c[r][j], |acc, l| acc + c[r][l] * b[(l * j) % m]))))",
+        // The row an intermediate in the frame, as `xc` in GMM.
+        "build(n, |r| { let xc = map(c[r], |v| v - s); sqnorm(build(m, |j| ifold(j, xc[j], |acc, l| acc + xc[l] * b[l]))) })",
+    ];
+    let mut rng = fsmooth_testdata::Rng::new(14);
+    for body in bodies {
+        let src = format!(
+            "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {{ {body} }}"
+        );
+        let (func, text) = planned(&src);
+        // A row cut (`x.get(lo..hi)`) whose end is the outer index, `i_..` or `j_..`.
+        let cut = text.split(". get (").skip(1).any(|rest| {
+            let range = rest.split(" ,)").next().unwrap_or("");
+            range.contains("i_") || range.contains("j_")
+        });
+        assert!(
+            cut && !text.contains("ld (c"),
+            "no row cut at the outer index: {src}\n{text}"
+        );
+        for n in 0..3 {
+            for m in 1..8 {
+                same_bits(&src, &func, &sized(&mut rng, n, m, 0), Some(n));
+            }
+        }
+    }
+}

@@ -284,7 +284,7 @@ fn triangle<'a>(tri: &'a mut [Vec<f64>; 2], name: &str) -> (usize, &'a mut [f64]
 }
 
 /// `sqnorm(q_times(icf_k, xc))` for one point-component pair, as the kernel computes it
-/// since finding 17: `frame` holds the `exp` table's row (`d` slots) then `xc` (`d`); each
+/// since finding 18: `frame` holds the `exp` table's row (`d` slots) then `xc` (`d`); each
 /// element `j` is one fold over `c < j`, `xc[..j]` cut once per `j`, the packed index
 /// computed and its load checked per term.
 #[inline(never)]

@@ -154,6 +154,22 @@ struct LoopCtx {
     /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
     /// index may appear in inner streams' starts.
     accepts: bool,
+    /// Running indexes of the loop (see [`Dps::running`]); only a fold's loop takes them.
+    runs: Vec<Run>,
+    runs_ok: bool,
+}
+
+/// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
+/// 2`), kept as a running sum: `at` starts at the index for `c = 0`, and each iteration adds
+/// `step`, the forward difference, which is linear in `c` and so moves by a constant `dstep`.
+struct Run {
+    /// The index as a size, to share one run between loads of the same index.
+    sym: Size,
+    at: Ident,
+    step: Ident,
+    at0: Ex,
+    step0: Ex,
+    dstep: Ex,
 }
 
 impl<'k> Dps<'k> {
@@ -561,6 +577,73 @@ impl<'k> Dps<'k> {
         Some(Ex::Elem(elem))
     }
 
+    /// A load at an index quadratic in the innermost loop's index, as a read at a running
+    /// index ([`Run`]) when that loop is a fold's: the packed triangle's `q[d + c * (2 * d -
+    /// c - 1) / 2 + (j - c - 1)]` costs two additions a term instead of a multiplication, a
+    /// division and five additions. The index is already proven in bounds; the running sum
+    /// equals it (modulo the word size, so exactly, since it is in bounds) when every
+    /// division in it is exact for every value of the names and indexes it reads
+    /// ([`divisions_exact`]). Where the term-by-term arithmetic would have failed on an
+    /// overflow between in-bounds results, the running sum does not.
+    fn running(&mut self, w: &View, idx: &Core) -> Option<Ex> {
+        let sym = idx.sym.as_ref()?;
+        let pos = self.loops.len().checked_sub(1)?;
+        let (c, runs_ok) = (self.loops[pos].var, self.loops[pos].runs_ok);
+        let p = sym.poly();
+        if !runs_ok || p.degree(&Atom::Loop(c)) != 2 || !divisions_exact(sym) {
+            return None;
+        }
+        if let Some(r) = self.loops[pos].runs.iter().find(|r| r.sym.same(sym)) {
+            let at = Ex::Var(r.at.clone());
+            return Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))));
+        }
+        let at = |k: u64| crate::ir::subst_loop(sym, c, &Size::Lit(k));
+        let step0 = Size::minus(at(1), at(0));
+        let dstep = Size::minus(Size::plus(at(2), at(0)), Size::times(Size::Lit(2), at(1)));
+        let outer: Vec<(VarId, Ident)> = self.loops[..pos]
+            .iter()
+            .map(|l| (l.var, l.ident.clone()))
+            .collect();
+        let names: Vec<String> = outer.iter().map(|(_, id)| id.to_string()).collect();
+        let mut ex = |s: &Size| -> Option<Ex> {
+            let e = self.signed_poly_ex(&s.poly(), &[c], &outer)?;
+            idents_ok(&e, &names).then_some(e)
+        };
+        let (at0, step0, dstep) = (ex(&at(0))?, ex(&step0)?, ex(&dstep)?);
+        let ctx = &mut self.loops[pos];
+        let n = ctx.runs.len();
+        let run = Run {
+            sym: sym.clone(),
+            at: format_ident!("__at{}_{}", c, n),
+            step: format_ident!("__step{}_{}", c, n),
+            at0,
+            step0,
+            dstep,
+        };
+        let at = Ex::Var(run.at.clone());
+        ctx.runs.push(run);
+        Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))))
+    }
+
+    /// [`Dps::poly_ex`] with negative terms too: `pos - neg` in wrapping arithmetic (0 for
+    /// the zero polynomial).
+    fn signed_poly_ex(
+        &mut self,
+        p: &crate::size::Poly,
+        inner: &[VarId],
+        outer: &[(VarId, Ident)],
+    ) -> Option<Ex> {
+        let (pos, neg) = p.split_signs();
+        let pos = self.poly_ex(&pos, inner, outer)?;
+        let neg = self.poly_ex(&neg, inner, outer)?;
+        Some(match (pos, neg) {
+            (Some(a), Some(b)) => Ex::Wrap(Wrap::Sub, Box::new(a), Box::new(b)),
+            (Some(a), None) => a,
+            (None, Some(b)) => Ex::Wrap(Wrap::Sub, Box::new(Ex::Usize(0)), Box::new(b)),
+            (None, None) => Ex::Usize(0),
+        })
+    }
+
     /// A polynomial over size names and the loop indexes of `outer` as an expression (`None`
     /// for zero), or `None` if it has other atoms or a negative or fractional coefficient.
     fn poly_ex(
@@ -610,6 +693,8 @@ impl<'k> Dps<'k> {
             ident: ident.clone(),
             streams: Vec::new(),
             accepts: true,
+            runs: Vec::new(),
+            runs_ok: false,
         });
     }
 
@@ -777,7 +862,7 @@ impl<'k> Dps<'k> {
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
                 let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
-                    match self.stream(&w, i) {
+                    match self.stream(&w, i).or_else(|| self.running(&w, i)) {
                         Some(e) => e,
                         None => {
                             let it = self.index_expr(i);
@@ -816,22 +901,51 @@ impl<'k> Dps<'k> {
                 // A triangle's fold (count `j`) takes streams too: one row cut per `j` costs
                 // less than a check per term from a fold of 4.5 terms on average (GMM, d = 10).
                 self.enter_loop(*i, &iv);
+                if let Some(c) = self.loops.last_mut() {
+                    c.runs_ok = true;
+                }
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
+                let runs = self
+                    .loops
+                    .last_mut()
+                    .map(|c| std::mem::take(&mut c.runs))
+                    .unwrap_or_default();
                 let streams = self.leave_loop_sts(&mut step, None);
-                let lp = St::For {
-                    var: iv,
-                    n: nt,
-                    streams,
-                    body: step,
-                };
-                let start = St::Let {
+                let mut pre = vec![St::Let {
                     id: av.clone(),
                     mutable: true,
                     usize_ty: false,
                     val: it,
-                };
-                Ex::Block(vec![start, lp], Box::new(Ex::Var(av)))
+                }];
+                for r in runs {
+                    for (id, val) in [(&r.at, r.at0), (&r.step, r.step0)] {
+                        pre.push(St::Let {
+                            id: id.clone(),
+                            mutable: true,
+                            usize_ty: true,
+                            val,
+                        });
+                    }
+                    step.push(St::Assign(
+                        r.at.clone(),
+                        wadd(Ex::Var(r.at.clone()), Ex::Var(r.step.clone())),
+                    ));
+                    let moved = match r.dstep {
+                        Ex::Wrap(Wrap::Sub, z, b) if matches!(*z, Ex::Usize(0)) => {
+                            Ex::Wrap(Wrap::Sub, Box::new(Ex::Var(r.step.clone())), b)
+                        }
+                        d => wadd(Ex::Var(r.step.clone()), d),
+                    };
+                    step.push(St::Assign(r.step.clone(), moved));
+                }
+                pre.push(St::For {
+                    var: iv,
+                    n: nt,
+                    streams,
+                    body: step,
+                });
+                Ex::Block(pre, Box::new(Ex::Var(av)))
             }
             Kind::Build(..) | Kind::Array(_) | Kind::Slice(..) => {
                 Ex::Internal("array in scalar position")
@@ -1419,6 +1533,57 @@ fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> 
     }
 }
 
+/// True when every division in `s` is exact for all natural values of the names and loop
+/// indexes it reads, so that its value is its polynomial (a packed triangle's `c * (2 * d - c
+/// - 1) / 2`: one of `c` and `2d - c - 1` is even). Remainders never are.
+fn divisions_exact(s: &Size) -> bool {
+    match s {
+        Size::Lit(_) | Size::Name(_) | Size::Loop(_) => true,
+        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) => {
+            divisions_exact(a) && divisions_exact(b)
+        }
+        Size::Div(a, b) => {
+            b.as_const().is_some_and(|k| k > 0) && divisions_exact(a) && integer_valued(s, 0)
+        }
+        Size::Rem(..) => false,
+    }
+}
+
+/// True when the polynomial of `s` is an integer at every natural point: its coefficients
+/// are, or, for a variable `x` of a fractional term, both `s` at `x = 0` and the forward
+/// difference `s(x + 1) - s(x)` (of lower degree in `x`) are (then `s(x)` is `s(0)` plus
+/// the differences below `x`).
+fn integer_valued(s: &Size, depth: usize) -> bool {
+    let p = s.poly();
+    let mut var = None;
+    for (m, c) in p.coeffs() {
+        if c.fract() == 0.0 {
+            continue;
+        }
+        match m.first() {
+            Some(Atom::Opaque(_)) | None => return false,
+            Some(a) => var = Some(a.clone()),
+        }
+    }
+    let Some(x) = var else { return true };
+    if depth >= 6 {
+        return false;
+    }
+    let at = |by: Size| match &x {
+        Atom::Loop(v) => crate::ir::subst_loop(s, *v, &by),
+        Atom::Name(n) => s.subst(&|k| (k == n).then(|| by.clone())),
+        Atom::Opaque(_) => s.clone(),
+    };
+    let here = match &x {
+        Atom::Loop(v) => Size::Loop(*v),
+        Atom::Name(n) => Size::Name(n.clone()),
+        Atom::Opaque(_) => return false,
+    };
+    let next = at(Size::plus(here, Size::Lit(1)));
+    integer_valued(&at(Size::Lit(0)), depth + 1)
+        && integer_valued(&Size::minus(next, s.clone()), depth + 1)
+}
+
 /// True when every identifier in `e` exists before a loop starts: sizes, size-table
 /// locals, accumulator offsets and the given outer loop indexes.
 fn idents_ok(e: &Ex, outer: &[String]) -> bool {
@@ -1630,6 +1795,54 @@ mod tests {
             }",
         );
         assert!(out.contains(":: check ("), "{out}");
+    }
+
+    #[test]
+    fn quadratic_indexes_of_folds_run() {
+        // The packed triangle's index moves by a step that shrinks by one: no division or
+        // multiplication by the fold's index is left in its loop.
+        let out = expand(
+            "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
+            }",
+        );
+        assert!(out.contains("__at"), "{out}");
+        assert!(!out.contains("/ 2usize"), "{out}");
+        assert!(out.contains("wrapping_sub (1usize)"), "{out}");
+        // `c * c / 2` rounds down at odd c: its differences are not a polynomial's, so it
+        // keeps its arithmetic.
+        let out = expand(
+            "pub fn k(q: [f64; d * d], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, 0.0, |acc, c| acc + q[c * c / 2] * x[c]))
+            }",
+        );
+        assert!(!out.contains("__at"), "{out}");
+        assert!(out.contains("/ 2usize"), "{out}");
+    }
+
+    #[test]
+    fn integer_valued_polynomials() {
+        use super::divisions_exact;
+        use crate::size::Size;
+        let c = || Size::Loop(7);
+        let d = || Size::Name("d".into());
+        let half = |s: Size| Size::Div(Box::new(s), Box::new(Size::Lit(2)));
+        // c (2d - c - 1) / 2 and c (c + 1) / 2 are integers; c c / 2 and d / 2 are not.
+        let tri = Size::times(
+            c(),
+            Size::minus(
+                Size::minus(Size::times(Size::Lit(2), d()), c()),
+                Size::Lit(1),
+            ),
+        );
+        assert!(divisions_exact(&half(tri)));
+        assert!(divisions_exact(&half(Size::times(
+            c(),
+            Size::plus(c(), Size::Lit(1))
+        ))));
+        assert!(!divisions_exact(&half(Size::times(c(), c()))));
+        assert!(!divisions_exact(&half(d())));
+        assert!(!divisions_exact(&Size::Rem(Box::new(c()), Box::new(d()))));
     }
 
     #[test]

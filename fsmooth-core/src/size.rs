@@ -199,6 +199,29 @@ impl Poly {
         Some(r)
     }
 
+    /// The positive terms, and the negative terms negated: `p = pos - neg`, both with
+    /// positive coefficients.
+    pub fn split_signs(&self) -> (Poly, Poly) {
+        let (mut pos, mut neg) = (Poly::default(), Poly::default());
+        for (m, c) in &self.terms {
+            if c.num > 0 {
+                pos.terms.insert(m.clone(), *c);
+            } else {
+                neg.terms.insert(m.clone(), c.mul(Ratio::int(-1)));
+            }
+        }
+        (pos, neg)
+    }
+
+    /// The highest power of `a` in any monomial.
+    pub fn degree(&self, a: &Atom) -> usize {
+        self.terms
+            .keys()
+            .map(|m| m.iter().filter(|x| *x == a).count())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// True when some monomial mentions a loop index.
     pub fn has_loop(&self) -> bool {
         self.terms

@@ -399,3 +399,34 @@ fn triangle_folds_match_the_interpreter_to_the_bit() {
         }
     }
 }
+
+/// Loads at an index quadratic in a fold's index (a packed lower triangle, GMM's `q_times`)
+/// read at a running index (`dps`'s runs): the same elements as the interpreter's index
+/// arithmetic, so the same bits, for every triangle size 1..9.
+#[test]
+fn running_indexes_match_the_interpreter_to_the_bit() {
+    let bodies = [
+        // GMM's packed triangle below a diagonal of m.
+        "build(n, |r| sqnorm(build(m, |j| ifold(j, a[j] * c[r][j], |acc, l| acc + a[m + l * (2 * m - l - 1) / 2 + (j - l - 1)] * c[r][l]))))",
+        // Two loads at one quadratic index, and one at another whose steps shrink.
+        "build(n, |r| sum(build(m, |j| ifold(j, s, |acc, l| acc + a[l * (l + 1) / 2 + l] * b[l] - a[l * (l + 1) / 2 + l] * c[r][j] + a[l * (2 * m - l - 1) / 2]))))",
+    ];
+    let mut rng = fsmooth_testdata::Rng::new(15);
+    for body in bodies {
+        let src = format!(
+            "pub fn k(a: [f64; m * (m + 1) / 2], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {{ {body} }}"
+        );
+        let (func, text) = planned(&src);
+        assert!(
+            text.contains("__at") && !text.contains("/ 2usize"),
+            "no running index: {src}\n{text}"
+        );
+        for n in 0..3 {
+            for m in 1..9 {
+                let mut i = sized(&mut rng, n, m, 0);
+                i.a = rng.vec(m * (m + 1) / 2);
+                same_bits(&src, &func, &i, Some(n));
+            }
+        }
+    }
+}

@@ -408,6 +408,8 @@ fn running_indexes_match_the_interpreter_to_the_bit() {
     let bodies = [
         // GMM's packed triangle below a diagonal of m.
         "build(n, |r| sqnorm(build(m, |j| ifold(j, a[j] * c[r][j], |acc, l| acc + a[m + l * (2 * m - l - 1) / 2 + (j - l - 1)] * c[r][l]))))",
+        // The triangle's fold inside the terms of a sum over j, taken four rows at a time.
+        "build(n, |r| ifold(m, 0.0, |acc, j| acc + ifold(j, c[r][j], |t, l| t + a[m + l * (2 * m - l - 1) / 2 + (j - l - 1)] * c[r][l])))",
         // Two loads at one quadratic index, and one at another whose steps shrink.
         "build(n, |r| sum(build(m, |j| ifold(j, s, |acc, l| acc + a[l * (l + 1) / 2 + l] * b[l] - a[l * (l + 1) / 2 + l] * c[r][j] + a[l * (2 * m - l - 1) / 2]))))",
     ];

@@ -1151,7 +1151,21 @@ impl<'k> Dps<'k> {
             });
         }
         block.push(lp);
-        block.extend(stores);
+        // The rows' results are consecutive slots: one row store, one range check. The values
+        // are plain and do not read the destination, so computing them all first changes
+        // nothing.
+        let vals = stores
+            .into_iter()
+            .filter_map(|s| match s {
+                St::Store(_, _, v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        block.push(St::StoreRow(
+            dest.base.clone(),
+            plus(&dest.off, Ex::Var(rows[0].clone())),
+            vals,
+        ));
         let r = format_ident!("__left{}", i);
         Some(vec![
             St::let_usize(
@@ -1265,10 +1279,17 @@ impl<'k> Dps<'k> {
                 streams: streams.clone(),
                 body: step,
             });
-            for (k, a) in accs.iter().enumerate() {
-                let at = plus(&dest.off, wadd(Ex::Var(j0.clone()), Ex::Usize(k)));
-                block.push(St::Store(dest.base.clone(), at, Ex::Var(a.clone())));
-            }
+            // The tile's sums are one row of the destination: one range check for all.
+            let at = plus(&dest.off, Ex::Var(j0.clone()));
+            block.push(if width == 1 {
+                St::Store(dest.base.clone(), at, Ex::Var(accs[0].clone()))
+            } else {
+                St::StoreRow(
+                    dest.base.clone(),
+                    at,
+                    accs.iter().map(|a| Ex::Var(a.clone())).collect(),
+                )
+            });
             out.push(St::For {
                 var: q,
                 n: Ex::Var(nb.clone()),
@@ -1941,13 +1962,25 @@ mod tests {
     }
 
     #[test]
+    fn column_tiles_store_their_sums_as_one_row() {
+        let out = expand(
+            "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+        );
+        assert!(out.contains("st_row (out"), "{out}");
+        // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots.
+        assert_eq!(out.matches("st_row (").count(), 2, "{out}");
+        assert!(out.contains(":: st (out"), "{out}");
+    }
+
+    #[test]
     fn builds_over_sum_folds_take_four_rows_at_a_time() {
         // A dense layer's rows: four accumulators in one loop, one row cut each, the bias
-        // added as each row is stored; then the rows left over.
+        // added as the four rows are stored (one row store); then the rows left over.
         let out = expand(
             "pub fn k(w: [[f64; m]; n], b: [f64; n], x: [f64; m]) -> [f64; n] { add(matvec(w, x), b) }",
         );
         assert!(out.contains("let __nb"), "{out}");
+        assert!(out.contains("st_row (out"), "{out}");
         assert!(out.contains("__a"), "{out}");
         assert!(out.contains("(n % 4usize)"), "{out}");
         // Alone, a matrix-vector product is not interchanged (its inner loop would walk down

@@ -241,6 +241,7 @@ enum S<'a> {
     },
     Assign(Id, E<'a>),
     Store(Id, E<'a>, E<'a>),
+    StoreRow(Id, E<'a>, Vec<E<'a>>),
     Slot(E<'a>),
     SlotAdd(E<'a>),
     Loop {
@@ -454,6 +455,11 @@ impl Compiler {
             St::Store(b, at, v) => {
                 let v = self.ex(v);
                 S::Store(self.write(b), self.ex(at), v)
+            }
+            St::StoreRow(b, off, vs) => {
+                // The values first, as the printed `let __v = [..]` does.
+                let vs = vs.iter().map(|v| self.ex(v)).collect();
+                S::StoreRow(self.write(b), self.ex(off), vs)
             }
             St::Slot(v) | St::SlotAdd(v) => {
                 if self.fills == 0 {
@@ -1221,6 +1227,29 @@ impl Exec<'_> {
                 self.in_live(k, at, at + 1)?;
                 self.write(k, at, v);
             }
+            S::StoreRow(b, off, vals) => {
+                let mut vs = Vec::with_capacity(vals.len());
+                for val in vals {
+                    vs.push(self.f64(val)?);
+                }
+                let k = self.buf(*b)?;
+                let off = self.usize(off)?;
+                self.writable(k)?;
+                let len = self.bufs[k].data.len();
+                let end = off.checked_add(vs.len()).filter(|&e| e <= len);
+                let Some(end) = end else {
+                    return fault(format!(
+                        "proven row store {}[{off}..+{}] out of range for length {len} \
+                         (the printed `st_row` would skip it)",
+                        self.bufs[k].name(),
+                        vs.len()
+                    ));
+                };
+                self.in_live(k, off, end)?;
+                for (t, v) in vs.into_iter().enumerate() {
+                    self.write(k, off + t, v);
+                }
+            }
             S::Slot(val) => {
                 let v = self.f64(val)?;
                 let Some(&(k, i)) = self.slots.last() else {
@@ -1733,6 +1762,20 @@ mod tests {
             let got = scalar(vec![no_frame()], e.clone());
             assert_eq!(got, Ok(Ok(want.clone())), "{e:?}");
         }
+    }
+
+    #[test]
+    fn row_stores_write_their_row_or_fault_whole() {
+        let row = |off: usize| St::StoreRow(Base::Out, u(off), vec![f(4.0), f(5.0)]);
+        assert_eq!(
+            array(vec![no_frame(), fill_out(), row(1)], 3),
+            Ok(Ok(Ret::Out(vec![1.0, 4.0, 5.0])))
+        );
+        // One slot past the end: the printed `st_row` would store nothing.
+        faults(
+            array(vec![no_frame(), fill_out(), row(2)], 3),
+            "proven row store out[2..+2] out of range for length 3",
+        );
     }
 
     #[test]

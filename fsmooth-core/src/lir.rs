@@ -213,6 +213,9 @@ pub enum St {
     Assign(Ident, Ex),
     /// `st(base, at, val)`: a store the compiler proved in bounds.
     Store(Base, Ex, Ex),
+    /// `st_row(base, off, [v0, v1, ..])`: the slots `off..off + n` of `base` (`n` values),
+    /// proven in bounds, stored with one range check (a column tile's sums).
+    StoreRow(Base, Ex, Vec<Ex>),
     /// `*__slot = val;` inside a [`St::Fill`].
     Slot(Ex),
     /// `*__slot = *__slot + val;` inside a [`St::Fill`].
@@ -644,6 +647,9 @@ impl ToTokens for St {
             }
             St::Assign(id, v) => quote!(#id = #v;),
             St::Store(b, at, v) => quote!(let __v = #v; ::fsmooth::__rt::st(#b, #at, __v);),
+            St::StoreRow(b, off, vs) => {
+                quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row(#b, #off, __v);)
+            }
             St::Slot(v) => quote!(*__slot = #v;),
             St::SlotAdd(v) => quote!(*__slot = *__slot + #v;),
             St::For {
@@ -773,6 +779,12 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(at, f);
             walk_ex(v, f);
         }
+        St::StoreRow(_, off, vs) => {
+            walk_ex(off, f);
+            for v in vs {
+                walk_ex(v, f);
+            }
+        }
         St::For {
             n, streams, body, ..
         }
@@ -860,9 +872,12 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
     match n {
         Node::Ex(Ex::Ld(x, _) | Ex::LdRow(x, ..) | Ex::Len(x))
         | Node::Stream(Stream { base: x, .. }) => x == b,
-        Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::CheckLen { base: x, .. }) => {
-            x == b
-        }
+        Node::St(
+            St::Store(x, ..)
+            | St::StoreRow(x, ..)
+            | St::Fill { base: x, .. }
+            | St::CheckLen { base: x, .. },
+        ) => x == b,
         Node::St(St::Copy { dst, src, .. }) => dst == b || src == b,
         _ => false,
     }
@@ -870,7 +885,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
 
 /// True when node `n` writes buffer `b`.
 fn node_writes(n: Node<'_>, b: &Base) -> bool {
-    matches!(n, Node::St(St::Store(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) if x == b)
+    matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) if x == b)
 }
 
 /// True when anything under `sts` reads or writes buffer `b`.
@@ -994,6 +1009,12 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
         St::Store(_, at, v) => {
             rewrite_ex(at, f);
             rewrite_ex(v, f);
+        }
+        St::StoreRow(_, off, vs) => {
+            rewrite_ex(off, f);
+            for v in vs {
+                rewrite_ex(v, f);
+            }
         }
         St::For {
             n, streams, body, ..

@@ -67,6 +67,15 @@ pub fn st(s: &mut [f64], i: usize, v: f64) {
     }
 }
 
+/// Store `v` at `s[off..off + N]`, proven in bounds: one range check for the row (a column
+/// tile's sums), where a store per slot would test each.
+#[inline(always)]
+pub fn st_row<const N: usize>(s: &mut [f64], off: usize, v: [f64; N]) {
+    if let Some(d) = s.get_mut(off..off.wrapping_add(N)) {
+        d.copy_from_slice(&v);
+    }
+}
+
 /// An index the compiler could not prove: `i < len`, else `Error::Index`.
 #[inline(always)]
 pub fn check(i: usize, len: usize) -> Result<usize, Error> {

@@ -84,14 +84,13 @@ pub fn dense(
                 __a16_3 = (__a16_3 + ((*__e13_3) * ::fsmooth::__rt::ld(x, i_13)));
             }
         }
-        let __v = (__a16_0 + ::fsmooth::__rt::ld(b, __r16_0));
-        ::fsmooth::__rt::st(out, __r16_0, __v);
-        let __v = (__a16_1 + ::fsmooth::__rt::ld(b, __r16_1));
-        ::fsmooth::__rt::st(out, __r16_1, __v);
-        let __v = (__a16_2 + ::fsmooth::__rt::ld(b, __r16_2));
-        ::fsmooth::__rt::st(out, __r16_2, __v);
-        let __v = (__a16_3 + ::fsmooth::__rt::ld(b, __r16_3));
-        ::fsmooth::__rt::st(out, __r16_3, __v);
+        let __v = [
+            (__a16_0 + ::fsmooth::__rt::ld(b, __r16_0)),
+            (__a16_1 + ::fsmooth::__rt::ld(b, __r16_1)),
+            (__a16_2 + ::fsmooth::__rt::ld(b, __r16_2)),
+            (__a16_3 + ::fsmooth::__rt::ld(b, __r16_3)),
+        ];
+        ::fsmooth::__rt::st_row(out, __r16_0, __v);
     }
     for __left16 in 0..(o % 4usize) {
         let i_16: usize = ((__nb16).wrapping_mul(4usize)).wrapping_add(__left16);

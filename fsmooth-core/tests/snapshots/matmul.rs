@@ -206,115 +206,27 @@ pub fn matmul2(
                                 )));
                     }
                 }
-                let __v = __t10_0_0;
-                ::fsmooth::__rt::st(
+                let __v = [
+                    __t10_0_0,
+                    __t10_0_1,
+                    __t10_0_2,
+                    __t10_0_3,
+                    __t10_0_4,
+                    __t10_0_5,
+                    __t10_0_6,
+                    __t10_0_7,
+                    __t10_0_8,
+                    __t10_0_9,
+                    __t10_0_10,
+                    __t10_0_11,
+                    __t10_0_12,
+                    __t10_0_13,
+                    __t10_0_14,
+                    __t10_0_15,
+                ];
+                ::fsmooth::__rt::st_row(
                     out,
                     ((i_9).wrapping_mul(m)).wrapping_add(__tc10_0),
-                    __v,
-                );
-                let __v = __t10_0_1;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(1usize)),
-                    __v,
-                );
-                let __v = __t10_0_2;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(2usize)),
-                    __v,
-                );
-                let __v = __t10_0_3;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(3usize)),
-                    __v,
-                );
-                let __v = __t10_0_4;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(4usize)),
-                    __v,
-                );
-                let __v = __t10_0_5;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(5usize)),
-                    __v,
-                );
-                let __v = __t10_0_6;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(6usize)),
-                    __v,
-                );
-                let __v = __t10_0_7;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(7usize)),
-                    __v,
-                );
-                let __v = __t10_0_8;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(8usize)),
-                    __v,
-                );
-                let __v = __t10_0_9;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(9usize)),
-                    __v,
-                );
-                let __v = __t10_0_10;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(10usize)),
-                    __v,
-                );
-                let __v = __t10_0_11;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(11usize)),
-                    __v,
-                );
-                let __v = __t10_0_12;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(12usize)),
-                    __v,
-                );
-                let __v = __t10_0_13;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(13usize)),
-                    __v,
-                );
-                let __v = __t10_0_14;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(14usize)),
-                    __v,
-                );
-                let __v = __t10_0_15;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_0).wrapping_add(15usize)),
                     __v,
                 );
             }
@@ -369,31 +281,10 @@ pub fn matmul2(
                                 )));
                     }
                 }
-                let __v = __t10_1_0;
-                ::fsmooth::__rt::st(
+                let __v = [__t10_1_0, __t10_1_1, __t10_1_2, __t10_1_3];
+                ::fsmooth::__rt::st_row(
                     out,
                     ((i_9).wrapping_mul(m)).wrapping_add(__tc10_1),
-                    __v,
-                );
-                let __v = __t10_1_1;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_1).wrapping_add(1usize)),
-                    __v,
-                );
-                let __v = __t10_1_2;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_1).wrapping_add(2usize)),
-                    __v,
-                );
-                let __v = __t10_1_3;
-                ::fsmooth::__rt::st(
-                    out,
-                    ((i_9).wrapping_mul(m))
-                        .wrapping_add((__tc10_1).wrapping_add(3usize)),
                     __v,
                 );
             }

@@ -1809,6 +1809,11 @@ mod tests {
         );
         assert!(!out.contains(":: check ("), "{out}");
         assert!(!out.contains(":: mul (c"), "{out}");
+        // And read at a running index (`Dps::running`), whose step shrinks by one: no
+        // division or multiplication by the fold's index is left in its loop.
+        assert!(out.contains("__at"), "{out}");
+        assert!(!out.contains("/ 2usize"), "{out}");
+        assert!(out.contains("wrapping_sub (1usize)"), "{out}");
         // One slot further is not in bounds: checked.
         let out = expand(
             "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
@@ -1819,19 +1824,9 @@ mod tests {
     }
 
     #[test]
-    fn quadratic_indexes_of_folds_run() {
-        // The packed triangle's index moves by a step that shrinks by one: no division or
-        // multiplication by the fold's index is left in its loop.
-        let out = expand(
-            "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
-                build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
-            }",
-        );
-        assert!(out.contains("__at"), "{out}");
-        assert!(!out.contains("/ 2usize"), "{out}");
-        assert!(out.contains("wrapping_sub (1usize)"), "{out}");
+    fn inexact_quadratic_indexes_keep_their_arithmetic() {
         // `c * c / 2` rounds down at odd c: its differences are not a polynomial's, so it
-        // keeps its arithmetic.
+        // is not read at a running index (the packed triangle is: see above).
         let out = expand(
             "pub fn k(q: [f64; d * d], x: [f64; d]) -> [f64; d] {
                 build(d, |j| ifold(j, 0.0, |acc, c| acc + q[c * c / 2] * x[c]))

@@ -1229,10 +1229,44 @@ impl<'k> Dps<'k> {
         {
             return None;
         }
+        // The rows of the right-hand operand read along l (`b[l][j]` at `l * w + s + j`):
+        // each becomes a row stream, and a tile reads its segment of the row, cut once per
+        // row by a test that does not change along l, which LLVM then makes once per tile.
+        let outer: Vec<String> = self.loops.iter().map(|c| c.ident.to_string()).collect();
+        let mut rows: Vec<(Base, Ex, Option<Ex>, Ex)> = Vec::new();
+        lir::walk_ex(&gt, &mut |nd| {
+            if let lir::Node::Ex(Ex::Ld(b, at)) = nd
+                && let Some(Some(off)) = lir::unit_offset(at, &jt)
+                && let Some((s, w)) = row_of(&off, &lv)
+                && [Some(&w), s.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .all(|x| idents_ok(x, &outer))
+                && !rows
+                    .iter()
+                    .any(|(rb, ro, ..)| rb == b && lir::same(ro, &off))
+            {
+                rows.push((b.clone(), off, s, w));
+            }
+        });
         let mut out = Vec::new();
         // The first column of the current width's tiles.
         let mut start = Ex::Usize(0);
         for (w, width) in TILES.into_iter().enumerate() {
+            // (buffer, offset of row l, segment); width 1 reads its one element directly.
+            let segs: Vec<(Base, Ex, Ident)> = if width > 1 {
+                (0..rows.len())
+                    .map(|r| {
+                        (
+                            rows[r].0.clone(),
+                            rows[r].1.clone(),
+                            format_ident!("__sg{}_{}_{}", j, w, r),
+                        )
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let (nb, q, j0) = (
                 format_ident!("__nt{}_{}", j, w),
                 format_ident!("__tq{}_{}", j, w),
@@ -1262,21 +1296,39 @@ impl<'k> Dps<'k> {
                     id: a.clone(),
                     mutable: true,
                     usize_ty: false,
-                    val: column(&it, &jt, &j0, width, k),
+                    val: column(&it, &jt, &j0, width, k, &[]),
                 });
             }
-            let step = accs
+            let mut step: Vec<St> = accs
                 .iter()
                 .enumerate()
                 .map(|(k, a)| {
-                    let gk = column(&gt, &jt, &j0, width, k);
+                    let gk = column(&gt, &jt, &j0, width, k, &segs);
                     St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
                 })
                 .collect();
+            let mut tile_streams = streams.clone();
+            for (r, (base, _, sg)) in segs.iter().enumerate() {
+                let (_, _, s, rw) = &rows[r];
+                let elem = format_ident!("__rb{}_{}_{}", j, w, r);
+                tile_streams.push(Stream {
+                    base: base.clone(),
+                    start: s.clone().unwrap_or(Ex::Usize(0)),
+                    elem: elem.clone(),
+                    width: Some(rw.clone()),
+                });
+                step = vec![St::Segment {
+                    id: sg.clone(),
+                    base: Base::Row(elem),
+                    off: Ex::Var(j0.clone()),
+                    width,
+                    body: step,
+                }];
+            }
             block.push(St::For {
                 var: lv.clone(),
                 n: ct.clone(),
-                streams: streams.clone(),
+                streams: tile_streams,
                 body: step,
             });
             // The tile's sums are one row of the destination: one range check for all.
@@ -1554,6 +1606,25 @@ fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> 
     }
 }
 
+/// `off` as `l * w + s` (`s` may be absent), `w` and `s` free of `l`: the offset of row `l`
+/// of a buffer of rows of width `w` from `s`.
+fn row_of(off: &Ex, l: &Ident) -> Option<(Option<Ex>, Ex)> {
+    let free = |x: &Ex| !lir::idents(x).contains(l);
+    let is_l = |x: &Ex| matches!(x, Ex::Var(v) if v == l);
+    match off {
+        Ex::Wrap(Wrap::Mul, a, b) if is_l(a) && free(b) => Some((None, (**b).clone())),
+        Ex::Wrap(Wrap::Mul, a, b) if is_l(b) && free(a) => Some((None, (**a).clone())),
+        Ex::Wrap(Wrap::Add, a, b) => {
+            let side = |r: &Ex, s: &Ex| match row_of(r, l) {
+                Some((None, w)) if free(s) => Some((Some(s.clone()), w)),
+                _ => None,
+            };
+            side(a, b).or_else(|| side(b, a))
+        }
+        _ => None,
+    }
+}
+
 /// True when every division in `s` is exact for all natural values of the names and loop
 /// indexes it reads, so that its value is its polynomial (a packed triangle's `c * (2 * d - c
 /// - 1) / 2`: one of `c` and `2d - c - 1` is even). Remainders never are.
@@ -1683,9 +1754,26 @@ fn take_fold(e: &mut Core, held: &Core) -> Option<Core> {
 /// `width` columns from `j0`: loads at `x + jt` become element `k` of the row `x + j0 .. x +
 /// j0 + width` (the original loads are proven for every column, so is the row), and every
 /// other use of the column is `j0 + k`.
-fn column(e: &Ex, jt: &Ident, j0: &Ident, width: usize, k: usize) -> Ex {
+fn column(
+    e: &Ex,
+    jt: &Ident,
+    j0: &Ident,
+    width: usize,
+    k: usize,
+    segs: &[(Base, Ex, Ident)],
+) -> Ex {
     let mut e = e.clone();
     lir::rewrite_ex(&mut e, &mut |x| {
+        // A load from a row with a segment cut for the tile: element k of the segment.
+        if let Ex::Ld(b, at) = x
+            && let Some(Some(off)) = lir::unit_offset(at, jt)
+            && let Some((.., sg)) = segs
+                .iter()
+                .find(|(sb, so, _)| sb == b && lir::same(so, &off))
+        {
+            *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
+            return true;
+        }
         if let Ex::Ld(b, at) = x
             && let Some(off) = lir::unit_offset(at, jt)
         {
@@ -1962,6 +2050,9 @@ mod tests {
             "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
         );
         assert!(out.contains("st_row (out"), "{out}");
+        // The rows of b are a stream along the sum, each tile's loads one segment of the row.
+        assert!(out.contains(":: rows (__rb"), "{out}");
+        assert!(out.contains("ldr :: < 16usize > (__sg"), "{out}");
         // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots.
         assert_eq!(out.matches("st_row (").count(), 2, "{out}");
         assert!(out.contains(":: st (out"), "{out}");

@@ -242,6 +242,13 @@ enum S<'a> {
     Assign(Id, E<'a>),
     Store(Id, E<'a>, E<'a>),
     StoreRow(Id, E<'a>, Vec<E<'a>>),
+    Segment {
+        id: Id,
+        base: Id,
+        off: E<'a>,
+        width: usize,
+        body: Vec<S<'a>>,
+    },
     Slot(E<'a>),
     SlotAdd(E<'a>),
     Loop {
@@ -487,6 +494,24 @@ impl Compiler {
             } => self.lp(Some((base, off)), var, n, streams, body),
             St::If(c, a, b) => S::If(self.ex(c), self.sts(a), self.sts(b)),
             St::Block(b) => S::Block(self.sts(b)),
+            St::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => {
+                let base = self.read(base);
+                let off = self.ex(off);
+                let id = self.ident(id);
+                S::Segment {
+                    id,
+                    base,
+                    off,
+                    width: *width,
+                    body: self.sts(body),
+                }
+            }
             St::Swap(a, b) => {
                 let (a, b) = (self.ident(a), self.ident(b));
                 if a == b {
@@ -1002,9 +1027,10 @@ impl Exec<'_> {
                 V::F(self.read(k, at)?)
             }
             E::LdRow(b, off, width, at) => {
-                let k = self.buf(*b)?;
+                // A buffer, or a row (a segment's): offsets are the row's.
+                let (k, roff, row) = self.part(*b)?;
                 let off = self.usize(off)?;
-                let len = self.bufs[k].data.len();
+                let len = row.unwrap_or(self.bufs[k].data.len());
                 if *at >= *width || off.checked_add(*width).is_none_or(|end| end > len) {
                     return fault(format!(
                         "proven row load {}[{off}..{off} + {width}][{at}] out of range for \
@@ -1012,8 +1038,8 @@ impl Exec<'_> {
                         self.bufs[k].name()
                     ));
                 }
-                self.in_live(k, off, off + width)?;
-                V::F(self.read(k, off + at)?)
+                self.in_live(k, roff + off, roff + off + width)?;
+                V::F(self.read(k, roff + off + at)?)
             }
             E::Check(i, d) => {
                 let i = self.usize(i)?;
@@ -1280,6 +1306,30 @@ impl Exec<'_> {
                 }
             }
             S::Block(b) => self.list(b)?,
+            S::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => {
+                let (k, roff, row) = self.part(*base)?;
+                let off = self.usize(off)?;
+                let room = row.unwrap_or(self.bufs[k].data.len());
+                let Some(end) = off.checked_add(*width).filter(|&e| e <= room) else {
+                    return fault(format!(
+                        "proven segment {}[{roff} + {off}..+{width}] out of its {room} slots \
+                         (the printed `if let` would skip its body)",
+                        self.bufs[k].name()
+                    ));
+                };
+                self.in_live(k, roff + off, roff + end)?;
+                let m = self.mark();
+                self.bind(*id, V::Row(k, roff + off, *width), false);
+                let r = self.list(body);
+                self.unwind(m);
+                r?
+            }
             S::Swap(a, b) => {
                 let (x, y) = (self.get(*a)?, self.get(*b)?);
                 if !x.mutable || !y.mutable {
@@ -1762,6 +1812,30 @@ mod tests {
             let got = scalar(vec![no_frame()], e.clone());
             assert_eq!(got, Ok(Ok(want.clone())), "{e:?}");
         }
+    }
+
+    #[test]
+    fn segments_bind_their_part_of_a_row_or_fault() {
+        // out[0] = element 1 of x[off..off + 2], x = [1, 2, 3].
+        let seg = |off: usize| St::Segment {
+            id: id("g"),
+            base: x(),
+            off: u(off),
+            width: 2,
+            body: vec![St::Store(
+                Base::Out,
+                u(0),
+                Ex::LdRow(Base::Row(id("g")), Box::new(u(0)), 2, 1),
+            )],
+        };
+        assert_eq!(
+            array(vec![no_frame(), fill_out(), seg(1)], 3),
+            Ok(Ok(Ret::Out(vec![3.0, 1.0, 1.0])))
+        );
+        faults(
+            array(vec![no_frame(), fill_out(), seg(2)], 3),
+            "proven segment x[0 + 2..+2] out of its 3 slots",
+        );
     }
 
     #[test]

@@ -249,6 +249,22 @@ pub enum St {
     },
     /// `if c { a } else { b }`.
     If(Ex, Vec<St>, Vec<St>),
+    /// `if let Some(id) = base.get(off..off + width) { body }`: a segment of a row, proven in
+    /// bounds, bound once for the body's row loads (`ldr::<width>(id, 0, k)`). When `base` is
+    /// a row stream's row and `off` does not change along the loop, LLVM tests the segment
+    /// once before the loop. `off` is printed twice: a variable.
+    Segment {
+        /// The segment's name.
+        id: Ident,
+        /// The buffer or row it is cut from.
+        base: Base,
+        /// Its first slot.
+        off: Ex,
+        /// Its length.
+        width: usize,
+        /// What reads it.
+        body: Vec<St>,
+    },
     /// `{ .. }`.
     Block(Vec<St>),
     /// `swap(&mut a, &mut b)` of two locals.
@@ -508,7 +524,7 @@ fn row_streams_st(s: &mut St) {
             row_streams(b);
             return;
         }
-        St::Block(b) => {
+        St::Block(b) | St::Segment { body: b, .. } => {
             row_streams(b);
             return;
         }
@@ -519,7 +535,7 @@ fn row_streams_st(s: &mut St) {
     // loop, so they must not name any of it.
     let mut inside: Vec<Ident> = vec![var.clone()];
     walk_sts(body, &mut |n| match n {
-        Node::St(St::Let { id, .. }) => inside.push(id.clone()),
+        Node::St(St::Let { id, .. } | St::Segment { id, .. }) => inside.push(id.clone()),
         Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
         Node::Stream(st) => inside.push(st.elem.clone()),
         _ => {}
@@ -615,7 +631,7 @@ fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream)) {
                 for_each_stream(a, f);
                 for_each_stream(b, f);
             }
-            St::Block(b) => for_each_stream(b, f),
+            St::Block(b) | St::Segment { body: b, .. } => for_each_stream(b, f),
             _ => {}
         }
     }
@@ -683,6 +699,17 @@ impl ToTokens for St {
             }
             St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
             St::Block(b) => quote!({ #(#b)* }),
+            St::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => quote!(
+                if let ::core::option::Option::Some(#id) = #base.get(#off..(#off).wrapping_add(#width)) {
+                    #(#body)*
+                }
+            ),
             St::Swap(a, b) => quote!(::core::mem::swap(&mut #a, &mut #b);),
             St::CheckRange(lo, hi, len) => {
                 quote!(::fsmooth::__rt::check_range(#lo, #hi, #len)?;)
@@ -810,6 +837,10 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_sts(b, f);
         }
         St::Block(b) => walk_sts(b, f),
+        St::Segment { off, body, .. } => {
+            walk_ex(off, f);
+            walk_sts(body, f);
+        }
         St::CheckRange(a, b, c) => {
             walk_ex(a, f);
             walk_ex(b, f);
@@ -875,6 +906,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
         Node::St(
             St::Store(x, ..)
             | St::StoreRow(x, ..)
+            | St::Segment { base: x, .. }
             | St::Fill { base: x, .. }
             | St::CheckLen { base: x, .. },
         ) => x == b,
@@ -925,7 +957,12 @@ fn node_plain(n: Node<'_>) -> bool {
         ),
         Node::St(s) => matches!(
             s,
-            St::Let { .. } | St::Assign(..) | St::For { .. } | St::If(..) | St::Block(_)
+            St::Let { .. }
+                | St::Assign(..)
+                | St::For { .. }
+                | St::If(..)
+                | St::Block(_)
+                | St::Segment { .. }
         ),
         Node::Stream(_) => true,
     }
@@ -1047,6 +1084,10 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
             rewrite_sts(b, f);
         }
         St::Block(b) => rewrite_sts(b, f),
+        St::Segment { off, body, .. } => {
+            rewrite_ex(off, f);
+            rewrite_sts(body, f);
+        }
         St::CheckRange(a, b, c) => {
             rewrite_ex(a, f);
             rewrite_ex(b, f);

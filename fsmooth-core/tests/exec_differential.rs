@@ -351,16 +351,25 @@ fn hoisted_calls_match_the_interpreter_to_the_bit() {
 /// the results equal to the interpreter's to the bit.
 #[test]
 fn column_tiles_match_the_interpreter_to_the_bit() {
-    let src =
+    let body =
         "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
         matmul(c, build(m, |r| map(b, |v| v * s + (r as f64))))
     }";
-    let (func, text) = planned(src);
-    assert!(text.contains("ldr :: < 16usize >"), "not tiled: {text}");
-    let mut rng = fsmooth_testdata::Rng::new(13);
-    for n in [0, 1, 3] {
-        for m in 1..41 {
-            same_bits(src, &func, &sized(&mut rng, n, m, 0), Some(n * m));
+    // The right-hand matrix in the frame, then in a heap buffer of its own.
+    for options in ["", "#![fsmooth(storage = \"heap\")]"] {
+        let src = format!("{options}\n{body}");
+        let (func, text) = planned(&src);
+        assert!(text.contains("ldr :: < 16usize >"), "not tiled: {text}");
+        // Its rows are streams, and each tile reads its segment of the row.
+        assert!(
+            text.contains("__sg") && text.contains(":: rows ("),
+            "no segments: {text}"
+        );
+        let mut rng = fsmooth_testdata::Rng::new(13);
+        for n in [0, 1, 3] {
+            for m in 1..41 {
+                same_bits(&src, &func, &sized(&mut rng, n, m, 0), Some(n * m));
+            }
         }
     }
 }

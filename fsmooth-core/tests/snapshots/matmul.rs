@@ -56,154 +56,97 @@ pub fn matmul2(
                 let mut __t10_0_13 = (-0f64);
                 let mut __t10_0_14 = (-0f64);
                 let mut __t10_0_15 = (-0f64);
-                if let (::core::option::Option::Some(__e18_0),) = (
-                    __ri_9_0.get(0usize..k),
-                ) {
-                    for (i_18, __e18_0) in (0..k).zip(__e18_0.iter()) {
-                        __t10_0_0 = (__t10_0_0
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    0usize,
-                                )));
-                        __t10_0_1 = (__t10_0_1
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    1usize,
-                                )));
-                        __t10_0_2 = (__t10_0_2
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    2usize,
-                                )));
-                        __t10_0_3 = (__t10_0_3
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    3usize,
-                                )));
-                        __t10_0_4 = (__t10_0_4
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    4usize,
-                                )));
-                        __t10_0_5 = (__t10_0_5
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    5usize,
-                                )));
-                        __t10_0_6 = (__t10_0_6
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    6usize,
-                                )));
-                        __t10_0_7 = (__t10_0_7
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    7usize,
-                                )));
-                        __t10_0_8 = (__t10_0_8
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    8usize,
-                                )));
-                        __t10_0_9 = (__t10_0_9
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    9usize,
-                                )));
-                        __t10_0_10 = (__t10_0_10
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    10usize,
-                                )));
-                        __t10_0_11 = (__t10_0_11
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    11usize,
-                                )));
-                        __t10_0_12 = (__t10_0_12
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    12usize,
-                                )));
-                        __t10_0_13 = (__t10_0_13
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    13usize,
-                                )));
-                        __t10_0_14 = (__t10_0_14
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    14usize,
-                                )));
-                        __t10_0_15 = (__t10_0_15
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    16usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_0),
-                                    15usize,
-                                )));
+                if let (
+                    ::core::option::Option::Some(__e18_0),
+                    ::core::option::Option::Some(__rb10_0_0),
+                ) = (__ri_9_0.get(0usize..k), b.get(0usize..)) {
+                    for (__e18_0, __rb10_0_0) in (__e18_0.iter())
+                        .zip(::fsmooth::__rt::rows(__rb10_0_0, m))
+                    {
+                        if let ::core::option::Option::Some(__sg10_0_0) = __rb10_0_0
+                            .get(__tc10_0..(__tc10_0).wrapping_add(16usize))
+                        {
+                            __t10_0_0 = (__t10_0_0
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 0usize)));
+                            __t10_0_1 = (__t10_0_1
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 1usize)));
+                            __t10_0_2 = (__t10_0_2
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 2usize)));
+                            __t10_0_3 = (__t10_0_3
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 3usize)));
+                            __t10_0_4 = (__t10_0_4
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 4usize)));
+                            __t10_0_5 = (__t10_0_5
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 5usize)));
+                            __t10_0_6 = (__t10_0_6
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 6usize)));
+                            __t10_0_7 = (__t10_0_7
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 7usize)));
+                            __t10_0_8 = (__t10_0_8
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 8usize)));
+                            __t10_0_9 = (__t10_0_9
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 9usize)));
+                            __t10_0_10 = (__t10_0_10
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 10usize)));
+                            __t10_0_11 = (__t10_0_11
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 11usize)));
+                            __t10_0_12 = (__t10_0_12
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 12usize)));
+                            __t10_0_13 = (__t10_0_13
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 13usize)));
+                            __t10_0_14 = (__t10_0_14
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 14usize)));
+                            __t10_0_15 = (__t10_0_15
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        16usize,
+                                    >(__sg10_0_0, 0usize, 15usize)));
+                        }
                     }
                 }
                 let __v = [
@@ -239,46 +182,37 @@ pub fn matmul2(
                 let mut __t10_1_1 = (-0f64);
                 let mut __t10_1_2 = (-0f64);
                 let mut __t10_1_3 = (-0f64);
-                if let (::core::option::Option::Some(__e18_0),) = (
-                    __ri_9_0.get(0usize..k),
-                ) {
-                    for (i_18, __e18_0) in (0..k).zip(__e18_0.iter()) {
-                        __t10_1_0 = (__t10_1_0
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    4usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
-                                    0usize,
-                                )));
-                        __t10_1_1 = (__t10_1_1
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    4usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
-                                    1usize,
-                                )));
-                        __t10_1_2 = (__t10_1_2
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    4usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
-                                    2usize,
-                                )));
-                        __t10_1_3 = (__t10_1_3
-                            + ((*__e18_0)
-                                * ::fsmooth::__rt::ldr::<
-                                    4usize,
-                                >(
-                                    b,
-                                    ((i_18).wrapping_mul(m)).wrapping_add(__tc10_1),
-                                    3usize,
-                                )));
+                if let (
+                    ::core::option::Option::Some(__e18_0),
+                    ::core::option::Option::Some(__rb10_1_0),
+                ) = (__ri_9_0.get(0usize..k), b.get(0usize..)) {
+                    for (__e18_0, __rb10_1_0) in (__e18_0.iter())
+                        .zip(::fsmooth::__rt::rows(__rb10_1_0, m))
+                    {
+                        if let ::core::option::Option::Some(__sg10_1_0) = __rb10_1_0
+                            .get(__tc10_1..(__tc10_1).wrapping_add(4usize))
+                        {
+                            __t10_1_0 = (__t10_1_0
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        4usize,
+                                    >(__sg10_1_0, 0usize, 0usize)));
+                            __t10_1_1 = (__t10_1_1
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        4usize,
+                                    >(__sg10_1_0, 0usize, 1usize)));
+                            __t10_1_2 = (__t10_1_2
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        4usize,
+                                    >(__sg10_1_0, 0usize, 2usize)));
+                            __t10_1_3 = (__t10_1_3
+                                + ((*__e18_0)
+                                    * ::fsmooth::__rt::ldr::<
+                                        4usize,
+                                    >(__sg10_1_0, 0usize, 3usize)));
+                        }
                     }
                 }
                 let __v = [__t10_1_0, __t10_1_1, __t10_1_2, __t10_1_3];

@@ -1232,12 +1232,15 @@ impl<'k> Dps<'k> {
         // The rows of the right-hand operand read along l (`b[l][j]` at `l * w + s + j`):
         // each becomes a row stream, and a tile reads its segment of the row, cut once per
         // row by a test that does not change along l, which LLVM then makes once per tile.
+        // Only rows as wide as the columns: the loads, proven for every column, then prove
+        // every row whole (a row stream ends at a partial last row).
         let outer: Vec<String> = self.loops.iter().map(|c| c.ident.to_string()).collect();
         let mut rows: Vec<(Base, Ex, Option<Ex>, Ex)> = Vec::new();
         lir::walk_ex(&gt, &mut |nd| {
             if let lir::Node::Ex(Ex::Ld(b, at)) = nd
                 && let Some(Some(off)) = lir::unit_offset(at, &jt)
                 && let Some((s, w)) = row_of(&off, &lv)
+                && lir::same(&w, &nt)
                 && [Some(&w), s.as_ref()]
                     .into_iter()
                     .flatten()
@@ -2053,6 +2056,15 @@ mod tests {
         // The rows of b are a stream along the sum, each tile's loads one segment of the row.
         assert!(out.contains(":: rows (__rb"), "{out}");
         assert!(out.contains("ldr :: < 16usize > (__sg"), "{out}");
+        // Rows wider than the columns read: still tiles, but no row stream (the loads prove
+        // only the columns read, and a row stream stops at a partial last row).
+        let out = expand(
+            "pub fn k(c: [[f64; m]; n], t: [[f64; m]; m]) -> [[f64; m - 1]; n] {
+                build(n, |i| build(m - 1, |j| ifold(m, 0.0, |acc, l| acc + c[i][l] * t[l][j])))
+            }",
+        );
+        assert!(out.contains("st_row (out"), "{out}");
+        assert!(!out.contains("__sg"), "{out}");
         // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots.
         assert_eq!(out.matches("st_row (").count(), 2, "{out}");
         assert!(out.contains(":: st (out"), "{out}");

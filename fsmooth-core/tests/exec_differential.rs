@@ -372,6 +372,22 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
             }
         }
     }
+    // Columns fewer than the rows are wide: tiles without row streams.
+    let src = "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m - 1]; n] {
+        let t = build(m, |r| map(b, |v| v * s + (r as f64)));
+        build(n, |i| build(m - 1, |j| ifold(m, 0.0, |acc, l| acc + c[i][l] * t[l][j])))
+    }";
+    let (func, text) = planned(src);
+    assert!(
+        text.contains("ldr :: < 16usize >") && !text.contains("__sg"),
+        "{text}"
+    );
+    let mut rng = fsmooth_testdata::Rng::new(16);
+    for n in [1, 3] {
+        for m in 1..41 {
+            same_bits(src, &func, &sized(&mut rng, n, m, 0), Some(n * (m - 1)));
+        }
+    }
 }
 
 /// Folds whose count is an enclosing index (GMM's triangle) read their rows as streams, cut

@@ -1258,11 +1258,12 @@ impl<'k> Dps<'k> {
         for (w, width) in TILES.into_iter().enumerate() {
             // (buffer, offset of row l, segment); width 1 reads its one element directly.
             let segs: Vec<(Base, Ex, Ident)> = if width > 1 {
-                (0..rows.len())
-                    .map(|r| {
+                rows.iter()
+                    .enumerate()
+                    .map(|(r, (b, off, ..))| {
                         (
-                            rows[r].0.clone(),
-                            rows[r].1.clone(),
+                            b.clone(),
+                            off.clone(),
                             format_ident!("__sg{}_{}_{}", j, w, r),
                         )
                     })
@@ -1311,8 +1312,7 @@ impl<'k> Dps<'k> {
                 })
                 .collect();
             let mut tile_streams = streams.clone();
-            for (r, (base, _, sg)) in segs.iter().enumerate() {
-                let (_, _, s, rw) = &rows[r];
+            for (r, ((base, _, sg), (_, _, s, rw))) in segs.iter().zip(&rows).enumerate() {
                 let elem = format_ident!("__rb{}_{}_{}", j, w, r);
                 tile_streams.push(Stream {
                     base: base.clone(),

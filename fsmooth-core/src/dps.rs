@@ -1098,13 +1098,12 @@ impl<'k> Dps<'k> {
             step.push(St::Assign(acc.clone(), fold.add(Ex::Var(acc.clone()), gt)));
         }
         let streams = self.leave_loop_sts(&mut step, None);
-        let mut stores = Vec::new();
+        // Each row's result, stored together after the loop.
+        let mut vals = Vec::new();
         for (t, acc) in accs.iter().enumerate() {
             row(self, t);
             self.env.insert(held, Loc::Scalar(acc.clone()));
-            let v = self.scalar(&rest);
-            let at = plus(&dest.off, Ex::Var(rows[t].clone()));
-            stores.push(St::Store(dest.base.clone(), at, v));
+            vals.push(self.scalar(&rest));
         }
         // The rows left over, one at a time, as written.
         self.loops[at].ident = iv.clone();
@@ -1118,17 +1117,10 @@ impl<'k> Dps<'k> {
             streams,
             body: step,
         };
-        let parts: Vec<&Ex> = inits.iter().chain([&ct, &left]).collect();
-        let plain = parts.iter().all(|e| lir::plain_ex(e))
-            && lir::plain(std::slice::from_ref(&lp))
-            && stores
-                .iter()
-                .all(|s| matches!(s, St::Store(_, _, v) if lir::plain_ex(v)));
+        let parts: Vec<&Ex> = inits.iter().chain([&ct, &left]).chain(&vals).collect();
+        let plain = parts.iter().all(|e| lir::plain_ex(e)) && lir::plain(std::slice::from_ref(&lp));
         let reads_dest = parts.iter().any(|e| self.reads(e, &dest.base))
-            || lir::uses(std::slice::from_ref(&lp), &dest.base)
-            || stores
-                .iter()
-                .any(|s| matches!(s, St::Store(_, _, v) if self.reads(v, &dest.base)));
+            || lir::uses(std::slice::from_ref(&lp), &dest.base);
         if !plain || reads_dest {
             return None;
         }
@@ -1154,13 +1146,6 @@ impl<'k> Dps<'k> {
         // The rows' results are consecutive slots: one row store, one range check. The values
         // are plain and do not read the destination, so computing them all first changes
         // nothing.
-        let vals = stores
-            .into_iter()
-            .filter_map(|s| match s {
-                St::Store(_, _, v) => Some(v),
-                _ => None,
-            })
-            .collect();
         block.push(St::StoreRow(
             dest.base.clone(),
             plus(&dest.off, Ex::Var(rows[0].clone())),
@@ -1767,19 +1752,17 @@ fn column(
 ) -> Ex {
     let mut e = e.clone();
     lir::rewrite_ex(&mut e, &mut |x| {
-        // A load from a row with a segment cut for the tile: element k of the segment.
-        if let Ex::Ld(b, at) = x
-            && let Some(Some(off)) = lir::unit_offset(at, jt)
-            && let Some((.., sg)) = segs
-                .iter()
-                .find(|(sb, so, _)| sb == b && lir::same(so, &off))
-        {
-            *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
-            return true;
-        }
         if let Ex::Ld(b, at) = x
             && let Some(off) = lir::unit_offset(at, jt)
         {
+            // From a row with a segment cut for the tile: element k of the segment.
+            let seg = off
+                .as_ref()
+                .and_then(|o| segs.iter().find(|(sb, so, _)| sb == b && lir::same(so, o)));
+            if let Some((.., sg)) = seg {
+                *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
+                return true;
+            }
             let start = match off {
                 Some(o) => wadd(o, Ex::Var(j0.clone())),
                 None => Ex::Var(j0.clone()),

@@ -1898,6 +1898,52 @@ mod tests {
     }
 
     #[test]
+    fn loads_at_one_quadratic_index_share_its_run() {
+        // Loads of two arrays at `c (c + 1) / 2 + c` (one load of each after CSE), one at
+        // `c (2d - c - 1) / 2`: two running indexes, not three.
+        let out = expand(
+            "pub fn k(q: [f64; d * (d + 1) / 2], p: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+                build(d, |j| ifold(j, 0.0, |acc, c| acc + q[c * (c + 1) / 2 + c] * x[c] - p[c * (c + 1) / 2 + c] + q[c * (2 * d - c - 1) / 2]))
+            }",
+        );
+        assert_eq!(out.matches("let mut __at").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn row_offsets_name_their_width_and_start() {
+        use super::row_of;
+        use crate::lir::{self, Ex, Wrap};
+        use quote::format_ident;
+        let (l, w, s) = (format_ident!("l"), format_ident!("w"), format_ident!("s"));
+        let v = |i: &proc_macro2::Ident| Ex::Var(i.clone());
+        let mul = |a: Ex, b: Ex| Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b));
+        let add = |a: Ex, b: Ex| Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b));
+        let text = |r: Option<(Option<Ex>, Ex)>| {
+            r.map(|(s, w)| {
+                (
+                    s.map(|s| lir::same(&s, &Ex::Var(format_ident!("s")))),
+                    lir::same(&w, &Ex::Var(format_ident!("w"))),
+                )
+            })
+        };
+        // l * w, w * l, l * w + s and s + l * w: rows of width w, from 0 or from s.
+        assert_eq!(text(row_of(&mul(v(&l), v(&w)), &l)), Some((None, true)));
+        assert_eq!(text(row_of(&mul(v(&w), v(&l)), &l)), Some((None, true)));
+        assert_eq!(
+            text(row_of(&add(mul(v(&l), v(&w)), v(&s)), &l)),
+            Some((Some(true), true))
+        );
+        assert_eq!(
+            text(row_of(&add(v(&s), mul(v(&l), v(&w))), &l)),
+            Some((Some(true), true))
+        );
+        // Not rows: l * l, l * w + l, l alone.
+        assert_eq!(text(row_of(&mul(v(&l), v(&l)), &l)), None);
+        assert_eq!(text(row_of(&add(mul(v(&l), v(&w)), v(&l)), &l)), None);
+        assert_eq!(text(row_of(&v(&l), &l)), None);
+    }
+
+    #[test]
     fn inexact_quadratic_indexes_keep_their_arithmetic() {
         // `c * c / 2` rounds down at odd c: its differences are not a polynomial's, so it
         // is not read at a running index (the packed triangle is: see above).

@@ -129,15 +129,18 @@ pub struct Dps<'k> {
     slices: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
     heap: Option<usize>,
-    /// Take the rows of a build over a sum fold [`JAM`] at a time ([`Dps::jam`]): set when
+    /// Take the rows of a build over a sum fold [`JAMS`] at a time ([`Dps::jam`]): set when
     /// fusion and unrolling are on.
     pub jam: bool,
 }
 
-/// How many rows [`Dps::jam`] takes at a time: four chains of additions hide an addition's
-/// latency on current x86 cores (a 64 x 256 matrix-vector product: 12.6 us one row at a
-/// time, 5.1 us four at a time, 4.7 us eight at a time but 20% more instructions).
-const JAM: usize = 4;
+/// How many rows [`Dps::jam`] takes at a time, widest first, before the rows left over run
+/// one at a time. Several chains of additions hide an addition's latency on current x86
+/// cores (a 64 x 256 matrix-vector product: 12.6 us one row at a time, 5.1 us four at a
+/// time); with eight, LLVM also pairs two rows' sums in one SSE2 register (the dense layer:
+/// 63,409 instructions four rows at a time, 49,089 eight at a time). Four stays for the 4 to
+/// 7 rows eight leave over.
+const JAMS: [usize; 2] = [8, 4];
 
 /// The widths of [`Dps::tile`]'s column tiles, widest first. Sixteen f64 accumulators are
 /// eight SSE2 registers, half of x86-64's: a 64 x 64 product in 1 x 16 tiles took 0.68x
@@ -1042,15 +1045,16 @@ impl<'k> Dps<'k> {
 
     /// `build(n, |i| f(ifold(k, init, |acc, l| acc + g)))`, `k` free of `i` and the fold
     /// reached through arithmetic and math calls (`dot(w[i], x) + b[i]`, `dot(..).tanh()`),
-    /// [`JAM`] rows at a time: one `l` loop carries a row's accumulator each, and each adds its
-    /// terms in the order written, so the result is bit-identical; but the rows' chains of
-    /// additions overlap where one waited on the last, and loads they share (`x[l]` in a
-    /// matrix-vector product) are made once. The rows left over (`n % JAM`) run one at a
+    /// [`JAMS`] rows at a time (8, then 4): one `l` loop carries a row's accumulator each, and
+    /// each adds its terms in the order written, so the result is bit-identical; but the
+    /// rows' chains of additions overlap where one waited on the last, and loads they share
+    /// (`x[l]` in a matrix-vector product) are made once. The rows left over run one at a
     /// time. `None` unless every part is plain arithmetic on loads: nothing that can fail
     /// (the first failing row would no longer fail first), no arrays, no writes, and no read
     /// of the destination's buffer.
     fn jam(&mut self, n: &Size, i: VarId, body: &Core, dest: &View) -> Option<Vec<St>> {
-        if !self.jam || body.ty != Type::F64 || n.as_const().is_some_and(|c| c < JAM as u64) {
+        let narrowest = JAMS[JAMS.len() - 1] as u64;
+        if !self.jam || body.ty != Type::F64 || n.as_const().is_some_and(|c| c < narrowest) {
             return None;
         }
         // The row's value with the fold's place held by a variable of no kernel (bound to
@@ -1059,120 +1063,145 @@ impl<'k> Dps<'k> {
         let mut rest = body.clone();
         let taken = take_fold(&mut rest, &Core::new(Kind::Var(held), Type::F64, body.span))?;
         let fold = SumFold::of(&taken)?;
-        let SumFold {
-            cnt, init, l, g, ..
-        } = fold;
-        if cnt.mentions(i) {
+        if fold.cnt.mentions(i) {
             return None;
         }
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
-        let (iv, lv) = (self.local(i), self.local(l));
-        let (nb, q) = (format_ident!("__nb{}", i), format_ident!("__q{}", i));
-        let rows: Vec<Ident> = (0..JAM).map(|t| format_ident!("__r{}_{}", i, t)).collect();
-        let accs: Vec<Ident> = (0..JAM).map(|t| format_ident!("__a{}_{}", i, t)).collect();
+        let (iv, lv) = (self.local(i), self.local(fold.l));
         self.bounds.insert(i, n.clone());
-        if let Some(s) = &cnt.sym {
-            self.bounds.insert(l, s.clone());
+        if let Some(s) = &fold.cnt.sym {
+            self.bounds.insert(fold.l, s.clone());
         }
-        self.env.insert(l, Loc::Scalar(lv.clone()));
-        let ct = self.scalar(cnt);
-        // The rows' index as a loop without streams (its value is each row's local in turn),
-        // so that the fold's streams can start at `row * k`.
-        self.enter_plain_loop(i, &rows[0]);
-        let at = self.loops.len() - 1;
-        let row = |g: &mut Self, t: usize| {
-            g.loops[at].ident = rows[t].clone();
-            g.env.insert(i, Loc::Scalar(rows[t].clone()));
-        };
-        let mut inits = Vec::new();
-        for t in 0..JAM {
-            row(self, t);
-            inits.push(self.scalar(init));
-        }
-        self.enter_loop(l, &lv);
-        let mut step = Vec::new();
-        for (t, acc) in accs.iter().enumerate() {
-            row(self, t);
-            let gt = self.scalar(g);
-            step.push(St::Assign(acc.clone(), fold.add(Ex::Var(acc.clone()), gt)));
-        }
-        let streams = self.leave_loop_sts(&mut step, None);
-        // Each row's result, stored together after the loop.
-        let mut vals = Vec::new();
-        for (t, acc) in accs.iter().enumerate() {
-            row(self, t);
-            self.env.insert(held, Loc::Scalar(acc.clone()));
-            vals.push(self.scalar(&rest));
-        }
-        // The rows left over, one at a time, as written.
-        self.loops[at].ident = iv.clone();
-        self.env.insert(i, Loc::Scalar(iv.clone()));
-        let left = self.scalar(body);
-        self.loops.pop();
-        self.frame.truncate(depth);
-        let lp = St::For {
-            var: lv,
-            n: ct.clone(),
-            streams,
-            body: step,
-        };
-        let parts: Vec<&Ex> = inits.iter().chain([&ct, &left]).chain(&vals).collect();
-        let plain = parts.iter().all(|e| lir::plain_ex(e)) && lir::plain(std::slice::from_ref(&lp));
-        let reads_dest = parts.iter().any(|e| self.reads(e, &dest.base))
-            || lir::uses(std::slice::from_ref(&lp), &dest.base);
-        if !plain || reads_dest {
-            return None;
-        }
-        let mut block = vec![St::let_usize(
-            &rows[0],
-            wmul(Ex::Var(q.clone()), Ex::Usize(JAM)),
-        )];
-        for (t, r) in rows.iter().enumerate().skip(1) {
-            block.push(St::let_usize(
-                r,
-                wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
+        self.env.insert(fold.l, Loc::Scalar(lv.clone()));
+        let ct = self.scalar(fold.cnt);
+        let mut out = Vec::new();
+        // The first row of the current width's groups.
+        let mut start = Ex::Usize(0);
+        for (w, width) in JAMS.into_iter().enumerate() {
+            // A constant count too small for this width: its loop would never run.
+            if n.as_const().is_some_and(|c| c < width as u64) {
+                continue;
+            }
+            let (nb, q) = (
+                format_ident!("__nb{}_{}", i, w),
+                format_ident!("__q{}_{}", i, w),
+            );
+            let rows: Vec<Ident> = (0..width)
+                .map(|t| format_ident!("__r{}_{}_{}", i, w, t))
+                .collect();
+            let accs: Vec<Ident> = (0..width)
+                .map(|t| format_ident!("__a{}_{}_{}", i, w, t))
+                .collect();
+            // The rows' index as a loop without streams (its value is each row's local in
+            // turn), so that the fold's streams can start at `row * k`.
+            self.enter_plain_loop(i, &rows[0]);
+            let at = self.loops.len() - 1;
+            let row = |g: &mut Self, t: usize| {
+                g.loops[at].ident = rows[t].clone();
+                g.env.insert(i, Loc::Scalar(rows[t].clone()));
+            };
+            let mut inits = Vec::new();
+            for t in 0..width {
+                row(self, t);
+                inits.push(self.scalar(fold.init));
+            }
+            self.enter_loop(fold.l, &lv);
+            let mut step = Vec::new();
+            for (t, acc) in accs.iter().enumerate() {
+                row(self, t);
+                let gt = self.scalar(fold.g);
+                step.push(St::Assign(acc.clone(), fold.add(Ex::Var(acc.clone()), gt)));
+            }
+            let streams = self.leave_loop_sts(&mut step, None);
+            // Each row's result, stored together after the loop.
+            let mut vals = Vec::new();
+            for (t, acc) in accs.iter().enumerate() {
+                row(self, t);
+                self.env.insert(held, Loc::Scalar(acc.clone()));
+                vals.push(self.scalar(&rest));
+            }
+            // The row's index is its own local again, for the rows left over and for the
+            // caller's plain loop when a check below gives up.
+            self.env.insert(i, Loc::Scalar(iv.clone()));
+            self.loops.pop();
+            self.frame.truncate(depth);
+            let lp = St::For {
+                var: lv.clone(),
+                n: ct.clone(),
+                streams,
+                body: step,
+            };
+            let parts: Vec<&Ex> = inits.iter().chain([&ct]).chain(&vals).collect();
+            let plain =
+                parts.iter().all(|e| lir::plain_ex(e)) && lir::plain(std::slice::from_ref(&lp));
+            let reads_dest = parts.iter().any(|e| self.reads(e, &dest.base))
+                || lir::uses(std::slice::from_ref(&lp), &dest.base);
+            if !plain || reads_dest {
+                return None;
+            }
+            let mut block = vec![St::let_usize(
+                &rows[0],
+                wadd(start.clone(), wmul(Ex::Var(q.clone()), Ex::Usize(width))),
+            )];
+            for (t, r) in rows.iter().enumerate().skip(1) {
+                block.push(St::let_usize(
+                    r,
+                    wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
+                ));
+            }
+            for (a, v) in accs.iter().zip(inits) {
+                block.push(St::Let {
+                    id: a.clone(),
+                    mutable: true,
+                    usize_ty: false,
+                    val: v,
+                });
+            }
+            block.push(lp);
+            // The rows' results are consecutive slots: one row store, one range check. The
+            // values are plain and do not read the destination, so computing them all first
+            // changes nothing.
+            block.push(St::StoreRow(
+                dest.base.clone(),
+                plus(&dest.off, Ex::Var(rows[0].clone())),
+                vals,
             ));
-        }
-        for (a, v) in accs.iter().zip(inits) {
-            block.push(St::Let {
-                id: a.clone(),
-                mutable: true,
-                usize_ty: false,
-                val: v,
-            });
-        }
-        block.push(lp);
-        // The rows' results are consecutive slots: one row store, one range check. The values
-        // are plain and do not read the destination, so computing them all first changes
-        // nothing.
-        block.push(St::StoreRow(
-            dest.base.clone(),
-            plus(&dest.off, Ex::Var(rows[0].clone())),
-            vals,
-        ));
-        let r = format_ident!("__left{}", i);
-        Some(vec![
-            St::let_usize(
+            out.push(St::let_usize(
                 &nb,
-                Ex::Bin(BinOp::Div, Box::new(nt.clone()), Box::new(Ex::Usize(JAM))),
-            ),
-            St::For {
+                Ex::Bin(
+                    BinOp::Div,
+                    Box::new(rest_of(&nt, &start)),
+                    Box::new(Ex::Usize(width)),
+                ),
+            ));
+            out.push(St::For {
                 var: q,
                 n: Ex::Var(nb.clone()),
                 streams: Vec::new(),
                 body: block,
-            },
-            St::For {
-                var: r.clone(),
-                n: Ex::Bin(BinOp::Rem, Box::new(nt), Box::new(Ex::Usize(JAM))),
-                streams: Vec::new(),
-                body: vec![
-                    St::let_usize(&iv, wadd(wmul(Ex::Var(nb), Ex::Usize(JAM)), Ex::Var(r))),
-                    St::Store(dest.base.clone(), plus(&dest.off, Ex::Var(iv)), left),
-                ],
-            },
-        ])
+            });
+            start = wadd(start, wmul(Ex::Var(nb), Ex::Usize(width)));
+        }
+        // The rows left over, one at a time, as written.
+        self.enter_plain_loop(i, &iv);
+        let left = self.scalar(body);
+        self.loops.pop();
+        self.frame.truncate(depth);
+        if !lir::plain_ex(&left) || self.reads(&left, &dest.base) {
+            return None;
+        }
+        let r = format_ident!("__left{}", i);
+        out.push(St::For {
+            var: r.clone(),
+            n: rest_of(&nt, &start),
+            streams: Vec::new(),
+            body: vec![
+                St::let_usize(&iv, wadd(start, Ex::Var(r))),
+                St::Store(dest.base.clone(), plus(&dest.off, Ex::Var(iv)), left),
+            ],
+        });
+        Some(out)
     }
 
     /// The interchange's loops with the columns taken [`TILES`] at a time (16, then 4, then
@@ -1261,10 +1290,7 @@ impl<'k> Dps<'k> {
                 format_ident!("__tq{}_{}", j, w),
                 format_ident!("__tc{}_{}", j, w),
             );
-            let rest = match &start {
-                Ex::Usize(0) => nt.clone(),
-                s => Ex::Wrap(Wrap::Sub, Box::new(nt.clone()), Box::new(s.clone())),
-            };
+            let rest = rest_of(&nt, &start);
             out.push(St::let_usize(
                 &nb,
                 if width == 1 {
@@ -1591,6 +1617,14 @@ fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> 
         n: n.clone(),
         streams,
         body,
+    }
+}
+
+/// `n - start`, the count left after the first `start` (folded when `start` is 0).
+fn rest_of(n: &Ex, start: &Ex) -> Ex {
+    match start {
+        Ex::Usize(0) => n.clone(),
+        s => Ex::Wrap(Wrap::Sub, Box::new(n.clone()), Box::new(s.clone())),
     }
 }
 
@@ -2100,18 +2134,34 @@ mod tests {
     }
 
     #[test]
-    fn builds_over_sum_folds_take_four_rows_at_a_time() {
-        // A dense layer's rows: four accumulators in one loop, one row cut each, the bias
-        // added as the four rows are stored (one row store); then the rows left over.
+    fn builds_over_sum_folds_take_eight_then_four_rows_at_a_time() {
+        // A dense layer's rows: eight accumulators in one loop, one row cut each, the bias
+        // added as the eight rows are stored (one row store); then four rows from where the
+        // eights ended; then the rows left over, one at a time.
         let out = expand(
             "pub fn k(w: [[f64; m]; n], b: [f64; n], x: [f64; m]) -> [f64; n] { add(matvec(w, x), b) }",
         );
-        assert!(out.contains("let __nb"), "{out}");
-        assert!(out.contains("st_row (out"), "{out}");
-        assert!(out.contains("__a"), "{out}");
-        assert!(out.contains("(n % 4usize)"), "{out}");
+        // (Eight accumulators, then four.)
+        assert_eq!(out.matches("let mut __a").count(), 12, "{out}");
+        assert!(out.contains(": usize = (n / 8usize) ;"), "{out}");
+        assert!(
+            out.contains(". wrapping_mul (8usize)) / 4usize) ;"),
+            "{out}"
+        );
+        assert_eq!(out.matches("st_row (out").count(), 2, "{out}");
+        assert!(out.contains("for __left"), "{out}");
+        // A constant count takes only the widths that fit: six rows are four and two. (Rows
+        // too large for unrolling to write the six out.)
+        let terms: Vec<String> = (0..60).map(|k| format!("w[i][{k}] * 1.5")).collect();
+        let out = expand(&format!(
+            "pub fn k(w: [[f64; 64]; 6], x: [f64; 64]) -> [f64; 6] {{ build(6, |i| dot(w[i], x) + {}) }}",
+            terms.join(" + ")
+        ));
+        assert!(!out.contains("/ 8usize"), "{out}");
+        assert!(out.contains("(6usize / 4usize)"), "{out}");
+        assert_eq!(out.matches("let mut __a").count(), 4, "{out}");
         // Alone, a matrix-vector product is not interchanged (its inner loop would walk down
-        // the columns of w) but taken four rows at a time.
+        // the columns of w) but taken in groups of rows.
         let out = expand("pub fn k(w: [[f64; m]; n], x: [f64; m]) -> [f64; n] { matvec(w, x) }");
         assert!(out.contains("let __nb"), "{out}");
         assert!(!out.contains("* __slot = * __slot +"), "{out}");

@@ -291,13 +291,14 @@ fn same_bits(src: &str, func: &fsmooth_core::lir::Func, i: &Inputs, out_len: Opt
     }
 }
 
-/// Builds over sum folds are compiled four rows at a time (`dps`'s jam): every row count
-/// from 0 to 9 (so every remainder), every fold length from 1 to 5, the fold's terms and the
+/// Builds over sum folds are compiled eight, then four rows at a time (`dps`'s jam): every
+/// row count from 0 to 17 (so every number of fours and ones after the eights), every fold
+/// length from 1 to 5, the fold's terms and the
 /// rest of the row on either side of their `+`, the fold inside arithmetic and math calls,
 /// and the results equal to the interpreter's to the bit (the jam keeps each row's
 /// additions in order).
 #[test]
-fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
+fn rows_taken_eight_and_four_at_a_time_match_the_interpreter_to_the_bit() {
     let bodies = [
         "add(matvec(c, b), a)",
         "build(n, |i| s * dot(c[i], b))",
@@ -313,7 +314,7 @@ fn rows_taken_four_at_a_time_match_the_interpreter_to_the_bit() {
         );
         let (func, text) = planned(&src);
         assert!(text.contains("__nb"), "not jammed: {src}\n{text}");
-        for n in 0..10 {
+        for n in 0..18 {
             // (m >= 1: the interpreter's matrix of `n` empty rows has no rows.)
             for m in 1..6 {
                 same_bits(&src, &func, &sized(&mut rng, n, m, 0), Some(n));
@@ -433,7 +434,7 @@ fn running_indexes_match_the_interpreter_to_the_bit() {
     let bodies = [
         // GMM's packed triangle below a diagonal of m.
         "build(n, |r| sqnorm(build(m, |j| ifold(j, a[j] * c[r][j], |acc, l| acc + a[m + l * (2 * m - l - 1) / 2 + (j - l - 1)] * c[r][l]))))",
-        // The triangle's fold inside the terms of a sum over j, taken four rows at a time.
+        // The triangle's fold inside the terms of a sum over j, taken in groups of rows.
         "build(n, |r| ifold(m, 0.0, |acc, j| acc + ifold(j, c[r][j], |t, l| t + a[m + l * (2 * m - l - 1) / 2 + (j - l - 1)] * c[r][l])))",
         // Two loads at one quadratic index, and one at another whose steps shrink.
         "build(n, |r| sum(build(m, |j| ifold(j, s, |acc, l| acc + a[l * (l + 1) / 2 + l] * b[l] - a[l * (l + 1) / 2 + l] * c[r][j] + a[l * (2 * m - l - 1) / 2]))))",

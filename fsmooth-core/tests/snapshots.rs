@@ -74,7 +74,7 @@ fn errors_keep_the_signature() {
 }
 
 #[test]
-fn dense_layer_takes_four_rows_at_a_time() {
+fn dense_layer_takes_eight_then_four_rows_at_a_time() {
     check(
         "dense",
         "pub fn dense(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] { add(matvec(w, x), b) }",

@@ -2175,6 +2175,17 @@ mod tests {
             let out = expand(src);
             assert!(!out.contains("let __nb"), "{src}\n{out}");
         }
+        // Nor when a row reads the destination's buffer (the state of a power iteration and
+        // the product share the frame); the loop it falls back to indexes by its own row
+        // index, not by a row of the group it gave up.
+        let out = expand(
+            "pub fn k(a: [[f64; n]; n], v0: [f64; n], t: usize) -> [f64; n] { ifold(t, v0, |v, s| { let u = matvec(a, v); smul(u, 1.0 / norm(u)) }) }",
+        );
+        assert!(!out.contains("let __nb"), "{out}");
+        let group_row = out
+            .match_indices("__r")
+            .any(|(at, _)| out[at + 3..].starts_with(|c: char| c.is_ascii_digit()));
+        assert!(!group_row, "{out}");
     }
 
     #[test]

@@ -45,9 +45,17 @@ pub fn inputs(prog: u64, trial: u64) -> Inputs {
             .wrapping_add(trial)
             .wrapping_add(7),
     );
-    // n, m >= 1: generated programs index with `i % n`; p may be 0 (empty loops).
-    let n = r.below(4) + 1;
-    let m = r.below(3) + 1 + usize::from(trial.is_multiple_of(2));
+    // n, m >= 1: generated programs index with `i % n`; p may be 0 (empty loops). Every
+    // fourth trial takes sizes up to 19, so that rows taken eight and four at a time and
+    // columns in tiles of sixteen and four run, with every kind of remainder.
+    let (n, m) = if trial % 4 == 3 {
+        (r.below(15) + 5, r.below(15) + 5)
+    } else {
+        (
+            r.below(4) + 1,
+            r.below(3) + 1 + usize::from(trial.is_multiple_of(2)),
+        )
+    };
     let p = r.below(4);
     let vec = |r: &mut Rng, k: usize| (0..k).map(|_| r.f64() * 2.0).collect::<Vec<f64>>();
     Inputs {

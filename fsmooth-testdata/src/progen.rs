@@ -6,7 +6,8 @@
 //! result is an `f64`, a vector or a matrix. Expressions cover `build` and `ifold` (scalar
 //! and array state, nested), slices, array literals, `if`, `let`, closures through the
 //! helper and the prelude's `map`/`map2`, prelude calls, the math methods, and size
-//! arithmetic over symbolic and literal sizes. Programs are total on their [`inputs`]
+//! arithmetic over symbolic and literal sizes, sums over a packed triangle, and matrix
+//! products. Programs are total on their [`inputs`]
 //! (indexes are loop indexes into arrays of their loop's size, `i % n` with n >= 1, or
 //! constants below literal sizes), so every run compares values; errors are tested apart.
 
@@ -210,7 +211,7 @@ impl Gen {
 
     fn scalar(&mut self, depth: usize) -> String {
         let leaf = depth > 4;
-        match self.r.below(if leaf { 4 } else { 18 }) {
+        match self.r.below(if leaf { 4 } else { 19 }) {
             0 => format!("{:.3}", self.r.f64() * 3.0),
             1 => self.pick_var(T::F).unwrap_or_else(|| "s".into()),
             2 => {
@@ -297,6 +298,8 @@ impl Gen {
                 let v = self.expr(T::V(D::M), depth + 1);
                 format!("sum(twice({v}, |q| q * s + 1.0))")
             }
+            // Near the top only: nested, its m^2 work per element would multiply.
+            17 if depth <= 1 => self.triangle(depth),
             _ => {
                 let d = [D::N, D::M][self.r.below(2)];
                 let v = self.expr(T::V(d), depth + 1);
@@ -306,6 +309,33 @@ impl Gen {
                 format!("({v})[{i}]")
             }
         }
+    }
+
+    /// A sum over a packed lower triangle of side `m` (GMM's `q_times`): the index is
+    /// quadratic in the inner fold's index, in bounds for every `l < j < m`, and its
+    /// divisions are exact, so the compiler reads it at a running index.
+    fn triangle(&mut self, depth: usize) -> String {
+        let (tri, t) = (self.name("tri"), self.name("t"));
+        let elem = self.with(&t, T::U, None, |g| g.scalar(depth + 3));
+        let init = self.scalar(depth + 1);
+        let (acc, j, u, l) = (
+            self.name("acc"),
+            self.name("j"),
+            self.name("u"),
+            self.name("l"),
+        );
+        let at = if self.r.one_in(2) {
+            format!("{l} * ({l} + 1) / 2 + {j}")
+        } else {
+            format!("{l} * (2 * m - {l} - 1) / 2 + ({j} - {l} - 1)")
+        };
+        let w = self.with(&j, T::U, Some(D::M), |g| {
+            g.with(&l, T::U, Some(D::M), |g| g.scalar(depth + 3))
+        });
+        format!(
+            "{{ let {tri} = build(m * (m + 1) / 2, |{t}| {elem}); \
+             ifold(m, {init}, |{acc}, {j}| {acc} + ifold({j}, 0.0, |{u}, {l}| {u} + {tri}[{at}] * ({w}))) }}"
+        )
     }
 
     fn vec_var_or_param(&mut self, d: D) -> String {
@@ -401,7 +431,7 @@ impl Gen {
 
     fn matrix(&mut self, depth: usize) -> String {
         let leaf = depth > 3;
-        match self.r.below(if leaf { 1 } else { 5 }) {
+        match self.r.below(if leaf { 1 } else { 6 }) {
             0 => "c".into(),
             1 => {
                 let i = self.name("i");
@@ -413,6 +443,16 @@ impl Gen {
                 format!("madd({x}, {y})")
             }
             3 => "transpose(transpose(c))".into(),
+            4 => {
+                // A product by an m x m matrix, itself a product: rows as wide as the
+                // columns, which the compiler's column tiles read by segments.
+                let (x, y, z) = (
+                    self.matrix(depth + 1),
+                    self.matrix(depth + 1),
+                    self.matrix(depth + 1),
+                );
+                format!("matmul({x}, matmul(transpose({y}), {z}))")
+            }
             _ => {
                 let (x, y) = (self.vector(D::N, depth + 1), self.vector(D::M, depth + 1));
                 format!("outer({x}, {y})")

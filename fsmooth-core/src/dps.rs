@@ -1167,21 +1167,7 @@ impl<'k> Dps<'k> {
                 plus(&dest.off, Ex::Var(rows[0].clone())),
                 vals,
             ));
-            out.push(St::let_usize(
-                &nb,
-                Ex::Bin(
-                    BinOp::Div,
-                    Box::new(rest_of(&nt, &start)),
-                    Box::new(Ex::Usize(width)),
-                ),
-            ));
-            out.push(St::For {
-                var: q,
-                n: Ex::Var(nb.clone()),
-                streams: Vec::new(),
-                body: block,
-            });
-            start = wadd(start, wmul(Ex::Var(nb), Ex::Usize(width)));
+            push_groups(&mut out, &nt, &mut start, width, (nb, q), block);
         }
         // The rows left over, one at a time, as written.
         self.enter_plain_loop(i, &iv);
@@ -1290,15 +1276,6 @@ impl<'k> Dps<'k> {
                 format_ident!("__tq{}_{}", j, w),
                 format_ident!("__tc{}_{}", j, w),
             );
-            let rest = rest_of(&nt, &start);
-            out.push(St::let_usize(
-                &nb,
-                if width == 1 {
-                    rest
-                } else {
-                    Ex::Bin(BinOp::Div, Box::new(rest), Box::new(Ex::Usize(width)))
-                },
-            ));
             let accs: Vec<Ident> = (0..width)
                 .map(|k| format_ident!("__t{}_{}_{}", j, w, k))
                 .collect();
@@ -1356,13 +1333,7 @@ impl<'k> Dps<'k> {
                     accs.iter().map(|a| Ex::Var(a.clone())).collect(),
                 )
             });
-            out.push(St::For {
-                var: q,
-                n: Ex::Var(nb.clone()),
-                streams: Vec::new(),
-                body: block,
-            });
-            start = wadd(start, wmul(Ex::Var(nb), Ex::Usize(width)));
+            push_groups(&mut out, &nt, &mut start, width, (nb, q), block);
         }
         Some(out)
     }
@@ -1618,6 +1589,35 @@ fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: Vec<St>) -> 
         streams,
         body,
     }
+}
+
+/// `let nb = (n - start) / width; for q in 0..nb { block }` appended to `out`, and `start`
+/// moved past the groups: one width of the jam's rows or of the tiles' columns, widest
+/// first.
+fn push_groups(
+    out: &mut Vec<St>,
+    n: &Ex,
+    start: &mut Ex,
+    width: usize,
+    (nb, q): (Ident, Ident),
+    block: Vec<St>,
+) {
+    let rest = rest_of(n, start);
+    out.push(St::let_usize(
+        &nb,
+        if width == 1 {
+            rest
+        } else {
+            Ex::Bin(BinOp::Div, Box::new(rest), Box::new(Ex::Usize(width)))
+        },
+    ));
+    out.push(St::For {
+        var: q,
+        n: Ex::Var(nb.clone()),
+        streams: Vec::new(),
+        body: block,
+    });
+    *start = wadd(start.clone(), wmul(Ex::Var(nb), Ex::Usize(width)));
 }
 
 /// `n - start`, the count left after the first `start` (folded when `start` is 0).

@@ -7,8 +7,8 @@
 //! and array state, nested), slices, array literals, `if`, `let`, closures through the
 //! helper and the prelude's `map`/`map2`, prelude calls, the math methods, and size
 //! arithmetic over symbolic and literal sizes, sums over a packed triangle, and matrix
-//! products. Programs are total on their [`inputs`]
-//! (indexes are loop indexes into arrays of their loop's size, `i % n` with n >= 1, or
+//! products. Programs are total on their [`inputs`] (indexes are loop indexes into arrays
+//! of their loop's size, `i % n` with n >= 1, a packed triangle's below its size, or
 //! constants below literal sizes), so every run compares values; errors are tested apart.
 
 pub use crate::Rng;

@@ -150,6 +150,25 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
     );
 }
 
+/// The generated programs reach the code the long runs are there to check: groups of eight
+/// rows, tiles of sixteen columns, tiles reading segments of rows, and running indexes; and
+/// one trial in four has sizes that make the groups and tiles run.
+#[test]
+fn generated_programs_reach_groups_tiles_segments_and_running_indexes() {
+    let mut seen = [0u32; 4];
+    for j in 0..600 {
+        let src = program(j).src;
+        let (_, text) = planned(&src);
+        let marks = ["/ 8usize)", "/ 16usize)", "__sg", "__at"];
+        for (n, mark) in seen.iter_mut().zip(marks) {
+            *n += u32::from(text.contains(mark));
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "programs with each: {seen:?}");
+    let large = (0..100).filter(|&j| inputs(j, 3).n >= 16 && inputs(j, 3).m >= 16);
+    assert!(large.count() > 0);
+}
+
 /// Every wrong length is an `Err` before anything is written, in the executor as in the
 /// compiled code (the executor faults if `out` was touched).
 #[test]

@@ -138,8 +138,8 @@ pub struct Dps<'k> {
 /// one at a time. Several chains of additions hide an addition's latency on current x86
 /// cores (a 64 x 256 matrix-vector product: 12.6 us one row at a time, 5.1 us four at a
 /// time); with eight, LLVM also pairs two rows' sums in one SSE2 register (the dense layer:
-/// 63,409 instructions four rows at a time, 49,089 eight at a time). Four stays for the 4 to
-/// 7 rows eight leave over.
+/// 63,409 instructions four rows at a time, 49,190 eight, then four). Four stays for the 4
+/// to 7 rows eight leave over.
 const JAMS: [usize; 2] = [8, 4];
 
 /// The widths of [`Dps::tile`]'s column tiles, widest first. Sixteen f64 accumulators are

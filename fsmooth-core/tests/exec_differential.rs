@@ -165,8 +165,11 @@ fn generated_programs_reach_groups_tiles_segments_and_running_indexes() {
         }
     }
     assert!(seen.iter().all(|&n| n > 0), "programs with each: {seen:?}");
-    let large = (0..100).filter(|&j| inputs(j, 3).n >= 16 && inputs(j, 3).m >= 16);
-    assert!(large.count() > 0);
+    assert!(
+        (0..100)
+            .map(|j| inputs(j, 3))
+            .any(|i| i.n >= 16 && i.m >= 16)
+    );
 }
 
 /// Every wrong length is an `Err` before anything is written, in the executor as in the

@@ -142,6 +142,19 @@ pub struct Dps<'k> {
 /// to 7 rows eight leave over.
 const JAMS: [usize; 2] = [8, 4];
 
+/// A row of the right-hand operand that [`Dps::tile`] reads along `l` (`b[l][j]` at `l * w +
+/// s + j`), taken as a row stream.
+struct TileRow {
+    /// The buffer read.
+    base: Base,
+    /// The offset of row `l`, `l * w + s`: how the loads name the row.
+    off: Ex,
+    /// `s`, where row 0 starts (`None` for 0).
+    start: Option<Ex>,
+    /// `w`, the row's width (the tile's column count).
+    width: Ex,
+}
+
 /// The widths of [`Dps::tile`]'s column tiles, widest first. Sixteen f64 accumulators are
 /// eight SSE2 registers, half of x86-64's: a 64 x 64 product in 1 x 16 tiles took 0.68x
 /// the instructions of one loaded and stored per `l` (2 x 8 tiles: 0.71x; 4 x 4: 0.75x).
@@ -1235,7 +1248,7 @@ impl<'k> Dps<'k> {
         // Only rows as wide as the columns: the loads, proven for every column, then prove
         // every row whole (a row stream ends at a partial last row).
         let outer: Vec<String> = self.loops.iter().map(|c| c.ident.to_string()).collect();
-        let mut rows: Vec<(Base, Ex, Option<Ex>, Ex)> = Vec::new();
+        let mut rows: Vec<TileRow> = Vec::new();
         lir::walk_ex(&gt, &mut |nd| {
             if let lir::Node::Ex(Ex::Ld(b, at)) = nd
                 && let Some(Some(off)) = lir::unit_offset(at, &jt)
@@ -1245,11 +1258,14 @@ impl<'k> Dps<'k> {
                     .into_iter()
                     .flatten()
                     .all(|x| idents_ok(x, &outer))
-                && !rows
-                    .iter()
-                    .any(|(rb, ro, ..)| rb == b && lir::same(ro, &off))
+                && !rows.iter().any(|r| r.base == *b && lir::same(&r.off, &off))
             {
-                rows.push((b.clone(), off, s, w));
+                rows.push(TileRow {
+                    base: b.clone(),
+                    off,
+                    start: s,
+                    width: w,
+                });
             }
         });
         let mut out = Vec::new();
@@ -1260,11 +1276,11 @@ impl<'k> Dps<'k> {
             let segs: Vec<(Base, Ex, Ident)> = if width > 1 {
                 rows.iter()
                     .enumerate()
-                    .map(|(r, (b, off, ..))| {
+                    .map(|(k, r)| {
                         (
-                            b.clone(),
-                            off.clone(),
-                            format_ident!("__sg{}_{}_{}", j, w, r),
+                            r.base.clone(),
+                            r.off.clone(),
+                            format_ident!("__sg{}_{}_{}", j, w, k),
                         )
                     })
                     .collect()
@@ -1300,13 +1316,13 @@ impl<'k> Dps<'k> {
                 })
                 .collect();
             let mut tile_streams = streams.clone();
-            for (r, ((base, _, sg), (_, _, s, rw))) in segs.iter().zip(&rows).enumerate() {
-                let elem = format_ident!("__rb{}_{}_{}", j, w, r);
+            for (k, ((_, _, sg), row)) in segs.iter().zip(&rows).enumerate() {
+                let elem = format_ident!("__rb{}_{}_{}", j, w, k);
                 tile_streams.push(Stream {
-                    base: base.clone(),
-                    start: s.clone().unwrap_or(Ex::Usize(0)),
+                    base: row.base.clone(),
+                    start: row.start.clone().unwrap_or(Ex::Usize(0)),
                     elem: elem.clone(),
-                    width: Some(rw.clone()),
+                    width: Some(row.width.clone()),
                 });
                 step = vec![St::Segment {
                     id: sg.clone(),

@@ -71,7 +71,9 @@ pub fn plan(k: &Kernel, options: Options) -> Planned {
         crate::lir::row_streams(&mut body);
         (body, None)
     } else {
-        (Vec::new(), Some(g.scalar(&k.body)))
+        let mut result = g.scalar(&k.body);
+        crate::lir::row_streams_ex(&mut result);
+        (Vec::new(), Some(result))
     };
     let peaks = distinct_peaks(g.frame.peaks());
 

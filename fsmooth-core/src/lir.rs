@@ -507,7 +507,56 @@ pub fn row_streams(sts: &mut [St]) {
     }
 }
 
+/// [`row_streams`] for the loops inside a scalar expression: a fold's loop, a scalar
+/// kernel's result.
+pub fn row_streams_ex(e: &mut Ex) {
+    blocks_in(e, &mut |sts| row_streams(sts));
+}
+
+/// Call `f` on the statements of every block in `e` that no other block in `e` holds (each
+/// outermost one; `f` sees to the blocks inside it).
+fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
+    rewrite_ex(e, &mut |x| match x {
+        Ex::Block(sts, v) => {
+            f(sts);
+            blocks_in(v, f);
+            true
+        }
+        _ => false,
+    });
+}
+
+/// The expressions `s` holds itself, not those of the statements in its body.
+fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
+    match s {
+        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
+            vec![val]
+        }
+        St::Store(_, at, v) => vec![at, v],
+        St::StoreRow(_, off, vs) => std::iter::once(off).chain(vs.iter_mut()).collect(),
+        St::For { n, .. } => vec![n],
+        St::Fill { off, n, .. } => off.iter_mut().chain(std::iter::once(n)).collect(),
+        St::If(c, ..) => vec![c],
+        St::Segment { off, .. } => vec![off],
+        St::CheckRange(a, b, c) => vec![a, b, c],
+        St::Copy {
+            dst_off,
+            src_off,
+            n,
+            ..
+        } => vec![dst_off, src_off, n],
+        St::Alloc { off, len } => vec![off, len],
+        St::CheckLen { want, .. } | St::Heap { len: want, .. } => vec![want],
+        St::Frame { len, .. } => len.iter_mut().collect(),
+        St::Block(_) | St::Swap(..) => Vec::new(),
+    }
+}
+
 fn row_streams_st(s: &mut St) {
+    // Loops in the statement's own expressions (a fold's loop in a `let`'s value).
+    for e in own_exprs(s) {
+        row_streams_ex(e);
+    }
     let (var, streams, body, fill) = match s {
         St::For {
             var, streams, body, ..
@@ -615,6 +664,9 @@ pub fn same(a: &Ex, b: &Ex) -> bool {
 /// Every stream of every loop under `sts`, with that loop's count.
 fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream)) {
     for s in sts {
+        for e in own_exprs(s) {
+            blocks_in(e, &mut |b| for_each_stream(b, f));
+        }
         match s {
             St::For {
                 n, streams, body, ..
@@ -1363,6 +1415,59 @@ mod tests {
                 ["b from (c) . wrapping_add ((l) . wrapping_mul (w))"]
             );
         }
+    }
+
+    #[test]
+    fn loops_inside_expressions_take_row_streams_too() {
+        // A fold's loop nest as a `let`'s value, and as a scalar kernel's result.
+        let block = || {
+            Ex::Block(
+                nest(Base::Param(id("b")), false),
+                Box::new(Ex::Var(id("acc"))),
+            )
+        };
+        let mut sts = vec![St::Let {
+            id: id("s"),
+            mutable: false,
+            usize_ty: false,
+            val: block(),
+        }];
+        row_streams(&mut sts);
+        assert_eq!(row_widths(&sts), ["b rows of w", "__rl_0 from 0usize"]);
+        let mut result = Ex::Bin(BinOp::Add, Box::new(Ex::F64(1.0)), Box::new(block()));
+        row_streams_ex(&mut result);
+        let mut found = Vec::new();
+        walk_ex(&result, &mut |n| {
+            if let Node::Stream(s) = n {
+                found.push(s.base.name());
+            }
+        });
+        assert_eq!(found, ["b", "__rl_0"]);
+        // The inner loop in an expression of the outer loop's body (GMM's loop over
+        // components, whose body is the value it stores): the inner loop reads the row;
+        // a buffer the outer loop writes keeps its offsets.
+        let in_let = |base: Base, store: bool| {
+            let mut sts = nest(base, store);
+            if let St::For { body, .. } = &mut sts[0] {
+                let inner = std::mem::take(body);
+                body.push(St::Let {
+                    id: id("t"),
+                    mutable: false,
+                    usize_ty: false,
+                    val: Ex::Block(inner, Box::new(Ex::F64(0.0))),
+                });
+            }
+            row_streams(&mut sts);
+            row_widths(&sts)
+        };
+        assert_eq!(
+            in_let(Base::Param(id("b")), false),
+            ["b rows of w", "__rl_0 from 0usize"]
+        );
+        assert_eq!(
+            in_let(Base::Scratch, true),
+            ["scratch from (l) . wrapping_mul (w)"]
+        );
     }
 
     #[test]

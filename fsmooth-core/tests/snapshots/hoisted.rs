@@ -27,62 +27,57 @@ pub fn hoisted(
     }
     let scratch: &mut [f64] = region.frame(__z0)?;
     ::core::result::Result::Ok({
-        for h_21 in 0..k {
-            if let Some(__d) = scratch
-                .get_mut(
-                    (h_21).wrapping_mul(d)..((h_21).wrapping_mul(d)).wrapping_add(d),
-                )
-            {
-                let __d = __d.iter_mut();
-                if let (::core::option::Option::Some(__e22_0),) = (
-                    q
-                        .get(
-                            (h_21)
-                                .wrapping_mul(d)..((h_21).wrapping_mul(d)).wrapping_add(d),
-                        ),
-                ) {
-                    for (__slot, __e22_0) in (__d).zip(__e22_0.iter()) {
-                        *__slot = ::fsmooth::__rt::exp((*__e22_0));
+        if let (::core::option::Option::Some(__rh_21_0),) = (q.get(0usize..),) {
+            for (h_21, __rh_21_0) in (0..k).zip(::fsmooth::__rt::rows(__rh_21_0, d)) {
+                if let Some(__d) = scratch
+                    .get_mut(
+                        (h_21).wrapping_mul(d)..((h_21).wrapping_mul(d)).wrapping_add(d),
+                    )
+                {
+                    let __d = __d.iter_mut();
+                    if let (::core::option::Option::Some(__e22_0),) = (
+                        __rh_21_0.get(0usize..d),
+                    ) {
+                        for (__slot, __e22_0) in (__d).zip(__e22_0.iter()) {
+                            *__slot = ::fsmooth::__rt::exp((*__e22_0));
+                        }
                     }
                 }
             }
         }
         {
             let mut acc_3 = 0f64;
-            for i_4 in 0..n {
-                acc_3 = (acc_3
-                    + {
-                        let mut acc_18 = (-0f64);
-                        for i_19 in 0..k {
-                            acc_18 = (acc_18
-                                + {
-                                    let mut acc_15 = (-0f64);
-                                    if let (
-                                        ::core::option::Option::Some(__e16_0),
-                                        ::core::option::Option::Some(__e16_1),
-                                    ) = (
-                                        scratch
-                                            .get(
-                                                (i_19)
-                                                    .wrapping_mul(d)..((i_19).wrapping_mul(d)).wrapping_add(d),
-                                            ),
-                                        x
-                                            .get(
-                                                (i_4)
-                                                    .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                            ),
-                                    ) {
-                                        for (__e16_0, __e16_1) in (__e16_0.iter())
-                                            .zip(__e16_1.iter())
-                                        {
-                                            acc_15 = (acc_15 + ((*__e16_0) * (*__e16_1)));
-                                        }
-                                    }
-                                    acc_15
-                                });
-                        }
-                        acc_18
-                    });
+            if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
+                for (i_4, __ri_4_0) in (0..n).zip(::fsmooth::__rt::rows(__ri_4_0, d)) {
+                    acc_3 = (acc_3
+                        + {
+                            let mut acc_18 = (-0f64);
+                            if let (::core::option::Option::Some(__ri_19_0),) = (
+                                scratch.get(0usize..),
+                            ) {
+                                for (i_19, __ri_19_0) in (0..k)
+                                    .zip(::fsmooth::__rt::rows(__ri_19_0, d))
+                                {
+                                    acc_18 = (acc_18
+                                        + {
+                                            let mut acc_15 = (-0f64);
+                                            if let (
+                                                ::core::option::Option::Some(__e16_0),
+                                                ::core::option::Option::Some(__e16_1),
+                                            ) = (__ri_19_0.get(0usize..d), __ri_4_0.get(0usize..d)) {
+                                                for (__e16_0, __e16_1) in (__e16_0.iter())
+                                                    .zip(__e16_1.iter())
+                                                {
+                                                    acc_15 = (acc_15 + ((*__e16_0) * (*__e16_1)));
+                                                }
+                                            }
+                                            acc_15
+                                        });
+                                }
+                            }
+                            acc_18
+                        });
+                }
             }
             acc_3
         }

@@ -229,6 +229,9 @@ struct Stream<'a> {
     start: E<'a>,
     elem: Id,
     width: Option<E<'a>>,
+    /// The name the whole slice is bound to, when an inner loop reads a prefix of it
+    /// ([`lir::whole_of`]).
+    all: Option<Id>,
 }
 
 /// A resolved [`St`]; `For` and `Fill` are one `Loop`.
@@ -609,11 +612,15 @@ impl Compiler {
                     ));
                 }
                 bound.push(elem);
+                let all = lir::whole_of(&s.elem);
+                let all = (s.width.is_none() && lir::uses(body, &Base::Row(all.clone())))
+                    .then(|| self.ident(&all));
                 Stream {
                     base,
                     start,
                     elem,
                     width,
+                    all,
                 }
             })
             .collect();
@@ -1489,6 +1496,7 @@ impl Exec<'_> {
             slot = Some((k, off.unwrap_or(0)));
         }
         let mut rows = Vec::with_capacity(streams.len());
+        let mut wholes = Vec::new();
         for s in streams {
             let start = self.usize(&s.start)?;
             let n = match count {
@@ -1513,6 +1521,10 @@ impl Exec<'_> {
                     }
                     self.range(k, off + start, n, "stream")?;
                     rows.push((s.elem, k, off + start, None));
+                    // The whole slice, which inner loops may cut prefixes from.
+                    if let Some(all) = s.all {
+                        wholes.push((all, V::Row(k, off + start, n)));
+                    }
                 }
                 Some(w) => {
                     let w = self.usize(w)?;
@@ -1534,6 +1546,9 @@ impl Exec<'_> {
         self.step(n)?;
         let m = self.mark();
         self.bind(var, V::U(0), false);
+        for &(all, v) in &wholes {
+            self.bind(all, v, false);
+        }
         for &(elem, k, start, w) in &rows {
             let v = match w {
                 Some(w) => V::Row(k, start, w),
@@ -2051,6 +2066,39 @@ mod tests {
             "row stream range x[0..0+4] out of bounds for length 3",
         );
         faults(prog(1, 2, 3), "out of its row of 2");
+    }
+
+    #[test]
+    fn prefix_streams_read_the_enclosing_slice() {
+        // acc = the sum over j < n of the sum of s[..k(j)], where s = x[1..1 + n] is the
+        // outer loop's slice (x = [1, 2, 3]) and k(j) the inner count: j as `prefixes`
+        // makes it, or more than the slice holds.
+        let prog = |n: usize, k: Ex| {
+            let outer = stream(x(), 1, "e");
+            let pre = stream(Base::Row(lir::whole_of(&id("e"))), 0, "p");
+            let inner = St::For {
+                var: id("l"),
+                n: k,
+                streams: vec![pre],
+                body: vec![St::Assign(
+                    id("acc"),
+                    bin(BinOp::Add, var("acc"), elem("p")),
+                )],
+            };
+            let body = vec![
+                let_("acc", true, f(0.0)),
+                for_(u(n), vec![outer], vec![inner]),
+            ];
+            scalar(body, var("acc"))
+        };
+        // j = 0, 1: nothing, then s[0] = 2.
+        assert_eq!(prog(2, var("i")), Ok(Ok(Ret::F64(2.0))));
+        assert_eq!(prog(0, var("i")), Ok(Ok(Ret::F64(0.0))));
+        // A prefix longer than the slice: the printed `get` would skip the loop.
+        faults(
+            prog(2, bin(BinOp::Add, var("i"), u(2))),
+            "out of its row of 2",
+        );
     }
 
     #[test]

@@ -472,7 +472,15 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
             None => {
                 let end = wadd(s.start.clone(), n.clone());
                 gets.push(quote!(#base.get(#start..#end)));
-                parts.push((quote!(#e.iter()), quote!(#e)));
+                // An inner loop reads a prefix of the slice (`prefixes`): it keeps a name.
+                let all = whole_of(e);
+                if uses(body, &Base::Row(all.clone())) {
+                    binds.pop();
+                    binds.push(quote!(::core::option::Option::Some(#all)));
+                    parts.push((quote!(#all.iter()), quote!(#e)));
+                } else {
+                    parts.push((quote!(#e.iter()), quote!(#e)));
+                }
             }
         }
     }
@@ -629,6 +637,47 @@ fn row_streams_st(s: &mut St) {
             start: c,
             elem,
             width: Some(width),
+        });
+    }
+    prefixes(var, streams, body);
+}
+
+/// The name a loop gives the whole slice of its stream `elem` (a stream's slice is
+/// otherwise shadowed by its element), when an inner loop reads a prefix of it.
+pub fn whole_of(elem: &Ident) -> Ident {
+    format_ident!("{}_all", elem)
+}
+
+/// Prefix streams: an inner loop whose count is `j`, the index of this loop, and whose
+/// stream starts where a stream of this loop starts, reads the first `j` elements of that
+/// stream's slice (`j` is below this loop's count, the slice's length). It cuts them from
+/// that slice (`whole_of`), a cut LLVM proves in range, where cutting the buffer again
+/// tests the range once per `j` (a packed triangle's `xc[..j]`, GMM). The start must mean
+/// the same inside the loop: nothing in the body binds or assigns a name it reads.
+fn prefixes(var: &Ident, streams: &[Stream], body: &mut [St]) {
+    let mut inside: Vec<Ident> = vec![var.clone()];
+    walk_sts(body, &mut |n| match n {
+        Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
+            inside.push(id.clone())
+        }
+        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
+        Node::Stream(st) => inside.push(st.elem.clone()),
+        _ => {}
+    });
+    for s in streams.iter().filter(|s| s.width.is_none()) {
+        if writes(body, &s.base) || idents(&s.start).iter().any(|i| inside.contains(i)) {
+            continue;
+        }
+        let whole = Base::Row(whole_of(&s.elem));
+        for_each_stream(body, &mut |n, st| {
+            if st.width.is_none()
+                && matches!(n, Ex::Var(v) if v == var)
+                && st.base == s.base
+                && same(&st.start, &s.start)
+            {
+                st.base = whole.clone();
+                st.start = Ex::Usize(0);
+            }
         });
     }
 }
@@ -1468,6 +1517,59 @@ mod tests {
             in_let(Base::Scratch, true),
             ["scratch from (l) . wrapping_mul (w)"]
         );
+    }
+
+    /// `for j in 0..n [s] { [let s = 1;] for l in 0..count [t] { acc += t } [b[0] = 1] }`:
+    /// the outer stream reads `b` from `s`, the inner one from `inner_start`.
+    fn triangle(count: &str, inner_start: &str, rebind: bool, store: bool) -> Vec<St> {
+        let stream = |start: &str, elem: &str| Stream {
+            base: Base::Param(id("b")),
+            start: Ex::Var(id(start)),
+            elem: id(elem),
+            width: None,
+        };
+        let inner = St::For {
+            var: id("l"),
+            n: Ex::Var(id(count)),
+            streams: vec![stream(inner_start, "t")],
+            body: vec![St::Assign(id("acc"), Ex::Elem(id("t")))],
+        };
+        let mut body = vec![inner];
+        if rebind {
+            body.insert(0, St::Assign(id("s"), Ex::Usize(1)));
+        }
+        if store {
+            body.push(St::Store(Base::Param(id("b")), Ex::Usize(0), Ex::F64(1.0)));
+        }
+        vec![St::For {
+            var: id("j"),
+            n: Ex::Var(id("n")),
+            streams: vec![stream("s", "e")],
+            body,
+        }]
+    }
+
+    #[test]
+    fn folds_as_long_as_the_enclosing_index_read_a_prefix_of_its_slice() {
+        let widths = |mut sts: Vec<St>| {
+            row_streams(&mut sts);
+            row_widths(&sts)
+        };
+        assert_eq!(
+            widths(triangle("j", "s", false, false)),
+            ["b from s", "e_all from 0usize"]
+        );
+        // Not a prefix: another count, another start, a start the body reassigns, a
+        // buffer the body writes.
+        for (count, start, rebind, store) in [
+            ("n", "s", false, false),
+            ("j", "c", false, false),
+            ("j", "s", true, false),
+            ("j", "s", false, true),
+        ] {
+            let want = ["b from s".to_string(), format!("b from {start}")];
+            assert_eq!(widths(triangle(count, start, rebind, store)), want);
+        }
     }
 
     #[test]

@@ -414,9 +414,9 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
 }
 
 /// Folds whose count is an enclosing index (GMM's triangle) read their rows as streams, cut
-/// once per outer step (`xc[..j]`, empty at j = 0): every size from 0 to 7, the row read
-/// from a parameter and from the frame, and the results equal to the interpreter's to the
-/// bit.
+/// once per outer step (`xc[..j]`, empty at j = 0) from the slice the outer loop streams
+/// (`lir`'s prefix streams): every size from 0 to 7, the row read from a parameter and
+/// from the frame, and the results equal to the interpreter's to the bit.
 #[test]
 fn triangle_folds_match_the_interpreter_to_the_bit() {
     let bodies = [
@@ -439,6 +439,10 @@ fn triangle_folds_match_the_interpreter_to_the_bit() {
         assert!(
             cut && !text.contains("ld (c"),
             "no row cut at the outer index: {src}\n{text}"
+        );
+        assert!(
+            text.contains("_all . get (0usize .."),
+            "no prefix of the outer loop's slice: {src}\n{text}"
         );
         for n in 0..3 {
             for m in 1..8 {

@@ -332,9 +332,16 @@ impl Gen {
         let w = self.with(&j, T::U, Some(D::M), |g| {
             g.with(&l, T::U, Some(D::M), |g| g.scalar(depth + 3))
         });
+        // Half the time GMM's shape: the fold starts from a row's element `j` and its terms
+        // read its elements `l < j`, a prefix of what the loop over `j` reads.
+        let (start, times) = if self.r.one_in(2) {
+            (format!("c[p % n][{j}]"), format!(" * c[p % n][{l}]"))
+        } else {
+            ("0.0".to_string(), String::new())
+        };
         format!(
             "{{ let {tri} = build(m * (m + 1) / 2, |{t}| {elem}); \
-             ifold(m, {init}, |{acc}, {j}| {acc} + ifold({j}, 0.0, |{u}, {l}| {u} + {tri}[{at}] * ({w}))) }}"
+             ifold(m, {init}, |{acc}, {j}| {acc} + ifold({j}, {start}, |{u}, {l}| {u} + {tri}[{at}] * ({w}){times})) }}"
         )
     }
 

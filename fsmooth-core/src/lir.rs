@@ -463,7 +463,15 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     let mut binds = Vec::new();
     for s in streams {
         let (base, e, start) = (&s.base, &s.elem, &s.start);
-        binds.push(quote!(::core::option::Option::Some(#e)));
+        // The slice keeps a name of its own when an inner loop reads a prefix of it
+        // (`prefixes`); otherwise the element shadows it.
+        let all = whole_of(e);
+        let slice = if s.width.is_none() && uses(body, &Base::Row(all.clone())) {
+            &all
+        } else {
+            e
+        };
+        binds.push(quote!(::core::option::Option::Some(#slice)));
         match &s.width {
             Some(w) => {
                 gets.push(quote!(#base.get(#start..)));
@@ -472,15 +480,7 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
             None => {
                 let end = wadd(s.start.clone(), n.clone());
                 gets.push(quote!(#base.get(#start..#end)));
-                // An inner loop reads a prefix of the slice (`prefixes`): it keeps a name.
-                let all = whole_of(e);
-                if uses(body, &Base::Row(all.clone())) {
-                    binds.pop();
-                    binds.push(quote!(::core::option::Option::Some(#all)));
-                    parts.push((quote!(#all.iter()), quote!(#e)));
-                } else {
-                    parts.push((quote!(#e.iter()), quote!(#e)));
-                }
+                parts.push((quote!(#slice.iter()), quote!(#e)));
             }
         }
     }
@@ -508,7 +508,9 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
 /// the loop, reads row `l` of the rows of width `w` from `c`. The enclosing loop takes those
 /// rows one after the other (one cut before it, then one length test per row rather than an
 /// offset range check), and the inner loop streams from its current row. The buffer must
-/// not be written inside the enclosing loop, which now holds it borrowed.
+/// not be written inside the enclosing loop, which now holds it borrowed. Every loop is
+/// visited, those inside expressions too, and each also gives its inner loops the
+/// prefixes of its slices that they read ([`prefixes`]).
 pub fn row_streams(sts: &mut [St]) {
     for s in sts {
         row_streams_st(s);

@@ -23,7 +23,9 @@ pub enum Base {
     Scratch,
     /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
     Heap(usize),
-    /// The current row of an enclosing loop's row stream (read only; see [`Stream::width`]).
+    /// The current row of an enclosing loop's row stream (read only; see [`Stream::width`]),
+    /// or the whole slice of an enclosing loop's stream, which an inner loop reads a prefix
+    /// of ([`whole_of`]).
     Row(Ident),
 }
 

@@ -129,7 +129,7 @@ pub struct Dps<'k> {
     slices: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
     heap: Option<usize>,
-    /// Take the rows of a build over a sum fold [`JAMS`] at a time ([`Dps::jam`]): set when
+    /// Take the rows of a build over a sum fold `JAMS` at a time (`Dps::jam`): set when
     /// fusion and unrolling are on.
     pub jam: bool,
 }

@@ -512,7 +512,7 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
 /// offset range check), and the inner loop streams from its current row. The buffer must
 /// not be written inside the enclosing loop, which now holds it borrowed. Every loop is
 /// visited, those inside expressions too, and each also gives its inner loops the
-/// prefixes of its slices that they read ([`prefixes`]).
+/// prefixes of its slices that they read (`prefixes`).
 pub fn row_streams(sts: &mut [St]) {
     for s in sts {
         row_streams_st(s);

@@ -592,15 +592,9 @@ fn row_streams_st(s: &mut St) {
         _ => return,
     };
     row_streams(body);
-    // What the loop's body binds: a row stream's width and offset are evaluated before the
-    // loop, so they must not name any of it.
-    let mut inside: Vec<Ident> = vec![var.clone()];
-    walk_sts(body, &mut |n| match n {
-        Node::St(St::Let { id, .. } | St::Segment { id, .. }) => inside.push(id.clone()),
-        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
-        Node::Stream(st) => inside.push(st.elem.clone()),
-        _ => {}
-    });
+    // A row stream's width and offset are evaluated before the loop, so they must not name
+    // anything the loop binds or assigns.
+    let inside = bound_in(var, body);
     let outside = |e: &Ex| idents(e).iter().all(|i| !inside.contains(i));
     // The buffers read as rows of this loop: the base, the rows' width and first offset.
     let mut rows: Vec<(Base, Ex, Ex)> = Vec::new();
@@ -646,6 +640,21 @@ fn row_streams_st(s: &mut St) {
     prefixes(var, streams, body);
 }
 
+/// The names a loop of index `var` binds or assigns in `body`: its index, locals, inner
+/// loops' indexes and stream elements, and assigned locals.
+fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
+    let mut inside: Vec<Ident> = vec![var.clone()];
+    walk_sts(body, &mut |n| match n {
+        Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
+            inside.push(id.clone())
+        }
+        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
+        Node::Stream(st) => inside.push(st.elem.clone()),
+        _ => {}
+    });
+    inside
+}
+
 /// The name a loop gives the whole slice of its stream `elem` (a stream's slice is
 /// otherwise shadowed by its element), when an inner loop reads a prefix of it.
 pub fn whole_of(elem: &Ident) -> Ident {
@@ -659,15 +668,7 @@ pub fn whole_of(elem: &Ident) -> Ident {
 /// tests the range once per `j` (a packed triangle's `xc[..j]`, GMM). The start must mean
 /// the same inside the loop: nothing in the body binds or assigns a name it reads.
 fn prefixes(var: &Ident, streams: &[Stream], body: &mut [St]) {
-    let mut inside: Vec<Ident> = vec![var.clone()];
-    walk_sts(body, &mut |n| match n {
-        Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
-            inside.push(id.clone())
-        }
-        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
-        Node::Stream(st) => inside.push(st.elem.clone()),
-        _ => {}
-    });
+    let inside = bound_in(var, body);
     for s in streams.iter().filter(|s| s.width.is_none()) {
         if writes(body, &s.base) || idents(&s.start).iter().any(|i| inside.contains(i)) {
             continue;

@@ -1272,17 +1272,11 @@ impl<'k> Dps<'k> {
         // The first column of the current width's tiles.
         let mut start = Ex::Usize(0);
         for (w, width) in TILES.into_iter().enumerate() {
-            // (buffer, offset of row l, segment); width 1 reads its one element directly.
-            let segs: Vec<(Base, Ex, Ident)> = if width > 1 {
+            // Each row and its segment's name; width 1 reads its one element directly.
+            let segs: Vec<(&TileRow, Ident)> = if width > 1 {
                 rows.iter()
                     .enumerate()
-                    .map(|(k, r)| {
-                        (
-                            r.base.clone(),
-                            r.off.clone(),
-                            format_ident!("__sg{}_{}_{}", j, w, k),
-                        )
-                    })
+                    .map(|(k, r)| (r, format_ident!("__sg{}_{}_{}", j, w, k)))
                     .collect()
             } else {
                 Vec::new()
@@ -1316,7 +1310,7 @@ impl<'k> Dps<'k> {
                 })
                 .collect();
             let mut tile_streams = streams.clone();
-            for (k, ((_, _, sg), row)) in segs.iter().zip(&rows).enumerate() {
+            for (k, (row, sg)) in segs.iter().enumerate() {
                 let elem = format_ident!("__rb{}_{}_{}", j, w, k);
                 tile_streams.push(Stream {
                     base: row.base.clone(),
@@ -1798,7 +1792,7 @@ fn column(
     j0: &Ident,
     width: usize,
     k: usize,
-    segs: &[(Base, Ex, Ident)],
+    segs: &[(&TileRow, Ident)],
 ) -> Ex {
     let mut e = e.clone();
     lir::rewrite_ex(&mut e, &mut |x| {
@@ -1806,10 +1800,11 @@ fn column(
             && let Some(off) = lir::unit_offset(at, jt)
         {
             // From a row with a segment cut for the tile: element k of the segment.
-            let seg = off
-                .as_ref()
-                .and_then(|o| segs.iter().find(|(sb, so, _)| sb == b && lir::same(so, o)));
-            if let Some((.., sg)) = seg {
+            let seg = off.as_ref().and_then(|o| {
+                segs.iter()
+                    .find(|(r, _)| r.base == *b && lir::same(&r.off, o))
+            });
+            if let Some((_, sg)) = seg {
                 *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
                 return true;
             }

@@ -230,7 +230,7 @@ struct Stream<'a> {
     elem: Id,
     width: Option<E<'a>>,
     /// The name the whole slice is bound to, when an inner loop reads a prefix of it
-    /// ([`lir::whole_of`]).
+    /// ([`lir::whole_read`]).
     all: Option<Id>,
 }
 
@@ -612,9 +612,7 @@ impl Compiler {
                     ));
                 }
                 bound.push(elem);
-                let all = lir::whole_of(&s.elem);
-                let all = (s.width.is_none() && lir::uses(body, &Base::Row(all.clone())))
-                    .then(|| self.ident(&all));
+                let all = lir::whole_read(s, body).map(|all| self.ident(&all));
                 Stream {
                     base,
                     start,

@@ -465,14 +465,10 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
     let mut binds = Vec::new();
     for s in streams {
         let (base, e, start) = (&s.base, &s.elem, &s.start);
-        // The slice keeps a name of its own when an inner loop reads a prefix of it
-        // (`prefixes`); otherwise the element shadows it.
-        let all = whole_of(e);
-        let slice = if s.width.is_none() && uses(body, &Base::Row(all.clone())) {
-            &all
-        } else {
-            e
-        };
+        // The slice keeps a name of its own when an inner loop reads a prefix of it;
+        // otherwise the element shadows it.
+        let all = whole_read(s, body);
+        let slice = all.as_ref().unwrap_or(e);
         binds.push(quote!(::core::option::Option::Some(#slice)));
         match &s.width {
             Some(w) => {
@@ -538,7 +534,8 @@ fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
     });
 }
 
-/// The expressions `s` holds itself, not those of the statements in its body.
+/// The expressions `s` holds itself, not those of the statements in its body (nor its
+/// streams' starts).
 fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
     match s {
         St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
@@ -659,6 +656,13 @@ fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
 /// otherwise shadowed by its element), when an inner loop reads a prefix of it.
 pub fn whole_of(elem: &Ident) -> Ident {
     format_ident!("{}_all", elem)
+}
+
+/// The name of stream `s`'s whole slice when the loop's `body` reads a prefix of it
+/// ([`whole_of`]): the printer binds the slice under it, the executor binds it too.
+pub fn whole_read(s: &Stream, body: &[St]) -> Option<Ident> {
+    let all = whole_of(&s.elem);
+    (s.width.is_none() && uses(body, &Base::Row(all.clone()))).then_some(all)
 }
 
 /// Prefix streams: an inner loop whose count is `j`, the index of this loop, and whose
@@ -1145,81 +1149,22 @@ pub fn rewrite_sts(sts: &mut [St], f: &mut dyn FnMut(&mut Ex) -> bool) {
 }
 
 fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
+    for e in own_exprs(s) {
+        rewrite_ex(e, f);
+    }
     match s {
-        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
-            rewrite_ex(val, f)
-        }
-        St::Store(_, at, v) => {
-            rewrite_ex(at, f);
-            rewrite_ex(v, f);
-        }
-        St::StoreRow(_, off, vs) => {
-            rewrite_ex(off, f);
-            for v in vs {
-                rewrite_ex(v, f);
-            }
-        }
-        St::For {
-            n, streams, body, ..
-        } => {
-            rewrite_ex(n, f);
+        St::For { streams, body, .. } | St::Fill { streams, body, .. } => {
             streams
                 .iter_mut()
                 .for_each(|st| rewrite_ex(&mut st.start, f));
             rewrite_sts(body, f);
         }
-        St::Fill {
-            off,
-            n,
-            streams,
-            body,
-            ..
-        } => {
-            if let Some(o) = off {
-                rewrite_ex(o, f);
-            }
-            rewrite_ex(n, f);
-            streams
-                .iter_mut()
-                .for_each(|st| rewrite_ex(&mut st.start, f));
-            rewrite_sts(body, f);
-        }
-        St::If(c, a, b) => {
-            rewrite_ex(c, f);
+        St::If(_, a, b) => {
             rewrite_sts(a, f);
             rewrite_sts(b, f);
         }
-        St::Block(b) => rewrite_sts(b, f),
-        St::Segment { off, body, .. } => {
-            rewrite_ex(off, f);
-            rewrite_sts(body, f);
-        }
-        St::CheckRange(a, b, c) => {
-            rewrite_ex(a, f);
-            rewrite_ex(b, f);
-            rewrite_ex(c, f);
-        }
-        St::Copy {
-            dst_off,
-            src_off,
-            n,
-            ..
-        } => {
-            rewrite_ex(dst_off, f);
-            rewrite_ex(src_off, f);
-            rewrite_ex(n, f);
-        }
-        St::Alloc { off, len } => {
-            rewrite_ex(off, f);
-            rewrite_ex(len, f);
-        }
-        St::CheckLen { want, .. } | St::Heap { len: want, .. } => rewrite_ex(want, f),
-        St::Frame { len, .. } => {
-            if let Some(l) = len {
-                rewrite_ex(l, f);
-            }
-        }
-        St::Swap(..) => {}
+        St::Block(b) | St::Segment { body: b, .. } => rewrite_sts(b, f),
+        _ => {}
     }
 }
 
@@ -1575,6 +1520,24 @@ mod tests {
             let want = ["b from s".to_string(), format!("b from {start}")];
             assert_eq!(widths(triangle(count, start, rebind, store)), want);
         }
+    }
+
+    #[test]
+    fn no_row_stream_of_an_offset_the_loop_assigns() {
+        // `c + l * w` with `c = 2;` inside the loop: the offset before the loop is not the
+        // one the inner loop reads.
+        let mut sts = nest(Base::Param(id("b")), false);
+        for_each_stream(&mut sts, &mut |_, st| {
+            st.start = wadd(Ex::Var(id("c")), st.start.clone());
+        });
+        if let St::For { body, .. } = &mut sts[0] {
+            body.insert(0, St::Assign(id("c"), Ex::Usize(2)));
+        }
+        row_streams(&mut sts);
+        assert_eq!(
+            row_widths(&sts),
+            ["b from (c) . wrapping_add ((l) . wrapping_mul (w))"]
+        );
     }
 
     #[test]

@@ -159,12 +159,12 @@ fn gmm_scratch_does_not_grow_with_points() {
     assert!(close(v, reference::gmm_objective(&inp), 1e-10));
 }
 
-/// The executor of the planned loop IR (`fsmooth_core::exec`, which flags overlapping live
+/// The executor of the planned loop IR (`fsmooth_eval::exec`, which flags overlapping live
 /// buffers, unwritten reads and accesses outside the frame) runs ADBench's GMM in every
 /// storage mode and BA's reprojection errors, and agrees with the compiled kernels.
 #[test]
 fn adbench_kernels_run_clean_in_the_executor() {
-    use fsmooth_core::exec::{Arg, Ret, run};
+    use fsmooth_eval::exec::{Arg, Ret, run};
     let plan = |src: &str, name: &str| {
         let kernels = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
         let (_, p) = kernels.into_iter().find(|(k, _)| k.name.s == name).unwrap();

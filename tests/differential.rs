@@ -1,4 +1,4 @@
-//! Generated code against the reference interpreter (`fsmooth_core::interp`), on random
+//! Generated code against the reference interpreter (`fsmooth_eval::interp`), on random
 //! inputs of several sizes: stencils, a network layer, a Kalman step, `ifold` with an array
 //! state, slices, size arithmetic, closures.
 

@@ -226,8 +226,8 @@ fn storage_modes_allocate_as_the_paper_says() {
         storage::region::SRC,
         "rows",
         &[
-            fsmooth_core::interp::Value::matrix(&a, m),
-            fsmooth_core::interp::Value::Usize(m),
+            fsmooth_eval::interp::Value::matrix(&a, m),
+            fsmooth_eval::interp::Value::Usize(m),
         ],
     );
     let mut region = Region::new();

@@ -1,5 +1,5 @@
 //! Differential testing without rustc: generated programs (`fsmooth_testdata::progen`) are
-//! compiled to the storage-planned loop IR and run by `fsmooth_core::exec` on a real slab,
+//! compiled to the storage-planned loop IR and run by `fsmooth_eval::exec` on a real slab,
 //! which flags overlapping live buffers, reads of never-written slots and accesses outside
 //! the frame; every result is compared with the reference interpreter.
 //!
@@ -9,8 +9,8 @@
 //! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds; `FSMOOTH_EXEC_TRACE=1`
 //! prints each program before it runs).
 
-use fsmooth_core::exec::{Arg, Ret, run};
-use fsmooth_core::interp::{Interp, Value};
+use fsmooth_eval::exec::{Arg, Ret, run};
+use fsmooth_eval::interp::{Interp, Value};
 use fsmooth_testdata::progen::{Inputs, inputs, program};
 
 const TRIALS: u64 = 4;

@@ -32,5 +32,9 @@ fn digest_of_generated_code() {
             code.hash(&mut all);
         }
     }
-    println!("digest of {count} programs x {} options: {:016x}", OPTIONS.len(), all.finish());
+    println!(
+        "digest of {count} programs x {} options: {:016x}",
+        OPTIONS.len(),
+        all.finish()
+    );
 }

@@ -6,7 +6,7 @@
 macro_rules! block {
     ($($t:tt)*) => {
         fsmooth::fsmooth! { $($t)* }
-        /// The block's source, for `fsmooth_core::interp`.
+        /// The block's source, for `fsmooth_eval::interp`.
         #[allow(dead_code)]
         pub const SRC: &str = stringify!($($t)*);
     };
@@ -34,19 +34,19 @@ pub fn assert_close(a: &[f64], b: &[f64], tol: f64) {
     }
 }
 
-pub use fsmooth_core::interp::Value;
+pub use fsmooth_eval::interp::Value;
 
 /// The block's interpreter, parsed once per thread and source.
-fn interp(src: &str) -> std::rc::Rc<fsmooth_core::interp::Interp> {
+fn interp(src: &str) -> std::rc::Rc<fsmooth_eval::interp::Interp> {
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<fsmooth_core::interp::Interp>>> =
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<fsmooth_eval::interp::Interp>>> =
             Default::default();
     }
     CACHE.with(|c| {
         c.borrow_mut()
             .entry(src.to_string())
             .or_insert_with(|| {
-                std::rc::Rc::new(fsmooth_core::interp::Interp::new(src).expect("the block parses"))
+                std::rc::Rc::new(fsmooth_eval::interp::Interp::new(src).expect("the block parses"))
             })
             .clone()
     })

@@ -6,7 +6,7 @@
 macro_rules! with_src {
     ($($t:tt)*) => {
         fsmooth::fsmooth! { $($t)* }
-        /// The block's source, for `fsmooth_core::interp`.
+        /// The block's source, for `fsmooth_eval::interp`.
         #[allow(dead_code)]
         pub const SRC: &str = stringify!($($t)*);
     };

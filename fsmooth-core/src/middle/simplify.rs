@@ -4,10 +4,10 @@
 //! sees through the `let`s that inlining introduces; constants and variables are propagated;
 //! unused `let`s are dropped (every expression is pure).
 
-use crate::ast::BinOp;
-use crate::ast::Sp;
-use crate::ir::{Core, Kind, Type, VarId, subst_loop};
-use crate::size::Size;
+use crate::front::ast::BinOp;
+use crate::front::ast::Sp;
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
 
 /// A value that costs nothing to repeat: a variable, constant or size.
 pub fn is_trivial(e: &Core) -> bool {

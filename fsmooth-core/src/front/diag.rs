@@ -1,7 +1,7 @@
 //! Diagnostics: every error of a block is collected and reported together, each on the
 //! tokens it is about.
 
-use crate::ast::Sp;
+use crate::front::ast::Sp;
 use proc_macro2::{Ident, TokenStream};
 use quote::ToTokens;
 

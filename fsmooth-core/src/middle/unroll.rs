@@ -6,7 +6,7 @@
 //! `ifold(2, a, g) ~> let a1 = g(a, 0) in g(a1, 1)`, innermost loops first. Each copy of a
 //! body gets fresh variables, so every variable is still bound once.
 //!
-//! This is what lets [`crate::fuse`]'s literal rules finish the job: `[e0, e1, ..][k] ~> ek`,
+//! This is what lets [`crate::middle::fuse`]'s literal rules finish the job: `[e0, e1, ..][k] ~> ek`,
 //! and a `let`-bound literal whose every read is at a constant index becomes one scalar
 //! `let` per element. Such an array is then never stored: it takes no frame slots, and LLVM
 //! keeps its elements in registers, as it does with a hand-written kernel's local arrays
@@ -14,9 +14,9 @@
 //! element is computed once, by the same operations in the same order as the loop did, so
 //! results are bit-identical.
 
-use crate::ir::{Core, Kind, Type, VarId, subst_loop};
-use crate::simplify::is_trivial;
-use crate::size::Size;
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
+use crate::middle::simplify::is_trivial;
 
 /// Loops of at most this many iterations are candidates (the loop IR's short fixed loops,
 /// which LLVM unrolls completely anyway).
@@ -27,7 +27,7 @@ pub const MAX_TRIPS: u64 = 8;
 pub const BUDGET: usize = 1024;
 
 /// The most nodes of code that may be copied into both branches of an `if` whose value is a
-/// small literal (see [`crate::fuse`]).
+/// small literal (see [`crate::middle::fuse`]).
 pub const COPY_BUDGET: usize = 256;
 
 /// The most nodes that copies into both branches of such `if`s may add to one kernel.
@@ -115,7 +115,7 @@ fn written_out(
         steps.push((v, b));
     }
     let last = step(n.saturating_sub(1), &prev, names);
-    crate::anf::wrap(steps, last)
+    crate::middle::anf::wrap(steps, last)
 }
 
 /// A new variable named as `like` is.
@@ -195,14 +195,14 @@ fn rename(e: &mut Core, from: VarId, to: VarId) {
 
 #[cfg(test)]
 mod tests {
-    use crate::fuse::tests::{count, optimized};
-    use crate::ir::Kind;
+    use crate::middle::fuse::tests::{count, optimized};
+    use crate::middle::ir::Kind;
 
-    fn loops(e: &crate::ir::Core) -> usize {
+    fn loops(e: &crate::middle::ir::Core) -> usize {
         count(e, &|k| matches!(k, Kind::Build(..) | Kind::Ifold(..)))
     }
 
-    fn stored(e: &crate::ir::Core) -> usize {
+    fn stored(e: &crate::middle::ir::Core) -> usize {
         count(e, &|k| matches!(k, Kind::Let(_, a, _) if a.ty.is_arr()))
     }
 
@@ -244,12 +244,7 @@ mod tests {
     fn unroll_false_keeps_the_loops() {
         let src = "#![fsmooth(unroll = false)]
             pub fn k(a: [f64; 3], b: [f64; 3]) -> f64 { let w = add(a, b); dot(cross(w, a), w) }";
-        let mut d = crate::diag::Diags::default();
-        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
-        let options = p.options;
-        let scope = crate::check::Scope::new(p);
-        let k = crate::check::check(&scope, &mut d).remove(0);
-        let k = crate::optimize_with(k, options);
+        let k = crate::middle::fuse::tests::optimized(src);
         assert!(loops(&k.body) > 0);
         assert!(stored(&k.body) > 0);
     }
@@ -314,7 +309,7 @@ mod tests {
             }",
         );
         let mut seen = Vec::new();
-        fn binders(e: &crate::ir::Core, seen: &mut Vec<u32>) {
+        fn binders(e: &crate::middle::ir::Core, seen: &mut Vec<u32>) {
             match &e.kind {
                 Kind::Let(x, ..) | Kind::Build(_, x, _) => {
                     assert!(!seen.contains(x), "{x} bound twice");

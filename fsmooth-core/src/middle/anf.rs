@@ -1,14 +1,14 @@
 //! `anf`: A-normal form for the scalar parts of the core IR, so that common subexpressions
-//! are `let`s that [`crate::simplify::cse`] can share.
+//! are `let`s that [`crate::middle::simplify::cse`] can share.
 //!
 //! Every f64 or bool operation and every load gets its own `let` in the nearest enclosing
 //! scope (a loop body, an `if` branch, the right side of `&&`/`||`, which must stay
 //! conditional). Arrays are not bound (that would materialise them), and `usize`
 //! arithmetic stays nested so index proofs keep their unchecked `+` and `*`.
 
-use crate::ast::BinOp;
-use crate::ir::{Core, Kind, Type, VarId};
-use crate::simplify::is_trivial;
+use crate::front::ast::BinOp;
+use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::simplify::is_trivial;
 
 /// Put `e` in A-normal form; `names` gets the new variables.
 pub fn anf(e: Core, names: &mut Vec<String>) -> Core {

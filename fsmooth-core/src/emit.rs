@@ -1,16 +1,16 @@
-//! `codegen`: a kernel's Rust function and its `mod` (LANGUAGE.md section 5).
+//! `emit`: a kernel's Rust function and its `mod` (LANGUAGE.md section 5), and the stubs
+//! that keep a broken block's signatures.
 //!
-//! The function reads its size names from the argument lengths, checks every length and
-//! takes its frame from the region before anything is written, then runs the DPS-translated
-//! body ([`crate::dps`]). [`plan`] builds all of it as loop IR ([`crate::lir`]), which
-//! [`kernel`] prints and [`crate::exec`] can run.
+//! The function's body is the planned loop IR ([`crate::lower::plan`]: size names read from
+//! the argument lengths, every length checked and the frame taken before anything is
+//! written, then the DPS-translated body), printed one node to one piece of Rust.
 
-use crate::ast::{Options, Storage};
-use crate::dps::{Dps, View, const_size};
-use crate::ir::{Kernel, Pin, Type};
-use crate::lir::{Base, Entry, Ex, Func, St};
-use crate::size::Size;
-use crate::storage::distinct_peaks;
+use crate::front::ast::{Options, Storage};
+use crate::front::check::Scope;
+use crate::front::diag::Diags;
+use crate::front::size::{Size, const_size};
+use crate::lower::Planned;
+use crate::middle::ir::{Kernel, Type};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -30,7 +30,7 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = crate::ast::ident(&p.name.s, p.name.span);
+        let id = crate::front::ast::ident(&p.name.s, p.name.span);
         let t = rust_ty(&p.ty);
         ps.push(quote!(#id: #t));
     }
@@ -46,136 +46,17 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
     )
 }
 
-/// A kernel planned: its body in the loop IR and the candidate frame lengths (the frame is
-/// their maximum).
-pub struct Planned {
-    /// The body: entry (sizes, length checks, frame), loops, result.
-    pub func: Func,
-    /// The frame's candidate peaks, as sizes.
-    pub peaks: Vec<Size>,
-}
-
-/// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
-/// then the frame taken, then the DPS-translated body ([`crate::dps`]).
-pub fn plan(k: &Kernel, options: Options) -> Planned {
-    let storage = options.storage;
-    let mut g = Dps::new(k, storage == Storage::Heap);
-    g.jam = options.fusion && options.unroll;
-    let (body, result) = if k.ret.is_arr() {
-        let dest = View {
-            base: Base::Out,
-            off: None,
-            dims: k.ret.dims().to_vec(),
-        };
-        let mut body = g.write(&k.body, &dest);
-        crate::lir::row_streams(&mut body);
-        (body, None)
-    } else {
-        let mut result = g.scalar(&k.body);
-        crate::lir::row_streams_ex(&mut result);
-        (Vec::new(), Some(result))
-    };
-    let peaks = distinct_peaks(g.frame.peaks());
-
-    // Entry: sizes from lengths, then every length, then the frame.
-    let mut entry = Vec::new();
-    let param_ident = |name: &str| {
-        k.params
-            .iter()
-            .find(|p| p.name.s == name)
-            .map(|p| crate::ast::ident(&p.name.s, p.name.span))
-            .unwrap_or_else(|| crate::ast::ident(name, Span::call_site()))
-    };
-    let bind = |name: &str, val: Ex| St::Let {
-        // The parameter carries the user's span; the size name is the macro's own local.
-        id: crate::ast::ident(name, Span::call_site()),
-        mutable: false,
-        usize_ty: true,
-        val,
-    };
-    for pin in &k.pins {
-        entry.push(match pin {
-            Pin::Param(name) => bind(name, Ex::Var(param_ident(name))),
-            Pin::FromLen {
-                name,
-                param,
-                others,
-                power,
-            } => {
-                let rows = per_row(&param_ident(param), others);
-                if *power == 1 {
-                    bind(name, rows)
-                } else {
-                    bind(name, Ex::Entry(Entry::Root(*power as u32), vec![rows]))
-                }
-            }
-            Pin::Linear {
-                name,
-                param,
-                others,
-                scale,
-                offset,
-            } => {
-                let rows = per_row(&param_ident(param), others);
-                let e = Entry::SolveLinear(*scale as usize, *offset as i128);
-                bind(name, Ex::Entry(e, vec![rows]))
-            }
-        });
-    }
-    let mut checks = Vec::new();
-    for p in &k.params {
-        if let Type::Arr(_) = &p.ty {
-            checks.push(St::CheckLen {
-                arg: p.name.s.clone(),
-                base: Base::Param(crate::ast::ident(&p.name.s, p.name.span)),
-                want: g.sizes.get(&p.ty.slots()),
-            });
-        }
-    }
-    if k.ret.is_arr() {
-        checks.push(St::CheckLen {
-            arg: "out".into(),
-            base: Base::Out,
-            want: g.sizes.get(&k.ret.slots()),
-        });
-    }
-    let len = peaks
-        .iter()
-        .map(|p| g.sizes.get(p))
-        .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]));
-    // Only the default storage takes the frame from the region.
-    let (len, peaks) = match storage {
-        Storage::Heap => (None, Vec::new()),
-        _ => (len, peaks),
-    };
-    let frame = St::Frame {
-        constant: len.as_ref().and(const_frame(&peaks)),
-        len,
-        heap: storage == Storage::HeapFrame,
-    };
-    // Size statements go after the pins (they only use size names).
-    let mut all = entry;
-    all.extend(g.sizes.statements());
-    all.extend(checks);
-    all.push(frame);
-    all.extend(body);
-    Planned {
-        func: Func { body: all, result },
-        peaks,
-    }
-}
-
 /// The generated function and module for one kernel.
-pub fn kernel(k: &Kernel, options: Options) -> TokenStream {
+pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let storage = options.storage;
-    let Planned { func, peaks } = plan(k, options);
+    let Planned { func, peaks } = planned;
     // A heap frame is not taken from the region: the region needs no room.
     let peaks = if storage == Storage::Region {
         peaks
     } else {
         Vec::new()
     };
-    let name = crate::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.s, k.name.span);
     let attrs = &k.attrs;
     let (params, ret) = signature(k);
     let m = module(k, &peaks);
@@ -190,32 +71,9 @@ pub fn kernel(k: &Kernel, options: Options) -> TokenStream {
     }
 }
 
-/// The frame's length when it is a constant.
-fn const_frame(peaks: &[Size]) -> Option<usize> {
-    peaks
-        .iter()
-        .map(|p| p.as_const().map(|c| c as usize))
-        .try_fold(0usize, |m, c| Some(m.max(c?)))
-}
-
-/// `len(param) / product(others)`: how many times the other dimensions fit in the length.
-/// Saturating: an overflowing product fails the length check that follows.
-fn per_row(param: &Ident, others: &[Size]) -> Ex {
-    let prod = others
-        .iter()
-        .cloned()
-        .reduce(Size::times)
-        .map(Ex::Const)
-        .unwrap_or(Ex::Usize(1));
-    Ex::Entry(
-        Entry::FromLen,
-        vec![Ex::Len(Base::Param(param.clone())), prod],
-    )
-}
-
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
 pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
-    let name = crate::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.s, k.name.span);
     let scratch = peaks
         .iter()
         .map(const_size)
@@ -239,7 +97,7 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
         let args: Vec<Ident> = k
             .sizes
             .iter()
-            .map(|s| crate::ast::ident(s, Span::call_site()))
+            .map(|s| crate::front::ast::ident(s, Span::call_site()))
             .collect();
         let out = out.map(|o| quote!(#[doc = #doc_o] #[allow(unused)] pub const fn out_len(#(#args: usize),*) -> usize { #o }));
         quote! {
@@ -258,10 +116,27 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
     }
 }
 
+/// A block with errors: the errors, and each public kernel's signature with a body that is
+/// never reached, so that the user's calls resolve and only the real errors are shown.
+pub fn errors(diags: &Diags, scope: &Scope) -> TokenStream {
+    let mut out = diags.to_compile_errors();
+    let mut seen: Vec<&str> = Vec::new();
+    for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
+        if seen.contains(&f.name.s.as_str()) {
+            continue; // a duplicate is reported already; a second stub would add E0428
+        }
+        seen.push(&f.name.s);
+        if let Some(s) = stub(f) {
+            out.extend(s);
+        }
+    }
+    out
+}
+
 /// A kernel's signature with a body that only reports failure, emitted after an error so the
 /// user's calls still resolve and only the real error is shown.
-pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
-    use crate::ast::Ty;
+pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
+    use crate::front::ast::Ty;
     fn t(ty: &Ty) -> Option<TokenStream> {
         match ty {
             Ty::F64(_) => Some(quote!(f64)),
@@ -277,13 +152,13 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = crate::ast::ident(&p.name.s, p.name.span);
+        let id = crate::front::ast::ident(&p.name.s, p.name.span);
         let ty = t(&p.ty)?;
         ps.push(quote!(#id: #ty));
     }
     ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
     let r = if arr { quote!(()) } else { t(&k.ret)? };
-    let name = crate::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.s, k.name.span);
     let mut sizes = Vec::new();
     for p in &k.params {
         if let Ty::Usize(_) = p.ty
@@ -307,7 +182,7 @@ pub fn stub(k: &crate::ast::FnDef) -> Option<TokenStream> {
     }
     let args: Vec<Ident> = sizes
         .iter()
-        .map(|s| crate::ast::ident(s, Span::call_site()))
+        .map(|s| crate::front::ast::ident(s, Span::call_site()))
         .collect();
     let items = if args.is_empty() {
         quote!(

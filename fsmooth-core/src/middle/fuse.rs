@@ -8,20 +8,20 @@
 //! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
 //! every length is already a size.)
 
-use crate::ir::{Core, Kind, VarId};
-use crate::simplify::{is_trivial, subst_index};
+use crate::middle::ir::{Core, Kind, VarId};
+use crate::middle::simplify::{is_trivial, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
 /// variables).
 pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
     // How many nodes the `if` rule below may still copy in this kernel: each use doubles the
     // code after an `if`, so a chain of such `if`s must not grow the kernel exponentially.
-    let mut room = crate::unroll::COPY_TOTAL;
+    let mut room = crate::middle::unroll::COPY_TOTAL;
     for _ in 0..64 {
         if !pass(e, names, &mut room) {
             break;
         }
-        crate::simplify::propagate(e);
+        crate::middle::simplify::propagate(e);
     }
 }
 
@@ -106,12 +106,12 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
     if let Kind::Let(x, a, b) = &e.kind
         && let Kind::If(c, then, other) = &a.kind
         && a.ty.is_arr()
-        && crate::unroll::literal_tail(then)
-        && crate::unroll::literal_tail(other)
-        && crate::unroll::nodes(b) <= crate::unroll::COPY_BUDGET.min(*room)
+        && crate::middle::unroll::literal_tail(then)
+        && crate::middle::unroll::literal_tail(other)
+        && crate::middle::unroll::nodes(b) <= crate::middle::unroll::COPY_BUDGET.min(*room)
         && const_reads_only(b, *x, usize::MAX)
     {
-        *room -= crate::unroll::nodes(b);
+        *room -= crate::middle::unroll::nodes(b);
         let x = *x;
         let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
         let branch = |value: &Core, body: Core| Core {
@@ -120,7 +120,7 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
             sym: sym.clone(),
             span,
         };
-        let copy = crate::unroll::fresh((**b).clone(), names);
+        let copy = crate::middle::unroll::fresh((**b).clone(), names);
         let kind = Kind::If(
             c.clone(),
             Box::new(branch(then, (**b).clone())),
@@ -148,8 +148,8 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
         let elem = (**body).clone();
         let k = Core {
             kind: Kind::Var(j),
-            ty: crate::ir::Type::Usize,
-            sym: Some(crate::size::Size::Loop(j)),
+            ty: crate::middle::ir::Type::Usize,
+            sym: Some(crate::front::size::Size::Loop(j)),
             span: e.span,
         };
         let elem = subst_index(*i, &k, elem, e.span);
@@ -312,7 +312,7 @@ fn reads_in(
             if let Some(s) = &k.sym {
                 let p = s.poly();
                 for l in loops.iter() {
-                    let var = crate::size::Atom::Loop(*l);
+                    let var = crate::front::size::Atom::Loop(*l);
                     // `c * l` plus terms without l.
                     let linear = p.coeffs().any(|(m, c)| c != 0.0 && m[..] == [var.clone()])
                         && p.coeffs()
@@ -399,19 +399,17 @@ fn replace_reads(e: &mut Core, x: VarId, value: &Core) {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use crate::ir::Kind;
+    use crate::middle::ir::Kind;
 
     /// A kernel of `src` through the middle of the pipeline (shared with `unroll`'s tests).
-    pub(crate) fn optimized(src: &str) -> crate::ir::Kernel {
-        let mut d = crate::diag::Diags::default();
-        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
-        let scope = crate::check::Scope::new(p);
-        let k = crate::check::check(&scope, &mut d).remove(0);
-        crate::optimize(k)
+    pub(crate) fn optimized(src: &str) -> crate::middle::ir::Kernel {
+        let mut d = crate::front::diag::Diags::default();
+        let mut block = crate::pipeline::front(src.parse().unwrap(), &mut d).unwrap();
+        crate::pipeline::middle(block.kernels.remove(0), block.scope.options)
     }
 
     /// How many nodes of `e` satisfy `f`.
-    pub(crate) fn count(e: &crate::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
+    pub(crate) fn count(e: &crate::middle::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
         usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
     }
 

@@ -10,9 +10,9 @@
 //! even when the loop runs no iteration): their arguments are arithmetic on variables, sizes
 //! and array elements at indexes proven inside their arrays.
 
-use crate::ast::MathFn;
-use crate::ir::{Core, Kind, Type, VarId};
-use crate::size::Size;
+use crate::front::ast::MathFn;
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Type, VarId};
 
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
 pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
@@ -239,7 +239,7 @@ impl Lift<'_> {
                 xs.len() == 2 && self.infallible(&xs[0]) && self.atom(&xs[1])
             }
             Kind::Math(_, xs) => xs.iter().all(|x| x.ty == Type::F64 && self.infallible(x)),
-            Kind::Cast(crate::ast::CastTy::F64, a) => self.atom(a),
+            Kind::Cast(crate::front::ast::CastTy::F64, a) => self.atom(a),
             Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
             _ => false,
         }
@@ -265,7 +265,7 @@ impl Lift<'_> {
         let Some(dim) = ty.dims().first() else {
             return false;
         };
-        let room = |used: Size| crate::dps::names_nonneg(&Size::minus(dim.clone(), used));
+        let room = |used: Size| crate::front::size::names_nonneg(&Size::minus(dim.clone(), used));
         match &i.kind {
             Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
             Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
@@ -320,7 +320,7 @@ impl Lift<'_> {
 }
 
 /// Loop index `v` as an expression.
-fn index_var(v: VarId, span: crate::ast::Sp) -> Core {
+fn index_var(v: VarId, span: crate::front::ast::Sp) -> Core {
     Core {
         kind: Kind::Var(v),
         ty: Type::Usize,
@@ -331,9 +331,9 @@ fn index_var(v: VarId, span: crate::ast::Sp) -> Core {
 
 #[cfg(test)]
 mod tests {
-    use crate::ast::MathFn;
-    use crate::fuse::tests::optimized;
-    use crate::ir::{Core, Kind};
+    use crate::front::ast::MathFn;
+    use crate::middle::fuse::tests::optimized;
+    use crate::middle::ir::{Core, Kind};
 
     /// The loop depth of every `exp` call in `e`.
     fn exp_depths(e: &Core, depth: usize, out: &mut Vec<usize>) {

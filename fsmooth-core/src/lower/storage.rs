@@ -7,7 +7,7 @@
 //! inside a loop body gets the same offset on every iteration (hoisted out of the loop).
 //! The frame's length is the peak over every path, which is exactly what the code touches.
 
-use crate::size::Size;
+use crate::front::size::Size;
 
 /// The frame being planned.
 #[derive(Default)]
@@ -75,7 +75,11 @@ pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
         Size::minus(b.clone(), a.clone())
             .poly()
             .coeffs()
-            .all(|(m, c)| c >= 0.0 && m.iter().all(|x| matches!(x, crate::size::Atom::Name(_))))
+            .all(|(m, c)| {
+                c >= 0.0
+                    && m.iter()
+                        .all(|x| matches!(x, crate::front::size::Atom::Name(_)))
+            })
     };
     let mut keep: Vec<Size> = Vec::new();
     for (i, p) in out.iter().enumerate() {

@@ -1,7 +1,7 @@
-//! `exec`: the executor of the DPS/storage-planned IR ([`crate::lir`]).
+//! `exec`: the executor of the DPS/storage-planned IR ([`fsmooth_core::lir`]).
 //!
 //! [`run`] executes a [`lir::Func`] on concrete inputs exactly as the Rust that
-//! [`crate::codegen`] prints from it would run, with a real scratch frame, and flags what
+//! [`fsmooth_core::emit`] prints from it would run, with a real scratch frame, and flags what
 //! would be a compiler bug there instead of silently doing what the printed code does:
 //!
 //! * a proven load or store (`ld`/`st`) out of range (the printed code reads 0.0 or skips);
@@ -20,9 +20,9 @@
 //! The program is first resolved (names interned, sizes folded) so that running it does no
 //! string work.
 
-use crate::ast::{BinOp, MathFn};
-use crate::lir::{self, Base, Checked, Entry, Ex, St, Wrap};
-use crate::size::Size;
+use fsmooth_core::front::ast::{BinOp, MathFn};
+use fsmooth_core::front::size::Size;
+use fsmooth_core::lir::{self, Base, Checked, Entry, Ex, St, Wrap};
 use fsmooth_runtime::__rt;
 use proc_macro2::{Ident, Span};
 use std::collections::HashMap;
@@ -414,7 +414,7 @@ impl Compiler {
         match &s {
             Size::Lit(v) => Sz::Lit(*v as usize),
             Size::Name(n) => {
-                let id = crate::ast::ident(n, Span::call_site());
+                let id = fsmooth_core::front::ast::ident(n, Span::call_site());
                 Sz::Name(self.ident(&id))
             }
             Size::Loop(_) => Sz::Zero,
@@ -1587,7 +1587,7 @@ impl Exec<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lir::{Func, Stream};
+    use fsmooth_core::lir::{Func, Stream};
 
     fn id(s: &str) -> Ident {
         Ident::new(s, Span::call_site())

@@ -4,17 +4,17 @@
 //! An array expression is translated with a destination, a [`View`] into `out` or into the
 //! scratch frame, and writes its elements there; a scalar expression becomes an [`Ex`].
 //! `let`-bound arrays that survived fusion get an allocation in the frame
-//! ([`crate::storage`]); rows and slices of arrays are views, never copies. Index loads the
+//! ([`crate::lower::storage`]); rows and slices of arrays are views, never copies. Index loads the
 //! compiler proves in bounds are plain loads and stores; others are checked and return
 //! `Error::Index`.
 
-use crate::ast::{BinOp, CastTy};
-use crate::ir::{Core, Kernel, Kind, Type, VarId};
+use crate::front::ast::{BinOp, CastTy};
+use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lir::{self, Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
-use crate::size::{Atom, Size};
-use crate::storage::Frame;
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use crate::lower::storage::Frame;
+use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
+use proc_macro2::{Ident, Span};
+use quote::format_ident;
 use std::collections::HashMap;
 
 /// A rectangular view: `dims` starting at `off` in `base`, row-major.
@@ -46,7 +46,7 @@ impl SizeTable {
         let s = s.fold();
         match &s {
             Size::Lit(v) => Ex::Usize(*v as usize),
-            Size::Name(n) => Ex::Var(crate::ast::ident(n, Span::call_site())),
+            Size::Name(n) => Ex::Var(crate::front::ast::ident(n, Span::call_site())),
             Size::Loop(_) => Ex::Usize(0),
             Size::Add(a, b)
             | Size::Sub(a, b)
@@ -82,34 +82,6 @@ impl SizeTable {
     /// The entry statements, in dependency order.
     pub fn statements(&self) -> Vec<St> {
         self.entries.iter().map(|(_, _, c)| c.clone()).collect()
-    }
-}
-
-/// Saturating evaluation of a size in a `const fn`.
-pub fn const_size(s: &Size) -> TokenStream {
-    let s = s.fold();
-    let bin = |f: TokenStream, a: &Size, b: &Size| {
-        let (a, b) = (const_size(a), const_size(b));
-        quote!(#f(#a, #b))
-    };
-    match &s {
-        Size::Lit(v) => {
-            let v = *v as usize;
-            quote!(#v)
-        }
-        Size::Name(n) => {
-            let id = crate::ast::ident(n, Span::call_site());
-            quote!(#id)
-        }
-        Size::Loop(_) => quote!(0usize),
-        Size::Add(a, b) => bin(quote!(usize::saturating_add), a, b),
-        Size::Sub(a, b) => bin(quote!(::fsmooth::__rt::sat_sub), a, b),
-        Size::Mul(a, b) => bin(quote!(usize::saturating_mul), a, b),
-        Size::Div(a, b) => bin(quote!(::fsmooth::__rt::sat_div), a, b),
-        Size::Rem(a, b) => {
-            let (a, b) = (const_size(a), const_size(b));
-            quote!(match #a.checked_rem(#b) { Some(v) => v, None => usize::MAX })
-        }
     }
 }
 
@@ -194,7 +166,7 @@ impl<'k> Dps<'k> {
     pub fn new(kernel: &'k Kernel, heap_arrays: bool) -> Dps<'k> {
         let mut env = HashMap::new();
         for p in &kernel.params {
-            let id = crate::ast::ident(&p.name.s, p.name.span);
+            let id = crate::front::ast::ident(&p.name.s, p.name.span);
             match &p.ty {
                 Type::Arr(d) => {
                     env.insert(
@@ -407,7 +379,7 @@ impl<'k> Dps<'k> {
                     return None;
                 }
                 let next = Size::plus(Size::Loop(v), Size::Lit(1));
-                let diff = Size::minus(crate::ir::subst_loop(&s, v, &next), s.clone());
+                let diff = Size::minus(crate::middle::ir::subst_loop(&s, v, &next), s.clone());
                 let mut o = over.to_vec();
                 o.push((v, last.clone()));
                 let rising = self
@@ -424,7 +396,7 @@ impl<'k> Dps<'k> {
             }
             let to_max = (sign > 0) == upper;
             let pick = if to_max { last } else { Size::Lit(0) };
-            s = crate::ir::subst_loop(&s, v, &pick);
+            s = crate::middle::ir::subst_loop(&s, v, &pick);
         }
         None
     }
@@ -613,7 +585,7 @@ impl<'k> Dps<'k> {
             let at = Ex::Var(r.at.clone());
             return Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))));
         }
-        let at = |k: u64| crate::ir::subst_loop(sym, c, &Size::Lit(k));
+        let at = |k: u64| crate::middle::ir::subst_loop(sym, c, &Size::Lit(k));
         let step0 = Size::minus(at(1), at(0));
         let dstep = Size::minus(Size::plus(at(2), at(0)), Size::times(Size::Lit(2), at(1)));
         let outer: Vec<(VarId, Ident)> = self.loops[..pos]
@@ -645,7 +617,7 @@ impl<'k> Dps<'k> {
     /// the zero polynomial).
     fn signed_poly_ex(
         &mut self,
-        p: &crate::size::Poly,
+        p: &crate::front::size::Poly,
         inner: &[VarId],
         outer: &[(VarId, Ident)],
     ) -> Option<Ex> {
@@ -664,7 +636,7 @@ impl<'k> Dps<'k> {
     /// for zero), or `None` if it has other atoms or a negative or fractional coefficient.
     fn poly_ex(
         &mut self,
-        p: &crate::size::Poly,
+        p: &crate::front::size::Poly,
         inner: &[VarId],
         outer: &[(VarId, Ident)],
     ) -> Option<Option<Ex>> {
@@ -1694,7 +1666,7 @@ fn integer_valued(s: &Size, depth: usize) -> bool {
         return false;
     }
     let at = |by: Size| match &x {
-        Atom::Loop(v) => crate::ir::subst_loop(s, *v, &by),
+        Atom::Loop(v) => crate::middle::ir::subst_loop(s, *v, &by),
         Atom::Name(n) => s.subst(&|k| (k == n).then(|| by.clone())),
         Atom::Opaque(_) => s.clone(),
     };
@@ -1822,43 +1794,6 @@ fn column(
         false
     });
     e
-}
-
-/// Is `s` provably non-negative? Size names are natural numbers, so a polynomial over them
-/// whose coefficients are all non-negative is; so is one that is at 0 and after shifting a
-/// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
-/// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
-/// terms is not trusted.
-pub(crate) fn names_nonneg(s: &Size) -> bool {
-    nonneg_on_naturals(s, 0)
-}
-
-fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
-    let p = s.poly();
-    if p.coeffs()
-        .any(|(m, _)| m.iter().any(|a| !matches!(a, Atom::Name(_))))
-    {
-        return false;
-    }
-    // A name in a negative term, to split on.
-    let Some(x) = p
-        .coeffs()
-        .filter(|(_, c)| *c < 0.0)
-        .flat_map(|(m, _)| m.iter())
-        .find_map(|a| match a {
-            Atom::Name(n) => Some(n.clone()),
-            _ => None,
-        })
-    else {
-        // No negative term: non-negative iff the constant is (it is a term like any other).
-        return p.coeffs().all(|(_, c)| c >= 0.0);
-    };
-    if depth >= 4 {
-        return false;
-    }
-    let at = |v: Size| s.subst(&|n: &str| (n == x).then(|| v.clone()));
-    let shifted = Size::plus(Size::Name(x.clone()), Size::Lit(1));
-    nonneg_on_naturals(&at(Size::Lit(0)), depth + 1) && nonneg_on_naturals(&at(shifted), depth + 1)
 }
 
 #[cfg(test)]
@@ -2004,7 +1939,7 @@ mod tests {
     #[test]
     fn integer_valued_polynomials() {
         use super::divisions_exact;
-        use crate::size::Size;
+        use crate::front::size::Size;
         let c = || Size::Loop(7);
         let d = || Size::Name("d".into());
         let half = |s: Size| Size::Div(Box::new(s), Box::new(Size::Lit(2)));
@@ -2028,8 +1963,8 @@ mod tests {
 
     #[test]
     fn polynomials_nonnegative_on_naturals() {
-        use super::names_nonneg;
-        use crate::size::Size;
+        use crate::front::size::Size;
+        use crate::front::size::names_nonneg;
         let d = || Size::Name("d".into());
         let tri = Size::Div(
             Box::new(Size::times(d(), Size::plus(d(), Size::Lit(1)))),

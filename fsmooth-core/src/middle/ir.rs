@@ -1,9 +1,9 @@
 //! The core IR: one typed, shape-annotated expression per kernel, with every helper and
 //! closure inlined (the paper's F̃ after specialisation). Later passes rewrite it.
 
-use crate::ast::Sp;
-use crate::ast::{BinOp, CastTy, MathFn};
-use crate::size::Size;
+use crate::front::ast::Sp;
+use crate::front::ast::{BinOp, CastTy, MathFn};
+use crate::front::size::Size;
 use std::fmt;
 
 /// A variable of the core IR; unique within a kernel.
@@ -243,7 +243,7 @@ pub fn subst_loop(s: &Size, v: VarId, by: &Size) -> Size {
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// The kernel's name.
-    pub name: crate::ast::Name,
+    pub name: crate::front::ast::Name,
     /// Outer attributes (doc comments) to pass through.
     pub attrs: Vec<proc_macro2::TokenStream>,
     /// Parameters in order.
@@ -264,7 +264,7 @@ pub struct Kernel {
 #[derive(Clone, Debug)]
 pub struct KParam {
     /// Its name.
-    pub name: crate::ast::Name,
+    pub name: crate::front::ast::Name,
     /// The variable the body refers to it by.
     pub id: VarId,
     /// Its type (`Usize` parameters are size names).

@@ -1,5 +1,5 @@
-//! `lir`: the loop IR that the DPS translation ([`crate::dps`]) produces and that
-//! [`crate::codegen`] prints as Rust and [`crate::exec`] runs.
+//! `lir`: the loop IR that the DPS translation ([`crate::lower::dps`]) produces and that
+//! [`crate::emit`] prints as Rust and [`crate::exec`] runs.
 //!
 //! It is the storage-planned program: every array lives in a parameter, in `out` or at a
 //! static offset of the scratch frame, every allocation is an explicit [`St::Alloc`] (live
@@ -7,8 +7,8 @@
 //! an offset. Printing is one-to-one: each node becomes the Rust it names, so what the
 //! executor checks is what rustc compiles.
 
-use crate::ast::{BinOp, MathFn};
-use crate::size::Size;
+use crate::front::ast::{BinOp, MathFn};
+use crate::front::size::Size;
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -430,7 +430,7 @@ impl ToTokens for Ex {
                 }
                 Entry::Max => quote!(::fsmooth::__rt::max(#(#xs),*)),
             },
-            Ex::Const(s) => crate::dps::const_size(s),
+            Ex::Const(s) => crate::front::size::const_size(s),
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
             Ex::LdRow(b, off, width, k) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
             Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),

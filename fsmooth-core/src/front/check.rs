@@ -7,12 +7,12 @@
 //! Errors inside an inlined body are the callee's own (already reported by its generic
 //! check); a failure that only the instantiation reveals is reported at the call.
 
-use crate::ast::{
+use crate::front::ast::{
     self, BinOp, CastTy, Expr, ExprKind, FnDef, MathFn, Name, SizeAst, SizeOp, Sp, Ty, UnOp,
 };
-use crate::diag::{Diags, closest};
-use crate::ir::{Core, KParam, Kernel, Kind, Pin, Type, VarId};
-use crate::size::Size;
+use crate::front::diag::{Diags, closest};
+use crate::front::size::Size;
+use crate::middle::ir::{Core, KParam, Kernel, Kind, Pin, Type, VarId};
 use proc_macro2::Span;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -40,7 +40,7 @@ impl Scope {
         let prelude = PRELUDE
             .parse::<proc_macro2::TokenStream>()
             .ok()
-            .and_then(|t| crate::parse::parse(t, &mut d))
+            .and_then(|t| crate::front::parse::parse(t, &mut d))
             .map(|p| p.fns)
             .unwrap_or_default();
         for f in prelude {
@@ -1656,7 +1656,7 @@ fn linear(size: &Size, known: &[String]) -> Option<(String, u64, i64)> {
         }
         match &m[..] {
             [] => offset = c as i64,
-            [crate::size::Atom::Name(x)] if x == nm && c >= 1.0 => scale = Some(c as u64),
+            [crate::front::size::Atom::Name(x)] if x == nm && c >= 1.0 => scale = Some(c as u64),
             _ => return None,
         }
     }
@@ -1745,18 +1745,14 @@ mod tests {
 
     fn run(src: &str) -> (Vec<Kernel>, Vec<String>) {
         let mut d = Diags::default();
-        let p = crate::parse::parse(src.parse().unwrap(), &mut d).unwrap();
-        let scope = Scope::new(p);
-        let ks = check(&scope, &mut d);
-        (ks, d.messages())
+        let block = crate::pipeline::front(src.parse().unwrap(), &mut d).unwrap();
+        (block.kernels, d.messages())
     }
 
     #[test]
     fn prelude_checks_clean() {
         let mut d = Diags::default();
-        let p = crate::parse::parse(PRELUDE.parse().unwrap(), &mut d).unwrap();
-        let scope = Scope::new(p);
-        check(&scope, &mut d);
+        crate::pipeline::front(PRELUDE.parse().unwrap(), &mut d).unwrap();
         assert!(d.is_empty(), "{:?}", d.messages());
     }
 

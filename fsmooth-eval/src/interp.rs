@@ -23,10 +23,10 @@
 //! sizes (`[[f64; m]; 0]` is just `[]`). A size that only such an array would determine is
 //! unknown, and using it is an error.
 
-use crate::ast::{
+use fsmooth_core::front::ast::{
     BinOp, CastTy, Expr, ExprKind, FnDef, Let, MathFn, Name, Program, SizeAst, SizeOp, Ty, UnOp,
 };
-use crate::diag::{Diags, closest};
+use fsmooth_core::front::diag::{Diags, closest};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -49,7 +49,7 @@ fn stack_address() -> usize {
 }
 
 /// The prelude's source (LANGUAGE.md section 6).
-const PRELUDE: &str = include_str!("prelude.fs");
+const PRELUDE: &str = fsmooth_core::front::check::PRELUDE;
 
 /// A run-time value of the source language.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,7 +167,7 @@ impl Interp {
 fn parse_program(src: &str) -> Result<Program, String> {
     let tokens = TokenStream::from_str(src).map_err(|e| e.to_string())?;
     let mut diags = Diags::default();
-    let program = crate::parse::parse(tokens, &mut diags);
+    let program = fsmooth_core::front::parse::parse(tokens, &mut diags);
     if !diags.is_empty() {
         return Err(diags.messages().join("\n"));
     }

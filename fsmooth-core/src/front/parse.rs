@@ -1,8 +1,8 @@
 //! `parse`: Rust tokens to the fsmooth AST. syn does the tokenising and Rust-level grammar;
 //! this pass accepts only the fsmooth subset and reports everything else on its own tokens.
 
-use crate::ast::*;
-use crate::diag::Diags;
+use crate::front::ast::*;
+use crate::front::diag::Diags;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::parse::{Parse, ParseStream};
@@ -44,9 +44,9 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
                 o.storage = match v.value().as_str() {
-                    "region" => crate::ast::Storage::Region,
-                    "heap_frame" => crate::ast::Storage::HeapFrame,
-                    "heap" => crate::ast::Storage::Heap,
+                    "region" => crate::front::ast::Storage::Region,
+                    "heap_frame" => crate::front::ast::Storage::HeapFrame,
+                    "heap" => crate::front::ast::Storage::Heap,
                     _ => {
                         return Err(syn::Error::new(
                             v.span(),
@@ -571,7 +571,7 @@ impl Parser<'_> {
                         .map(|f| f.name())
                         .chain(["len"])
                         .collect();
-                    let hint = crate::diag::closest(&mname, known.iter().copied())
+                    let hint = crate::front::diag::closest(&mname, known.iter().copied())
                         .map(|c| format!("; did you mean `{c}`?"))
                         .unwrap_or_default();
                     self.err(
@@ -816,7 +816,7 @@ mod option_tests {
             &mut d,
         );
         assert!(d.is_empty(), "{:?}", d.messages());
-        assert_eq!(p.unwrap().options.storage, crate::ast::Storage::Heap);
+        assert_eq!(p.unwrap().options.storage, crate::front::ast::Storage::Heap);
         let mut d = Diags::default();
         let p = parse(
             "#![fsmooth(unroll = false)] pub fn k(x: f64) -> f64 { x }"

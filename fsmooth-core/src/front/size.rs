@@ -5,6 +5,8 @@
 //! size names, loop indexes (so `i + 3 - i` is the static 3 and `i + 2 < w` can be proven),
 //! and opaque `%`/non-constant `/` terms compared structurally.
 
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -432,6 +434,71 @@ impl fmt::Display for Size {
         }
         go(self, f, 0)
     }
+}
+
+/// Saturating evaluation of a size in a `const fn`.
+pub fn const_size(s: &Size) -> TokenStream {
+    let s = s.fold();
+    let bin = |f: TokenStream, a: &Size, b: &Size| {
+        let (a, b) = (const_size(a), const_size(b));
+        quote!(#f(#a, #b))
+    };
+    match &s {
+        Size::Lit(v) => {
+            let v = *v as usize;
+            quote!(#v)
+        }
+        Size::Name(n) => {
+            let id = crate::front::ast::ident(n, Span::call_site());
+            quote!(#id)
+        }
+        Size::Loop(_) => quote!(0usize),
+        Size::Add(a, b) => bin(quote!(usize::saturating_add), a, b),
+        Size::Sub(a, b) => bin(quote!(::fsmooth::__rt::sat_sub), a, b),
+        Size::Mul(a, b) => bin(quote!(usize::saturating_mul), a, b),
+        Size::Div(a, b) => bin(quote!(::fsmooth::__rt::sat_div), a, b),
+        Size::Rem(a, b) => {
+            let (a, b) = (const_size(a), const_size(b));
+            quote!(match #a.checked_rem(#b) { Some(v) => v, None => usize::MAX })
+        }
+    }
+}
+
+/// Is `s` provably non-negative? Size names are natural numbers, so a polynomial over them
+/// whose coefficients are all non-negative is; so is one that is at 0 and after shifting a
+/// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
+/// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
+/// terms is not trusted.
+pub fn names_nonneg(s: &Size) -> bool {
+    nonneg_on_naturals(s, 0)
+}
+
+fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
+    let p = s.poly();
+    if p.coeffs()
+        .any(|(m, _)| m.iter().any(|a| !matches!(a, Atom::Name(_))))
+    {
+        return false;
+    }
+    // A name in a negative term, to split on.
+    let Some(x) = p
+        .coeffs()
+        .filter(|(_, c)| *c < 0.0)
+        .flat_map(|(m, _)| m.iter())
+        .find_map(|a| match a {
+            Atom::Name(n) => Some(n.clone()),
+            _ => None,
+        })
+    else {
+        // No negative term: non-negative iff the constant is (it is a term like any other).
+        return p.coeffs().all(|(_, c)| c >= 0.0);
+    };
+    if depth >= 4 {
+        return false;
+    }
+    let at = |v: Size| s.subst(&|n: &str| (n == x).then(|| v.clone()));
+    let shifted = Size::plus(Size::Name(x.clone()), Size::Lit(1));
+    nonneg_on_naturals(&at(Size::Lit(0)), depth + 1) && nonneg_on_naturals(&at(shifted), depth + 1)
 }
 
 #[cfg(test)]

@@ -79,11 +79,11 @@ pub struct Program {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Loop fusion (`build(n, f)[i] ~> f(i)` and the rest of `fuse`), and with it the hoisting
-    /// of costly invariant calls out of loops ([`crate::hoist`]).
+    /// of costly invariant calls out of loops ([`crate::middle::hoist`]).
     pub fusion: bool,
-    /// Small fixed loops written out so that their arrays become scalars ([`crate::unroll`];
+    /// Small fixed loops written out so that their arrays become scalars ([`crate::middle::unroll`];
     /// only with fusion), and loops over sums written out several rows or columns at a time
-    /// ([`crate::dps`]'s jam and tiles). Faster code, less scratch; but more code, which a
+    /// ([`crate::lower::dps`]'s jam and tiles). Faster code, less scratch; but more code, which a
     /// flash-bound microcontroller may not want (`#![fsmooth(unroll = false)]`).
     pub unroll: bool,
     /// Where intermediate arrays live.

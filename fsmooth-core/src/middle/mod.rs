@@ -1,0 +1,13 @@
+//! The middle: passes from core IR ([`ir`]) to core IR, in the order
+//! [`crate::pipeline::middle`] runs them.
+//!
+//! [`simplify`] (copy propagation, constant folding, common subexpressions), [`fuse`] (loop
+//! fusion), [`unroll`] (small fixed loops written out), [`hoist`] (costly invariant math out
+//! of loops) and [`anf`] (A-normal form).
+
+pub mod anf;
+pub mod fuse;
+pub mod hoist;
+pub mod ir;
+pub mod simplify;
+pub mod unroll;

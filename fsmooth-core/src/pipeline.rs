@@ -1,0 +1,157 @@
+//! The whole compiler, in order: every pass, once, and the options deciding which run.
+//!
+//! | phase | pass | module | runs when |
+//! | --- | --- | --- | --- |
+//! | front | parse | [`crate::front::parse`] | always |
+//! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
+//! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
+//! | middle | fuse | [`crate::middle::fuse`] | `fusion` |
+//! | middle | fold, unroll, fold, fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
+//! | middle | fold, propagate | [`crate::middle::simplify`] | always |
+//! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
+//! | middle | anf, cse, propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
+//! | lower | dps (D and S translations; interchange, jam and tiles when `fusion` and `unroll`) | [`crate::lower::dps`] | always |
+//! | lower | row streams | [`crate::lir`] | always |
+//! | lower | entry (size pins, length checks, the frame) | [`crate::lower`] | always |
+//! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
+//!
+//! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
+//! kernel to an observer after every pass (the explain tool prints from there) and, in
+//! tests and debug builds, validates it.
+
+use crate::emit;
+use crate::front::ast::Options;
+use crate::front::check::{self, Scope};
+use crate::front::diag::Diags;
+use crate::front::parse;
+use crate::lower::{self, Planned};
+use crate::middle::ir::{Core, Kernel, Kind, Type};
+use crate::middle::{anf, fuse, hoist, simplify, unroll};
+use proc_macro2::TokenStream;
+
+/// A block after the front end: its functions in scope and its checked public kernels.
+pub struct Checked {
+    /// The user's functions and the prelude's, and the block's options.
+    pub scope: Scope,
+    /// The public kernels that checked, in block order.
+    pub kernels: Vec<Kernel>,
+}
+
+/// The front end: parse the block's tokens and check it. Every problem goes to `diags`;
+/// `None` when the block did not parse.
+pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
+    let program = parse::parse(tokens, diags)?;
+    let scope = Scope::new(program);
+    let kernels = check::check(&scope, diags);
+    Some(Checked { scope, kernels })
+}
+
+/// Watches the middle passes: called with each pass's name and the kernel after it.
+pub type Observer<'a> = &'a mut dyn FnMut(&str, &Kernel);
+
+/// Runs middle passes in turn, telling an observer after each.
+pub struct Passes<'a> {
+    observe: Option<Observer<'a>>,
+}
+
+impl Passes<'_> {
+    /// Run `pass` on `k`, then show the result to the observer.
+    fn run(&mut self, name: &str, k: &mut Kernel, pass: impl FnOnce(&mut Kernel)) {
+        pass(k);
+        if let Some(observe) = self.observe.as_mut() {
+            observe(name, k);
+        }
+    }
+}
+
+/// The middle of the pipeline, on one kernel.
+pub fn middle(k: Kernel, options: Options) -> Kernel {
+    middle_observed(k, options, None)
+}
+
+/// The middle of the pipeline, telling `observe` the kernel after every pass.
+pub fn middle_observed(
+    mut kernel: Kernel,
+    options: Options,
+    observe: Option<Observer<'_>>,
+) -> Kernel {
+    let mut p = Passes { observe };
+    let k = &mut kernel;
+    p.run("propagate", k, |k| simplify::propagate(&mut k.body));
+    if options.fusion {
+        p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
+    }
+    if options.fusion && options.unroll {
+        // Small fixed loops written out, then fused again: their arrays become scalars.
+        // (Constants folded first: the prelude's `-0.0` is a literal, not a negation, when
+        // the unrolled code is measured against the budget.)
+        p.run("fold", k, |k| simplify::fold(&mut k.body));
+        p.run("unroll", k, |k| {
+            unroll::unroll(&mut k.body, &mut k.var_names)
+        });
+        p.run("fold", k, |k| simplify::fold(&mut k.body));
+        p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
+    }
+    p.run("fold", k, |k| simplify::fold(&mut k.body));
+    p.run("propagate", k, |k| simplify::propagate(&mut k.body));
+    if options.fusion {
+        p.run("hoist", k, |k| hoist::hoist(&mut k.body, &mut k.var_names));
+    }
+    p.run("anf", k, |k| {
+        let placeholder = Core::new(Kind::Bool(false), Type::Bool, k.body.span);
+        let body = std::mem::replace(&mut k.body, placeholder);
+        k.body = anf::anf(body, &mut k.var_names);
+    });
+    p.run("cse", k, |k| simplify::cse(&mut k.body));
+    p.run("propagate", k, |k| simplify::propagate(&mut k.body));
+    p.run("inline_single_uses", k, |k| {
+        simplify::inline_single_uses(&mut k.body)
+    });
+    kernel
+}
+
+/// Lowering: one kernel after the middle into the loop IR, with its frame.
+pub fn lower(k: &Kernel, options: Options) -> Planned {
+    lower::plan(k, options)
+}
+
+/// The whole pipeline for one block: Rust tokens in, Rust tokens out.
+pub fn compile(tokens: TokenStream) -> TokenStream {
+    let mut diags = Diags::default();
+    let Some(checked) = front(tokens, &mut diags) else {
+        return diags.to_compile_errors();
+    };
+    if !diags.is_empty() {
+        return emit::errors(&diags, &checked.scope);
+    }
+    let options = checked.scope.options;
+    checked
+        .kernels
+        .into_iter()
+        .map(|k| {
+            let k = middle(k, options);
+            let planned = lower(&k, options);
+            emit::kernel(&k, planned, options)
+        })
+        .collect()
+}
+
+/// The pipeline up to the loop IR, for testing the translation: each public kernel after the
+/// middle, with its plan. Errors are the diagnostics' messages.
+pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String> {
+    let mut diags = Diags::default();
+    let checked = front(tokens, &mut diags);
+    let Some(checked) = checked.filter(|_| diags.is_empty()) else {
+        return Err(diags.messages().join("\n"));
+    };
+    let options = checked.scope.options;
+    Ok(checked
+        .kernels
+        .into_iter()
+        .map(|k| {
+            let k = middle(k, options);
+            let p = lower(&k, options);
+            (k, p)
+        })
+        .collect())
+}

@@ -2,8 +2,9 @@
 //! (`fsmooth_testdata::progen`) is emitted as one crate, compiled once, run on generated
 //! inputs, and every result is compared with the reference interpreter.
 //!
-//! `cargo test` runs 200 programs, 4 inputs each. For a longer run:
-//! `FSMOOTH_DIFF_PROGRAMS=2000 cargo test --release --test rustc_differential -- --nocapture`.
+//! `cargo test` runs 200 programs, 4 inputs each; the long run (`FSMOOTH_LONG=1`) 1,000:
+//! `FSMOOTH_LONG=1 cargo test --release --test rustc_differential -- --nocapture`
+//! (`FSMOOTH_DIFF_PROGRAMS` sets the count outright).
 
 #[macro_use]
 mod common;
@@ -15,10 +16,7 @@ use std::process::Command;
 const TRIALS: u64 = 4;
 
 fn programs() -> u64 {
-    std::env::var("FSMOOTH_DIFF_PROGRAMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
+    fsmooth_testdata::runs::length("FSMOOTH_DIFF_PROGRAMS", 200, 1000)
 }
 
 fn write_crate(dir: &Path, count: u64) {

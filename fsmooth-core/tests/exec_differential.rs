@@ -3,11 +3,12 @@
 //! which flags overlapping live buffers, reads of never-written slots and accesses outside
 //! the frame; every result is compared with the reference interpreter.
 //!
-//! `cargo test` runs 3,000 programs, 4 inputs each, as compiled by default and three in four
-//! of them also with fusion off, heap storage, or unrolling off (block options). For a longer run:
-//! `FSMOOTH_EXEC_PROGRAMS=100000 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
-//! (`FSMOOTH_EXEC_FIRST` moves the start of the range of program seeds; `FSMOOTH_EXEC_TRACE=1`
-//! prints each program before it runs).
+//! `cargo test` runs 500 programs, 4 inputs each, as compiled by default and three in four
+//! of them also with fusion off, heap storage, or unrolling off (block options); CI runs
+//! 3,000 in release. The long run (`FSMOOTH_LONG=1`) takes 100,000:
+//! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
+//! (`FSMOOTH_EXEC_PROGRAMS` sets the count outright, `FSMOOTH_EXEC_FIRST` moves the start of
+//! the range of program seeds; `FSMOOTH_EXEC_TRACE=1` prints each program before it runs).
 
 use fsmooth_eval::exec::{Arg, Ret, run};
 use fsmooth_eval::interp::{Interp, Value};
@@ -82,7 +83,7 @@ fn executed(got: &Ret) -> Vec<f64> {
 fn generated_programs_in_the_executor_match_the_interpreter() {
     let (first, count) = (
         env("FSMOOTH_EXEC_FIRST", 0),
-        env("FSMOOTH_EXEC_PROGRAMS", 3000),
+        fsmooth_testdata::runs::length("FSMOOTH_EXEC_PROGRAMS", 500, 100_000),
     );
     let mut failures = Vec::new();
     let (mut runs, mut kernel_errs) = (0u64, 0u64);

@@ -2,8 +2,9 @@
 //! valid programs (tokens deleted, duplicated, swapped; sizes, literals and names changed),
 //! all expand to code or to spanned errors.
 //!
-//! `cargo test` tries 2,000 of each. For a longer run:
-//! `FSMOOTH_FUZZ_CASES=100000 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`.
+//! `cargo test` tries 2,000 of each; the long run (`FSMOOTH_LONG=1`) 100,000:
+//! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`
+//! (`FSMOOTH_FUZZ_CASES` sets the count outright).
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use std::time::{Duration, Instant};
@@ -167,10 +168,7 @@ fn expand_ok(src: &str) -> Result<Duration, String> {
 }
 
 fn cases() -> usize {
-    std::env::var("FSMOOTH_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000)
+    fsmooth_testdata::runs::length("FSMOOTH_FUZZ_CASES", 2000, 100_000) as usize
 }
 
 fn run(name: &str, mut gen_case: impl FnMut(&mut Rng) -> String) {

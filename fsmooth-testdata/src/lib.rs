@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod progen;
+pub mod runs;
 
 /// A small deterministic generator (xorshift64*): the same inputs on every run, for the
 /// tests, the benches and the program generator.

@@ -1,0 +1,1 @@
+//! Holds no code: the crate exists for its `tests/ui.rs` (see the crate description).

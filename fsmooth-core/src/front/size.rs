@@ -540,4 +540,21 @@ mod tests {
         let odd = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));
         assert_eq!(odd.eval(&|_| Some(3)), None);
     }
+
+    #[test]
+    fn polynomials_nonnegative_on_naturals() {
+        let d = || Size::Name("d".into());
+        let tri = Size::Div(
+            Box::new(Size::times(d(), Size::plus(d(), Size::Lit(1)))),
+            Box::new(Size::Lit(2)),
+        );
+        // d (d + 1) / 2 - d = d (d - 1) / 2 >= 0 on the naturals, not on the reals.
+        assert!(names_nonneg(&Size::minus(tri.clone(), d())));
+        assert!(!names_nonneg(&Size::minus(
+            tri,
+            Size::plus(d(), Size::Lit(1))
+        )));
+        assert!(!names_nonneg(&Size::minus(d(), Size::Lit(1))));
+        assert!(names_nonneg(&Size::times(d(), d())));
+    }
 }

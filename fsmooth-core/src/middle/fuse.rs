@@ -108,10 +108,10 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
         && a.ty.is_arr()
         && crate::middle::unroll::literal_tail(then)
         && crate::middle::unroll::literal_tail(other)
-        && crate::middle::unroll::nodes(b) <= crate::middle::unroll::COPY_BUDGET.min(*room)
+        && crate::middle::ir::nodes(b) <= crate::middle::unroll::COPY_BUDGET.min(*room)
         && const_reads_only(b, *x, usize::MAX)
     {
-        *room -= crate::middle::unroll::nodes(b);
+        *room -= crate::middle::ir::nodes(b);
         let x = *x;
         let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
         let branch = |value: &Core, body: Core| Core {
@@ -120,7 +120,7 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
             sym: sym.clone(),
             span,
         };
-        let copy = crate::middle::unroll::fresh((**b).clone(), names);
+        let copy = crate::middle::ir::fresh((**b).clone(), names);
         let kind = Kind::If(
             c.clone(),
             Box::new(branch(then, (**b).clone())),

@@ -239,6 +239,69 @@ pub fn subst_loop(s: &Size, v: VarId, by: &Size) -> Size {
     }
 }
 
+/// How many nodes `e` has.
+pub fn nodes(e: &Core) -> usize {
+    1 + e.children().iter().map(|c| nodes(c)).sum::<usize>()
+}
+
+/// `e` with every variable it binds renamed to a new one.
+pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
+    let mut binders = Vec::new();
+    bound(&e, &mut binders);
+    for old in binders {
+        let new = new_var(names, old);
+        rename(&mut e, old, new);
+    }
+    e
+}
+
+/// Every variable `e` binds, outermost first.
+fn bound(e: &Core, out: &mut Vec<VarId>) {
+    match &e.kind {
+        Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
+        Kind::Ifold(_, _, acc, i, _) => out.extend([*acc, *i]),
+        _ => {}
+    }
+    for c in e.children() {
+        bound(c, out);
+    }
+}
+
+/// Every binding and use of `from` made one of `to`, symbolic values included.
+fn rename(e: &mut Core, from: VarId, to: VarId) {
+    match &mut e.kind {
+        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) if *v == from => *v = to,
+        Kind::Ifold(_, _, acc, i, _) => {
+            for v in [acc, i] {
+                if *v == from {
+                    *v = to;
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(s) = &e.sym
+        && s.mentions_loop(from)
+    {
+        e.sym = Some(subst_loop(s, from, &Size::Loop(to)));
+    }
+    for c in e.children_mut() {
+        rename(c, from, to);
+    }
+}
+
+/// A new variable named as `like` is.
+pub fn new_var(names: &mut Vec<String>, like: VarId) -> VarId {
+    let v = names.len() as VarId;
+    names.push(
+        names
+            .get(like as usize)
+            .cloned()
+            .unwrap_or_else(|| "t".into()),
+    );
+    v
+}
+
 /// A kernel ready for the back end.
 #[derive(Clone, Debug)]
 pub struct Kernel {

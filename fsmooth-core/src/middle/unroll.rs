@@ -15,7 +15,7 @@
 //! results are bit-identical.
 
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
+use crate::middle::ir::{Core, Kind, Type, VarId, fresh, new_var, nodes};
 use crate::middle::simplify::is_trivial;
 
 /// Loops of at most this many iterations are candidates (the loop IR's short fixed loops,
@@ -118,18 +118,6 @@ fn written_out(
     crate::middle::anf::wrap(steps, last)
 }
 
-/// A new variable named as `like` is.
-fn new_var(names: &mut Vec<String>, like: VarId) -> VarId {
-    let v = names.len() as VarId;
-    names.push(
-        names
-            .get(like as usize)
-            .cloned()
-            .unwrap_or_else(|| "t".into()),
-    );
-    v
-}
-
 /// Variable `v`, bound to `value`.
 fn var(v: VarId, value: &Core) -> Core {
     Core {
@@ -140,56 +128,6 @@ fn var(v: VarId, value: &Core) -> Core {
             .then(|| value.sym.clone())
             .flatten(),
         span: value.span,
-    }
-}
-
-/// How many nodes `e` has.
-pub fn nodes(e: &Core) -> usize {
-    1 + e.children().iter().map(|c| nodes(c)).sum::<usize>()
-}
-
-/// `e` with every variable it binds renamed to a new one.
-pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
-    let mut binders = Vec::new();
-    bound(&e, &mut binders);
-    for old in binders {
-        let new = new_var(names, old);
-        rename(&mut e, old, new);
-    }
-    e
-}
-
-fn bound(e: &Core, out: &mut Vec<VarId>) {
-    match &e.kind {
-        Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
-        Kind::Ifold(_, _, acc, i, _) => out.extend([*acc, *i]),
-        _ => {}
-    }
-    for c in e.children() {
-        bound(c, out);
-    }
-}
-
-/// Every binding and use of `from` made one of `to`, symbolic values included.
-fn rename(e: &mut Core, from: VarId, to: VarId) {
-    match &mut e.kind {
-        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) if *v == from => *v = to,
-        Kind::Ifold(_, _, acc, i, _) => {
-            for v in [acc, i] {
-                if *v == from {
-                    *v = to;
-                }
-            }
-        }
-        _ => {}
-    }
-    if let Some(s) = &e.sym
-        && s.mentions_loop(from)
-    {
-        e.sym = Some(subst_loop(s, from, &Size::Loop(to)));
-    }
-    for c in e.children_mut() {
-        rename(c, from, to);
     }
 }
 
@@ -286,7 +224,7 @@ mod tests {
             "pub fn k(a: [f64; 3], s: f64) -> f64 {{ {lets} {} }}",
             sum.join(" + ")
         ));
-        let size = super::nodes(&k.body);
+        let size = crate::middle::ir::nodes(&k.body);
         assert!(size < 4 * super::COPY_TOTAL, "{size} nodes");
     }
 

@@ -1,0 +1,319 @@
+//! The loop IR printed as Rust: each node becomes the Rust it names.
+
+use super::{Base, Entry, Ex, Func, St, Stream, Wrap, mentions_var, wadd, whole_read};
+use crate::front::ast::{BinOp, MathFn};
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+impl ToTokens for Base {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            Base::Param(id) => quote!(#id),
+            Base::Out => quote!(out),
+            Base::Scratch => quote!(scratch),
+            Base::Heap(k) => {
+                let id = format_ident!("heap_{}", k);
+                quote!(#id)
+            }
+            Base::Row(id) => quote!(#id),
+        })
+    }
+}
+
+fn f64_lit(v: f64) -> TokenStream {
+    if v.is_nan() {
+        quote!(f64::NAN)
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote!(f64::INFINITY)
+        } else {
+            quote!(f64::NEG_INFINITY)
+        }
+    } else {
+        let l = proc_macro2::Literal::f64_suffixed(v.abs());
+        if v.is_sign_negative() {
+            quote!((-#l))
+        } else {
+            quote!(#l)
+        }
+    }
+}
+
+fn op_tokens(op: BinOp) -> TokenStream {
+    match op {
+        BinOp::Add => quote!(+),
+        BinOp::Sub => quote!(-),
+        BinOp::Mul => quote!(*),
+        BinOp::Div => quote!(/),
+        BinOp::Rem => quote!(%),
+        BinOp::Lt => quote!(<),
+        BinOp::Le => quote!(<=),
+        BinOp::Gt => quote!(>),
+        BinOp::Ge => quote!(>=),
+        BinOp::Eq => quote!(==),
+        BinOp::Ne => quote!(!=),
+        BinOp::And => quote!(&&),
+        BinOp::Or => quote!(||),
+    }
+}
+
+impl ToTokens for Ex {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            Ex::F64(v) => f64_lit(*v),
+            Ex::Bool(b) => quote!(#b),
+            Ex::Usize(v) => quote!(#v),
+            Ex::Var(id) => quote!(#id),
+            Ex::Len(b) => quote!(#b.len()),
+            Ex::Bin(op, a, b) => {
+                let o = op_tokens(*op);
+                quote!((#a #o #b))
+            }
+            Ex::Checked(c, a, b, text) => {
+                let f = format_ident!("{}", c.name());
+                quote!(::fsmooth::__rt::#f(#a, #b, #text)?)
+            }
+            Ex::Wrap(w, a, b) => {
+                let f = match w {
+                    Wrap::Add => quote!(wrapping_add),
+                    Wrap::Sub => quote!(wrapping_sub),
+                    Wrap::Mul => quote!(wrapping_mul),
+                };
+                quote!((#a).#f(#b))
+            }
+            Ex::Neg(a) => quote!((-#a)),
+            Ex::Not(a) => quote!((!#a)),
+            Ex::ToF64(a) => quote!((#a as f64)),
+            Ex::ToUsize(a) => quote!((#a as usize)),
+            Ex::Math(f, xs) => {
+                let x = &xs[0];
+                match f {
+                    MathFn::Powi => {
+                        let k = &xs[1];
+                        quote!(::fsmooth::__rt::powi(#x, i32::try_from(#k).unwrap_or(i32::MAX)))
+                    }
+                    MathFn::Powf => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::powf(#x, #y))
+                    }
+                    MathFn::Min => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::min(#x, #y))
+                    }
+                    MathFn::Max => {
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::max_f(#x, #y))
+                    }
+                    f => {
+                        let name = format_ident!("{}", f.name());
+                        quote!(::fsmooth::__rt::#name(#x))
+                    }
+                }
+            }
+            Ex::Entry(e, xs) => match e {
+                Entry::FromLen => quote!(::fsmooth::__rt::from_len(#(#xs),*)),
+                Entry::Root(k) => quote!(::fsmooth::__rt::root(#(#xs),*, #k)),
+                Entry::SolveLinear(scale, offset) => {
+                    quote!(::fsmooth::__rt::solve_linear(#(#xs),*, #scale, #offset))
+                }
+                Entry::Max => quote!(::fsmooth::__rt::max(#(#xs),*)),
+            },
+            Ex::Const(s) => crate::front::size::const_size(s),
+            Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
+            Ex::LdRow(b, off, width, k) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
+            Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),
+            Ex::Elem(e) => quote!((*#e)),
+            Ex::Block(st, v) => quote!({ #(#st)* #v }),
+            Ex::If(c, a, b) => quote!(if #c { #a } else { #b }),
+            Ex::Internal(msg) => {
+                let m = format!("fsmooth internal error: {msg}");
+                quote!(compile_error!(#m))
+            }
+        })
+    }
+}
+
+/// `for pat in it { body }` with the streams zipped in (and the slots of `__d` when
+/// `slot`). `zip` rather than `enumerate`: no counter that could overflow.
+fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
+    // Slices alone when the index is unused: a zip of slice iterators only is one LLVM
+    // vectorises (a range in the chain keeps a bound check per element). Every slice has
+    // exactly n elements, so the count is the same.
+    // (A row stream of rows of width 0 never ends: a loop needs a part of length n.)
+    let slices_only =
+        (slot || streams.iter().any(|s| s.width.is_none())) && !mentions_var(body, var);
+    let mut parts: Vec<(TokenStream, TokenStream)> = Vec::new();
+    if !slices_only {
+        parts.push((quote!(0..#n), quote!(#var)));
+    }
+    if slot {
+        parts.push((quote!(__d), quote!(__slot)));
+    }
+    let mut gets = Vec::new();
+    let mut binds = Vec::new();
+    for s in streams {
+        let (base, e, start) = (&s.base, &s.elem, &s.start);
+        // The slice keeps a name of its own when an inner loop reads a prefix of it;
+        // otherwise the element shadows it.
+        let all = whole_read(s, body);
+        let slice = all.as_ref().unwrap_or(e);
+        binds.push(quote!(::core::option::Option::Some(#slice)));
+        match &s.width {
+            Some(w) => {
+                gets.push(quote!(#base.get(#start..)));
+                parts.push((quote!(::fsmooth::__rt::rows(#e, #w)), quote!(#e)));
+            }
+            None => {
+                let end = wadd(s.start.clone(), n.clone());
+                gets.push(quote!(#base.get(#start..#end)));
+                parts.push((quote!(#slice.iter()), quote!(#e)));
+            }
+        }
+    }
+    let (first_it, first_pat) = parts.remove(0);
+    let (mut it, mut pat) = if parts.is_empty() {
+        (first_it, first_pat)
+    } else {
+        (quote!((#first_it)), first_pat)
+    };
+    for (i, p) in parts {
+        it = quote!(#it.zip(#i));
+        pat = quote!((#pat, #p));
+    }
+    if streams.is_empty() {
+        quote!(for #pat in #it { #(#body)* })
+    } else {
+        // Every stream is in range by the same proof that made its loads unchecked, so the
+        // `if let` always holds.
+        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
+    }
+}
+
+impl ToTokens for St {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        ts.extend(match self {
+            St::Let {
+                id,
+                mutable,
+                usize_ty,
+                val,
+            } => {
+                let m = mutable.then(|| quote!(mut));
+                let t = usize_ty.then(|| quote!(: usize));
+                quote!(let #m #id #t = #val;)
+            }
+            St::Assign(id, v) => quote!(#id = #v;),
+            St::Store(b, at, v) => quote!(let __v = #v; ::fsmooth::__rt::st(#b, #at, __v);),
+            St::StoreRow(b, off, vs) => {
+                quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row(#b, #off, __v);)
+            }
+            St::Slot(v) => quote!(*__slot = #v;),
+            St::SlotAdd(v) => quote!(*__slot = *__slot + #v;),
+            St::For {
+                var,
+                n,
+                streams,
+                body,
+            } => for_tokens(var, n, false, streams, body),
+            St::Fill {
+                base,
+                off,
+                var,
+                n,
+                streams,
+                body,
+            } => {
+                let range = match off {
+                    Some(lo) => {
+                        let hi = wadd(lo.clone(), n.clone());
+                        quote!(#lo..#hi)
+                    }
+                    None => quote!(..#n),
+                };
+                let lp = for_tokens(var, n, true, streams, body);
+                quote! {
+                    if let Some(__d) = #base.get_mut(#range) {
+                        let __d = __d.iter_mut();
+                        #lp
+                    }
+                }
+            }
+            St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
+            St::Block(b) => quote!({ #(#b)* }),
+            St::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => quote!(
+                if let ::core::option::Option::Some(#id) = #base.get(#off..(#off).wrapping_add(#width)) {
+                    #(#body)*
+                }
+            ),
+            St::Swap(a, b) => quote!(::core::mem::swap(&mut #a, &mut #b);),
+            St::CheckRange(lo, hi, len) => {
+                quote!(::fsmooth::__rt::check_range(#lo, #hi, #len)?;)
+            }
+            St::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                n,
+            } => {
+                let d_end = wadd(dst_off.clone(), n.clone());
+                let s_end = wadd(src_off.clone(), n.clone());
+                quote! {
+                    if let (Some(__d), Some(__s)) = (#dst.get_mut(#dst_off..#d_end), #src.get(#src_off..#s_end)) {
+                        for (__x, __y) in __d.iter_mut().zip(__s) {
+                            *__x = *__y;
+                        }
+                    }
+                }
+            }
+            St::Alloc { .. } => TokenStream::new(),
+            St::CheckLen { arg, base, want } => quote! {
+                if #base.len() != #want {
+                    return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #arg, expected: #want, found: #base.len() });
+                }
+            },
+            St::Frame {
+                len: Some(len),
+                heap: true,
+                ..
+            } => quote! {
+                let _ = region;
+                let scratch: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;
+            },
+            St::Heap { id, len } => {
+                let b = Base::Heap(*id);
+                quote!(let #b: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;)
+            }
+            St::Frame { len, constant, .. } => match (len, constant) {
+                // A constant frame is a fixed-size array: LLVM then knows its length, and
+                // checks of constant offsets into it fold away.
+                (Some(_), Some(n)) => quote! {
+                    let scratch: &mut [f64; #n] = match <&mut [f64; #n]>::try_from(region.frame(#n)?) {
+                        ::core::result::Result::Ok(s) => s,
+                        ::core::result::Result::Err(_) => {
+                            return ::core::result::Result::Err(::fsmooth::Error::Scratch { needed: #n, available: 0 });
+                        }
+                    };
+                },
+                (Some(len), None) => quote!(let scratch: &mut [f64] = region.frame(#len)?;),
+                (None, _) => quote!(let _ = region;),
+            },
+        })
+    }
+}
+
+impl ToTokens for Func {
+    fn to_tokens(&self, ts: &mut TokenStream) {
+        let body = &self.body;
+        ts.extend(match &self.result {
+            Some(v) => quote!(#(#body)* ::core::result::Result::Ok(#v)),
+            None => quote!(#(#body)* ::core::result::Result::Ok(())),
+        })
+    }
+}

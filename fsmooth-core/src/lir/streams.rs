@@ -1,0 +1,222 @@
+//! The pass over translated loops that reads rows and prefixes of slices as streams
+//! ([`row_streams`]): loop IR to loop IR.
+
+use super::{
+    Base, Ex, Node, St, Stream, Wrap, idents, rewrite_ex, same, uses, visit::own_exprs, walk_sts,
+    wmul, writes,
+};
+use proc_macro2::Ident;
+use quote::format_ident;
+
+/// Row streams: an inner loop's stream that starts at `c + l * w`, for the index `l` of an
+/// enclosing loop, the inner loop's own count `w` and an offset `c` (often 0) fixed during
+/// the loop, reads row `l` of the rows of width `w` from `c`. The enclosing loop takes those
+/// rows one after the other (one cut before it, then one length test per row rather than an
+/// offset range check), and the inner loop streams from its current row. The buffer must
+/// not be written inside the enclosing loop, which now holds it borrowed. Every loop is
+/// visited, those inside expressions too, and each also gives its inner loops the
+/// prefixes of its slices that they read (`prefixes`).
+pub fn row_streams(sts: &mut [St]) {
+    for s in sts {
+        row_streams_st(s);
+    }
+}
+
+/// [`row_streams`] for the loops inside a scalar expression: a fold's loop, a scalar
+/// kernel's result.
+pub fn row_streams_ex(e: &mut Ex) {
+    blocks_in(e, &mut |sts| row_streams(sts));
+}
+
+/// Call `f` on the statements of every block in `e` that no other block in `e` holds (each
+/// outermost one; `f` sees to the blocks inside it).
+fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
+    rewrite_ex(e, &mut |x| match x {
+        Ex::Block(sts, v) => {
+            f(sts);
+            blocks_in(v, f);
+            true
+        }
+        _ => false,
+    });
+}
+
+fn row_streams_st(s: &mut St) {
+    // Loops in the statement's own expressions (a fold's loop in a `let`'s value).
+    for e in own_exprs(s) {
+        row_streams_ex(e);
+    }
+    let (var, streams, body, fill) = match s {
+        St::For {
+            var, streams, body, ..
+        } => (var, streams, body, None),
+        St::Fill {
+            base,
+            var,
+            streams,
+            body,
+            ..
+        } => (var, streams, body, Some(base)),
+        St::If(_, a, b) => {
+            row_streams(a);
+            row_streams(b);
+            return;
+        }
+        St::Block(b) | St::Segment { body: b, .. } => {
+            row_streams(b);
+            return;
+        }
+        _ => return,
+    };
+    row_streams(body);
+    // A row stream's width and offset are evaluated before the loop, so they must not name
+    // anything the loop binds or assigns.
+    let inside = bound_in(var, body);
+    let outside = |e: &Ex| idents(e).iter().all(|i| !inside.contains(i));
+    // The buffers read as rows of this loop: the base, the rows' width and first offset.
+    let mut rows: Vec<(Base, Ex, Ex)> = Vec::new();
+    walk_sts(body, &mut |n| {
+        let (St::For { n: w, streams, .. } | St::Fill { n: w, streams, .. }) = (match n {
+            Node::St(st) => st,
+            _ => return,
+        }) else {
+            return;
+        };
+        for st in streams {
+            if st.width.is_none()
+                && !matches!(st.base, Base::Row(_))
+                && !rows.iter().any(|(b, ..)| *b == st.base)
+                && outside(w)
+                && let Some(c) = row_offset(&st.start, var, w)
+                && outside(&c)
+            {
+                rows.push((st.base.clone(), w.clone(), c));
+            }
+        }
+    });
+    rows.retain(|(b, ..)| fill.as_deref() != Some(b) && !writes(body, b));
+    for (base, width, c) in rows {
+        let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
+        for_each_stream(body, &mut |n, st| {
+            if st.width.is_none()
+                && st.base == base
+                && same(n, &width)
+                && row_offset(&st.start, var, n).is_some_and(|o| same(&o, &c))
+            {
+                st.base = Base::Row(elem.clone());
+                st.start = Ex::Usize(0);
+            }
+        });
+        streams.push(Stream {
+            base,
+            start: c,
+            elem,
+            width: Some(width),
+        });
+    }
+    prefixes(var, streams, body);
+}
+
+/// The names a loop of index `var` binds or assigns in `body`: its index, locals, inner
+/// loops' indexes and stream elements, and assigned locals.
+fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
+    let mut inside: Vec<Ident> = vec![var.clone()];
+    walk_sts(body, &mut |n| match n {
+        Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
+            inside.push(id.clone())
+        }
+        Node::St(St::For { var, .. } | St::Fill { var, .. }) => inside.push(var.clone()),
+        Node::Stream(st) => inside.push(st.elem.clone()),
+        _ => {}
+    });
+    inside
+}
+
+/// The name a loop gives the whole slice of its stream `elem` (a stream's slice is
+/// otherwise shadowed by its element), when an inner loop reads a prefix of it.
+pub fn whole_of(elem: &Ident) -> Ident {
+    format_ident!("{}_all", elem)
+}
+
+/// The name of stream `s`'s whole slice when the loop's `body` reads a prefix of it
+/// ([`whole_of`]): the printer binds the slice under it, the executor binds it too.
+pub fn whole_read(s: &Stream, body: &[St]) -> Option<Ident> {
+    let all = whole_of(&s.elem);
+    (s.width.is_none() && uses(body, &Base::Row(all.clone()))).then_some(all)
+}
+
+/// Prefix streams: an inner loop whose count is `j`, the index of this loop, and whose
+/// stream starts where a stream of this loop starts, reads the first `j` elements of that
+/// stream's slice (`j` is below this loop's count, the slice's length). It cuts them from
+/// that slice (`whole_of`), a cut LLVM proves in range, where cutting the buffer again
+/// tests the range once per `j` (a packed triangle's `xc[..j]`, GMM). The start must mean
+/// the same inside the loop: nothing in the body binds or assigns a name it reads.
+fn prefixes(var: &Ident, streams: &[Stream], body: &mut [St]) {
+    let inside = bound_in(var, body);
+    for s in streams.iter().filter(|s| s.width.is_none()) {
+        if writes(body, &s.base) || idents(&s.start).iter().any(|i| inside.contains(i)) {
+            continue;
+        }
+        let whole = Base::Row(whole_of(&s.elem));
+        for_each_stream(body, &mut |n, st| {
+            if st.width.is_none()
+                && matches!(n, Ex::Var(v) if v == var)
+                && st.base == s.base
+                && same(&st.start, &s.start)
+            {
+                st.base = whole.clone();
+                st.start = Ex::Usize(0);
+            }
+        });
+    }
+}
+
+/// `c` when `start` is `l * w`, `c + l * w` or `l * w + c` with `c` free of `l`.
+fn row_offset(start: &Ex, l: &Ident, w: &Ex) -> Option<Ex> {
+    let row = wmul(Ex::Var(l.clone()), w.clone());
+    let free = |e: &Ex| !idents(e).contains(l);
+    if same(start, &row) {
+        return Some(Ex::Usize(0));
+    }
+    match start {
+        Ex::Wrap(Wrap::Add, a, b) if same(a, &row) && free(b) => Some((**b).clone()),
+        Ex::Wrap(Wrap::Add, a, b) if same(b, &row) && free(a) => Some((**a).clone()),
+        // `(l + k) * w` for a constant k: row l from row k.
+        Ex::Wrap(Wrap::Mul, lk, w2) if same(w2, w) => match &**lk {
+            Ex::Wrap(Wrap::Add, x, k) if same(x, &Ex::Var(l.clone())) => match **k {
+                Ex::Usize(k) => Some(wmul(Ex::Usize(k), w.clone())),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every stream of every loop under `sts`, with that loop's count.
+pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream)) {
+    for s in sts {
+        for e in own_exprs(s) {
+            blocks_in(e, &mut |b| for_each_stream(b, f));
+        }
+        match s {
+            St::For {
+                n, streams, body, ..
+            }
+            | St::Fill {
+                n, streams, body, ..
+            } => {
+                for st in streams.iter_mut() {
+                    f(n, st);
+                }
+                for_each_stream(body, f);
+            }
+            St::If(_, a, b) => {
+                for_each_stream(a, f);
+                for_each_stream(b, f);
+            }
+            St::Block(b) | St::Segment { body: b, .. } => for_each_stream(b, f),
+            _ => {}
+        }
+    }
+}

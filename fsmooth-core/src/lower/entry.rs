@@ -1,0 +1,152 @@
+//! The kernel's entry: sizes bound from lengths, every length checked, the frame taken;
+//! then the body, translated ([`crate::lower::dps`]).
+
+use crate::front::ast::{Options, Storage};
+use crate::front::size::Size;
+use crate::lir::{Base, Entry, Ex, Func, St};
+use crate::lower::dps::{Dps, View};
+use crate::lower::storage::distinct_peaks;
+use crate::middle::ir::{Kernel, Pin, Type};
+use proc_macro2::{Ident, Span};
+
+/// A kernel planned: its body in the loop IR and the candidate frame lengths (the frame is
+/// their maximum).
+pub struct Planned {
+    /// The body: entry (sizes, length checks, frame), loops, result.
+    pub func: Func,
+    /// The frame's candidate peaks, as sizes.
+    pub peaks: Vec<Size>,
+}
+
+/// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
+/// then the frame taken, then the DPS-translated body ([`crate::lower::dps`]).
+pub fn plan(k: &Kernel, options: Options) -> Planned {
+    let storage = options.storage;
+    let mut g = Dps::new(k, storage == Storage::Heap);
+    g.jam = options.fusion && options.unroll;
+    let (body, result) = if k.ret.is_arr() {
+        let dest = View {
+            base: Base::Out,
+            off: None,
+            dims: k.ret.dims().to_vec(),
+        };
+        let mut body = g.write(&k.body, &dest);
+        crate::lir::row_streams(&mut body);
+        (body, None)
+    } else {
+        let mut result = g.scalar(&k.body);
+        crate::lir::row_streams_ex(&mut result);
+        (Vec::new(), Some(result))
+    };
+    let peaks = distinct_peaks(g.frame.peaks());
+
+    // Entry: sizes from lengths, then every length, then the frame.
+    let mut entry = Vec::new();
+    let param_ident = |name: &str| {
+        k.params
+            .iter()
+            .find(|p| p.name.s == name)
+            .map(|p| crate::front::ast::ident(&p.name.s, p.name.span))
+            .unwrap_or_else(|| crate::front::ast::ident(name, Span::call_site()))
+    };
+    let bind = |name: &str, val: Ex| St::Let {
+        // The parameter carries the user's span; the size name is the macro's own local.
+        id: crate::front::ast::ident(name, Span::call_site()),
+        mutable: false,
+        usize_ty: true,
+        val,
+    };
+    for pin in &k.pins {
+        entry.push(match pin {
+            Pin::Param(name) => bind(name, Ex::Var(param_ident(name))),
+            Pin::FromLen {
+                name,
+                param,
+                others,
+                power,
+            } => {
+                let rows = per_row(&param_ident(param), others);
+                if *power == 1 {
+                    bind(name, rows)
+                } else {
+                    bind(name, Ex::Entry(Entry::Root(*power as u32), vec![rows]))
+                }
+            }
+            Pin::Linear {
+                name,
+                param,
+                others,
+                scale,
+                offset,
+            } => {
+                let rows = per_row(&param_ident(param), others);
+                let e = Entry::SolveLinear(*scale as usize, *offset as i128);
+                bind(name, Ex::Entry(e, vec![rows]))
+            }
+        });
+    }
+    let mut checks = Vec::new();
+    for p in &k.params {
+        if let Type::Arr(_) = &p.ty {
+            checks.push(St::CheckLen {
+                arg: p.name.s.clone(),
+                base: Base::Param(crate::front::ast::ident(&p.name.s, p.name.span)),
+                want: g.sizes.get(&p.ty.slots()),
+            });
+        }
+    }
+    if k.ret.is_arr() {
+        checks.push(St::CheckLen {
+            arg: "out".into(),
+            base: Base::Out,
+            want: g.sizes.get(&k.ret.slots()),
+        });
+    }
+    let len = peaks
+        .iter()
+        .map(|p| g.sizes.get(p))
+        .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]));
+    // Only the default storage takes the frame from the region.
+    let (len, peaks) = match storage {
+        Storage::Heap => (None, Vec::new()),
+        _ => (len, peaks),
+    };
+    let frame = St::Frame {
+        constant: len.as_ref().and(const_frame(&peaks)),
+        len,
+        heap: storage == Storage::HeapFrame,
+    };
+    // Size statements go after the pins (they only use size names).
+    let mut all = entry;
+    all.extend(g.sizes.statements());
+    all.extend(checks);
+    all.push(frame);
+    all.extend(body);
+    Planned {
+        func: Func { body: all, result },
+        peaks,
+    }
+}
+
+/// The frame's length when it is a constant.
+fn const_frame(peaks: &[Size]) -> Option<usize> {
+    peaks
+        .iter()
+        .map(|p| p.as_const().map(|c| c as usize))
+        .try_fold(0usize, |m, c| Some(m.max(c?)))
+}
+
+/// `len(param) / product(others)`: how many times the other dimensions fit in the length.
+/// Saturating: an overflowing product fails the length check that follows.
+fn per_row(param: &Ident, others: &[Size]) -> Ex {
+    let prod = others
+        .iter()
+        .cloned()
+        .reduce(Size::times)
+        .map(Ex::Const)
+        .unwrap_or(Ex::Usize(1));
+    Ex::Entry(
+        Entry::FromLen,
+        vec![Ex::Len(Base::Param(param.clone())), prod],
+    )
+}

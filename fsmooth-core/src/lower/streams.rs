@@ -1,0 +1,340 @@
+//! Loop contexts and what they collect while their body is translated: streams (a row read
+//! along the loop, cut once before it) and running indexes (a quadratic index kept as a
+//! running sum). Loop IR passes over finished loops are in [`crate::lir`].
+
+use crate::front::size::{Atom, Size};
+use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
+use crate::lower::bounds::divisions_exact;
+use crate::lower::dps::{Dps, View};
+use crate::middle::ir::{Core, VarId};
+use proc_macro2::Ident;
+use quote::format_ident;
+
+/// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
+/// source row is cut once before the loop and iterated beside the index, so the loads need
+/// no bounds check and the loop can vectorise.
+pub(super) struct LoopCtx {
+    /// The loop's index.
+    pub(super) var: VarId,
+    /// Its Rust name.
+    pub(super) ident: Ident,
+    /// The streams its body reads.
+    pub(super) streams: Vec<Stream>,
+    /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
+    /// index may appear in inner streams' starts.
+    pub(super) accepts: bool,
+    /// Running indexes of the loop (see [`Dps::running`]); only a fold's loop takes them.
+    pub(super) runs: Vec<Run>,
+    /// The loop takes running indexes: set for a fold's loop.
+    pub(super) runs_ok: bool,
+}
+
+/// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
+/// 2`), kept as a running sum: `at` starts at the index for `c = 0`, and each iteration adds
+/// `step`, the forward difference, which is linear in `c` and so moves by a constant `dstep`.
+pub(super) struct Run {
+    /// The index as a size, to share one run between loads of the same index.
+    pub(super) sym: Size,
+    /// The running index.
+    pub(super) at: Ident,
+    /// Its step, the forward difference.
+    pub(super) step: Ident,
+    /// The index for `c = 0`.
+    pub(super) at0: Ex,
+    /// The step for `c = 0`.
+    pub(super) step0: Ex,
+    /// How much the step moves per iteration.
+    pub(super) dstep: Ex,
+}
+
+impl Dps<'_> {
+    /// Open a loop context for index `var`.
+    pub(super) fn enter_loop(&mut self, var: VarId, ident: &Ident) {
+        self.loops.push(LoopCtx {
+            var,
+            ident: ident.clone(),
+            streams: Vec::new(),
+            accepts: true,
+            runs: Vec::new(),
+            runs_ok: false,
+        });
+    }
+
+    /// Open a loop context that takes no streams (see [`LoopCtx::accepts`]).
+    pub(super) fn enter_plain_loop(&mut self, var: VarId, ident: &Ident) {
+        self.enter_loop(var, ident);
+        if let Some(c) = self.loops.last_mut() {
+            c.accepts = false;
+        }
+    }
+
+    /// Close the innermost loop context. Streams whose buffer the body writes (`written`),
+    /// or that the loop's own destination borrows (`writes`), become loads again: returned
+    /// with the load that replaces each element. The rest are for the loop header.
+    fn leave_loop(
+        &mut self,
+        writes: Option<&Base>,
+        written: &dyn Fn(&Base) -> bool,
+    ) -> (Vec<Stream>, Vec<(Ident, Ex)>) {
+        let Some(ctx) = self.loops.pop() else {
+            return (Vec::new(), Vec::new());
+        };
+        let (mut keep, mut loads) = (Vec::new(), Vec::new());
+        for st in ctx.streams {
+            if writes == Some(&st.base) || written(&st.base) {
+                let at = wadd(st.start.clone(), Ex::Var(ctx.ident.clone()));
+                loads.push((st.elem, Ex::Ld(st.base, Box::new(at))));
+            } else {
+                keep.push(st);
+            }
+        }
+        (keep, loads)
+    }
+
+    /// [`Dps::leave_loop`] for a loop body of statements, the loads put in place.
+    pub(super) fn leave_loop_sts(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes(body, b));
+        for (elem, load) in &loads {
+            lir::replace_elem(body, elem, load);
+        }
+        keep
+    }
+
+    /// [`Dps::leave_loop`] for a loop body that is one scalar expression.
+    pub(super) fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes_ex(body, b));
+        for (elem, load) in &loads {
+            lir::replace_ex(body, elem, load);
+        }
+        keep
+    }
+
+    /// True when `e` reads buffer `b`: directly, or through a stream of an enclosing loop
+    /// over `b` (which becomes a load of `b` when that loop closes, since the loop then
+    /// writes `b`: a fill over `b` must not hold it borrowed around such a read).
+    pub(super) fn reads(&self, e: &Ex, b: &Base) -> bool {
+        if lir::uses_ex(e, b) {
+            return true;
+        }
+        let elems: Vec<&Ident> = self
+            .loops
+            .iter()
+            .flat_map(|c| c.streams.iter())
+            .filter(|st| st.base == *b)
+            .map(|st| &st.elem)
+            .collect();
+        let mut hit = false;
+        lir::walk_ex(e, &mut |n| {
+            if let lir::Node::Ex(Ex::Elem(x)) = n {
+                hit |= elems.contains(&x);
+            }
+        });
+        hit
+    }
+
+    /// The load `w[idx]` as a stream of an enclosing loop, when `idx` is that loop's index
+    /// plus an offset fixed during the loop: returns the element.
+    pub(super) fn stream(&mut self, w: &View, idx: &Core) -> Option<Ex> {
+        let sym = idx.sym.as_ref()?;
+        if matches!(w.base, Base::Out) {
+            return None;
+        }
+        let mut vars = Vec::new();
+        sym.loops(&mut vars);
+        let pos = self.loops.iter().rposition(|c| vars.contains(&c.var))?;
+        if !self.loops[pos].accepts {
+            return None;
+        }
+        let var = self.loops[pos].var;
+        // A whole one-dimensional parameter read at its loop's index: the entry check of its
+        // length already lets LLVM drop the bounds check; a stream would only add work.
+        if matches!(w.base, Base::Param(_))
+            && w.off.is_none()
+            && w.dims.len() == 1
+            && Size::minus(sym.clone(), Size::Loop(var)).as_const() == Some(0)
+        {
+            return None;
+        }
+        // idx = var + rest, with rest free of var and of every loop inside it.
+        let rest = Size::minus(sym.clone(), Size::Loop(var)).poly();
+        let inner: Vec<VarId> = self.loops[pos..].iter().map(|c| c.var).collect();
+        let outer_loops: Vec<(VarId, Ident)> = self.loops[..pos]
+            .iter()
+            .map(|c| (c.var, c.ident.clone()))
+            .collect();
+        let rest = self.poly_ex(&rest, &inner, &outer_loops)?;
+        let start = match rest {
+            Some(r) => plus(&w.off, r),
+            None => w.off.clone().unwrap_or(Ex::Usize(0)),
+        };
+        // A short loop of fixed length, from an offset fixed once the loops around it (short
+        // and fixed too) unroll, becomes loads at constant offsets, which need no row cut
+        // (kalman's 4 x 4 products in its frame).
+        let short = |v: VarId| {
+            self.bounds
+                .get(&v)
+                .and_then(|b| b.as_const())
+                .is_some_and(|c| c <= 8)
+        };
+        let unrolled: Vec<String> = self.loops[..pos]
+            .iter()
+            .filter(|c| short(c.var))
+            .map(|c| c.ident.to_string())
+            .collect();
+        if short(var)
+            && lir::idents(&start)
+                .iter()
+                .all(|i| unrolled.contains(&i.to_string()))
+        {
+            return None;
+        }
+        // Everything `start` names must exist before the loop starts.
+        let outer: Vec<String> = self.loops[..pos]
+            .iter()
+            .map(|c| c.ident.to_string())
+            .collect();
+        if !idents_ok(&start, &outer) {
+            return None;
+        }
+        let ctx = &mut self.loops[pos];
+        if let Some(st) = ctx
+            .streams
+            .iter()
+            .find(|st| st.base == w.base && lir::same(&st.start, &start))
+        {
+            return Some(Ex::Elem(st.elem.clone()));
+        }
+        let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
+        ctx.streams.push(Stream {
+            base: w.base.clone(),
+            start,
+            elem: elem.clone(),
+            width: None,
+        });
+        Some(Ex::Elem(elem))
+    }
+
+    /// A load at an index quadratic in the innermost loop's index, as a read at a running
+    /// index ([`Run`]) when that loop is a fold's: the packed triangle's `q[d + c * (2 * d -
+    /// c - 1) / 2 + (j - c - 1)]` costs two additions a term instead of a multiplication, a
+    /// division and five additions. The index is already proven in bounds; the running sum
+    /// equals it (modulo the word size, so exactly, since it is in bounds) when every
+    /// division in it is exact for every value of the names and indexes it reads
+    /// ([`divisions_exact`]). Where the term-by-term arithmetic would have failed on an
+    /// overflow between in-bounds results, the running sum does not.
+    pub(super) fn running(&mut self, w: &View, idx: &Core) -> Option<Ex> {
+        let sym = idx.sym.as_ref()?;
+        let pos = self.loops.len().checked_sub(1)?;
+        let (c, runs_ok) = (self.loops[pos].var, self.loops[pos].runs_ok);
+        let p = sym.poly();
+        if !runs_ok || p.degree(&Atom::Loop(c)) != 2 || !divisions_exact(sym) {
+            return None;
+        }
+        if let Some(r) = self.loops[pos].runs.iter().find(|r| r.sym.same(sym)) {
+            let at = Ex::Var(r.at.clone());
+            return Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))));
+        }
+        let at = |k: u64| crate::middle::ir::subst_loop(sym, c, &Size::Lit(k));
+        let step0 = Size::minus(at(1), at(0));
+        let dstep = Size::minus(Size::plus(at(2), at(0)), Size::times(Size::Lit(2), at(1)));
+        let outer: Vec<(VarId, Ident)> = self.loops[..pos]
+            .iter()
+            .map(|l| (l.var, l.ident.clone()))
+            .collect();
+        let names: Vec<String> = outer.iter().map(|(_, id)| id.to_string()).collect();
+        let mut ex = |s: &Size| -> Option<Ex> {
+            let e = self.signed_poly_ex(&s.poly(), &[c], &outer)?;
+            idents_ok(&e, &names).then_some(e)
+        };
+        let (at0, step0, dstep) = (ex(&at(0))?, ex(&step0)?, ex(&dstep)?);
+        let ctx = &mut self.loops[pos];
+        let n = ctx.runs.len();
+        let run = Run {
+            sym: sym.clone(),
+            at: format_ident!("__at{}_{}", c, n),
+            step: format_ident!("__step{}_{}", c, n),
+            at0,
+            step0,
+            dstep,
+        };
+        let at = Ex::Var(run.at.clone());
+        ctx.runs.push(run);
+        Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))))
+    }
+
+    /// [`Dps::poly_ex`] with negative terms too: `pos - neg` in wrapping arithmetic (0 for
+    /// the zero polynomial).
+    fn signed_poly_ex(
+        &mut self,
+        p: &crate::front::size::Poly,
+        inner: &[VarId],
+        outer: &[(VarId, Ident)],
+    ) -> Option<Ex> {
+        let (pos, neg) = p.split_signs();
+        let pos = self.poly_ex(&pos, inner, outer)?;
+        let neg = self.poly_ex(&neg, inner, outer)?;
+        Some(match (pos, neg) {
+            (Some(a), Some(b)) => Ex::Wrap(Wrap::Sub, Box::new(a), Box::new(b)),
+            (Some(a), None) => a,
+            (None, Some(b)) => Ex::Wrap(Wrap::Sub, Box::new(Ex::Usize(0)), Box::new(b)),
+            (None, None) => Ex::Usize(0),
+        })
+    }
+
+    /// A polynomial over size names and the loop indexes of `outer` as an expression (`None`
+    /// for zero), or `None` if it has other atoms or a negative or fractional coefficient.
+    fn poly_ex(
+        &mut self,
+        p: &crate::front::size::Poly,
+        inner: &[VarId],
+        outer: &[(VarId, Ident)],
+    ) -> Option<Option<Ex>> {
+        let mut sum: Option<Ex> = None;
+        for (m, c) in p.coeffs() {
+            if c < 0.0 || c.fract() != 0.0 {
+                return None;
+            }
+            let mut term: Option<Ex> = None;
+            for a in m {
+                let t = match a {
+                    Atom::Name(n) => self.sizes.get(&Size::Name(n.clone())),
+                    Atom::Loop(v) if !inner.contains(v) => {
+                        let (_, id) = outer.iter().find(|(w, _)| w == v)?;
+                        Ex::Var(id.clone())
+                    }
+                    _ => return None,
+                };
+                term = Some(match term {
+                    Some(x) => wmul(x, t),
+                    None => t,
+                });
+            }
+            let k = c as usize;
+            let term = match term {
+                Some(t) if k == 1 => t,
+                Some(t) => wmul(Ex::Usize(k), t),
+                None => Ex::Usize(k),
+            };
+            sum = Some(match sum {
+                Some(s) => wadd(s, term),
+                None => term,
+            });
+        }
+        Some(sum)
+    }
+}
+
+/// True when every identifier in `e` exists before a loop starts: sizes, size-table
+/// locals, accumulator offsets and the given outer loop indexes.
+pub(super) fn idents_ok(e: &Ex, outer: &[String]) -> bool {
+    lir::idents(e).iter().all(|i| {
+        let s = i.to_string();
+        s.starts_with("__z")
+            || s.starts_with("__cur_")
+            || s.starts_with("__nxt_")
+            || outer.contains(&s)
+            || !s.contains('_')
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    })
+}

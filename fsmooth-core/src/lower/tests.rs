@@ -1,0 +1,349 @@
+//! Tests of the translation, through the code it generates.
+
+fn expand(src: &str) -> String {
+    crate::expand(src.parse().unwrap()).to_string()
+}
+
+#[test]
+fn constant_elements_of_a_run_time_row_load_from_the_whole_row() {
+    // Written out, `sum(cams[i % n][3..6])` and `cams[i % n][9]` are four loads at
+    // constant offsets from row i % n: all from the parameter's row of 11, one range
+    // check for LLVM to keep.
+    let out = expand(
+        "pub fn k(cams: [[f64; 11]; n], p: usize) -> [f64; p] {
+            build(p, |i| sum(cams[i % n][3..6]) * cams[i % n][9])
+        }",
+    );
+    assert_eq!(out.matches("ldr :: < 11usize > (cams").count(), 4, "{out}");
+    assert!(!out.contains(":: ld (cams"), "{out}");
+}
+
+#[test]
+fn matrix_products_take_the_rows_of_their_operands_in_turn() {
+    // (Untiled: with tiles, b's rows are cut per tile, `ldr`.)
+    let out = expand(
+        "#![fsmooth(unroll = false)] pub fn k(a: [[f64; m]; n], b: [[f64; m]; m]) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+    assert!(out.contains("rows (__r"), "{out}");
+    assert!(out.contains("b . get (0usize ..)"), "{out}");
+    assert!(!out.contains("b . get ((i"), "{out}");
+}
+
+#[test]
+fn loop_indexes_into_arrays_of_that_size_are_proven() {
+    let out =
+        expand("pub fn k(a: [f64; n], b: [f64; n]) -> [f64; n] { build(n, |i| a[i] * b[i]) }");
+    assert!(!out.contains("check"), "{out}");
+    // `x + 2` with x < w - 2 into w elements.
+    let out = expand("pub fn k(v: [f64; w]) -> [f64; w - 2] { build(w - 2, |x| v[x + 2] - v[x]) }");
+    assert!(!out.contains(":: check"), "{out}");
+}
+
+#[test]
+fn subtractions_bounded_by_loops_are_unchecked() {
+    // c < j < d: `j - c - 1` and `2 * d - c - 1` cannot underflow.
+    let out = expand(
+        "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+            build(d, |j| ifold(j, x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
+        }",
+    );
+    assert!(!out.contains(":: sub ("), "{out}");
+    assert!(!out.contains(":: div ("), "{out}");
+    // `i - 1` with i from 0 can underflow: checked.
+    let out = expand("pub fn k(v: [f64; n]) -> [f64; n] { build(n, |i| v[(i - 1) % n]) }");
+    assert!(out.contains(":: sub ("), "{out}");
+}
+
+#[test]
+fn packed_triangle_indexes_are_proven() {
+    // GMM's lower triangle: the index is quadratic in c, but rising in c and in j.
+    let out = expand(
+        "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+            build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * x[c]))
+        }",
+    );
+    assert!(!out.contains(":: check ("), "{out}");
+    assert!(!out.contains(":: mul (c"), "{out}");
+    // And read at a running index (`Dps::running`), whose step shrinks by one: no
+    // division or multiplication by the fold's index is left in its loop.
+    assert!(out.contains("__at"), "{out}");
+    assert!(!out.contains("/ 2usize"), "{out}");
+    assert!(out.contains("wrapping_sub (1usize)"), "{out}");
+    // One slot further is not in bounds: checked.
+    let out = expand(
+        "pub fn k(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+            build(d, |j| ifold(j, q[j] * x[j], |acc, c| acc + q[d + c * (2 * d - c - 1) / 2 + (j - c)] * x[c]))
+        }",
+    );
+    assert!(out.contains(":: check ("), "{out}");
+}
+
+#[test]
+fn loads_at_one_quadratic_index_share_its_run() {
+    // Loads of two arrays at `c (c + 1) / 2 + c` (one load of each after CSE), one at
+    // `c (2d - c - 1) / 2`: two running indexes, not three.
+    let out = expand(
+        "pub fn k(q: [f64; d * (d + 1) / 2], p: [f64; d * (d + 1) / 2], x: [f64; d]) -> [f64; d] {
+            build(d, |j| ifold(j, 0.0, |acc, c| acc + q[c * (c + 1) / 2 + c] * x[c] - p[c * (c + 1) / 2 + c] + q[c * (2 * d - c - 1) / 2]))
+        }",
+    );
+    assert_eq!(out.matches("let mut __at").count(), 2, "{out}");
+}
+
+#[test]
+fn row_offsets_name_their_width_and_start() {
+    use crate::lir::{self, Ex, Wrap};
+    use crate::lower::blocking::row_of;
+    use quote::format_ident;
+    let (l, w, s) = (format_ident!("l"), format_ident!("w"), format_ident!("s"));
+    let v = |i: &proc_macro2::Ident| Ex::Var(i.clone());
+    let mul = |a: Ex, b: Ex| Ex::Wrap(Wrap::Mul, Box::new(a), Box::new(b));
+    let add = |a: Ex, b: Ex| Ex::Wrap(Wrap::Add, Box::new(a), Box::new(b));
+    let text = |r: Option<(Option<Ex>, Ex)>| {
+        r.map(|(s, w)| {
+            (
+                s.map(|s| lir::same(&s, &Ex::Var(format_ident!("s")))),
+                lir::same(&w, &Ex::Var(format_ident!("w"))),
+            )
+        })
+    };
+    // l * w, w * l, l * w + s and s + l * w: rows of width w, from 0 or from s.
+    assert_eq!(text(row_of(&mul(v(&l), v(&w)), &l)), Some((None, true)));
+    assert_eq!(text(row_of(&mul(v(&w), v(&l)), &l)), Some((None, true)));
+    assert_eq!(
+        text(row_of(&add(mul(v(&l), v(&w)), v(&s)), &l)),
+        Some((Some(true), true))
+    );
+    assert_eq!(
+        text(row_of(&add(v(&s), mul(v(&l), v(&w))), &l)),
+        Some((Some(true), true))
+    );
+    // Not rows: l * l, l * w + l, l alone.
+    assert_eq!(text(row_of(&mul(v(&l), v(&l)), &l)), None);
+    assert_eq!(text(row_of(&add(mul(v(&l), v(&w)), v(&l)), &l)), None);
+    assert_eq!(text(row_of(&v(&l), &l)), None);
+}
+
+#[test]
+fn inexact_quadratic_indexes_keep_their_arithmetic() {
+    // `c * c / 2` rounds down at odd c: its differences are not a polynomial's, so it
+    // is not read at a running index (the packed triangle is: see above).
+    let out = expand(
+        "pub fn k(q: [f64; d * d], x: [f64; d]) -> [f64; d] {
+            build(d, |j| ifold(j, 0.0, |acc, c| acc + q[c * c / 2] * x[c]))
+        }",
+    );
+    assert!(!out.contains("__at"), "{out}");
+    assert!(out.contains("/ 2usize"), "{out}");
+}
+
+#[test]
+fn integer_valued_polynomials() {
+    use crate::front::size::Size;
+    use crate::lower::bounds::divisions_exact;
+    let c = || Size::Loop(7);
+    let d = || Size::Name("d".into());
+    let half = |s: Size| Size::Div(Box::new(s), Box::new(Size::Lit(2)));
+    // c (2d - c - 1) / 2 and c (c + 1) / 2 are integers; c c / 2 and d / 2 are not.
+    let tri = Size::times(
+        c(),
+        Size::minus(
+            Size::minus(Size::times(Size::Lit(2), d()), c()),
+            Size::Lit(1),
+        ),
+    );
+    assert!(divisions_exact(&half(tri)));
+    assert!(divisions_exact(&half(Size::times(
+        c(),
+        Size::plus(c(), Size::Lit(1))
+    ))));
+    assert!(!divisions_exact(&half(Size::times(c(), c()))));
+    assert!(!divisions_exact(&half(d())));
+    assert!(!divisions_exact(&Size::Rem(Box::new(c()), Box::new(d()))));
+}
+
+#[test]
+fn rows_read_along_a_loop_become_streams() {
+    // img[y][x + 2] in a loop over x: the row is cut once, read through an iterator.
+    let out = expand(
+        "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h] {
+            build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 2]))
+        }",
+    );
+    assert!(out.contains("img . get ("), "{out}");
+    assert!(!out.contains("ld (img"), "{out}");
+}
+
+#[test]
+fn triangle_folds_read_rows_as_streams() {
+    // A fold of j terms under a loop over j (GMM's packed triangle): row r of x is cut
+    // once per j (its first j elements) rather than each term checked; the other index
+    // is no stream.
+    let out = expand(
+        "pub fn k(l: [f64; n], x: [[f64; n]; m]) -> [f64; m] {
+            build(m, |r| sum(build(n, |j| {
+                ifold(j, x[r][j], |acc, c| acc + l[c * (j + 1) % n] * x[r][c])
+            })))
+        }",
+    );
+    assert!(!out.contains("ld (x"), "{out}");
+    assert!(out.contains("ld (l ,"), "{out}");
+}
+
+#[test]
+fn loops_whose_index_is_unused_zip_slices_alone() {
+    // Destination slots and source rows only: no range in the chain.
+    let out = expand(
+        "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h] {
+            build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 2]))
+        }",
+    );
+    assert!(out.contains("in (__d) . zip"), "{out}");
+}
+
+#[test]
+fn short_fixed_loops_take_no_row_cuts() {
+    // A 4 x 4 product unrolls into loads at constant offsets.
+    let out = expand("pub fn k(a: [[f64; 4]; 4], x: [f64; 4]) -> [f64; 4] { matvec(a, x) }");
+    assert!(!out.contains("a . get ("), "{out}");
+    // The same product of run-time size cuts rows.
+    let out = expand(
+        "pub fn k(a: [[f64; m]; n], x: [f64; m], y: [f64; n]) -> f64 { dot(matvec(a, x), y) }",
+    );
+    assert!(out.contains("a . get ("), "{out}");
+}
+
+#[test]
+fn sum_folds_inside_builds_are_interchanged() {
+    // matmul: the inner loop runs along rows of b, accumulating into the output row
+    // (untiled, with unrolling off).
+    let out = expand(
+        "#![fsmooth(unroll = false)] pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+    assert!(out.contains("* __slot = * __slot +"), "{out}");
+    // Tiled: 16, then 4, then 1 column at a time, each tile's sums in locals over the
+    // whole loop over k, b's row cut once per k for a tile, stored once at the end.
+    let out = expand(
+        "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+    assert!(!out.contains("* __slot = * __slot +"), "{out}");
+    for w in [16, 4, 1] {
+        assert!(out.contains(&format!("ldr :: < {w}usize >")), "{w}: {out}");
+    }
+    assert_eq!(out.matches("let mut __t").count(), 16 + 4 + 1, "{out}");
+    // Small fixed sizes keep the written order.
+    let out =
+        expand("pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }");
+    assert!(!out.contains("* __slot = * __slot +"), "{out}");
+}
+
+#[test]
+fn column_tiles_store_their_sums_as_one_row() {
+    let out = expand(
+        "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+    assert!(out.contains("st_row (out"), "{out}");
+    // The rows of b are a stream along the sum, each tile's loads one segment of the row.
+    assert!(out.contains(":: rows (__rb"), "{out}");
+    assert!(out.contains("ldr :: < 16usize > (__sg"), "{out}");
+    // Rows wider than the columns read: still tiles, but no row stream (the loads prove
+    // only the columns read, and a row stream stops at a partial last row).
+    let out = expand(
+        "pub fn k(c: [[f64; m]; n], t: [[f64; m]; m]) -> [[f64; m - 1]; n] {
+            build(n, |i| build(m - 1, |j| ifold(m, 0.0, |acc, l| acc + c[i][l] * t[l][j])))
+        }",
+    );
+    assert!(out.contains("st_row (out"), "{out}");
+    assert!(!out.contains("__sg"), "{out}");
+    // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots.
+    assert_eq!(out.matches("st_row (").count(), 2, "{out}");
+    assert!(out.contains(":: st (out"), "{out}");
+}
+
+#[test]
+fn builds_over_sum_folds_take_eight_then_four_rows_at_a_time() {
+    // A dense layer's rows: eight accumulators in one loop, one row cut each, the bias
+    // added as the eight rows are stored (one row store); then four rows from where the
+    // eights ended; then the rows left over, one at a time.
+    let out = expand(
+        "pub fn k(w: [[f64; m]; n], b: [f64; n], x: [f64; m]) -> [f64; n] { add(matvec(w, x), b) }",
+    );
+    // (Eight accumulators, then four.)
+    assert_eq!(out.matches("let mut __a").count(), 12, "{out}");
+    assert!(out.contains(": usize = (n / 8usize) ;"), "{out}");
+    assert!(
+        out.contains(". wrapping_mul (8usize)) / 4usize) ;"),
+        "{out}"
+    );
+    assert_eq!(out.matches("st_row (out").count(), 2, "{out}");
+    assert!(out.contains("for __left"), "{out}");
+    // A constant count takes only the widths that fit: six rows are four and two. (Rows
+    // too large for unrolling to write the six out.)
+    let terms: Vec<String> = (0..60).map(|k| format!("w[i][{k}] * 1.5")).collect();
+    let out = expand(&format!(
+        "pub fn k(w: [[f64; 64]; 6], x: [f64; 64]) -> [f64; 6] {{ build(6, |i| dot(w[i], x) + {}) }}",
+        terms.join(" + ")
+    ));
+    assert!(!out.contains("/ 8usize"), "{out}");
+    assert!(out.contains("(6usize / 4usize)"), "{out}");
+    assert_eq!(out.matches("let mut __a").count(), 4, "{out}");
+    // Alone, a matrix-vector product is not interchanged (its inner loop would walk down
+    // the columns of w) but taken in groups of rows.
+    let out = expand("pub fn k(w: [[f64; m]; n], x: [f64; m]) -> [f64; n] { matvec(w, x) }");
+    assert!(out.contains("let __nb"), "{out}");
+    assert!(!out.contains("* __slot = * __slot +"), "{out}");
+    // Not with unrolling off, nor when the fold's length depends on the row (a triangle),
+    // nor when a term may fail (an unproven index): the first failing row must fail first.
+    for src in [
+        "#![fsmooth(unroll = false)] pub fn k(w: [[f64; m]; n], x: [f64; m]) -> [f64; n] { build(n, |i| dot(w[i], x) + 1.0) }",
+        "pub fn k(x: [f64; n]) -> [f64; n] { build(n, |i| ifold(i, 0.0, |acc, l| acc + x[l]) * 2.0) }",
+        "pub fn k(x: [f64; n], p: usize) -> [f64; n] { build(n, |i| ifold(n, 0.0, |acc, l| acc + x[l + p]) * 2.0) }",
+    ] {
+        let out = expand(src);
+        assert!(!out.contains("let __nb"), "{src}\n{out}");
+    }
+    // Nor when a row reads the destination's buffer (the state of a power iteration and
+    // the product share the frame); the loop it falls back to indexes by its own row
+    // index, not by a row of the group it gave up.
+    let out = expand(
+        "pub fn k(a: [[f64; n]; n], v0: [f64; n], t: usize) -> [f64; n] { ifold(t, v0, |v, s| { let u = matvec(a, v); smul(u, 1.0 / norm(u)) }) }",
+    );
+    assert!(!out.contains("let __nb"), "{out}");
+    let group_row = out
+        .match_indices("__r")
+        .any(|(at, _)| out[at + 3..].starts_with(|c: char| c.is_ascii_digit()));
+    assert!(!group_row, "{out}");
+}
+
+#[test]
+fn remainders_are_below_their_divisor() {
+    // `i % n` indexes `[_; n]` without a check; the `%` keeps its own (n may be 0).
+    let out = expand("pub fn k(a: [f64; n], p: usize) -> [f64; p] { build(p, |i| a[i % n]) }");
+    assert!(!out.contains(":: check ("), "{out}");
+    assert!(out.contains(":: rem ("), "{out}");
+    // Not into a shorter array.
+    let out = expand(
+        "pub fn k(a: [f64; n], b: [f64; n - 1], p: usize) -> [f64; p] { build(p, |i| a[0] + b[i % n]) }",
+    );
+    assert!(out.contains(":: check ("), "{out}");
+}
+
+#[test]
+fn unproven_indexes_are_checked() {
+    let out = expand("pub fn k(v: [f64; n], i: usize) -> f64 { v[i] }");
+    assert!(out.contains(":: check (i , n) ?"), "{out}");
+    let out = expand("pub fn k(v: [f64; n]) -> [f64; n] { build(n, |i| v[i + 1]) }");
+    assert!(out.contains(":: check"), "{out}");
+}
+
+#[test]
+fn ifold_accumulator_takes_two_buffers() {
+    let out =
+        expand("pub fn k(v: [f64; n], t: usize) -> [f64; n] { ifold(t, v, |s, i| smul(s, 2.0)) }");
+    assert!(out.contains("swap"), "{out}");
+    assert!(
+        out.contains("scratch_len (n : usize , t : usize) -> usize { n + n")
+            || out.contains("saturating_add (n , n)"),
+        "{out}"
+    );
+}

@@ -1,0 +1,146 @@
+//! Views: an array expression as a rectangular window on a buffer (a row, a slice, a
+//! variable's array), with no copy; what is not already one is written to the frame.
+
+use crate::front::size::Size;
+use crate::lir::{Base, Checked, Ex, St, Wrap, plus, wadd, wmul};
+use crate::lower::dps::{Dps, Loc, View};
+use crate::middle::ir::{Core, Kind};
+use proc_macro2::Ident;
+use quote::format_ident;
+
+impl Dps<'_> {
+    /// A view of an array expression, materialising it in the frame if it is not one already.
+    /// Returns statements to run first.
+    pub(super) fn view(&mut self, e: &Core) -> (Vec<St>, View) {
+        match &e.kind {
+            Kind::Var(v) => {
+                if let Some(Loc::View(w)) = self.env.get(v) {
+                    return (Vec::new(), w.clone());
+                }
+            }
+            Kind::Index(a, i) if e.ty.is_arr() => {
+                let (pre, w) = self.view(a);
+                let dim0 = w.dims[0].clone();
+                let it = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                    self.index_expr(i)
+                } else {
+                    let it = self.scalar(i);
+                    let d = self.sizes.get(&dim0);
+                    Ex::Check(Box::new(it), Box::new(d))
+                };
+                let rows = w.dims[1..].to_vec();
+                let off = match self.stride(&rows) {
+                    Some(st) => plus(&w.off, wmul(it, st)),
+                    None => plus(&w.off, it),
+                };
+                return (
+                    pre,
+                    View {
+                        base: w.base,
+                        off: Some(off),
+                        dims: rows,
+                    },
+                );
+            }
+            Kind::Slice(a, lo) => {
+                let (mut pre, w) = self.view(a);
+                let len = e.ty.dims()[0].clone();
+                let lt = if self.proven(&lo.sym, &len, &w.dims[0]) {
+                    self.index_expr(lo)
+                } else {
+                    let lt = self.scalar(lo);
+                    let (d, l) = (self.sizes.get(&w.dims[0]), self.sizes.get(&len));
+                    // Its own name: the view's offset refers to it for as long as it lives.
+                    let tmp = format_ident!("__lo{}", self.slices);
+                    self.slices += 1;
+                    pre.push(St::Let {
+                        id: tmp.clone(),
+                        mutable: false,
+                        usize_ty: true,
+                        val: lt,
+                    });
+                    let end = Ex::Checked(
+                        Checked::Add,
+                        Box::new(Ex::Var(tmp.clone())),
+                        Box::new(l),
+                        "slice end".into(),
+                    );
+                    pre.push(St::CheckRange(Ex::Var(tmp.clone()), end, d));
+                    Ex::Var(tmp)
+                };
+                let off = match self.stride(&w.dims[1..]) {
+                    Some(st) => plus(&w.off, wmul(lt, st)),
+                    None => plus(&w.off, lt),
+                };
+                let mut dims = w.dims.clone();
+                dims[0] = len;
+                return (
+                    pre,
+                    View {
+                        base: w.base,
+                        off: Some(off),
+                        dims,
+                    },
+                );
+            }
+            _ => {}
+        }
+        let (marker, w) = self.alloc(e.ty.dims());
+        let mut code = vec![marker];
+        code.extend(self.write(e, &w));
+        (code, w)
+    }
+
+    /// The slot count of one element of dimensions `dims` (a row's stride), `None` for 1.
+    pub(super) fn stride(&mut self, dims: &[Size]) -> Option<Ex> {
+        let s = dims.iter().cloned().reduce(Size::times)?;
+        if s.as_const() == Some(1) {
+            return None;
+        }
+        Some(self.sizes.get(&s))
+    }
+
+    /// Element `k` of view `w` at run-time offset `off`, as a load from a row of constant
+    /// width: the whole row of a parameter when `off` is `r * width + c` (every slice of
+    /// `cams[i % n]` then shares one range check), else the view itself.
+    pub(super) fn row_load(&self, w: &View, off: &Ex, k: usize) -> Ex {
+        let (x, c) = match off {
+            Ex::Wrap(Wrap::Add, x, c) => match **c {
+                Ex::Usize(c) => (&**x, c),
+                _ => (off, 0),
+            },
+            _ => (off, 0),
+        };
+        if let (Ex::Wrap(Wrap::Mul, _, width), Base::Param(id)) = (x, &w.base)
+            && let Ex::Usize(width) = **width
+            && c.checked_add(k).is_some_and(|at| at < width)
+            && self.param_rows(id).contains(&width)
+        {
+            return Ex::LdRow(w.base.clone(), Box::new(x.clone()), width, c + k);
+        }
+        match row_width(&w.dims) {
+            Some(width) => Ex::LdRow(w.base.clone(), Box::new(off.clone()), width, k),
+            None => Ex::Ld(w.base.clone(), Box::new(wadd(off.clone(), Ex::Usize(k)))),
+        }
+    }
+
+    /// The widths of the rows of array parameter `id` (each a constant product of its last
+    /// dimensions, never the whole array): its length is a multiple of each, so a row that
+    /// holds one proven element is in bounds.
+    fn param_rows(&self, id: &Ident) -> Vec<usize> {
+        let Some(p) = self.kernel.params.iter().find(|p| id == p.name.s.as_str()) else {
+            return Vec::new();
+        };
+        let dims = p.ty.dims();
+        (1..dims.len())
+            .filter_map(|d| row_width(&dims[d..]))
+            .collect()
+    }
+}
+
+/// The number of elements of a view whose dimensions are all constants.
+fn row_width(dims: &[Size]) -> Option<usize> {
+    dims.iter().try_fold(1usize, |w, d| {
+        w.checked_mul(usize::try_from(d.as_const()?).ok()?)
+    })
+}

@@ -1,7 +1,7 @@
 //! `emit`: a kernel's Rust function and its `mod` (LANGUAGE.md section 5), and the stubs
 //! that keep a broken block's signatures.
 //!
-//! The function's body is the planned loop IR ([`crate::lower::plan`]: size names read from
+//! The function's body is the planned loop IR ([`crate::pipeline::lower`]: size names read from
 //! the argument lengths, every length checked and the frame taken before anything is
 //! written, then the DPS-translated body), printed one node to one piece of Rust.
 

@@ -25,7 +25,7 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
 }
 
 /// Compile the tokens of a block up to the loop IR, without printing Rust: each public
-/// kernel after the middle of the pipeline, with its plan ([`lower::plan`]). For testing
+/// kernel after the middle of the pipeline, with its plan ([`pipeline::lower`]). For testing
 /// the translation with the executor; errors are the diagnostics' messages.
 pub fn plan_block(
     tokens: TokenStream,

@@ -10,23 +10,25 @@
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
 //! | middle | anf, cse, propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
-//! | lower | dps (D and S translations; interchange, jam and tiles when `fusion` and `unroll`) | [`crate::lower::dps`] | always |
-//! | lower | row streams | [`crate::lir`] | always |
-//! | lower | entry (size pins, length checks, the frame) | [`crate::lower`] | always |
+//! | lower | translate: the D and S translations, sum-folds interchanged | [`crate::lower::translate`] | always |
+//! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
+//! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |
+//! | lower | row streams | [`crate::lir::row_streams`] | always |
+//! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
 //!
 //! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
 //! kernel to an observer after every pass (the explain tool prints from there) and, in
 //! tests and debug builds, validates it.
 
-use crate::emit;
-use crate::front::ast::Options;
+use crate::front::ast::{Options, Storage};
 use crate::front::check::{self, Scope};
 use crate::front::diag::Diags;
 use crate::front::parse;
-use crate::lower::{self, Planned};
+use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::{anf, fuse, hoist, simplify, unroll};
+use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
 /// A block after the front end: its functions in scope and its checked public kernels.
@@ -112,7 +114,16 @@ pub fn middle_observed(
 
 /// Lowering: one kernel after the middle into the loop IR, with its frame.
 pub fn lower(k: &Kernel, options: Options) -> Planned {
-    lower::plan(k, options)
+    let lowering = Lowering {
+        block_sum_folds: options.fusion && options.unroll,
+        heap_arrays: options.storage == Storage::Heap,
+    };
+    let mut translated = lower::translate(k, lowering);
+    lir::row_streams(&mut translated.body);
+    if let Some(result) = translated.result.as_mut() {
+        lir::row_streams_ex(result);
+    }
+    lower::entry(k, translated, options.storage)
 }
 
 /// The whole pipeline for one block: Rust tokens in, Rust tokens out.

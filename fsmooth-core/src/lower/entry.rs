@@ -1,7 +1,7 @@
-//! The kernel's entry: sizes bound from lengths, every length checked, the frame taken;
-//! then the body, translated ([`crate::lower::dps`]).
+//! The translation of a kernel's body ([`translate`]) and its entry ([`entry`]): sizes
+//! bound from lengths, every length checked, the frame taken, then the body.
 
-use crate::front::ast::{Options, Storage};
+use crate::front::ast::Storage;
 use crate::front::size::Size;
 use crate::lir::{Base, Entry, Ex, Func, St};
 use crate::lower::dps::{Dps, View};
@@ -18,26 +18,54 @@ pub struct Planned {
     pub peaks: Vec<Size>,
 }
 
-/// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
-/// then the frame taken, then the DPS-translated body ([`crate::lower::dps`]).
-pub fn plan(k: &Kernel, options: Options) -> Planned {
-    let storage = options.storage;
-    let mut g = Dps::new(k, storage == Storage::Heap);
-    g.jam = options.fusion && options.unroll;
+/// How the body is lowered, decided by the block's options ([`crate::pipeline::lower`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Lowering {
+    /// Take a build over sum-folds several rows at a time and a matrix product's columns in
+    /// tiles (the jam's rows and the tiles' columns): with fusion and unrolling on.
+    pub block_sum_folds: bool,
+    /// Give every array a heap buffer of its own instead of a frame slot
+    /// (`storage = "heap"`).
+    pub heap_arrays: bool,
+}
+
+/// A kernel's body in the loop IR, before its entry is added: the statements that write
+/// `out` (an array kernel) or the expression of the result (a scalar kernel), with the
+/// translation's frame and size table.
+pub struct Translated<'k> {
+    /// The translation's state: its frame plan and the sizes the body computes at entry.
+    pub dps: Dps<'k>,
+    /// The statements writing `out` (empty for a scalar kernel).
+    pub body: Vec<St>,
+    /// The result of a scalar kernel.
+    pub result: Option<Ex>,
+}
+
+/// The paper's D translation of an array kernel into `out`, or S of a scalar one.
+pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
+    let mut dps = Dps::new(k, lowering.heap_arrays);
+    dps.jam = lowering.block_sum_folds;
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
             off: None,
             dims: k.ret.dims().to_vec(),
         };
-        let mut body = g.write(&k.body, &dest);
-        crate::lir::row_streams(&mut body);
-        (body, None)
+        (dps.write(&k.body, &dest), None)
     } else {
-        let mut result = g.scalar(&k.body);
-        crate::lir::row_streams_ex(&mut result);
-        (Vec::new(), Some(result))
+        (Vec::new(), Some(dps.scalar(&k.body)))
     };
+    Translated { dps, body, result }
+}
+
+/// The whole function: sizes bound from lengths, then every length checked, then the frame
+/// taken (from the region, the heap or not at all, by `storage`), then the body.
+pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planned {
+    let Translated {
+        dps: mut g,
+        body,
+        result,
+    } = translated;
     let peaks = distinct_peaks(g.frame.peaks());
 
     // Entry: sizes from lengths, then every length, then the frame.

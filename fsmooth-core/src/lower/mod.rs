@@ -1,13 +1,16 @@
 //! Lowering: the core IR into the loop IR ([`crate::lir`]).
 //!
-//! [`plan`] is the entry: sizes bound from lengths, every length checked, the frame taken,
-//! then the body. The body is the paper's destination-passing translation ([`dps`]: the
-//! state and the D and S translations), one `impl` of [`dps::Dps`] per concern:
+//! [`translate`] lowers a kernel's body by the paper's destination-passing translation
+//! ([`dps`]: the state and the D and S translations), one `impl` of [`dps::Dps`] per
+//! concern:
 //! - `views`: rows, slices and variables as views of a buffer, never copies;
 //! - [`storage`]: the frame plan, and the allocations the translation takes in it;
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows.
+//!
+//! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
+//! sizes bound from lengths, every length checked, the frame taken, then the body.
 
 mod blocking;
 mod bounds;
@@ -19,4 +22,4 @@ mod streams;
 mod tests;
 mod views;
 
-pub use entry::{Planned, plan};
+pub use entry::{Lowering, Planned, Translated, entry, translate};

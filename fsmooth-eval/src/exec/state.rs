@@ -98,10 +98,12 @@ pub(super) enum Stop {
 /// What a step of a run gives: a result, or why the run stops.
 pub(super) type Outcome<T> = Result<T, Stop>;
 
+/// Stop on a compiler bug.
 pub(super) fn fault<T>(msg: impl Into<String>) -> Outcome<T> {
     Err(Stop::Fault(msg.into()))
 }
 
+/// The kernel's error for size arithmetic that fails, as the runtime reports it.
 pub(super) fn arithmetic_error(text: &str) -> Stop {
     // `Error::Arithmetic`'s `Display`, with the expression's text.
     Stop::Error(format!(
@@ -109,6 +111,7 @@ pub(super) fn arithmetic_error(text: &str) -> Stop {
     ))
 }
 
+/// Stop with an error the runtime returned.
 pub(super) fn runtime_error(e: fsmooth_runtime::Error) -> Stop {
     Stop::Error(e.to_string())
 }

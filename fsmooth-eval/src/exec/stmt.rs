@@ -30,6 +30,7 @@ impl Executor<'_> {
         self.scope(sts, |_| Ok(()))
     }
 
+    /// Run one statement.
     fn stmt(&mut self, s: &ResolvedSt) -> Outcome<()> {
         match s {
             ResolvedSt::Let {

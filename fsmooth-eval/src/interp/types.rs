@@ -5,6 +5,7 @@ use super::env::{Denotation, Env, lookup};
 use super::value::{Value, describe};
 use fsmooth_core::front::ast::{SizeAst, SizeOp, Ty};
 
+/// The error for a size name that no argument determined.
 pub(super) fn unknown_size(name: &str) -> String {
     format!(
         "size `{name}` is not known: no argument determines it \

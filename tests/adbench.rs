@@ -164,7 +164,7 @@ fn gmm_scratch_does_not_grow_with_points() {
 /// storage mode and BA's reprojection errors, and agrees with the compiled kernels.
 #[test]
 fn adbench_kernels_run_clean_in_the_executor() {
-    use fsmooth_eval::exec::{Arg, Ret, run};
+    use fsmooth_eval::exec::{Arg, Returned, run};
     let plan = |src: &str, name: &str| {
         let kernels = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
         let (_, p) = kernels.into_iter().find(|(k, _)| k.name.s == name).unwrap();
@@ -175,10 +175,10 @@ fn adbench_kernels_run_clean_in_the_executor() {
     let want = gmm_call(&inp, &mut region);
     let c = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
     let args = [
-        ("alphas", Arg::Arr(inp.alphas.clone())),
-        ("means", Arg::Arr(inp.means.clone())),
-        ("icf", Arg::Arr(inp.icf.clone())),
-        ("x", Arg::Arr(inp.x.clone())),
+        ("alphas", Arg::Array(inp.alphas.clone())),
+        ("means", Arg::Array(inp.means.clone())),
+        ("icf", Arg::Array(inp.icf.clone())),
+        ("x", Arg::Array(inp.x.clone())),
         ("gamma", Arg::F64(inp.gamma)),
         ("m", Arg::F64(inp.m as f64)),
         ("constant", Arg::F64(c)),
@@ -190,7 +190,7 @@ fn adbench_kernels_run_clean_in_the_executor() {
         gmm_steps::dfb::SRC,
     ] {
         match run(&plan(src, "objective"), &args, None) {
-            Ok(Ok(Ret::F64(got))) => assert!(close(got, want, 1e-12), "{got} against {want}"),
+            Ok(Ok(Returned::F64(got))) => assert!(close(got, want, 1e-12), "{got} against {want}"),
             other => panic!("{other:?}"),
         }
     }
@@ -199,13 +199,13 @@ fn adbench_kernels_run_clean_in_the_executor() {
     let mut out = vec![0.0; inp.p * 2];
     ba::reproj_errors(&mut out, &inp.cams, &inp.x, &inp.w, &inp.feats, &mut region).unwrap();
     let args = [
-        ("cams", Arg::Arr(inp.cams.clone())),
-        ("points", Arg::Arr(inp.x.clone())),
-        ("w", Arg::Arr(inp.w.clone())),
-        ("feats", Arg::Arr(inp.feats.clone())),
+        ("cams", Arg::Array(inp.cams.clone())),
+        ("points", Arg::Array(inp.x.clone())),
+        ("w", Arg::Array(inp.w.clone())),
+        ("feats", Arg::Array(inp.feats.clone())),
     ];
     match run(&plan(ba::SRC, "reproj_errors"), &args, Some(out.len())) {
-        Ok(Ok(Ret::Out(got))) => assert_eq!(got, out),
+        Ok(Ok(Returned::Out(got))) => assert_eq!(got, out),
         other => panic!("{other:?}"),
     }
 }

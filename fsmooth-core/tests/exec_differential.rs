@@ -10,7 +10,7 @@
 //! (`FSMOOTH_EXEC_PROGRAMS` sets the count outright, `FSMOOTH_EXEC_FIRST` moves the start of
 //! the range of program seeds; `FSMOOTH_EXEC_TRACE=1` prints each program before it runs).
 
-use fsmooth_eval::exec::{Arg, Ret, run};
+use fsmooth_eval::exec::{Arg, Returned, run};
 use fsmooth_eval::interp::{Interp, Value};
 use fsmooth_testdata::progen::{Inputs, inputs, program};
 
@@ -41,9 +41,9 @@ fn close(a: f64, b: f64) -> bool {
 
 fn args(i: &Inputs) -> Vec<(&'static str, Arg)> {
     vec![
-        ("a", Arg::Arr(i.a.clone())),
-        ("b", Arg::Arr(i.b.clone())),
-        ("c", Arg::Arr(i.c.clone())),
+        ("a", Arg::Array(i.a.clone())),
+        ("b", Arg::Array(i.b.clone())),
+        ("c", Arg::Array(i.c.clone())),
         ("s", Arg::F64(i.s)),
         ("p", Arg::Usize(i.p)),
     ]
@@ -70,12 +70,12 @@ fn out_len(ret: &str, i: &Inputs) -> Option<usize> {
 }
 
 /// The flat result of the executor, or why there is none.
-fn executed(got: &Ret) -> Vec<f64> {
+fn executed(got: &Returned) -> Vec<f64> {
     match got {
-        Ret::F64(x) => vec![*x],
-        Ret::Usize(k) => vec![*k as f64],
-        Ret::Bool(b) => vec![f64::from(u8::from(*b))],
-        Ret::Out(v) => v.clone(),
+        Returned::F64(x) => vec![*x],
+        Returned::Usize(k) => vec![*k as f64],
+        Returned::Bool(b) => vec![f64::from(u8::from(*b))],
+        Returned::Out(v) => v.clone(),
     }
 }
 
@@ -194,7 +194,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
         let i = inputs(j, 0);
         for (which, extra) in [(0, 1), (1, 1), (2, 1), (2, 0)] {
             let mut a = args(&i);
-            if let (_, Arg::Arr(v)) = &mut a[which] {
+            if let (_, Arg::Array(v)) = &mut a[which] {
                 if extra == 0 {
                     v.pop();
                 } else {

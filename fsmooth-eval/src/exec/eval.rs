@@ -1,0 +1,320 @@
+//! Expressions: scalars, loads (checked against the buffer and the frame's live
+//! allocations), sizes and the runtime's entry functions, as the printed code computes them.
+
+use super::resolve::{ResolvedEx, ResolvedSize};
+use super::state::{Executor, Outcome, Value, arithmetic_error, fault, runtime_error};
+use fsmooth_core::front::ast::{BinOp, MathFn};
+use fsmooth_core::lir::{Checked, Entry, Wrap};
+use fsmooth_runtime::__rt;
+
+impl Executor<'_> {
+    pub(super) fn eval_f64(&mut self, e: &ResolvedEx) -> Outcome<f64> {
+        match self.eval(e)? {
+            Value::F64(v) => Ok(v),
+            v => fault(format!("expected f64, found {}", v.describe())),
+        }
+    }
+
+    pub(super) fn eval_usize(&mut self, e: &ResolvedEx) -> Outcome<usize> {
+        match self.eval(e)? {
+            Value::Usize(v) => Ok(v),
+            v => fault(format!("expected usize, found {}", v.describe())),
+        }
+    }
+
+    pub(super) fn eval_bool(&mut self, e: &ResolvedEx) -> Outcome<bool> {
+        match self.eval(e)? {
+            Value::Bool(v) => Ok(v),
+            v => fault(format!("expected bool, found {}", v.describe())),
+        }
+    }
+
+    /// The value of `e`.
+    pub(super) fn eval(&mut self, e: &ResolvedEx) -> Outcome<Value> {
+        Ok(match e {
+            ResolvedEx::F64(v) => Value::F64(*v),
+            ResolvedEx::Bool(v) => Value::Bool(*v),
+            ResolvedEx::Usize(v) => Value::Usize(*v),
+            ResolvedEx::Var(id) => match self.binding(*id)?.value {
+                v @ (Value::F64(_) | Value::Usize(_) | Value::Bool(_)) => v,
+                v => {
+                    return fault(format!(
+                        "`{}` is used as a scalar but is {}",
+                        self.name(*id),
+                        v.describe()
+                    ));
+                }
+            },
+            ResolvedEx::Len(b) => Value::Usize(self.buffers[self.buffer_of(*b)?].data.len()),
+            ResolvedEx::Bin(op, a, b) => self.binary(*op, a, b)?,
+            ResolvedEx::Checked(c, a, b, text) => {
+                let a = self.eval_usize(a)?;
+                let b = self.eval_usize(b)?;
+                let r = match c {
+                    Checked::Add => __rt::add(a, b, ""),
+                    Checked::Sub => __rt::sub(a, b, ""),
+                    Checked::Mul => __rt::mul(a, b, ""),
+                    Checked::Div => __rt::div(a, b, ""),
+                    Checked::DivExact => __rt::div_exact(a, b, ""),
+                    Checked::Rem => __rt::rem(a, b, ""),
+                };
+                Value::Usize(r.map_err(|_| arithmetic_error(text))?)
+            }
+            ResolvedEx::Wrap(w, a, b) => {
+                let a = self.eval_usize(a)?;
+                let b = self.eval_usize(b)?;
+                Value::Usize(match w {
+                    Wrap::Add => a.wrapping_add(b),
+                    Wrap::Sub => a.wrapping_sub(b),
+                    Wrap::Mul => a.wrapping_mul(b),
+                })
+            }
+            ResolvedEx::Neg(a) => match self.eval(a)? {
+                Value::F64(v) => Value::F64(-v),
+                v => return fault(format!("`-` on {}", v.describe())),
+            },
+            ResolvedEx::Not(a) => match self.eval(a)? {
+                Value::Bool(v) => Value::Bool(!v),
+                Value::Usize(v) => Value::Usize(!v),
+                v => return fault(format!("`!` on {}", v.describe())),
+            },
+            ResolvedEx::ToF64(a) => match self.eval(a)? {
+                Value::F64(v) => Value::F64(v),
+                Value::Usize(v) => Value::F64(v as f64),
+                v => return fault(format!("`as f64` on {}", v.describe())),
+            },
+            ResolvedEx::ToUsize(a) => match self.eval(a)? {
+                Value::F64(v) => Value::Usize(v as usize),
+                Value::Usize(v) => Value::Usize(v),
+                Value::Bool(v) => Value::Usize(usize::from(v)),
+                v => return fault(format!("`as usize` on {}", v.describe())),
+            },
+            ResolvedEx::Math(f, x, y) => {
+                let x = self.eval_f64(x)?;
+                Value::F64(match (f, y) {
+                    (MathFn::Powi, Some(n)) => {
+                        let n = self.eval_usize(n)?;
+                        __rt::powi(x, i32::try_from(n).unwrap_or(i32::MAX))
+                    }
+                    (MathFn::Powf, Some(y)) => {
+                        let y = self.eval_f64(y)?;
+                        __rt::powf(x, y)
+                    }
+                    (MathFn::Min, Some(y)) => {
+                        let y = self.eval_f64(y)?;
+                        __rt::min(x, y)
+                    }
+                    (MathFn::Max, Some(y)) => {
+                        let y = self.eval_f64(y)?;
+                        __rt::max_f(x, y)
+                    }
+                    (MathFn::Powi | MathFn::Powf | MathFn::Min | MathFn::Max, None) => {
+                        return fault(format!("`{}` without its argument", f.name()));
+                    }
+                    (MathFn::Sqrt, _) => __rt::sqrt(x),
+                    (MathFn::Exp, _) => __rt::exp(x),
+                    (MathFn::Ln, _) => __rt::ln(x),
+                    (MathFn::Sin, _) => __rt::sin(x),
+                    (MathFn::Cos, _) => __rt::cos(x),
+                    (MathFn::Tan, _) => __rt::tan(x),
+                    (MathFn::Tanh, _) => __rt::tanh(x),
+                    (MathFn::Abs, _) => __rt::abs(x),
+                    (MathFn::Floor, _) => __rt::floor(x),
+                    (MathFn::Ceil, _) => __rt::ceil(x),
+                })
+            }
+            ResolvedEx::Entry(en, xs) => self.entry(en, xs)?,
+            ResolvedEx::Const(s) => Value::Usize(self.eval_size(s)?),
+            ResolvedEx::Ld(b, at) => {
+                let buf = self.buffer_of(*b)?;
+                let at = self.eval_usize(at)?;
+                let len = self.buffers[buf].data.len();
+                if at >= len {
+                    return fault(format!(
+                        "proven load {}[{at}] out of range for length {len} \
+                         (the printed `ld` would read 0.0)",
+                        self.buffers[buf].name()
+                    ));
+                }
+                self.check_live(buf, at, at + 1)?;
+                Value::F64(self.read_slot(buf, at)?)
+            }
+            ResolvedEx::LdRow(b, off, width, at) => {
+                // A buffer, or a row (a segment's): offsets are the row's.
+                let (buf, row_off, row) = self.buffer_part(*b)?;
+                let off = self.eval_usize(off)?;
+                let len = row.unwrap_or(self.buffers[buf].data.len());
+                if *at >= *width || off.checked_add(*width).is_none_or(|end| end > len) {
+                    return fault(format!(
+                        "proven row load {}[{off}..{off} + {width}][{at}] out of range for \
+                         length {len} (the printed `ldr` would read 0.0)",
+                        self.buffers[buf].name()
+                    ));
+                }
+                self.check_live(buf, row_off + off, row_off + off + width)?;
+                Value::F64(self.read_slot(buf, row_off + off + at)?)
+            }
+            ResolvedEx::Check(i, d) => {
+                let i = self.eval_usize(i)?;
+                let d = self.eval_usize(d)?;
+                Value::Usize(__rt::check(i, d).map_err(runtime_error)?)
+            }
+            ResolvedEx::Elem(id) => match self.binding(*id)?.value {
+                Value::Elem(buf, i) => Value::F64(self.read_slot(buf, i)?),
+                v => {
+                    return fault(format!(
+                        "`*{}` of {}, not a stream element",
+                        self.name(*id),
+                        v.describe()
+                    ));
+                }
+            },
+            ResolvedEx::Block(sts, v) => self.scope(sts, |exec| exec.eval(v))?,
+            ResolvedEx::If(c, a, b) => {
+                if self.eval_bool(c)? {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            ResolvedEx::Internal(m) => return fault(format!("fsmooth internal error: {m}")),
+        })
+    }
+
+    /// `a op b`; `&&` and `||` short-circuit.
+    fn binary(&mut self, op: BinOp, a: &ResolvedEx, b: &ResolvedEx) -> Outcome<Value> {
+        use std::cmp::Ordering;
+        let x = self.eval(a)?;
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let Value::Bool(x) = x else {
+                return fault(format!("`{}` on {}", op.symbol(), x.describe()));
+            };
+            // Short-circuit, as Rust.
+            if (op == BinOp::And) != x {
+                return Ok(Value::Bool(x));
+            }
+            return Ok(Value::Bool(self.eval_bool(b)?));
+        }
+        let y = self.eval(b)?;
+        let cmp = |o: Option<Ordering>| -> Option<bool> {
+            Some(match op {
+                BinOp::Lt => o == Some(Ordering::Less),
+                BinOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
+                BinOp::Gt => o == Some(Ordering::Greater),
+                BinOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
+                BinOp::Eq => o == Some(Ordering::Equal),
+                BinOp::Ne => o != Some(Ordering::Equal),
+                _ => return None,
+            })
+        };
+        let bad = |x: Value, y: Value| {
+            fault(format!(
+                "`{}` on {} and {}",
+                op.symbol(),
+                x.describe(),
+                y.describe()
+            ))
+        };
+        match (x, y) {
+            (Value::F64(x), Value::F64(y)) => Ok(match op {
+                BinOp::Add => Value::F64(x + y),
+                BinOp::Sub => Value::F64(x - y),
+                BinOp::Mul => Value::F64(x * y),
+                BinOp::Div => Value::F64(x / y),
+                BinOp::Rem => Value::F64(x % y),
+                _ => match cmp(x.partial_cmp(&y)) {
+                    Some(r) => Value::Bool(r),
+                    None => return bad(Value::F64(x), Value::F64(y)),
+                },
+            }),
+            (Value::Usize(x), Value::Usize(y)) => {
+                let r = match op {
+                    BinOp::Add => x.checked_add(y),
+                    BinOp::Sub => x.checked_sub(y),
+                    BinOp::Mul => x.checked_mul(y),
+                    BinOp::Div => x.checked_div(y),
+                    BinOp::Rem => x.checked_rem(y),
+                    _ => match cmp(x.partial_cmp(&y)) {
+                        Some(r) => return Ok(Value::Bool(r)),
+                        None => return bad(Value::Usize(x), Value::Usize(y)),
+                    },
+                };
+                match r {
+                    Some(v) => Ok(Value::Usize(v)),
+                    None => fault(format!(
+                        "`{x} {} {y}` on usize panics (overflow or zero divisor)",
+                        op.symbol()
+                    )),
+                }
+            }
+            (Value::Bool(x), Value::Bool(y)) => match cmp(x.partial_cmp(&y)) {
+                Some(r) => Ok(Value::Bool(r)),
+                None => bad(Value::Bool(x), Value::Bool(y)),
+            },
+            (x, y) => bad(x, y),
+        }
+    }
+
+    /// A call of one of the runtime's entry functions, on usize arguments.
+    fn entry(&mut self, en: &Entry, xs: &[ResolvedEx]) -> Outcome<Value> {
+        let mut arg = |i: usize| -> Outcome<usize> {
+            match xs.get(i) {
+                Some(e) => self.eval_usize(e),
+                None => fault(format!("`{en:?}` is missing argument {i}")),
+            }
+        };
+        Ok(Value::Usize(match en {
+            Entry::FromLen => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                __rt::from_len(a, b)
+            }
+            Entry::Max => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                __rt::max(a, b)
+            }
+            Entry::Root(k) => __rt::root(arg(0)?, *k),
+            Entry::SolveLinear(scale, offset) => __rt::solve_linear(arg(0)?, *scale, *offset),
+        }))
+    }
+
+    /// A folded size, with the runtime's saturating arithmetic.
+    fn eval_size(&mut self, s: &ResolvedSize) -> Outcome<usize> {
+        let mut two = |a: &ResolvedSize, b: &ResolvedSize| -> Outcome<(usize, usize)> {
+            Ok((self.eval_size(a)?, self.eval_size(b)?))
+        };
+        Ok(match s {
+            ResolvedSize::Lit(v) => *v,
+            ResolvedSize::Zero => 0,
+            ResolvedSize::Name(id) => match self.binding(*id)?.value {
+                Value::Usize(v) => v,
+                v => {
+                    return fault(format!(
+                        "size `{}` is {}, not usize",
+                        self.name(*id),
+                        v.describe()
+                    ));
+                }
+            },
+            ResolvedSize::Add(a, b) => {
+                let (a, b) = two(a, b)?;
+                a.saturating_add(b)
+            }
+            ResolvedSize::Sub(a, b) => {
+                let (a, b) = two(a, b)?;
+                __rt::sat_sub(a, b)
+            }
+            ResolvedSize::Mul(a, b) => {
+                let (a, b) = two(a, b)?;
+                a.saturating_mul(b)
+            }
+            ResolvedSize::Div(a, b) => {
+                let (a, b) = two(a, b)?;
+                __rt::sat_div(a, b)
+            }
+            ResolvedSize::Rem(a, b) => {
+                let (a, b) = two(a, b)?;
+                a.checked_rem(b).unwrap_or(usize::MAX)
+            }
+        })
+    }
+}

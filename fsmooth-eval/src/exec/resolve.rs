@@ -1,0 +1,491 @@
+//! Resolution: the loop IR with its names interned and its sizes folded, so that running it
+//! does no string work, and the checks rustc would make (names, borrows, writes to
+//! parameters), made once over the whole function.
+
+use fsmooth_core::front::ast::{BinOp, MathFn};
+use fsmooth_core::front::size::Size;
+use fsmooth_core::lir::{self, Base, Checked, Entry, Ex, St, Wrap};
+use proc_macro2::{Ident, Span};
+use std::collections::HashMap;
+
+/// An interned name: its index in [`Resolver::names`].
+pub(super) type NameId = u32;
+/// The names `run` interns first.
+pub(super) const OUT_NAME: NameId = 0;
+pub(super) const SCRATCH_NAME: NameId = 1;
+
+/// The name as Rust resolves it: `r#x` and `x` are one identifier.
+pub(super) fn canonical_name(s: &str) -> String {
+    s.strip_prefix("r#").unwrap_or(s).to_string()
+}
+
+/// A resolved [`Ex`].
+pub(super) enum ResolvedEx<'a> {
+    F64(f64),
+    Bool(bool),
+    Usize(usize),
+    Var(NameId),
+    Len(NameId),
+    Bin(BinOp, Box<ResolvedEx<'a>>, Box<ResolvedEx<'a>>),
+    Checked(Checked, Box<ResolvedEx<'a>>, Box<ResolvedEx<'a>>, &'a str),
+    Wrap(Wrap, Box<ResolvedEx<'a>>, Box<ResolvedEx<'a>>),
+    Neg(Box<ResolvedEx<'a>>),
+    Not(Box<ResolvedEx<'a>>),
+    ToF64(Box<ResolvedEx<'a>>),
+    ToUsize(Box<ResolvedEx<'a>>),
+    Math(MathFn, Box<ResolvedEx<'a>>, Option<Box<ResolvedEx<'a>>>),
+    Entry(Entry, Vec<ResolvedEx<'a>>),
+    Const(ResolvedSize),
+    Ld(NameId, Box<ResolvedEx<'a>>),
+    LdRow(NameId, Box<ResolvedEx<'a>>, usize, usize),
+    Check(Box<ResolvedEx<'a>>, Box<ResolvedEx<'a>>),
+    Elem(NameId),
+    Block(Vec<ResolvedSt<'a>>, Box<ResolvedEx<'a>>),
+    If(
+        Box<ResolvedEx<'a>>,
+        Box<ResolvedEx<'a>>,
+        Box<ResolvedEx<'a>>,
+    ),
+    Internal(&'static str),
+}
+
+/// A folded [`Size`], as `size::const_size` prints it.
+pub(super) enum ResolvedSize {
+    Lit(usize),
+    Name(NameId),
+    Zero,
+    Add(Box<ResolvedSize>, Box<ResolvedSize>),
+    Sub(Box<ResolvedSize>, Box<ResolvedSize>),
+    Mul(Box<ResolvedSize>, Box<ResolvedSize>),
+    Div(Box<ResolvedSize>, Box<ResolvedSize>),
+    Rem(Box<ResolvedSize>, Box<ResolvedSize>),
+}
+
+/// A resolved [`lir::Stream`].
+pub(super) struct ResolvedStream<'a> {
+    pub(super) base: NameId,
+    pub(super) start: ResolvedEx<'a>,
+    pub(super) elem: NameId,
+    pub(super) width: Option<ResolvedEx<'a>>,
+    /// The name the whole slice is bound to, when an inner loop reads a prefix of it
+    /// ([`lir::whole_read`]).
+    pub(super) all: Option<NameId>,
+}
+
+/// A resolved [`St`]; `For` and `Fill` are one `Loop`.
+pub(super) enum ResolvedSt<'a> {
+    Let {
+        id: NameId,
+        mutable: bool,
+        usize_ty: bool,
+        val: ResolvedEx<'a>,
+    },
+    Assign(NameId, ResolvedEx<'a>),
+    Store(NameId, ResolvedEx<'a>, ResolvedEx<'a>),
+    StoreRow(NameId, ResolvedEx<'a>, Vec<ResolvedEx<'a>>),
+    Segment {
+        id: NameId,
+        base: NameId,
+        off: ResolvedEx<'a>,
+        width: usize,
+        body: Vec<ResolvedSt<'a>>,
+    },
+    Slot(ResolvedEx<'a>),
+    SlotAdd(ResolvedEx<'a>),
+    Loop {
+        /// The buffer and first slot of a fill.
+        fill: Option<(NameId, Option<ResolvedEx<'a>>)>,
+        var: NameId,
+        n: ResolvedEx<'a>,
+        streams: Vec<ResolvedStream<'a>>,
+        body: Vec<ResolvedSt<'a>>,
+    },
+    If(ResolvedEx<'a>, Vec<ResolvedSt<'a>>, Vec<ResolvedSt<'a>>),
+    Block(Vec<ResolvedSt<'a>>),
+    Swap(NameId, NameId),
+    CheckRange(ResolvedEx<'a>, ResolvedEx<'a>, ResolvedEx<'a>),
+    Copy {
+        dst: NameId,
+        dst_off: ResolvedEx<'a>,
+        src: NameId,
+        src_off: ResolvedEx<'a>,
+        n: ResolvedEx<'a>,
+    },
+    Alloc(ResolvedEx<'a>, ResolvedEx<'a>),
+    Heap(NameId, ResolvedEx<'a>),
+    CheckLen {
+        arg: &'a str,
+        base: NameId,
+        want: ResolvedEx<'a>,
+    },
+    Frame {
+        len: Option<ResolvedEx<'a>>,
+        constant: Option<usize>,
+    },
+}
+
+/// Resolves a function of the loop IR: interns its names, folds its sizes and keeps the
+/// first static fault (what rustc would reject).
+#[derive(Default)]
+pub(super) struct Resolver {
+    ids: HashMap<String, NameId>,
+    /// Every name interned, by [`NameId`].
+    pub(super) names: Vec<String>,
+    /// Buffers borrowed by the enclosing loops: by a stream (shared) or by a fill
+    /// (exclusive).
+    borrows: Vec<(NameId, bool)>,
+    /// Enclosing fills (where `__slot` is in scope).
+    fills: usize,
+    /// The first static fault.
+    pub(super) fault: Option<String>,
+}
+
+impl Resolver {
+    pub(super) fn intern(&mut self, s: &str) -> NameId {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.names.len() as NameId;
+        self.names.push(s.to_string());
+        self.ids.insert(s.to_string(), id);
+        id
+    }
+
+    fn ident(&mut self, i: &Ident) -> NameId {
+        self.intern(&canonical_name(&i.to_string()))
+    }
+
+    fn fail(&mut self, msg: String) {
+        self.fault.get_or_insert(msg);
+    }
+
+    fn base(&mut self, b: &Base) -> NameId {
+        match b {
+            Base::Param(i) => self.ident(i),
+            Base::Out => OUT_NAME,
+            Base::Scratch => SCRATCH_NAME,
+            Base::Heap(_) => self.intern(&b.name()),
+            Base::Row(i) => self.ident(i),
+        }
+    }
+
+    /// A buffer read (a load, a length, a stream, a copy's source).
+    fn read(&mut self, b: &Base) -> NameId {
+        let id = self.base(b);
+        if self
+            .borrows
+            .iter()
+            .any(|&(borrowed, exclusive)| exclusive && borrowed == id)
+        {
+            self.fail(format!(
+                "`{}` is used inside a fill over it, which borrows it mutably",
+                b.name()
+            ));
+        }
+        id
+    }
+
+    /// A buffer written (a store, a fill, a copy's destination).
+    fn write(&mut self, b: &Base) -> NameId {
+        let id = self.base(b);
+        if let Base::Param(_) = b {
+            self.fail(format!("write to the parameter `{}`", b.name()));
+        }
+        if let Some(&(_, exclusive)) = self.borrows.iter().find(|&&(borrowed, _)| borrowed == id) {
+            self.fail(if exclusive {
+                format!(
+                    "`{}` is written inside a fill over it, which borrows it mutably",
+                    b.name()
+                )
+            } else {
+                format!("stream buffer `{}` written inside its loop", b.name())
+            });
+        }
+        id
+    }
+
+    fn boxed<'a>(&mut self, e: &'a Ex) -> Box<ResolvedEx<'a>> {
+        Box::new(self.expr(e))
+    }
+
+    pub(super) fn expr<'a>(&mut self, e: &'a Ex) -> ResolvedEx<'a> {
+        match e {
+            Ex::F64(v) => ResolvedEx::F64(*v),
+            Ex::Bool(b) => ResolvedEx::Bool(*b),
+            Ex::Usize(v) => ResolvedEx::Usize(*v),
+            Ex::Var(i) => ResolvedEx::Var(self.ident(i)),
+            Ex::Len(b) => ResolvedEx::Len(self.read(b)),
+            Ex::Bin(op, a, b) => ResolvedEx::Bin(*op, self.boxed(a), self.boxed(b)),
+            Ex::Checked(c, a, b, t) => ResolvedEx::Checked(*c, self.boxed(a), self.boxed(b), t),
+            Ex::Wrap(w, a, b) => ResolvedEx::Wrap(*w, self.boxed(a), self.boxed(b)),
+            Ex::Neg(a) => ResolvedEx::Neg(self.boxed(a)),
+            Ex::Not(a) => ResolvedEx::Not(self.boxed(a)),
+            Ex::ToF64(a) => ResolvedEx::ToF64(self.boxed(a)),
+            Ex::ToUsize(a) => ResolvedEx::ToUsize(self.boxed(a)),
+            Ex::Math(f, xs) => {
+                // Printing takes `xs[0]` (and `xs[1]`) and ignores the rest.
+                if xs.len() < 1 + f.arity() {
+                    self.fail(format!("`{}` with {} arguments", f.name(), xs.len()));
+                    return ResolvedEx::Internal("malformed math call");
+                }
+                let y = (f.arity() == 1).then(|| self.boxed(&xs[1]));
+                ResolvedEx::Math(*f, self.boxed(&xs[0]), y)
+            }
+            Ex::Entry(en, xs) => {
+                let want = match en {
+                    Entry::FromLen | Entry::Max => 2,
+                    Entry::Root(_) | Entry::SolveLinear(..) => 1,
+                };
+                if xs.len() != want {
+                    self.fail(format!("`{en:?}` called with {} arguments", xs.len()));
+                }
+                ResolvedEx::Entry(en.clone(), xs.iter().map(|x| self.expr(x)).collect())
+            }
+            Ex::Const(s) => ResolvedEx::Const(self.size(&s.fold())),
+            Ex::Ld(b, at) => ResolvedEx::Ld(self.read(b), self.boxed(at)),
+            Ex::LdRow(b, off, width, k) => {
+                ResolvedEx::LdRow(self.read(b), self.boxed(off), *width, *k)
+            }
+            Ex::Check(i, d) => ResolvedEx::Check(self.boxed(i), self.boxed(d)),
+            Ex::Elem(i) => ResolvedEx::Elem(self.ident(i)),
+            Ex::Block(sts, v) => ResolvedEx::Block(self.stmts(sts), self.boxed(v)),
+            Ex::If(c, a, b) => ResolvedEx::If(self.boxed(c), self.boxed(a), self.boxed(b)),
+            Ex::Internal(m) => ResolvedEx::Internal(m),
+        }
+    }
+
+    /// A folded size, node by node as `size::const_size` prints it (which folds every node).
+    fn size(&mut self, s: &Size) -> ResolvedSize {
+        let s = s.fold();
+        let mut bin = |a: &Size, b: &Size| (Box::new(self.size(a)), Box::new(self.size(b)));
+        match &s {
+            Size::Lit(v) => ResolvedSize::Lit(*v as usize),
+            Size::Name(n) => {
+                let id = fsmooth_core::front::ast::ident(n, Span::call_site());
+                ResolvedSize::Name(self.ident(&id))
+            }
+            Size::Loop(_) => ResolvedSize::Zero,
+            Size::Add(a, b) => {
+                let (a, b) = bin(a, b);
+                ResolvedSize::Add(a, b)
+            }
+            Size::Sub(a, b) => {
+                let (a, b) = bin(a, b);
+                ResolvedSize::Sub(a, b)
+            }
+            Size::Mul(a, b) => {
+                let (a, b) = bin(a, b);
+                ResolvedSize::Mul(a, b)
+            }
+            Size::Div(a, b) => {
+                let (a, b) = bin(a, b);
+                ResolvedSize::Div(a, b)
+            }
+            Size::Rem(a, b) => {
+                let (a, b) = bin(a, b);
+                ResolvedSize::Rem(a, b)
+            }
+        }
+    }
+
+    pub(super) fn stmts<'a>(&mut self, sts: &'a [St]) -> Vec<ResolvedSt<'a>> {
+        sts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt<'a>(&mut self, s: &'a St) -> ResolvedSt<'a> {
+        match s {
+            St::Let {
+                id,
+                mutable,
+                usize_ty,
+                val,
+            } => {
+                let val = self.expr(val);
+                ResolvedSt::Let {
+                    id: self.ident(id),
+                    mutable: *mutable,
+                    usize_ty: *usize_ty,
+                    val,
+                }
+            }
+            St::Assign(i, v) => ResolvedSt::Assign(self.ident(i), self.expr(v)),
+            St::Store(b, at, v) => {
+                let v = self.expr(v);
+                ResolvedSt::Store(self.write(b), self.expr(at), v)
+            }
+            St::StoreRow(b, off, vs) => {
+                // The values first, as the printed `let __v = [..]` does.
+                let vs = vs.iter().map(|v| self.expr(v)).collect();
+                ResolvedSt::StoreRow(self.write(b), self.expr(off), vs)
+            }
+            St::Slot(v) | St::SlotAdd(v) => {
+                if self.fills == 0 {
+                    self.fail("`__slot` used outside a fill".into());
+                }
+                let v = self.expr(v);
+                match s {
+                    St::Slot(_) => ResolvedSt::Slot(v),
+                    _ => ResolvedSt::SlotAdd(v),
+                }
+            }
+            St::For {
+                var,
+                n,
+                streams,
+                body,
+            } => self.loop_stmt(None, var, n, streams, body),
+            St::Fill {
+                base,
+                off,
+                var,
+                n,
+                streams,
+                body,
+            } => self.loop_stmt(Some((base, off)), var, n, streams, body),
+            St::If(c, a, b) => ResolvedSt::If(self.expr(c), self.stmts(a), self.stmts(b)),
+            St::Block(b) => ResolvedSt::Block(self.stmts(b)),
+            St::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => {
+                let base = self.read(base);
+                let off = self.expr(off);
+                let id = self.ident(id);
+                ResolvedSt::Segment {
+                    id,
+                    base,
+                    off,
+                    width: *width,
+                    body: self.stmts(body),
+                }
+            }
+            St::Swap(a, b) => {
+                let (a, b) = (self.ident(a), self.ident(b));
+                if a == b {
+                    self.fail(format!(
+                        "`swap` of `{}` with itself borrows it mutably twice",
+                        self.names[a as usize]
+                    ));
+                }
+                ResolvedSt::Swap(a, b)
+            }
+            St::CheckRange(a, b, c) => {
+                ResolvedSt::CheckRange(self.expr(a), self.expr(b), self.expr(c))
+            }
+            St::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                n,
+            } => {
+                let dst_id = self.write(dst);
+                let src_id = self.read(src);
+                if dst_id == src_id {
+                    self.fail(format!(
+                        "copy from `{}` to itself borrows it both ways",
+                        dst.name()
+                    ));
+                }
+                ResolvedSt::Copy {
+                    dst: dst_id,
+                    dst_off: self.expr(dst_off),
+                    src: src_id,
+                    src_off: self.expr(src_off),
+                    n: self.expr(n),
+                }
+            }
+            St::Alloc { off, len } => ResolvedSt::Alloc(self.expr(off), self.expr(len)),
+            St::Heap { id, len } => {
+                let len = self.expr(len);
+                ResolvedSt::Heap(self.intern(&Base::Heap(*id).name()), len)
+            }
+            St::CheckLen { arg, base, want } => ResolvedSt::CheckLen {
+                arg,
+                base: self.read(base),
+                want: self.expr(want),
+            },
+            St::Frame {
+                len,
+                constant,
+                heap,
+            } => {
+                // As printed: a heap frame is `len` slots; a constant frame prints only the
+                // constant; no length, no frame.
+                let (len, constant) = match (len, constant, heap) {
+                    (Some(l), _, true) | (Some(l), None, false) => (Some(self.expr(l)), None),
+                    (Some(_), Some(n), false) => (None, Some(*n)),
+                    (None, ..) => (None, None),
+                };
+                ResolvedSt::Frame { len, constant }
+            }
+        }
+    }
+
+    /// A `for` loop or a fill; the buffers it borrows are noted over its body.
+    fn loop_stmt<'a>(
+        &mut self,
+        fill: Option<(&'a Base, &'a Option<Ex>)>,
+        var: &'a Ident,
+        n: &'a Ex,
+        streams: &'a [lir::Stream],
+        body: &'a [St],
+    ) -> ResolvedSt<'a> {
+        let depth = self.borrows.len();
+        let fill = fill.map(|(b, off)| {
+            let off = off.as_ref().map(|o| self.expr(o));
+            let id = self.write(b);
+            (id, off)
+        });
+        let n = self.expr(n);
+        if let Some((id, _)) = &fill {
+            // `__d` is alive over the streams' cuts and the whole loop.
+            self.borrows.push((*id, true));
+            self.fills += 1;
+        }
+        let var = self.ident(var);
+        let mut bound = vec![var];
+        let streams: Vec<ResolvedStream<'a>> = streams
+            .iter()
+            .map(|s| {
+                let start = self.expr(&s.start);
+                let width = s.width.as_ref().map(|w| self.expr(w));
+                let base = self.read(&s.base);
+                let elem = self.ident(&s.elem);
+                if bound.contains(&elem) {
+                    self.fail(format!(
+                        "`{}` is bound twice in one loop pattern",
+                        self.names[elem as usize]
+                    ));
+                }
+                bound.push(elem);
+                let all = lir::whole_read(s, body).map(|all| self.ident(&all));
+                ResolvedStream {
+                    base,
+                    start,
+                    elem,
+                    width,
+                    all,
+                }
+            })
+            .collect();
+        for s in &streams {
+            self.borrows.push((s.base, false));
+        }
+        let body = self.stmts(body);
+        self.borrows.truncate(depth);
+        if fill.is_some() {
+            self.fills -= 1;
+        }
+        ResolvedSt::Loop {
+            fill,
+            var,
+            n,
+            streams,
+            body,
+        }
+    }
+}

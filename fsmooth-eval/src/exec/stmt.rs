@@ -1,0 +1,417 @@
+//! Statements: bindings, stores, loops and fills with their streams, copies, the frame and
+//! its allocations, and the length checks of the entry.
+
+use super::MAX_FRAME;
+use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, SCRATCH_NAME};
+use super::state::{
+    Buffer, BufferKind, Executor, Outcome, SCRATCH_BUFFER, Stop, Value, fault, runtime_error,
+};
+use fsmooth_runtime::__rt;
+
+impl Executor<'_> {
+    /// Run a statement list in its own scope (its locals and allocations end with it),
+    /// then `then` inside that scope (a block's value, a kernel's result).
+    pub(super) fn scope<T>(
+        &mut self,
+        sts: &[ResolvedSt],
+        then: impl FnOnce(&mut Self) -> Outcome<T>,
+    ) -> Outcome<T> {
+        let mark = self.mark();
+        for s in sts {
+            self.stmt(s)?;
+        }
+        let v = then(self)?;
+        self.unwind(mark);
+        Ok(v)
+    }
+
+    /// Run a statement list in its own scope.
+    fn block(&mut self, sts: &[ResolvedSt]) -> Outcome<()> {
+        self.scope(sts, |_| Ok(()))
+    }
+
+    /// Run one statement.
+    fn stmt(&mut self, s: &ResolvedSt) -> Outcome<()> {
+        match s {
+            ResolvedSt::Let {
+                id,
+                mutable,
+                usize_ty,
+                val,
+            } => {
+                let v = self.eval(val)?;
+                if *usize_ty && !matches!(v, Value::Usize(_)) {
+                    return fault(format!(
+                        "`let {}: usize` of {}",
+                        self.name(*id),
+                        v.describe()
+                    ));
+                }
+                self.bind(*id, v, *mutable);
+            }
+            ResolvedSt::Assign(id, val) => {
+                let v = self.eval(val)?;
+                let name = self.name(*id).to_string();
+                let b = self.binding_mut(*id)?;
+                if !b.mutable {
+                    return fault(format!("assignment to the immutable `{name}`"));
+                }
+                if !b.value.same_type(v) || matches!(v, Value::Buffer(_) | Value::Elem(..)) {
+                    return fault(format!(
+                        "`{name} = ..` of {} to {}",
+                        v.describe(),
+                        b.value.describe()
+                    ));
+                }
+                b.value = v;
+            }
+            ResolvedSt::Store(b, at, val) => {
+                let v = self.eval_f64(val)?;
+                let buf = self.buffer_of(*b)?;
+                let at = self.eval_usize(at)?;
+                self.check_writable(buf)?;
+                let len = self.buffers[buf].data.len();
+                if at >= len {
+                    return fault(format!(
+                        "proven store {}[{at}] out of range for length {len} \
+                         (the printed `st` would skip it)",
+                        self.buffers[buf].name()
+                    ));
+                }
+                self.check_live(buf, at, at + 1)?;
+                self.write_slot(buf, at, v);
+            }
+            ResolvedSt::StoreRow(b, off, vals) => {
+                let mut vs = Vec::with_capacity(vals.len());
+                for val in vals {
+                    vs.push(self.eval_f64(val)?);
+                }
+                let buf = self.buffer_of(*b)?;
+                let off = self.eval_usize(off)?;
+                self.check_writable(buf)?;
+                let len = self.buffers[buf].data.len();
+                let end = off.checked_add(vs.len()).filter(|&e| e <= len);
+                let Some(end) = end else {
+                    return fault(format!(
+                        "proven row store {}[{off}..+{}] out of range for length {len} \
+                         (the printed `st_row` would skip it)",
+                        self.buffers[buf].name(),
+                        vs.len()
+                    ));
+                };
+                self.check_live(buf, off, end)?;
+                for (t, v) in vs.into_iter().enumerate() {
+                    self.write_slot(buf, off + t, v);
+                }
+            }
+            ResolvedSt::Slot(val) => {
+                let v = self.eval_f64(val)?;
+                let Some(&(buf, i)) = self.slots.last() else {
+                    return fault("`__slot` outside a fill");
+                };
+                self.write_slot(buf, i, v);
+            }
+            ResolvedSt::SlotAdd(val) => {
+                let Some(&(buf, i)) = self.slots.last() else {
+                    return fault("`__slot` outside a fill");
+                };
+                let old = self.read_slot(buf, i)?;
+                let v = self.eval_f64(val)?;
+                self.write_slot(buf, i, old + v);
+            }
+            ResolvedSt::Loop {
+                fill,
+                var,
+                n,
+                streams,
+                body,
+            } => self.run_loop(fill.as_ref(), *var, n, streams, body)?,
+            ResolvedSt::If(c, a, b) => {
+                if self.eval_bool(c)? {
+                    self.block(a)?
+                } else {
+                    self.block(b)?
+                }
+            }
+            ResolvedSt::Block(b) => self.block(b)?,
+            ResolvedSt::Segment {
+                id,
+                base,
+                off,
+                width,
+                body,
+            } => {
+                let (buf, row_off, row) = self.buffer_part(*base)?;
+                let off = self.eval_usize(off)?;
+                let room = row.unwrap_or(self.buffers[buf].data.len());
+                let Some(end) = off.checked_add(*width).filter(|&e| e <= room) else {
+                    return fault(format!(
+                        "proven segment {}[{row_off} + {off}..+{width}] out of its {room} slots \
+                         (the printed `if let` would skip its body)",
+                        self.buffers[buf].name()
+                    ));
+                };
+                self.check_live(buf, row_off + off, row_off + end)?;
+                let mark = self.mark();
+                self.bind(*id, Value::Row(buf, row_off + off, *width), false);
+                let r = self.block(body);
+                self.unwind(mark);
+                r?
+            }
+            ResolvedSt::Swap(a, b) => {
+                let (x, y) = (self.binding(*a)?, self.binding(*b)?);
+                if !x.mutable || !y.mutable {
+                    return fault(format!(
+                        "`swap` of `{}` and `{}`, not both mutable",
+                        self.name(*a),
+                        self.name(*b)
+                    ));
+                }
+                if !x.value.same_type(y.value)
+                    || matches!(x.value, Value::Buffer(_) | Value::Elem(..))
+                {
+                    return fault(format!(
+                        "`swap` of {} and {}",
+                        x.value.describe(),
+                        y.value.describe()
+                    ));
+                }
+                self.binding_mut(*a)?.value = y.value;
+                self.binding_mut(*b)?.value = x.value;
+            }
+            ResolvedSt::CheckRange(lo, hi, len) => {
+                let lo = self.eval_usize(lo)?;
+                let hi = self.eval_usize(hi)?;
+                let len = self.eval_usize(len)?;
+                __rt::check_range(lo, hi, len).map_err(runtime_error)?;
+            }
+            ResolvedSt::Copy {
+                dst,
+                dst_off,
+                src,
+                src_off,
+                n,
+            } => {
+                let dst_buf = self.buffer_of(*dst)?;
+                let dst_start = self.eval_usize(dst_off)?;
+                let n = self.eval_usize(n)?;
+                let src_buf = self.buffer_of(*src)?;
+                let src_start = self.eval_usize(src_off)?;
+                self.check_writable(dst_buf)?;
+                if dst_buf == src_buf {
+                    return fault(format!("copy within `{}`", self.buffers[dst_buf].name()));
+                }
+                self.check_slice(dst_buf, dst_start, n, "copy destination")?;
+                self.check_slice(src_buf, src_start, n, "copy source")?;
+                self.take_steps(n)?;
+                for j in 0..n {
+                    let v = self.read_slot(src_buf, src_start + j)?;
+                    self.write_slot(dst_buf, dst_start + j, v);
+                }
+            }
+            ResolvedSt::Alloc(off, len) => {
+                let off = self.eval_usize(off)?;
+                let len = self.eval_usize(len)?;
+                if self.env[SCRATCH_NAME as usize].is_empty() {
+                    return fault(format!(
+                        "allocation scratch[{off}..{off}+{len}] without a frame"
+                    ));
+                }
+                let frame = self.buffers[SCRATCH_BUFFER].data.len();
+                let end = match off.checked_add(len) {
+                    Some(e) if e <= frame => e,
+                    _ => {
+                        return fault(format!(
+                            "allocation outside the frame: scratch[{off}..{off}+{len}] \
+                             in a frame of {frame}"
+                        ));
+                    }
+                };
+                if let Some(&(o, e)) = self.live.iter().find(|&&(o, e)| off < e && o < end) {
+                    return fault(format!(
+                        "overlapping live buffers: scratch[{off}..{end}] allocated while \
+                         scratch[{o}..{e}] is live"
+                    ));
+                }
+                self.buffers[SCRATCH_BUFFER].written[off..end].fill(false);
+                self.live.push((off, end));
+            }
+            ResolvedSt::Heap(id, len) => {
+                let n = self.eval_usize(len)?;
+                if n > MAX_FRAME {
+                    return Err(runtime_error(fsmooth_runtime::Error::Scratch {
+                        needed: n,
+                        available: 0,
+                    }));
+                }
+                let name = self.name(*id).to_string();
+                self.buffers
+                    .push(Buffer::tracked(BufferKind::Heap(name), n));
+                self.bind(*id, Value::Buffer(self.buffers.len() - 1), false);
+            }
+            ResolvedSt::CheckLen { arg, base, want } => {
+                let buf = self.buffer_of(*base)?;
+                let want = self.eval_usize(want)?;
+                let found = self.buffers[buf].data.len();
+                if found != want {
+                    self.out_untouched("a length check failed")?;
+                    return Err(Stop::Error(format!(
+                        "argument `{arg}` has length {found}, but the kernel's signature \
+                         requires {want}"
+                    )));
+                }
+            }
+            ResolvedSt::Frame { len, constant } => {
+                if self.frame_ran {
+                    return fault("a second frame");
+                }
+                self.frame_ran = true;
+                let n = match (len, constant) {
+                    (_, Some(n)) => Some(*n),
+                    (Some(l), None) => Some(self.eval_usize(l)?),
+                    (None, None) => None,
+                };
+                if let Some(n) = n {
+                    if n > MAX_FRAME {
+                        return Err(runtime_error(fsmooth_runtime::Error::Scratch {
+                            needed: n,
+                            available: 0,
+                        }));
+                    }
+                    self.buffers[SCRATCH_BUFFER] = Buffer::tracked(BufferKind::Scratch, n);
+                    self.bind(SCRATCH_NAME, Value::Buffer(SCRATCH_BUFFER), false);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A `for` loop or a fill: its ranges checked in the order the printed code takes
+    /// them, then the body once per index.
+    fn run_loop(
+        &mut self,
+        fill: Option<&(NameId, Option<ResolvedEx>)>,
+        var: NameId,
+        n: &ResolvedEx,
+        streams: &[ResolvedStream],
+        body: &[ResolvedSt],
+    ) -> Outcome<()> {
+        // Evaluation order as printed: the fill's `get_mut(off..off + n)`, then each
+        // stream's `get(start..start + n)`, then `0..n`.
+        let mut count = None;
+        let mut slot = None;
+        if let Some((b, off)) = fill {
+            let buf = self.buffer_of(*b)?;
+            let off = match off {
+                Some(o) => Some(self.eval_usize(o)?),
+                None => None,
+            };
+            let n = self.eval_usize(n)?;
+            self.check_writable(buf)?;
+            match off {
+                Some(lo) => self.check_slice(buf, lo, n, "fill")?,
+                None => {
+                    let len = self.buffers[buf].data.len();
+                    if n > len {
+                        return fault(format!(
+                            "fill range {}[..{n}] out of bounds for length {len} \
+                             (the printed code would skip the loop)",
+                            self.buffers[buf].name()
+                        ));
+                    }
+                    self.check_live(buf, 0, n)?;
+                }
+            }
+            count = Some(n);
+            slot = Some((buf, off.unwrap_or(0)));
+        }
+        let mut rows = Vec::with_capacity(streams.len());
+        let mut wholes = Vec::new();
+        for s in streams {
+            let start = self.eval_usize(&s.start)?;
+            let n = match count {
+                Some(n) => n,
+                None => {
+                    let n = self.eval_usize(n)?;
+                    count = Some(n);
+                    n
+                }
+            };
+            match &s.width {
+                None => {
+                    let (buf, off, row) = self.buffer_part(s.base)?;
+                    if let Some(w) = row
+                        && start.checked_add(n).is_none_or(|end| end > w)
+                    {
+                        return fault(format!(
+                            "stream range {}[{off} + {start}..+{n}] out of its row of {w} \
+                             (the printed code would skip the loop)",
+                            self.buffers[buf].name()
+                        ));
+                    }
+                    self.check_slice(buf, off + start, n, "stream")?;
+                    rows.push((s.elem, buf, off + start, None));
+                    // The whole slice, which inner loops may cut prefixes from.
+                    if let Some(all) = s.all {
+                        wholes.push((all, Value::Row(buf, off + start, n)));
+                    }
+                }
+                Some(w) => {
+                    let w = self.eval_usize(w)?;
+                    let buf = self.buffer_of(s.base)?;
+                    // Every row the loop takes must be there: the printed iterator stops at
+                    // the buffer's end, which would end the loop early.
+                    match n.checked_mul(w) {
+                        Some(all) => self.check_slice(buf, start, all, "row stream")?,
+                        None => return fault("row stream rows * width overflows"),
+                    }
+                    rows.push((s.elem, buf, start, Some(w)));
+                }
+            }
+        }
+        let n = match count {
+            Some(n) => n,
+            None => self.eval_usize(n)?,
+        };
+        self.take_steps(n)?;
+        let mark = self.mark();
+        self.bind(var, Value::Usize(0), false);
+        for &(all, v) in &wholes {
+            self.bind(all, v, false);
+        }
+        for &(elem, buf, start, w) in &rows {
+            let v = match w {
+                Some(w) => Value::Row(buf, start, w),
+                None => Value::Elem(buf, start),
+            };
+            self.bind(elem, v, false);
+        }
+        if let Some(s) = slot {
+            self.slots.push(s);
+        }
+        for i in 0..n {
+            if let Some(b) = self.env[var as usize].last_mut() {
+                b.value = Value::Usize(i);
+            }
+            for &(elem, buf, start, w) in &rows {
+                if let Some(b) = self.env[elem as usize].last_mut() {
+                    b.value = match w {
+                        Some(w) => Value::Row(buf, start + i * w, w),
+                        None => Value::Elem(buf, start + i),
+                    };
+                }
+            }
+            if let Some((_, off)) = slot
+                && let Some(s) = self.slots.last_mut()
+            {
+                s.1 = off + i;
+            }
+            self.block(body)?;
+        }
+        if slot.is_some() {
+            self.slots.pop();
+        }
+        self.unwind(mark);
+        Ok(())
+    }
+}

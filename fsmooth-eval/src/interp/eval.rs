@@ -1,0 +1,482 @@
+//! Expressions: each form of the source language has its own method, scalar arithmetic is
+//! Rust's (f64) or checked (usize).
+
+use super::call::Evaluator;
+use super::env::{Denotation, Env, Function, bind, lookup};
+use super::types::unknown_size;
+use super::value::{Value, describe, same_shape};
+use super::{STACK_BUDGET, sorted_names, stack_address, unwrap_rc};
+use fsmooth_core::front::ast::{BinOp, CastTy, Expr, ExprKind, Let, MathFn, Name, UnOp};
+use fsmooth_core::front::diag::closest;
+use std::rc::Rc;
+
+impl<'a> Evaluator<'a> {
+    /// Evaluate `e` to a value (not a function).
+    fn rc_value(&self, e: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Rc<Value>, String> {
+        match self.eval(e, env, depth)? {
+            Denotation::Value(v) => Ok(v),
+            Denotation::Function(_) => Err("a function is used as a value".into()),
+            Denotation::UnknownSize => Err("an unknown size is used as a value".into()),
+        }
+    }
+
+    fn value(&self, e: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Value, String> {
+        self.rc_value(e, env, depth).map(unwrap_rc)
+    }
+
+    fn usize_of(
+        &self,
+        e: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+        what: &str,
+    ) -> Result<usize, String> {
+        match *self.rc_value(e, env, depth)? {
+            Value::Usize(k) => Ok(k),
+            ref other => Err(format!(
+                "{what} must be a usize, found `{}`",
+                describe(other)
+            )),
+        }
+    }
+
+    fn bool_of(
+        &self,
+        e: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+        what: &str,
+    ) -> Result<bool, String> {
+        match *self.rc_value(e, env, depth)? {
+            Value::Bool(b) => Ok(b),
+            ref other => Err(format!(
+                "{what} must be a bool, found `{}`",
+                describe(other)
+            )),
+        }
+    }
+
+    fn f64_of(&self, e: &'a Expr, env: &Env<'a>, depth: usize, what: &str) -> Result<f64, String> {
+        match *self.rc_value(e, env, depth)? {
+            Value::F64(x) => Ok(x),
+            ref other => Err(format!(
+                "{what} must be an f64, found `{}`",
+                describe(other)
+            )),
+        }
+    }
+
+    /// The error for an unknown name, with the closest known name as a hint.
+    pub(super) fn unknown_name(&self, name: &str, env: &Env<'a>) -> String {
+        let mut candidates = sorted_names(self.fns);
+        let mut cur = env.as_ref();
+        while let Some(binding) = cur {
+            candidates.push(binding.name);
+            cur = binding.next.as_ref();
+        }
+        let hint = closest(name, candidates)
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default();
+        format!("unknown name `{name}`{hint}")
+    }
+
+    /// Evaluate `e` in `env`; `depth` is the number of calls in progress. Each form has its
+    /// own method, which keeps this frame (and so the stack used per nested call) small.
+    pub(super) fn eval(
+        &self,
+        e: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        if stack_address().abs_diff(self.stack_base) > STACK_BUDGET {
+            return Err(format!(
+                "the evaluation nests too deeply (over {} KiB of interpreter stack, \
+                 at {depth} nested calls): recursion is not allowed",
+                STACK_BUDGET >> 10
+            ));
+        }
+        match &e.kind {
+            ExprKind::Error => Err("this expression did not parse".to_string()),
+            ExprKind::Float(x) => Ok(Denotation::from(Value::F64(*x))),
+            ExprKind::Int(k) => int_lit(*k),
+            ExprKind::Bool(b) => Ok(Denotation::from(Value::Bool(*b))),
+            ExprKind::Var(n) => self.var(n, env),
+            ExprKind::Block(lets, tail) => self.block(lets, tail, env, depth),
+            ExprKind::Index(a, i) => self.index(a, i, env, depth),
+            ExprKind::Slice(a, lo, hi) => self.slice(a, lo.as_deref(), hi.as_deref(), env, depth),
+            ExprKind::Len(a) => self.len(a, env, depth),
+            ExprKind::Build(n, i, body) => self.build(n, i, body, env, depth),
+            ExprKind::Ifold(n, init, acc, i, body) => self.ifold(n, init, acc, i, body, env, depth),
+            ExprKind::Array(es) => self.array(es, env, depth),
+            ExprKind::If(c, t, f) => {
+                if self.bool_of(c, env, depth, "an `if` condition")? {
+                    self.eval(t, env, depth)
+                } else {
+                    self.eval(f, env, depth)
+                }
+            }
+            ExprKind::Bin(op, l, r) => self.binary(*op, l, r, env, depth).map(Denotation::from),
+            ExprKind::Un(op, x) => self.unary(*op, x, env, depth),
+            ExprKind::Cast(x, to) => self.cast(x, *to, env, depth),
+            ExprKind::Math(f, x, args) => self.math(*f, x, args, env, depth),
+            ExprKind::Call(name, args) => self.call(name, args, env, depth),
+            ExprKind::Closure(params, body) => {
+                Ok(Denotation::Function(Rc::new(Function::Closure {
+                    params,
+                    body,
+                    env: env.clone(),
+                })))
+            }
+        }
+    }
+
+    fn var(&self, n: &'a Name, env: &Env<'a>) -> Result<Denotation<'a>, String> {
+        match lookup(env, &n.s) {
+            Some(Denotation::UnknownSize) => Err(unknown_size(&n.s)),
+            Some(v) => Ok(v.clone()),
+            None => match self.fns.get(&n.s) {
+                Some(def) => Ok(Denotation::Function(Rc::new(Function::Named(def)))),
+                None => Err(self.unknown_name(&n.s, env)),
+            },
+        }
+    }
+
+    fn block(
+        &self,
+        lets: &'a [Let],
+        tail: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let mut env = env.clone();
+        for l in lets {
+            let v = self.eval(&l.value, &env, depth)?;
+            let v = match &l.ty {
+                Some(ty) => self.conform(ty, v, &env, || format!("`let {}`", l.name.s))?,
+                None => v,
+            };
+            env = bind(&env, &l.name.s, v);
+        }
+        self.eval(tail, &env, depth)
+    }
+
+    fn index(
+        &self,
+        a: &'a Expr,
+        i: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let a = self.rc_value(a, env, depth)?;
+        let i = self.usize_of(i, env, depth, "an index")?;
+        match &*a {
+            Value::Array(xs) => match xs.get(i) {
+                Some(x) => Ok(Denotation::from(x.clone())),
+                None => Err(format!(
+                    "index {i} out of range for an array of {} elements",
+                    xs.len()
+                )),
+            },
+            other => Err(format!("cannot index `{}`", describe(other))),
+        }
+    }
+
+    fn slice(
+        &self,
+        a: &'a Expr,
+        lo: Option<&'a Expr>,
+        hi: Option<&'a Expr>,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let a = self.rc_value(a, env, depth)?;
+        let lo = match lo {
+            Some(lo) => Some(self.usize_of(lo, env, depth, "a slice bound")?),
+            None => None,
+        };
+        let hi = match hi {
+            Some(hi) => Some(self.usize_of(hi, env, depth, "a slice bound")?),
+            None => None,
+        };
+        let Value::Array(xs) = &*a else {
+            return Err(format!("cannot slice `{}`", describe(&a)));
+        };
+        let lo = lo.unwrap_or(0);
+        let hi = hi.unwrap_or(xs.len());
+        match xs.get(lo..hi) {
+            Some(part) if lo <= hi => Ok(Denotation::from(Value::Array(part.to_vec()))),
+            _ => Err(format!(
+                "slice {lo}..{hi} out of range for an array of {} elements",
+                xs.len()
+            )),
+        }
+    }
+
+    fn len(&self, a: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Denotation<'a>, String> {
+        match &*self.rc_value(a, env, depth)? {
+            Value::Array(xs) => Ok(Denotation::from(Value::Usize(xs.len()))),
+            other => Err(format!("`{}` has no length", describe(other))),
+        }
+    }
+
+    fn build(
+        &self,
+        n: &'a Expr,
+        i: &'a Name,
+        body: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let n = self.usize_of(n, env, depth, "the count of `build`")?;
+        let mut xs: Vec<Value> = Vec::new();
+        for k in 0..n {
+            let env = bind(env, &i.s, Denotation::from(Value::Usize(k)));
+            let x = self.value(body, &env, depth)?;
+            if let Some(x0) = xs.first()
+                && !same_shape(x0, &x)
+            {
+                return Err(format!(
+                    "`build` elements differ in shape: element 0 is `{}`, element {k} is `{}`",
+                    describe(x0),
+                    describe(&x)
+                ));
+            }
+            xs.push(x);
+        }
+        Ok(Denotation::from(Value::Array(xs)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn ifold(
+        &self,
+        n: &'a Expr,
+        init: &'a Expr,
+        acc_name: &'a Name,
+        i: &'a Name,
+        body: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let n = self.usize_of(n, env, depth, "the count of `ifold`")?;
+        let mut acc = self.rc_value(init, env, depth)?;
+        for k in 0..n {
+            let env = bind(env, &acc_name.s, Denotation::Value(acc.clone()));
+            let env = bind(&env, &i.s, Denotation::from(Value::Usize(k)));
+            let next = self.rc_value(body, &env, depth)?;
+            if !same_shape(&acc, &next) {
+                return Err(format!(
+                    "the `ifold` body changes the accumulator's shape from `{}` to `{}` (step {k})",
+                    describe(&acc),
+                    describe(&next)
+                ));
+            }
+            acc = next;
+        }
+        Ok(Denotation::Value(acc))
+    }
+
+    fn array(&self, es: &'a [Expr], env: &Env<'a>, depth: usize) -> Result<Denotation<'a>, String> {
+        let mut xs: Vec<Value> = Vec::with_capacity(es.len());
+        for (k, e) in es.iter().enumerate() {
+            let x = self.value(e, env, depth)?;
+            if let Some(x0) = xs.first()
+                && !same_shape(x0, &x)
+            {
+                return Err(format!(
+                    "array literal elements differ in shape: element 0 is `{}`, element {k} is `{}`",
+                    describe(x0),
+                    describe(&x)
+                ));
+            }
+            xs.push(x);
+        }
+        Ok(Denotation::from(Value::Array(xs)))
+    }
+
+    fn unary(
+        &self,
+        op: UnOp,
+        x: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        match op {
+            UnOp::Neg => match *self.rc_value(x, env, depth)? {
+                Value::F64(x) => Ok(Denotation::from(Value::F64(-x))),
+                ref other => Err(format!(
+                    "unary `-` applies to f64, not `{}`",
+                    describe(other)
+                )),
+            },
+            UnOp::Not => Ok(Denotation::from(Value::Bool(!self.bool_of(
+                x,
+                env,
+                depth,
+                "the operand of `!`",
+            )?))),
+        }
+    }
+
+    fn cast(
+        &self,
+        x: &'a Expr,
+        to: CastTy,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let x = self.rc_value(x, env, depth)?;
+        match (&*x, to) {
+            (Value::F64(x), CastTy::F64) => Ok(Denotation::from(Value::F64(*x))),
+            (Value::Usize(k), CastTy::F64) => Ok(Denotation::from(Value::F64(*k as f64))),
+            // Rust's `as`: saturating, NaN to 0.
+            (Value::F64(x), CastTy::Usize) => Ok(Denotation::from(Value::Usize(*x as usize))),
+            (Value::Usize(k), CastTy::Usize) => Ok(Denotation::from(Value::Usize(*k))),
+            (other, _) => Err(format!(
+                "cannot cast `{}` with `as {}`",
+                describe(other),
+                if to == CastTy::F64 { "f64" } else { "usize" }
+            )),
+        }
+    }
+
+    fn math(
+        &self,
+        f: MathFn,
+        x: &'a Expr,
+        args: &'a [Expr],
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Denotation<'a>, String> {
+        let what = format!("the receiver of `{}`", f.name());
+        let x = self.f64_of(x, env, depth, &what)?;
+        if args.len() != f.arity() {
+            return Err(format!(
+                "`{}` takes {} argument(s), found {}",
+                f.name(),
+                f.arity(),
+                args.len()
+            ));
+        }
+        let y = match (f, args.first()) {
+            (_, None) => 0.0,
+            (MathFn::Powi, Some(k)) => f64::from(self.powi_exponent(k, env, depth)?),
+            (_, Some(y)) => {
+                let what = format!("the argument of `{}`", f.name());
+                self.f64_of(y, env, depth, &what)?
+            }
+        };
+        Ok(Denotation::from(Value::F64(f.eval(x, y))))
+    }
+
+    /// The exponent of `powi`: a usize expression or a negated integer literal, as i32.
+    fn powi_exponent(&self, k: &'a Expr, env: &Env<'a>, depth: usize) -> Result<i32, String> {
+        let too_big =
+            |k: &dyn std::fmt::Display| format!("`powi` exponent {k} does not fit in i32");
+        if let ExprKind::Un(UnOp::Neg, inner) = &k.kind
+            && let ExprKind::Int(lit) = inner.kind
+        {
+            return i64::try_from(lit)
+                .ok()
+                .and_then(|v| i32::try_from(-v).ok())
+                .ok_or_else(|| too_big(&format!("-{lit}")));
+        }
+        let k = self.usize_of(k, env, depth, "the exponent of `powi`")?;
+        i32::try_from(k).map_err(|_| too_big(&k))
+    }
+
+    /// `l op r` on scalars.
+    fn binary(
+        &self,
+        op: BinOp,
+        l: &'a Expr,
+        r: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Value, String> {
+        if matches!(op, BinOp::And | BinOp::Or) {
+            return self.logic(op, l, r, env, depth);
+        }
+        let a = self.rc_value(l, env, depth)?;
+        let b = self.rc_value(r, env, depth)?;
+        arithmetic(op, &a, &b)
+    }
+
+    /// `l && r`, `l || r`: `false && r` and `true || r` do not evaluate r.
+    fn logic(
+        &self,
+        op: BinOp,
+        l: &'a Expr,
+        r: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Value, String> {
+        let what = format!("an operand of `{}`", op.symbol());
+        let a = self.bool_of(l, env, depth, &what)?;
+        match (op, a) {
+            (BinOp::And, false) => Ok(Value::Bool(false)),
+            (BinOp::Or, true) => Ok(Value::Bool(true)),
+            _ => Ok(Value::Bool(self.bool_of(r, env, depth, &what)?)),
+        }
+    }
+}
+
+fn not_bool(op: BinOp) -> String {
+    format!("`{}` needs bool operands", op.symbol())
+}
+
+fn int_lit<'a>(k: u64) -> Result<Denotation<'a>, String> {
+    usize::try_from(k)
+        .map(|k| Denotation::from(Value::Usize(k)))
+        .map_err(|_| format!("literal {k} does not fit in usize"))
+}
+
+/// `a op b` for the arithmetic and comparison operators: both f64 (Rust's f64 operations)
+/// or both usize (checked: underflow, overflow and division by zero are errors).
+fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
+    match (a, b) {
+        (Value::F64(x), Value::F64(y)) => {
+            let (x, y) = (*x, *y);
+            Ok(match op {
+                BinOp::Add => Value::F64(x + y),
+                BinOp::Sub => Value::F64(x - y),
+                BinOp::Mul => Value::F64(x * y),
+                BinOp::Div => Value::F64(x / y),
+                BinOp::Rem => Value::F64(x % y),
+                BinOp::Lt => Value::Bool(x < y),
+                BinOp::Le => Value::Bool(x <= y),
+                BinOp::Gt => Value::Bool(x > y),
+                BinOp::Ge => Value::Bool(x >= y),
+                BinOp::Eq => Value::Bool(x == y),
+                BinOp::Ne => Value::Bool(x != y),
+                BinOp::And | BinOp::Or => return Err(not_bool(op)),
+            })
+        }
+        (Value::Usize(x), Value::Usize(y)) => {
+            let (x, y) = (*x, *y);
+            let checked = |r: Option<usize>, fault: &str| {
+                r.map(Value::Usize)
+                    .ok_or_else(|| format!("usize `{x} {} {y}` {fault}", op.symbol()))
+            };
+            match op {
+                BinOp::Add => checked(x.checked_add(y), "overflows"),
+                BinOp::Sub => checked(x.checked_sub(y), "underflows"),
+                BinOp::Mul => checked(x.checked_mul(y), "overflows"),
+                BinOp::Div => checked(x.checked_div(y), "divides by zero"),
+                BinOp::Rem => checked(x.checked_rem(y), "divides by zero"),
+                BinOp::Lt => Ok(Value::Bool(x < y)),
+                BinOp::Le => Ok(Value::Bool(x <= y)),
+                BinOp::Gt => Ok(Value::Bool(x > y)),
+                BinOp::Ge => Ok(Value::Bool(x >= y)),
+                BinOp::Eq => Ok(Value::Bool(x == y)),
+                BinOp::Ne => Ok(Value::Bool(x != y)),
+                BinOp::And | BinOp::Or => Err(not_bool(op)),
+            }
+        }
+        (a, b) => Err(format!(
+            "`{}` needs two f64 or two usize operands, found `{}` and `{}`",
+            op.symbol(),
+            describe(a),
+            describe(b)
+        )),
+    }
+}

@@ -1,0 +1,142 @@
+//! The reference interpreter of the source language (LANGUAGE.md), used by tests to check
+//! the code the compiler generates.
+//!
+//! It evaluates the parsed AST directly, with an environment of names, and is meant to be
+//! obviously correct rather than fast:
+//!
+//! - every value is a [`Value`]; arrays are nested [`Value::Array`]s, checked to be
+//!   rectangular where they are built (`build`, array literals, `ifold` accumulators);
+//! - at every call, size names are bound from the `usize` parameters and then from the
+//!   argument shapes (a bare size name `n` in `[T; n]` takes that dimension's length), and
+//!   every argument, and the result, is then checked against its declared type with those
+//!   sizes (composite sizes such as `n + 1` must match the length they describe);
+//! - f64 arithmetic is Rust's; usize arithmetic is checked (underflow, overflow and `/` or
+//!   `%` by zero are errors, never wrapped values);
+//! - every fault (bad index, bad slice, shape or type mismatch, unknown name, runaway
+//!   recursion) is an `Err` with a description, never a panic.
+//!
+//! Functions live in one table: the prelude's, then the user's, so a user function replaces
+//! a prelude function of the same name everywhere (also where other prelude functions call
+//! it), as if the prelude were pasted into the block.
+//!
+//! Limitation: a [`Value`] does not carry a shape, so an empty array does not show its inner
+//! sizes (`[[f64; m]; 0]` is just `[]`). A size that only such an array would determine is
+//! unknown, and using it is an error.
+//!
+//! The module is in parts: `value` (the values), `env` (what names stand for), `types`
+//! (sizes and types as written, and values checked against them), `call` (calls and the
+//! evaluator) and `eval` (expressions).
+
+mod call;
+mod env;
+mod eval;
+#[cfg(test)]
+mod tests;
+mod types;
+mod value;
+
+pub use value::Value;
+
+use call::Evaluator;
+use env::Denotation;
+use fsmooth_core::front::ast::{FnDef, Program};
+use fsmooth_core::front::diag::{Diags, closest};
+use proc_macro2::TokenStream;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::str::FromStr;
+
+/// The deepest nesting of calls (of functions and closures) before the interpreter gives
+/// up: the language has no recursion, so only a recursive program gets this deep.
+const MAX_DEPTH: usize = 256;
+
+/// How much stack the evaluation may use (measured from [`Interp::call`]) before it gives
+/// up: 1 MiB, half of a test thread's default stack, which a program without recursion
+/// needs only for absurdly deep nesting (in a debug build a call level takes about 5 KiB).
+const STACK_BUDGET: usize = 1 << 20;
+
+/// The address of a local of the calling frame: how deep the stack is, for the guard.
+#[inline(never)]
+fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// The prelude's source (LANGUAGE.md section 6).
+const PRELUDE: &str = fsmooth_core::front::check::PRELUDE;
+
+/// A program ready to run: the user's functions plus the prelude (user definitions shadow
+/// prelude ones of the same name).
+pub struct Interp {
+    fns: HashMap<String, FnDef>,
+}
+
+impl Interp {
+    /// Parse `src` (the text of a fsmooth block, e.g. from `stringify!`) together with the
+    /// prelude. Errors are the parse errors' messages (one per line), or a note that a
+    /// function is defined twice in `src`.
+    pub fn new(src: &str) -> Result<Interp, String> {
+        let prelude = parse_program(PRELUDE).map_err(|e| format!("in the prelude: {e}"))?;
+        let user = parse_program(src)?;
+        let mut fns = HashMap::new();
+        for f in prelude.fns {
+            let name = f.name.s.clone();
+            if fns.insert(name.clone(), f).is_some() {
+                return Err(format!("the prelude defines `{name}` twice"));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for f in user.fns {
+            let name = f.name.s.clone();
+            if !seen.insert(name.clone()) {
+                return Err(format!("the function `{name}` is defined twice"));
+            }
+            fns.insert(name, f);
+        }
+        Ok(Interp { fns })
+    }
+
+    /// Call function `name` (kernel or helper) with `args` (arrays as nested
+    /// [`Value::Array`]; sizes are bound from argument shapes as LANGUAGE.md describes,
+    /// `usize` parameters are passed as [`Value::Usize`]). Returns the result or a
+    /// description of the run-time fault (with the chain of calls it happened in).
+    pub fn call(&self, name: &str, args: &[Value]) -> Result<Value, String> {
+        let def = self.fns.get(name).ok_or_else(|| {
+            let hint = closest(name, sorted_names(&self.fns))
+                .map(|c| format!("; did you mean `{c}`?"))
+                .unwrap_or_default();
+            format!("no function `{name}`{hint}")
+        })?;
+        let evaluator = Evaluator {
+            fns: &self.fns,
+            stack_base: stack_address(),
+        };
+        let args = args.iter().map(|v| Denotation::from(v.clone())).collect();
+        match evaluator.call_fn(def, args, 1)? {
+            Denotation::Value(v) => Ok(unwrap_rc(v)),
+            _ => Err(format!("`{name}` returned a function, not a value")),
+        }
+    }
+}
+
+fn parse_program(src: &str) -> Result<Program, String> {
+    let tokens = TokenStream::from_str(src).map_err(|e| e.to_string())?;
+    let mut diags = Diags::default();
+    let program = fsmooth_core::front::parse::parse(tokens, &mut diags);
+    if !diags.is_empty() {
+        return Err(diags.messages().join("\n"));
+    }
+    program.ok_or_else(|| "the block could not be parsed".to_string())
+}
+
+/// The value inside `v`, cloned only if it is shared.
+fn unwrap_rc(v: Rc<Value>) -> Value {
+    Rc::try_unwrap(v).unwrap_or_else(|v| (*v).clone())
+}
+
+/// The function names in sorted order (so that suggestions do not depend on hashing).
+fn sorted_names(fns: &HashMap<String, FnDef>) -> Vec<&str> {
+    let mut names: Vec<&str> = fns.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    names
+}

@@ -17,6 +17,7 @@ impl Elab<'_> {
     pub(super) fn call(&mut self, n: &Name, args: &[Expr], e: &Expr, env: &Env) -> Elaborated {
         let fun = match self.lookup(env, &n.s) {
             Some(Bind::Fun(f)) => f.clone(),
+            Some(Bind::Failed) => return Err(()),
             Some(_) => {
                 self.err(n.span, format!("`{}` is not a function", n.s));
                 return Err(());
@@ -155,6 +156,8 @@ impl Elab<'_> {
         let mut ok = true;
         for (p, a) in f.params.iter().zip(args) {
             if let Ty::Fn(..) = p.ty {
+                let failed = matches!(&a.kind, ExprKind::Var(v)
+                    if matches!(self.lookup(env, &v.s), Some(Bind::Failed)));
                 let fv = match &a.kind {
                     ExprKind::Closure(ps, body) => Some(Rc::new(FunVal::Closure {
                         params: ps.clone(),
@@ -170,7 +173,10 @@ impl Elab<'_> {
                     },
                     _ => None,
                 };
-                if fv.is_none() {
+                if failed {
+                    // A name whose definition failed: reported already.
+                    ok = false;
+                } else if fv.is_none() {
                     self.err(
                         a.span,
                         format!("`{}` of `{}` is a function parameter: pass a closure such as `|x| x * 2.0` or a function's name", p.name.s, n.s),

@@ -20,6 +20,11 @@ pub(super) enum Bind {
     Size(Size),
     /// A function value.
     Fun(Rc<FunVal>),
+    /// A name whose definition failed (a `let` whose value or declared type is wrong, a
+    /// parameter whose type is not one): its error is reported, and every use of it fails
+    /// quietly, as rustc's error type does, so that one mistake gives one error. It never
+    /// becomes core: a use fails the whole kernel.
+    Failed,
 }
 
 /// A function value: what a call applies.
@@ -122,6 +127,7 @@ impl Elab<'_> {
                     span: sp,
                 }),
                 Some(Bind::Size(s)) => Ok(Core::size(s, sp)),
+                Some(Bind::Failed) => Err(()),
                 Some(Bind::Fun(_)) => {
                     self.err(
                         sp,
@@ -203,26 +209,30 @@ impl Elab<'_> {
         let mut ok = true;
         for l in lets {
             let v = self.expr(&l.value, &env);
-            let v = match v {
-                Ok(v) => v,
-                Err(()) => {
+            // The declared type, if any; `Err` when it is no type (reported by `ty_of`).
+            let declared = l.ty.as_ref().map(|t| ty_of(t, self.diags).ok_or(()));
+            let v = match (v, declared) {
+                (Ok(v), None) => v,
+                (Ok(v), Some(Ok(want))) if want.same(&v.ty) => v,
+                (Ok(v), Some(Ok(want))) => {
+                    self.err(
+                        l.value.span,
+                        format!(
+                            "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
+                            l.name.s, v.ty
+                        ),
+                    );
                     ok = false;
+                    env.push((l.name.s.clone(), Bind::Failed));
+                    continue;
+                }
+                (Err(()), _) | (Ok(_), Some(Err(()))) => {
+                    // Reported already: the name stays bound, so its uses raise nothing more.
+                    ok = false;
+                    env.push((l.name.s.clone(), Bind::Failed));
                     continue;
                 }
             };
-            if let Some(t) = &l.ty
-                && let Some(want) = ty_of(t, self.diags)
-                && !want.same(&v.ty)
-            {
-                self.err(
-                    l.value.span,
-                    format!(
-                        "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
-                        l.name.s, v.ty
-                    ),
-                );
-                ok = false;
-            }
             let id = self.fresh(&l.name.s);
             env.push((l.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
             bound.push((id, v));
@@ -361,14 +371,16 @@ impl Elab<'_> {
 
     #[inline(never)]
     fn e_build(&mut self, n: &Expr, i: &Name, body: &Expr, sp: Sp, env: &Env) -> Elaborated {
-        let n = self.size_expr(n, env, "`build`'s count")?;
+        let n = self.size_expr(n, env, "`build`'s count");
         let id = self.fresh(&i.s);
         let mut env = env.clone();
         env.push((
             i.s.clone(),
             Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
         ));
-        let body = self.expr(body, &env)?;
+        // The body is checked even when the count failed: the index is bound either way.
+        let body = self.expr(body, &env);
+        let (n, body) = (n?, body?);
         let ty = match &body.ty {
             Type::F64 => Type::Arr(vec![n.clone()]),
             Type::Arr(d) => Type::Arr([vec![n.clone()], d.clone()].concat()),
@@ -400,16 +412,22 @@ impl Elab<'_> {
             self.usize_expr(n, env, "`ifold`'s count"),
             self.expr(init, env),
         );
-        let (n, init) = (n?, init?);
         let aid = self.fresh(&acc.s);
         let iid = self.fresh(&i.s);
         let mut env = env.clone();
-        env.push((acc.s.clone(), Bind::Val(aid, init.ty.clone(), None)));
+        // The body is checked even when the count or the start failed; an accumulator
+        // without a start has no type, and its uses fail quietly.
+        let acc_bind = match &init {
+            Ok(init) => Bind::Val(aid, init.ty.clone(), None),
+            Err(()) => Bind::Failed,
+        };
+        env.push((acc.s.clone(), acc_bind));
         env.push((
             i.s.clone(),
             Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
         ));
-        let body = self.expr(body, &env)?;
+        let body = self.expr(body, &env);
+        let (n, init, body) = (n?, init?, body?);
         if !body.ty.same(&init.ty) {
             self.err(
                 body.span,

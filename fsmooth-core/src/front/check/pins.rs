@@ -20,6 +20,23 @@ pub(super) fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Optio
     if missing.is_empty() {
         return Some(pins);
     }
+    // A size written in a parameter whose type is no type (already reported) is not
+    // reported again: fixing that type may well pin it.
+    let mut in_broken = Vec::new();
+    for p in &f.params {
+        if ty_of(&p.ty, &mut Diags::default()).is_none() {
+            ty_size_names(&p.ty, &mut in_broken);
+        }
+    }
+    let sizes: Vec<String> = sizes
+        .iter()
+        .filter(|s| !in_broken.contains(s))
+        .cloned()
+        .collect();
+    let missing: Vec<&String> = sizes.iter().filter(|s| !known.contains(s)).collect();
+    if missing.is_empty() {
+        return None;
+    }
     // Suggest the fewest `usize` parameters: add the first unknown size, see what the
     // lengths then give, repeat.
     let mut extra = given.clone();

@@ -131,9 +131,11 @@ pub(super) fn check_fn(
                     // Bound anyway, so its uses raise no second error.
                     let ps: Option<Vec<Type>> =
                         ps.iter().map(|t| ty_of(t, &mut Diags::default())).collect();
-                    if let (Some(ps), Some(r)) = (ps, ty_of(r, &mut Diags::default())) {
-                        env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))));
-                    }
+                    let bind = match (ps, ty_of(r, &mut Diags::default())) {
+                        (Some(ps), Some(r)) => Bind::Fun(Rc::new(FunVal::Opaque(ps, r))),
+                        _ => Bind::Failed,
+                    };
+                    env.push((p.name.s.clone(), bind));
                     el.err(
                         *sp,
                         format!("kernel `{}` takes a function parameter: only private helpers can (kernels become Rust functions over slices)\n  help: make a private `fn` take `{}` and call it from the kernel with a closure", f.name.s, p.name.s),
@@ -147,7 +149,10 @@ pub(super) fn check_fn(
                     (Some(ps), Some(r)) => {
                         env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))))
                     }
-                    _ => ok = false,
+                    _ => {
+                        env.push((p.name.s.clone(), Bind::Failed));
+                        ok = false;
+                    }
                 }
             }
             Ty::Usize(_) => {
@@ -169,7 +174,11 @@ pub(super) fn check_fn(
                         ty,
                     });
                 }
-                None => ok = false,
+                None => {
+                    // Reported by `ty_of`; bound, so that its uses raise nothing more.
+                    env.push((p.name.s.clone(), Bind::Failed));
+                    ok = false;
+                }
             },
         }
     }

@@ -115,3 +115,64 @@ fn expansion_time_of_one_small_kernel() {
         reps - 1
     );
 }
+
+/// A name whose definition failed is bound to an error that silences its uses: one mistake,
+/// one error (issue 16, item 5).
+#[test]
+fn a_failed_definition_gives_one_error() {
+    for (src, want) in [
+        (
+            "pub fn k(s: f64, a: [f64; 2], b: [f64; 3]) -> f64 { let v = if s > 0.0 { a } else { b }; sum(v) }",
+            "`if` branches must agree",
+        ),
+        (
+            "pub fn k(n: usize) -> f64 { let w = build(n, |i| build(i, |j| 1.0)); sum(w[0]) }",
+            "`build`'s count depends on a loop index",
+        ),
+        (
+            "pub fn k(a: [f64; 3]) -> f64 { let v: [f64; 4] = a; sum(add(v, [1.0, 2.0, 3.0, 4.0])) }",
+            "`v` is declared `[f64; 4]`",
+        ),
+        (
+            "pub fn k(a: [f64; n]) -> f64 { let v: [bool; 2] = a; sum(v) }",
+            "arrays hold `f64`",
+        ),
+        (
+            "pub fn k(x: f64) -> f64 { let f = |y| y; f(x) }",
+            "a closure is allowed only",
+        ),
+        (
+            "fn h(x: f64, g: fn(f64) -> f64) -> f64 { g(x) }\npub fn k(x: f64) -> f64 { let f = |y| y; h(x, f) }",
+            "a closure is allowed only",
+        ),
+        (
+            "pub fn k(a: [bool; 3]) -> f64 { a[0] }",
+            "arrays hold `f64`",
+        ),
+        (
+            "pub fn k(a: [[bool; 3]; n]) -> f64 { sum(a[0]) }",
+            "arrays hold `f64`",
+        ),
+        (
+            "pub fn k(a: [f64; n]) -> f64 { ifold(n, zz, |acc, i| acc + a[i] + 1) }",
+            "cannot find value `zz`",
+        ),
+    ] {
+        let (ks, errs) = run(src);
+        assert!(ks.is_empty(), "{src}");
+        assert_eq!(errs.len(), 1, "{src}\n{errs:#?}");
+        assert!(errs[0].contains(want), "{src}\n{errs:#?}");
+    }
+}
+
+/// A `build` or `ifold` whose count failed still has its body checked: the index is bound
+/// either way, so the body's own errors are real ones.
+#[test]
+fn a_failed_count_still_checks_the_body() {
+    let (_, errs) = run("pub fn k(a: [f64; n]) -> [f64; n] { build(a[0] as usize, |i| a[i] + 1) }");
+    assert_eq!(errs.len(), 2, "{errs:#?}");
+    assert!(errs[0].contains("depends on data") && errs[1].contains("write `1.0`"));
+    let (_, errs) =
+        run("pub fn k(a: [f64; n]) -> f64 { ifold(a[0], 0.0, |acc, i| acc + a[i] + 1) }");
+    assert_eq!(errs.len(), 2, "{errs:#?}");
+}

@@ -11,11 +11,13 @@
 //! block as a whole (names, recursion). The rest, in order of use:
 //! `signature` (written types, and one function's parameters, result and body), `elab` (the
 //! expression checker), `calls` (calls, closures, inlining), `pins` (how a kernel reads its
-//! size names from its arguments), `show` (expressions as text for run-time messages).
+//! size names from its arguments), `show` (expressions as text for run-time messages), and
+//! `prelude` (the prelude's functions, parsed once per thread).
 
 mod calls;
 mod elab;
 mod pins;
+mod prelude;
 mod show;
 mod signature;
 #[cfg(test)]
@@ -48,13 +50,8 @@ impl Scope {
         let user = program.fns.len();
         let options = program.options;
         let mut fns = program.fns;
-        let mut d = Diags::default();
-        let prelude = PRELUDE
-            .parse::<proc_macro2::TokenStream>()
-            .ok()
-            .and_then(|t| crate::front::parse::parse(t, &mut d))
-            .map(|p| p.fns)
-            .unwrap_or_default();
+        // Parsed once per thread (see `prelude` for why the cache is safe in a proc macro).
+        let prelude = prelude::functions();
         for f in prelude {
             if !fns[..user].iter().any(|u| u.name.s == f.name.s) {
                 fns.push(f);
@@ -63,7 +60,8 @@ impl Scope {
         Scope { fns, user, options }
     }
 
-    pub(super) fn find(&self, name: &str) -> Option<usize> {
+    /// The index of the function called `name`.
+    fn find(&self, name: &str) -> Option<usize> {
         self.fns.iter().position(|f| f.name.s == name)
     }
 }

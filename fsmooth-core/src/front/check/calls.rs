@@ -1,0 +1,409 @@
+//! Calls: a block or prelude function is inlined at the sizes its arguments fix; a closure
+//! is checked where it is applied; a function parameter, in a generic check, by its type.
+
+use super::elab::{
+    Bind, Elab, Elaborated, Env, FunVal, MAX_INLINED, cast_help, placeholder, wrap_lets,
+};
+use super::signature::ty_of;
+use crate::front::ast::{Expr, ExprKind, Name, Sp, Ty};
+use crate::front::diag::Diags;
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Type};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+impl Elab<'_> {
+    /// A call `n(args)`: to a function value in scope, or a block or prelude function.
+    pub(super) fn call(&mut self, n: &Name, args: &[Expr], e: &Expr, env: &Env) -> Elaborated {
+        let fun = match self.lookup(env, &n.s) {
+            Some(Bind::Fun(f)) => f.clone(),
+            Some(Bind::Failed) => return Err(()),
+            Some(_) => {
+                self.err(n.span, format!("`{}` is not a function", n.s));
+                return Err(());
+            }
+            None => match self.scope.find(&n.s) {
+                Some(fi) => Rc::new(FunVal::Def(fi)),
+                None => {
+                    self.unknown_name(env, n, "function");
+                    return Err(());
+                }
+            },
+        };
+        self.apply(&fun, n, args, e.span, env)
+    }
+
+    /// Apply a function value to the arguments.
+    fn apply(&mut self, fun: &FunVal, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
+        match fun {
+            FunVal::Def(fi) => self.call_def(*fi, n, args, sp, env),
+            FunVal::Closure {
+                params,
+                body,
+                env: cenv,
+                report,
+                expect,
+            } => {
+                if params.len() != args.len() {
+                    self.err(
+                        sp,
+                        format!(
+                            "this closure takes {} arguments, found {}",
+                            params.len(),
+                            args.len()
+                        ),
+                    );
+                    return Err(());
+                }
+                let vals: Vec<Elaborated> = args.iter().map(|a| self.expr(a, env)).collect();
+                let vals: Vec<Core> = vals.into_iter().collect::<Result<_, _>>()?;
+                let mut cenv = cenv.clone();
+                let mut bound = Vec::new();
+                for (p, v) in params.iter().zip(vals) {
+                    let id = self.fresh(&p.s);
+                    cenv.push((p.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+                    bound.push((id, v));
+                }
+                let saved = self.report;
+                self.report = *report;
+                let r = self.expr(body, &cenv);
+                let r = match (r, expect) {
+                    (Ok(r), Some((want, what))) if !r.ty.same(want) => {
+                        self.err(
+                            body.span,
+                            format!("mismatched types: this closure gives `{}`, but {what} must give `{want}`", r.ty),
+                        );
+                        Err(())
+                    }
+                    (r, _) => r,
+                };
+                self.report = saved;
+                Ok(wrap_lets(bound, r?, sp))
+            }
+            FunVal::Opaque(ptys, rty) => {
+                if ptys.len() != args.len() {
+                    self.err(
+                        sp,
+                        format!(
+                            "`{}` takes {} arguments, found {}",
+                            n.s,
+                            ptys.len(),
+                            args.len()
+                        ),
+                    );
+                    return Err(());
+                }
+                for (a, t) in args.iter().zip(ptys) {
+                    let v = self.expr(a, env)?;
+                    if !v.ty.same(t) {
+                        self.err(
+                            v.span,
+                            format!(
+                                "mismatched shapes: `{}` expects `{t}`, found `{}`",
+                                n.s, v.ty
+                            ),
+                        );
+                        return Err(());
+                    }
+                }
+                // Only the type matters in a generic check.
+                Ok(placeholder(rty, sp))
+            }
+        }
+    }
+
+    /// A call to the scope's function `fi`: its size names unified with the arguments' shapes,
+    /// then its body inlined at those sizes.
+    fn call_def(&mut self, fi: usize, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
+        let f = &self.scope.fns[fi];
+        if f.params.len() != args.len() {
+            let sig: Vec<String> = f.params.iter().map(|p| p.name.s.clone()).collect();
+            self.err(
+                sp,
+                format!(
+                    "`{}` takes {} argument{} ({}), found {}",
+                    n.s,
+                    f.params.len(),
+                    if f.params.len() == 1 { "" } else { "s" },
+                    sig.join(", "),
+                    args.len()
+                ),
+            );
+            return Err(());
+        }
+        if self.recursive.contains(&fi) {
+            return Err(());
+        }
+        if self.depth > 64 {
+            self.err(sp, "functions nest too deeply");
+            return Err(());
+        }
+        self.inlined += 1;
+        if self.inlined > MAX_INLINED {
+            if self.inlined == MAX_INLINED + 1 {
+                let was = std::mem::replace(&mut self.report, true);
+                self.err(
+                    sp,
+                    format!("inlining this call exceeds {MAX_INLINED} inlined calls: the function expands to too much code (does a helper call another several times, many levels deep?)"),
+                );
+                self.report = was;
+            }
+            return Err(());
+        }
+        // Elaborate the arguments: values, or function values for function parameters.
+        let mut vals: Vec<Option<Core>> = Vec::new();
+        let mut funs: Vec<Option<Rc<FunVal>>> = Vec::new();
+        let mut ok = true;
+        for (p, a) in f.params.iter().zip(args) {
+            if let Ty::Fn(..) = p.ty {
+                let failed = matches!(&a.kind, ExprKind::Var(v)
+                    if matches!(self.lookup(env, &v.s), Some(Bind::Failed)));
+                let fv = match &a.kind {
+                    ExprKind::Closure(ps, body) => Some(Rc::new(FunVal::Closure {
+                        params: ps.clone(),
+                        body: (**body).clone(),
+                        env: env.clone(),
+                        report: self.report,
+                        expect: None,
+                    })),
+                    ExprKind::Var(v) => match self.lookup(env, &v.s) {
+                        Some(Bind::Fun(g)) => Some(g.clone()),
+                        Some(_) => None,
+                        None => self.scope.find(&v.s).map(|g| Rc::new(FunVal::Def(g))),
+                    },
+                    _ => None,
+                };
+                if failed {
+                    // A name whose definition failed: reported already.
+                    ok = false;
+                } else if fv.is_none() {
+                    self.err(
+                        a.span,
+                        format!("`{}` of `{}` is a function parameter: pass a closure such as `|x| x * 2.0` or a function's name", p.name.s, n.s),
+                    );
+                    ok = false;
+                }
+                funs.push(fv);
+                vals.push(None);
+            } else {
+                match self.expr(a, env) {
+                    Ok(v) => vals.push(Some(v)),
+                    Err(()) => ok = false,
+                }
+                funs.push(None);
+            }
+        }
+        if !ok {
+            return Err(());
+        }
+        let f = &self.scope.fns[fi];
+        // Unify the callee's size names with the arguments' shapes.
+        let mut sizes: HashMap<String, Size> = HashMap::new();
+        let mut from: HashMap<String, String> = HashMap::new();
+        for (p, v) in f.params.iter().zip(&vals) {
+            if let (Ty::Usize(_), Some(v)) = (&p.ty, v)
+                && let Some(s) = &v.sym
+                && !s.has_loop()
+            {
+                sizes.insert(p.name.s.clone(), s.clone());
+                from.insert(p.name.s.clone(), format!("`{}`", p.name.s));
+            }
+        }
+        let mut ptys: Vec<Option<Type>> = Vec::new();
+        for (p, v) in f.params.iter().zip(&vals) {
+            let t = match &p.ty {
+                Ty::Fn(..) => None,
+                t => {
+                    let mut d = Diags::default();
+                    ty_of(t, &mut d)
+                }
+            };
+            if let (Some(Type::Arr(pd)), Some(v)) = (&t, v)
+                && let Type::Arr(ad) = &v.ty
+                && pd.len() == ad.len()
+            {
+                for (x, y) in pd.iter().zip(ad) {
+                    if let Size::Name(nm) = x
+                        && !sizes.contains_key(nm)
+                    {
+                        sizes.insert(nm.clone(), y.clone());
+                        from.insert(nm.clone(), format!("`{}`", p.name.s));
+                    }
+                }
+            }
+            ptys.push(t);
+        }
+        let sub = |s: &Size| s.subst(&|nm| sizes.get(nm).cloned());
+        let subty = |t: &Type| match t {
+            Type::Arr(d) => Type::Arr(d.iter().map(sub).collect()),
+            t => t.clone(),
+        };
+        let mut bad = false;
+        for ((p, v), t) in f.params.iter().zip(&vals).zip(&ptys) {
+            let (Some(v), Some(t)) = (v, t) else { continue };
+            let want = subty(t);
+            let unbound: Vec<String> = {
+                let mut ns = Vec::new();
+                for d in want.dims() {
+                    d.names(&mut ns);
+                }
+                ns.into_iter()
+                    .filter(|x| {
+                        !sizes.contains_key(x)
+                            && t.dims().iter().any(|d| {
+                                let mut v = Vec::new();
+                                d.names(&mut v);
+                                v.contains(x)
+                            })
+                    })
+                    .collect()
+            };
+            if !unbound.is_empty() || !want.same(&v.ty) {
+                let mut names = Vec::new();
+                for d in t.dims() {
+                    d.names(&mut names);
+                }
+                let fixed: Vec<String> = names
+                    .iter()
+                    .filter_map(|nm| {
+                        let (s, src) = (sizes.get(nm)?, from.get(nm)?);
+                        (*src != format!("`{}`", p.name.s))
+                            .then(|| format!("`{nm}` is `{s}`, fixed by argument {src}"))
+                    })
+                    .collect();
+                let note = if fixed.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "\n  note: `{}` takes `{}: {t}`, and in this call {}",
+                        n.s,
+                        p.name.s,
+                        fixed.join(", ")
+                    )
+                };
+                // Two different size names: say what would make them agree.
+                let help = want
+                    .dims()
+                    .iter()
+                    .zip(v.ty.dims())
+                    .find(|(a, b)| !a.same(b) && a.as_const().is_none() && b.as_const().is_none())
+                    .map(|(a, b)| {
+                        format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
+                    })
+                    .unwrap_or_default();
+                self.err(
+                    v.span,
+                    format!(
+                        "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}{help}",
+                        p.name.s,
+                        n.s,
+                        if unbound.is_empty() {
+                            want.to_string()
+                        } else {
+                            t.to_string()
+                        },
+                        v.ty
+                    ),
+                );
+                bad = true;
+            } else if *t != Type::Usize && !v.ty.same(&want) {
+                bad = true;
+            } else if matches!(t, Type::F64 | Type::Bool | Type::Usize) && v.ty != *t {
+                self.err(
+                    v.span,
+                    format!(
+                        "mismatched types: argument `{}` of `{}` is `{t}`, found `{}`{}",
+                        p.name.s,
+                        n.s,
+                        v.ty,
+                        cast_help(&v.ty)
+                    ),
+                );
+                bad = true;
+            }
+        }
+        if bad {
+            return Err(());
+        }
+        // Inline the callee at these sizes.
+        let mut cenv: Env = Vec::new();
+        for (k, s) in &sizes {
+            cenv.push((k.clone(), Bind::Size(s.clone())));
+        }
+        let mut bound = Vec::new();
+        for ((p, v), fv) in f.params.iter().zip(vals).zip(funs) {
+            if let Some(fv) = fv {
+                // A closure learns the result type its parameter declares, at these sizes.
+                let fv = match (&*fv, &p.ty) {
+                    (
+                        FunVal::Closure {
+                            params,
+                            body,
+                            env,
+                            report,
+                            ..
+                        },
+                        Ty::Fn(_, r, _),
+                    ) => {
+                        let mut d = Diags::default();
+                        let want = ty_of(r, &mut d).map(|t| subty(&t));
+                        Rc::new(FunVal::Closure {
+                            params: params.clone(),
+                            body: body.clone(),
+                            env: env.clone(),
+                            report: *report,
+                            expect: want.map(|t| (t, format!("`{}` of `{}`", p.name.s, n.s))),
+                        })
+                    }
+                    _ => fv,
+                };
+                cenv.push((p.name.s.clone(), Bind::Fun(fv)));
+            } else if let Some(v) = v {
+                if matches!(p.ty, Ty::Usize(_)) && sizes.contains_key(&p.name.s) {
+                    continue;
+                }
+                let id = self.fresh(&p.name.s);
+                cenv.push((p.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+                bound.push((id, v));
+            }
+        }
+        let ret = match &f.ret {
+            Ty::Fn(..) => None,
+            t => {
+                let mut d = Diags::default();
+                ty_of(t, &mut d).map(|t| subty(&t))
+            }
+        };
+        let body = f.body.clone();
+        let saved = (self.report, self.suppressed.take());
+        self.report = false;
+        self.depth += 1;
+        let r = self.expr(&body, &cenv);
+        self.depth -= 1;
+        self.report = saved.0;
+        let inner = std::mem::replace(&mut self.suppressed, saved.1);
+        let mut r = match r {
+            Ok(r) => r,
+            Err(()) => {
+                if let Some(msg) = inner {
+                    self.err(sp, format!("in this call to `{}`: {msg}", n.s));
+                }
+                return Err(());
+            }
+        };
+        if let Some(ret) = ret {
+            if !ret.same(&r.ty) {
+                self.err(
+                    sp,
+                    format!(
+                        "in this call to `{}`: its body gives `{}`, but it declares `{ret}`",
+                        n.s, r.ty
+                    ),
+                );
+                return Err(());
+            }
+            r.ty = ret;
+        }
+        Ok(wrap_lets(bound, r, sp))
+    }
+}

@@ -1,0 +1,267 @@
+//! `check`: names, types and the shape translation (the paper's S), elaborating each kernel
+//! into the core IR with every helper call and closure inlined.
+//!
+//! Every function of the block is checked once on its own, generically in its size names, and
+//! errors are reported on the user's tokens. Kernels are then elaborated: a call unifies the
+//! callee's size names with the caller's shapes and inlines the callee's body at those sizes.
+//! Errors inside an inlined body are the callee's own (already reported by its generic
+//! check); a failure that only the instantiation reveals is reported at the call.
+//!
+//! This module holds the block: the functions in scope ([`Scope`]) and the rules about the
+//! block as a whole (names, recursion). The rest, in order of use:
+//! `signature` (written types, and one function's parameters, result and body), `elab` (the
+//! expression checker), `calls` (calls, closures, inlining), `pins` (how a kernel reads its
+//! size names from its arguments), `show` (expressions as text for run-time messages), and
+//! `prelude` (the prelude's functions, parsed once per thread).
+
+mod calls;
+mod elab;
+mod pins;
+mod prelude;
+mod show;
+mod signature;
+#[cfg(test)]
+mod tests;
+
+pub use show::show;
+
+use crate::front::ast::{self, Expr, ExprKind, FnDef};
+use crate::front::diag::Diags;
+use crate::middle::ir::Kernel;
+use proc_macro2::Span;
+use signature::check_fn;
+
+/// The prelude's source text.
+pub const PRELUDE: &str = include_str!("../prelude.fs");
+
+/// The functions in scope in a block: the user's, then the prelude's (shadowed by the user's).
+pub struct Scope {
+    /// Every function, user functions first.
+    pub fns: Vec<FnDef>,
+    /// How many of `fns` are the user's.
+    pub user: usize,
+    /// The block's options.
+    pub options: ast::Options,
+}
+
+impl Scope {
+    /// The user's program joined with the prelude.
+    pub fn new(program: ast::Program) -> Scope {
+        let user = program.fns.len();
+        let options = program.options;
+        let mut fns = program.fns;
+        // Parsed once per thread (see `prelude` for why the cache is safe in a proc macro).
+        let prelude = prelude::functions();
+        for f in prelude {
+            if !fns[..user].iter().any(|u| u.name.s == f.name.s) {
+                fns.push(f);
+            }
+        }
+        Scope { fns, user, options }
+    }
+
+    /// The index of the function called `name`.
+    fn find(&self, name: &str) -> Option<usize> {
+        self.fns.iter().position(|f| f.name.s == name)
+    }
+}
+
+/// Check every user function, and elaborate the valid kernels.
+pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
+    let user = &scope.fns[..scope.user];
+    for (k, f) in user.iter().enumerate() {
+        not_built_in(f, diags);
+        defined_once(f, &user[..k], diags);
+        no_reserved_parameters(f, diags);
+    }
+    let recursive = find_recursion(scope, diags);
+    let mut kernels = Vec::new();
+    for (fi, f) in user.iter().enumerate() {
+        if recursive.contains(&fi) {
+            continue;
+        }
+        if let Some(k) = check_fn(scope, fi, &recursive, diags)
+            && f.public
+        {
+            kernels.push(k);
+        }
+    }
+    kernels
+}
+
+/// A function may not be named `build`, `ifold` or `length`: those are forms of the
+/// language, and a call by that name means the form.
+fn not_built_in(f: &FnDef, diags: &mut Diags) {
+    if matches!(f.name.s.as_str(), "build" | "ifold" | "length") {
+        diags.error(
+            f.name.span,
+            format!("`{}` is built into fsmooth: choose another name", f.name.s),
+        );
+    }
+}
+
+/// A name is defined once in a block (`earlier`: the block's functions before `f`). A block
+/// function may shadow a prelude function, but not another of the block's.
+fn defined_once(f: &FnDef, earlier: &[FnDef], diags: &mut Diags) {
+    if earlier.iter().any(|g| g.name.s == f.name.s) {
+        diags.error(
+            f.name.span,
+            format!("`{}` is defined twice in this block", f.name.s),
+        );
+    }
+}
+
+/// A kernel's parameters may not be named `out`, `region` or `scratch`: the generated Rust
+/// function takes parameters of those names itself. (Helpers are inlined, so their
+/// parameters never reach Rust.)
+fn no_reserved_parameters(f: &FnDef, diags: &mut Diags) {
+    if !f.public {
+        return;
+    }
+    for p in &f.params {
+        if matches!(p.name.s.as_str(), "out" | "region" | "scratch") {
+            diags.error(
+                p.name.span,
+                format!(
+                    "`{}` is a name the generated kernel uses for itself: rename this parameter",
+                    p.name.s
+                ),
+            );
+        }
+    }
+}
+
+/// No function calls itself, directly or through others: every call is inlined, and
+/// fsmooth iterates with `build` and `ifold`. Finds the cycles of the call graph, reports
+/// each once at a call that closes it, and returns every function on a cycle (calls to
+/// those fail quietly afterwards).
+fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
+    fn calls(e: &Expr, out: &mut Vec<(String, Span)>) {
+        if let ExprKind::Call(n, _) = &e.kind {
+            out.push((n.s.clone(), n.span));
+        }
+        visit(e, &mut |c| calls(c, out));
+    }
+    let n = scope.fns.len();
+    let edges: Vec<Vec<(usize, Span)>> = scope
+        .fns
+        .iter()
+        .map(|f| {
+            let mut cs = Vec::new();
+            calls(&f.body, &mut cs);
+            cs.into_iter()
+                .filter(|(name, _)| !f.params.iter().any(|p| &p.name.s == name))
+                .filter_map(|(name, sp)| scope.find(&name).map(|i| (i, sp)))
+                .collect()
+        })
+        .collect();
+    let mut bad: Vec<usize> = Vec::new();
+    for start in 0..scope.user {
+        let already = bad.contains(&start);
+        // Depth-first search for a path back to `start`.
+        let mut stack = vec![(start, 0usize)];
+        let mut seen = vec![false; n];
+        while let Some((f, k)) = stack.last().copied() {
+            if k >= edges[f].len() {
+                stack.pop();
+                continue;
+            }
+            if let Some(top) = stack.last_mut() {
+                top.1 += 1;
+            }
+            let (g, sp) = edges[f][k];
+            if g == start {
+                let path: Vec<String> = stack
+                    .iter()
+                    .map(|(x, _)| format!("`{}`", scope.fns[*x].name.s))
+                    .chain([format!("`{}`", scope.fns[start].name.s)])
+                    .collect();
+                if already {
+                    // This function's cycle was reported from another of its members.
+                } else if f == start {
+                    diags.error(
+                        sp,
+                        format!(
+                            "recursion: {} calls itself; fsmooth has `build` and `ifold` instead of recursion",
+                            path[0]
+                        ),
+                    );
+                } else if f < scope.user {
+                    diags.error(
+                        sp,
+                        format!(
+                            "recursion: {}; fsmooth has `build` and `ifold` instead of recursion",
+                            path.join(" calls ")
+                        ),
+                    );
+                }
+                // Every member of the cycle is recursive: report the cycle once.
+                for (x, _) in &stack {
+                    if !bad.contains(x) {
+                        bad.push(*x);
+                    }
+                }
+                if !bad.contains(&start) {
+                    bad.push(start);
+                }
+                break;
+            }
+            if !seen[g] {
+                seen[g] = true;
+                stack.push((g, 0));
+            }
+        }
+    }
+    bad
+}
+
+/// Call `f` on each direct sub-expression.
+pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Float(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Var(_)
+        | ExprKind::Error => {}
+        ExprKind::Block(lets, t) => {
+            for l in lets {
+                f(&l.value);
+            }
+            f(t);
+        }
+        ExprKind::Index(a, b) | ExprKind::Bin(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Slice(a, lo, hi) => {
+            f(a);
+            if let Some(x) = lo {
+                f(x);
+            }
+            if let Some(x) = hi {
+                f(x);
+            }
+        }
+        ExprKind::Len(a) | ExprKind::Un(_, a) | ExprKind::Cast(a, _) => f(a),
+        ExprKind::Build(n, _, b) => {
+            f(n);
+            f(b);
+        }
+        ExprKind::Ifold(n, i, _, _, b) => {
+            f(n);
+            f(i);
+            f(b);
+        }
+        ExprKind::Array(xs) | ExprKind::Call(_, xs) => xs.iter().for_each(f),
+        ExprKind::If(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        ExprKind::Math(_, r, xs) => {
+            f(r);
+            xs.iter().for_each(f);
+        }
+        ExprKind::Closure(_, b) => f(b),
+    }
+}

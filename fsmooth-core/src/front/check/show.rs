@@ -1,0 +1,37 @@
+//! Surface expressions as text, for the messages of run-time checks.
+
+use crate::front::ast::{CastTy, Expr, ExprKind};
+
+/// The text of an expression, for run-time error messages.
+pub fn show(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Float(v) => format!("{v:?}"),
+        ExprKind::Int(v) => v.to_string(),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Var(n) => n.s.clone(),
+        ExprKind::Bin(op, a, b) => format!("{} {} {}", show_p(a), op.symbol(), show_p(b)),
+        ExprKind::Len(a) => format!("{}.len()", show_p(a)),
+        ExprKind::Index(a, i) => format!("{}[{}]", show_p(a), show(i)),
+        ExprKind::Cast(a, CastTy::Usize) => format!("{} as usize", show_p(a)),
+        ExprKind::Cast(a, CastTy::F64) => format!("{} as f64", show_p(a)),
+        ExprKind::Call(n, xs) => format!(
+            "{}({})",
+            n.s,
+            xs.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        _ => "..".to_string(),
+    }
+}
+
+/// `show`, parenthesised when an operand needs it.
+fn show_p(e: &Expr) -> String {
+    match e.kind {
+        ExprKind::Bin(..) | ExprKind::Cast(..) => format!("({})", show(e)),
+        _ => show(e),
+    }
+}
+
+/// `e as f64`, parenthesised only when needed.
+pub(super) fn as_f64(e: &Expr) -> String {
+    format!("{} as f64", show_p(e))
+}

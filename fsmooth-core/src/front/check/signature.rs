@@ -1,0 +1,247 @@
+//! Written types as checker types, and the generic check of one function: its parameters
+//! bound (size names first), its result type, its body elaborated.
+
+use super::Scope;
+use super::elab::{Bind, Elab, Env, FunVal};
+use super::pins::pin_sizes;
+use crate::front::ast::{Expr, ExprKind, SizeAst, SizeOp, Sp, Ty};
+use crate::front::diag::Diags;
+use crate::front::size::Size;
+use crate::middle::ir::{KParam, Kernel, Type};
+use std::rc::Rc;
+
+/// Size names of a type, in order of first appearance.
+pub(super) fn ty_size_names(t: &Ty, out: &mut Vec<String>) {
+    match t {
+        Ty::Array(e, n, _) => {
+            // Textual order: `[[f64; m]; n]` mentions m first.
+            ty_size_names(e, out);
+            let mut v = Vec::new();
+            n.names(&mut v);
+            for x in v {
+                if !out.contains(&x.s) {
+                    out.push(x.s.clone());
+                }
+            }
+        }
+        Ty::Fn(ps, r, _) => {
+            for p in ps {
+                ty_size_names(p, out);
+            }
+            ty_size_names(r, out);
+        }
+        _ => {}
+    }
+}
+
+/// A written size as a size.
+fn size_of(s: &SizeAst) -> Size {
+    match s {
+        SizeAst::Lit(v, _) => Size::Lit(*v),
+        SizeAst::Name(n) => Size::Name(n.s.clone()),
+        SizeAst::Bin(op, a, b, _) => {
+            let (a, b) = (Box::new(size_of(a)), Box::new(size_of(b)));
+            match op {
+                SizeOp::Add => Size::Add(a, b),
+                SizeOp::Sub => Size::Sub(a, b),
+                SizeOp::Mul => Size::Mul(a, b),
+                SizeOp::Div => Size::Div(a, b),
+            }
+        }
+    }
+}
+
+/// A written type as a checker type (function types are handled by callers).
+pub(super) fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
+    match t {
+        Ty::F64(_) => Some(Type::F64),
+        Ty::Usize(_) => Some(Type::Usize),
+        Ty::Bool(_) => Some(Type::Bool),
+        Ty::Array(e, n, sp) => {
+            let inner = ty_of(e, diags)?;
+            match inner {
+                Type::F64 => Some(Type::Arr(vec![size_of(n)])),
+                Type::Arr(mut d) => {
+                    d.insert(0, size_of(n));
+                    Some(Type::Arr(d))
+                }
+                other => {
+                    diags.error(
+                        *sp,
+                        format!("arrays hold `f64` (or arrays of f64), not `{other}`"),
+                    );
+                    None
+                }
+            }
+        }
+        Ty::Fn(_, _, sp) => {
+            diags.error(
+                *sp,
+                "a function type is allowed only as a parameter of a private helper",
+            );
+            None
+        }
+    }
+}
+
+/// Check function `fi` generically; for a valid kernel, return its elaboration.
+pub(super) fn check_fn(
+    scope: &Scope,
+    fi: usize,
+    recursive: &[usize],
+    diags: &mut Diags,
+) -> Option<Kernel> {
+    let f = &scope.fns[fi];
+    let mut el = Elab {
+        scope,
+        recursive,
+        diags,
+        report: true,
+        suppressed: None,
+        names: Vec::new(),
+        depth: 0,
+        inlined: 0,
+    };
+    let mut env: Env = Vec::new();
+    let mut sizes: Vec<String> = Vec::new();
+    let mut params = Vec::new();
+    let mut ok = true;
+    for p in &f.params {
+        if let Ty::Usize(_) = p.ty
+            && !sizes.contains(&p.name.s)
+        {
+            sizes.push(p.name.s.clone());
+        }
+        ty_size_names(&p.ty, &mut sizes);
+    }
+    for s in &sizes {
+        env.push((s.clone(), Bind::Size(Size::Name(s.clone()))));
+    }
+    for (k, p) in f.params.iter().enumerate() {
+        if f.params[..k].iter().any(|q| q.name.s == p.name.s) {
+            el.err(
+                p.name.span,
+                format!("parameter `{}` is declared twice", p.name.s),
+            );
+            ok = false;
+        }
+        match &p.ty {
+            Ty::Fn(ps, r, sp) => {
+                if f.public {
+                    // Bound anyway, so its uses raise no second error.
+                    let ps: Option<Vec<Type>> =
+                        ps.iter().map(|t| ty_of(t, &mut Diags::default())).collect();
+                    let bind = match (ps, ty_of(r, &mut Diags::default())) {
+                        (Some(ps), Some(r)) => Bind::Fun(Rc::new(FunVal::Opaque(ps, r))),
+                        _ => Bind::Failed,
+                    };
+                    env.push((p.name.s.clone(), bind));
+                    el.err(
+                        *sp,
+                        format!("kernel `{}` takes a function parameter: only private helpers can (kernels become Rust functions over slices)\n  help: make a private `fn` take `{}` and call it from the kernel with a closure", f.name.s, p.name.s),
+                    );
+                    ok = false;
+                    continue;
+                }
+                let ps: Option<Vec<Type>> = ps.iter().map(|t| ty_of(t, el.diags)).collect();
+                let r = ty_of(r, el.diags);
+                match (ps, r) {
+                    (Some(ps), Some(r)) => {
+                        env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))))
+                    }
+                    _ => {
+                        env.push((p.name.s.clone(), Bind::Failed));
+                        ok = false;
+                    }
+                }
+            }
+            Ty::Usize(_) => {
+                // A usize parameter is a size name; its value is the size itself.
+                let id = el.fresh(&p.name.s);
+                params.push(KParam {
+                    name: p.name.clone(),
+                    id,
+                    ty: Type::Usize,
+                });
+            }
+            t => match ty_of(t, el.diags) {
+                Some(ty) => {
+                    let id = el.fresh(&p.name.s);
+                    env.push((p.name.s.clone(), Bind::Val(id, ty.clone(), None)));
+                    params.push(KParam {
+                        name: p.name.clone(),
+                        id,
+                        ty,
+                    });
+                }
+                None => {
+                    // Reported by `ty_of`; bound, so that its uses raise nothing more.
+                    env.push((p.name.s.clone(), Bind::Failed));
+                    ok = false;
+                }
+            },
+        }
+    }
+    let ret = match &f.ret {
+        Ty::Fn(_, _, sp) => {
+            el.err(*sp, "functions return values, not functions");
+            None
+        }
+        t => ty_of(t, el.diags),
+    };
+    let mut ret_names = Vec::new();
+    ty_size_names(&f.ret, &mut ret_names);
+    for nm in ret_names {
+        if !sizes.contains(&nm) {
+            el.err(
+                f.ret.span(),
+                format!("size `{nm}` in the return type is not fixed by any parameter\n  help: add a parameter `{nm}: usize`, or use a size from the parameters"),
+            );
+            ok = false;
+        }
+    }
+    let pins = if f.public {
+        pin_sizes(f, &sizes, el.diags)
+    } else {
+        Some(Vec::new())
+    };
+    let body = el.expr(&f.body, &env);
+    let (body, ret) = match (body, ret) {
+        (Ok(b), Some(r)) => (b, r),
+        _ => return None,
+    };
+    // With a size the parameters do not fix, the comparison would only repeat that error.
+    if ok && !body.ty.same(&ret) {
+        let tail = tail_span(&f.body);
+        el.err(
+            tail,
+            format!(
+                "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`",
+                f.name.s, body.ty
+            ),
+        );
+        return None;
+    }
+    if !ok || !f.public {
+        return None;
+    }
+    let names = el.names;
+    Some(Kernel {
+        name: f.name.clone(),
+        attrs: f.attrs.clone(),
+        params,
+        ret,
+        body,
+        sizes,
+        pins: pins?,
+        var_names: names,
+    })
+}
+
+/// The last expression of a body, where a wrong result is reported.
+fn tail_span(e: &Expr) -> Sp {
+    match &e.kind {
+        ExprKind::Block(_, t) => tail_span(t),
+        _ => e.span,
+    }
+}

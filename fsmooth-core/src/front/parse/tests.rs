@@ -1,0 +1,100 @@
+use super::*;
+
+fn parse_str(src: &str) -> (Option<Program>, Vec<String>) {
+    let mut d = Diags::default();
+    let p = parse(src.parse().unwrap(), &mut d);
+    (p, d.messages())
+}
+
+#[test]
+fn parses_every_form() {
+    let (p, errs) = parse_str(
+        "/// doc\npub fn k(a: [[f64; m]; n], s: f64, k: usize) -> [f64; n * 2] {
+            let x: f64 = a[0][1] * 2.0e-3;
+            let v = a[1][0..m];
+            let w = build(n * 2, |i| if i % 2 == 0 { x } else if true { -s } else { 1.5 });
+            ifold(k, w, |acc, i| [acc[0].powi(2)].len() as f64 + v.len() as f64 + length(acc))
+        }
+        fn h(f: fn(f64) -> f64, x: f64) -> f64 { f(x).sqrt().max(0.0) }",
+    );
+    assert!(errs.is_empty(), "{errs:?}");
+    let p = p.unwrap();
+    assert_eq!(p.fns.len(), 2);
+    assert!(p.fns[0].public && !p.fns[1].public);
+    assert_eq!(p.fns[0].attrs.len(), 1);
+    assert!(matches!(p.fns[1].params[0].ty, Ty::Fn(..)));
+}
+
+#[test]
+fn rejects_rust_outside_fsmooth_on_its_tokens() {
+    let (_, errs) = parse_str("pub fn k(x: f64) -> f64 { let mut y = x; for i in 0..3 {} y }");
+    assert!(errs.iter().any(|e| e.contains("immutable")), "{errs:?}");
+    assert!(errs.iter().any(|e| e.contains("`for` loops")), "{errs:?}");
+    let (_, errs) = parse_str("pub fn k(x: &[f64]) -> f64 { x.foo() }");
+    assert!(
+        errs.iter().any(|e| e.contains("array type itself")),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter().any(|e| e.contains("unknown method `foo`")),
+        "{errs:?}"
+    );
+    let (p, errs) = parse_str("pub fn k(x: f64) -> f64 { x + }");
+    assert!(p.is_none() && errs.len() == 1, "{errs:?}");
+}
+
+#[test]
+fn block_options() {
+    let mut d = Diags::default();
+    let p = parse(
+        "#![fsmooth(fusion = false)] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(d.is_empty(), "{:?}", d.messages());
+    assert!(!p.unwrap().options.fusion);
+    let mut d = Diags::default();
+    let p = parse(
+        "#![fsmooth(storage = \"heap\", fusion = true)] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(d.is_empty(), "{:?}", d.messages());
+    assert_eq!(p.unwrap().options.storage, crate::front::ast::Storage::Heap);
+    let mut d = Diags::default();
+    let p = parse(
+        "#![fsmooth(unroll = false)] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(d.is_empty(), "{:?}", d.messages());
+    let o = p.unwrap().options;
+    assert!(!o.unroll && o.fusion);
+    let mut d = Diags::default();
+    parse(
+        "#![fsmooth(storage = \"stack\")] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(
+        d.messages()[0].contains("unknown storage"),
+        "{:?}",
+        d.messages()
+    );
+    let mut d = Diags::default();
+    parse(
+        "#![fsmooth(speed = 11)] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(
+        d.messages()[0].contains("unknown fsmooth option"),
+        "{:?}",
+        d.messages()
+    );
+}

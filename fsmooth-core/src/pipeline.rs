@@ -17,7 +17,9 @@
 //!
 //! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
 //! kernel to an observer after every pass (the explain tool prints from there) and, in
-//! tests and debug builds, validates it.
+//! tests and debug builds, validates it ([`crate::middle::validate`]): a pass that leaves a
+//! malformed kernel is an internal compiler error naming the pass, reported as a
+//! `compile_error!` on the kernel's name.
 
 use crate::emit;
 use crate::front::ast::Options;
@@ -26,6 +28,7 @@ use crate::front::diag::Diags;
 use crate::front::parse;
 use crate::lower::{self, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
+use crate::middle::validate::{self, Rules};
 use crate::middle::{anf, fuse, hoist, simplify, unroll};
 use proc_macro2::TokenStream;
 
@@ -49,34 +52,71 @@ pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
 /// Watches the middle passes: called with each pass's name and the kernel after it.
 pub type Observer<'a> = &'a mut dyn FnMut(&str, &Kernel);
 
-/// Runs middle passes in turn, telling an observer after each.
+/// Runs middle passes in turn, telling an observer after each and, in tests and debug
+/// builds, validating the kernel ([`validate`]). After a pass leaves a malformed kernel, the
+/// later passes do not run: the first problem is the one to report.
 pub struct Passes<'a> {
     observe: Option<Observer<'a>>,
+    /// Whether to validate after each pass.
+    check: bool,
+    /// The first pass that left a malformed kernel, and what is wrong.
+    failed: Option<String>,
 }
 
 impl Passes<'_> {
-    /// Run `pass` on `k`, then show the result to the observer.
+    /// Run `pass` on `k`, then validate it and show it to the observer.
     fn run(&mut self, name: &str, k: &mut Kernel, pass: impl FnOnce(&mut Kernel)) {
+        if self.failed.is_some() {
+            return;
+        }
         pass(k);
+        self.validate(name, k);
         if let Some(observe) = self.observe.as_mut() {
             observe(name, k);
         }
     }
+
+    /// Record the problems of `k` after pass `name` (A-normal form is promised by `anf`
+    /// alone: the passes after it inline single uses again).
+    fn validate(&mut self, name: &str, k: &Kernel) {
+        if !self.check || self.failed.is_some() {
+            return;
+        }
+        let problems = validate::validate(k, Rules { anf: name == "anf" });
+        if !problems.is_empty() {
+            self.failed = Some(format!(
+                "internal compiler error after pass `{name}` in kernel `{}`: {}",
+                k.name.s,
+                problems.join("; ")
+            ));
+        }
+    }
 }
 
-/// The middle of the pipeline, on one kernel.
-pub fn middle(k: Kernel, options: Options) -> Kernel {
+/// Validate between passes: in the crate's tests and in debug builds of the macro.
+const VALIDATE: bool = cfg!(any(test, debug_assertions));
+
+/// The middle of the pipeline, on one kernel. `Err` is an internal compiler error: a pass
+/// left a malformed kernel ([`validate`], in tests and debug builds only).
+pub fn middle(k: Kernel, options: Options) -> Result<Kernel, String> {
     middle_observed(k, options, None)
 }
 
-/// The middle of the pipeline, telling `observe` the kernel after every pass.
+/// The middle of the pipeline, telling `observe` the kernel after every pass; `Err` as for
+/// [`middle`].
 pub fn middle_observed(
     mut kernel: Kernel,
     options: Options,
     observe: Option<Observer<'_>>,
-) -> Kernel {
-    let mut p = Passes { observe };
+) -> Result<Kernel, String> {
+    let mut p = Passes {
+        observe,
+        check: VALIDATE,
+        failed: None,
+    };
     let k = &mut kernel;
+    // The front end's kernel, before any pass.
+    p.validate("check", k);
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     if options.fusion {
         p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
@@ -107,7 +147,10 @@ pub fn middle_observed(
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)
     });
-    kernel
+    match p.failed {
+        Some(msg) => Err(msg),
+        None => Ok(kernel),
+    }
 }
 
 /// Lowering: one kernel after the middle into the loop IR, with its frame.
@@ -125,11 +168,22 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
         return emit::errors(&diags, &checked.scope);
     }
     let options = checked.scope.options;
-    checked
-        .kernels
+    let mut kernels = Vec::new();
+    for k in checked.kernels {
+        let span = k.name.span;
+        match middle(k, options) {
+            Ok(k) => kernels.push(k),
+            // An internal error is reported as the user's errors are, on the kernel's name,
+            // with every kernel's signature kept (no panic inside the user's build).
+            Err(msg) => diags.error(span, msg),
+        }
+    }
+    if !diags.is_empty() {
+        return emit::errors(&diags, &checked.scope);
+    }
+    kernels
         .into_iter()
         .map(|k| {
-            let k = middle(k, options);
             let planned = lower(&k, options);
             emit::kernel(&k, planned, options)
         })
@@ -137,7 +191,8 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
 }
 
 /// The pipeline up to the loop IR, for testing the translation: each public kernel after the
-/// middle, with its plan. Errors are the diagnostics' messages.
+/// middle, with its plan. Errors are the diagnostics' messages, or an internal compiler
+/// error from [`middle`].
 pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String> {
     let mut diags = Diags::default();
     let checked = front(tokens, &mut diags);
@@ -145,13 +200,13 @@ pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String>
         return Err(diags.messages().join("\n"));
     };
     let options = checked.scope.options;
-    Ok(checked
+    checked
         .kernels
         .into_iter()
         .map(|k| {
-            let k = middle(k, options);
+            let k = middle(k, options)?;
             let p = lower(&k, options);
-            (k, p)
+            Ok((k, p))
         })
-        .collect())
+        .collect()
 }

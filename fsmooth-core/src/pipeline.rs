@@ -210,3 +210,38 @@ pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String>
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_that_breaks_the_kernel_is_named_and_stops_the_rest() {
+        let mut diags = Diags::default();
+        let src = "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| a[i] * 2.0) }";
+        let mut checked = front(src.parse().unwrap(), &mut diags).unwrap();
+        let mut k = checked.kernels.remove(0);
+        let mut seen = Vec::new();
+        let mut observe = |name: &str, _: &Kernel| seen.push(name.to_string());
+        let mut p = Passes {
+            observe: Some(&mut observe),
+            check: true,
+            failed: None,
+        };
+        p.run("fine", &mut k, |_| {});
+        // A pass that reuses a name: the build's index becomes parameter `a`'s id.
+        p.run("breaks", &mut k, |k| {
+            if let Kind::Build(_, i, _) = &mut k.body.kind {
+                *i = 0;
+            }
+        });
+        p.run("after", &mut k, |_| panic!("a pass after a failure ran"));
+        let msg = p.failed.unwrap();
+        assert!(
+            msg.starts_with("internal compiler error after pass `breaks` in kernel `k`: "),
+            "{msg}"
+        );
+        assert!(msg.contains("bound twice"), "{msg}");
+        assert_eq!(seen, ["fine", "breaks"]);
+    }
+}

@@ -11,7 +11,7 @@
 use crate::front::ast::{BinOp, CastTy};
 use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lir::{self, Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
-use crate::lower::storage::Frame;
+use crate::lower::storage::{Frame, Holds};
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -477,6 +477,7 @@ impl<'k> Dps<'k> {
             }
             _ => {}
         }
+        self.frame.or_label(Holds::value(e));
         let (marker, w) = self.alloc(e.ty.dims());
         let mut code = vec![marker];
         code.extend(self.write(e, &w));
@@ -945,7 +946,9 @@ impl<'k> Dps<'k> {
     /// allocation in the frame unless `a` is already a view). Returns the statements.
     fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
         if a.ty.is_arr() {
+            self.frame.label(Some(Holds::Let(v)));
             let (pre, w) = self.view(a);
+            self.frame.label(None);
             self.env.insert(v, Loc::View(w));
             pre
         } else {
@@ -1428,6 +1431,10 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
+                self.frame.label(Some(Holds::Acc {
+                    acc: *acc,
+                    first: true,
+                }));
                 let (mut code, a, b) = self.alloc_pair(e.ty.dims());
                 let nt = self.scalar(n);
                 code.extend(self.write(init, &a));

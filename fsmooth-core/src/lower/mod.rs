@@ -10,7 +10,7 @@ use crate::front::ast::{Options, Storage};
 use crate::front::size::Size;
 use crate::lir::{Base, Entry, Ex, Func, St};
 use crate::lower::dps::{Dps, View};
-use crate::lower::storage::distinct_peaks;
+use crate::lower::storage::{Buffer, distinct_peaks};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
 
@@ -21,6 +21,9 @@ pub struct Planned {
     pub func: Func,
     /// The frame's candidate peaks, as sizes.
     pub peaks: Vec<Size>,
+    /// Every allocation the planner made, in order (the memory plan; with `storage =
+    /// "heap"` each is a heap buffer of its own, not a place in a frame).
+    pub buffers: Vec<Buffer>,
 }
 
 /// Translate a kernel into the loop IR: sizes bound from lengths, then every length checked,
@@ -130,6 +133,7 @@ pub fn plan(k: &Kernel, options: Options) -> Planned {
     Planned {
         func: Func { body: all, result },
         peaks,
+        buffers: g.frame.buffers().to_vec(),
     }
 }
 

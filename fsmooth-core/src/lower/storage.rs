@@ -6,16 +6,77 @@
 //! allocations take no room, consecutive ones are merged into one frame, and an allocation
 //! inside a loop body gets the same offset on every iteration (hoisted out of the loop).
 //! The frame's length is the peak over every path, which is exactly what the code touches.
+//!
+//! The frame also records every allocation ([`Buffer`]: what it holds, where, for how long,
+//! and the buffers it was placed on top of), which the explain tool prints as the memory
+//! plan. The translation labels an allocation before it asks for it ([`Frame::label`]).
 
 use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, VarId};
 
-/// The frame being planned.
+/// The frame being planned, and a record of every allocation (for the memory plan the
+/// explain tool prints; recording changes nothing the translation sees).
 #[derive(Default)]
 pub struct Frame {
     /// The current top of the stack, in f64 slots.
     top: Vec<Size>,
     /// Every `offset + length` reached: the frame length is their maximum.
     peaks: Vec<Size>,
+    /// Every allocation made, in order.
+    buffers: Vec<Buffer>,
+    /// The buffer of each live allocation (parallel to `top`).
+    live: Vec<usize>,
+    /// What the next allocation holds, when its caller said.
+    next: Option<Holds>,
+}
+
+/// What a buffer of the frame holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Holds {
+    /// The array a `let` binds (a hoisted table is one: `let hoisted = build(..)`).
+    Let(VarId),
+    /// One of the two buffers of an array `ifold`'s accumulator (`first`: the one its
+    /// initial value is written to); the loop swaps them every iteration.
+    Acc {
+        /// The accumulator.
+        acc: VarId,
+        /// The first of the two.
+        first: bool,
+    },
+    /// An array expression that is not in memory yet, materialised where it is read (an
+    /// element or row of it, or a copy of it); the form of the expression.
+    Value(&'static str),
+}
+
+impl Holds {
+    /// An array expression materialised where it is read.
+    pub fn value(e: &Core) -> Holds {
+        Holds::Value(match &e.kind {
+            Kind::Build(..) => "build",
+            Kind::Ifold(..) => "ifold",
+            Kind::Array(_) => "array literal",
+            Kind::If(..) => "if",
+            Kind::Let(..) => "block",
+            _ => "array",
+        })
+    }
+}
+
+/// One allocation of the frame, as the planner placed it.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    /// What it holds.
+    pub holds: Holds,
+    /// Its first slot.
+    pub offset: Size,
+    /// How many slots.
+    pub len: Size,
+    /// The buffers live when it was made (their indexes in [`Frame::buffers`], bottom
+    /// first): it starts where the last of them ends, and this is the rule that placed it.
+    pub above: Vec<usize>,
+    /// How many buffers had been made when it was freed (`None`: never freed): it is live
+    /// together with the buffers from its own index up to this one, excluded.
+    pub freed: Option<usize>,
 }
 
 impl Frame {
@@ -28,19 +89,46 @@ impl Frame {
             .unwrap_or(Size::Lit(0))
     }
 
+    /// Say what the next allocation holds (`None`: nothing said). An accumulator's label
+    /// holds for its two buffers.
+    pub fn label(&mut self, holds: Option<Holds>) {
+        self.next = holds;
+    }
+
+    /// Say what the next allocation holds, unless that is said already.
+    pub fn or_label(&mut self, holds: Holds) {
+        self.next.get_or_insert(holds);
+    }
+
     /// Allocate `len` slots; returns the offset. Freed by [`Frame::pop`].
     pub fn push(&mut self, len: Size) -> Size {
         let off = self.top();
         if len.as_const() != Some(0) {
             self.peaks.push(Size::plus(off.clone(), len.clone()));
         }
+        let holds = match self.next.take() {
+            Some(Holds::Acc { acc, first: true }) => {
+                self.next = Some(Holds::Acc { acc, first: false });
+                Holds::Acc { acc, first: true }
+            }
+            Some(h) => h,
+            None => Holds::Value("array"),
+        };
+        self.buffers.push(Buffer {
+            holds,
+            offset: off.clone(),
+            len: len.clone(),
+            above: self.live.clone(),
+            freed: None,
+        });
+        self.live.push(self.buffers.len() - 1);
         self.top.push(len);
         off
     }
 
     /// Free the most recent allocation.
     pub fn pop(&mut self) {
-        self.top.pop();
+        self.truncate(self.depth().saturating_sub(1));
     }
 
     /// How many allocations are live (to restore after a scope).
@@ -51,11 +139,20 @@ impl Frame {
     /// Free allocations down to `depth`.
     pub fn truncate(&mut self, depth: usize) {
         self.top.truncate(depth);
+        let made = self.buffers.len();
+        for b in self.live.drain(depth.min(self.live.len())..) {
+            self.buffers[b].freed = Some(made);
+        }
     }
 
     /// The candidate peaks; the frame length is their maximum (0 if none).
     pub fn peaks(&self) -> &[Size] {
         &self.peaks
+    }
+
+    /// Every allocation made, in order.
+    pub fn buffers(&self) -> &[Buffer] {
+        &self.buffers
     }
 }
 

@@ -207,13 +207,7 @@ impl Printer<'_> {
                 let len = e.ty.dims().first().cloned().unwrap_or(Size::Lit(0));
                 let start = self.expr(lo, level);
                 let end = match &lo.sym {
-                    Some(s) => {
-                        let end = Size::plus(s.clone(), len);
-                        size(
-                            &end.poly().to_size().unwrap_or_else(|| end.fold()),
-                            self.names,
-                        )
-                    }
+                    Some(s) => size(&slice_end(s, &len), self.names),
                     None => format!(
                         "{} + {}",
                         self.operand(lo, level, prec::ADD),
@@ -298,6 +292,17 @@ impl Printer<'_> {
         }
         lines.push(format!("{}{}", pad(level), self.expr(cur, level)));
         lines.join("\n")
+    }
+}
+
+/// `lo + len` as the user would write a slice's end: `a[d..x]` for a length `x - d`.
+fn slice_end(lo: &Size, len: &Size) -> Size {
+    match len {
+        Size::Sub(whole, minus) if minus.same(lo) => (**whole).clone(),
+        _ => {
+            let end = Size::plus(lo.clone(), len.clone());
+            end.poly().to_size().unwrap_or_else(|| end.fold())
+        }
     }
 }
 

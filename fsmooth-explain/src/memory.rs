@@ -64,7 +64,7 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
         for (i, b) in buffers.iter().enumerate() {
             rows.push([
                 format!("#{i}"),
-                holds(&b.holds, names),
+                holds(&b.holds, names, heap),
                 if heap {
                     "-".into()
                 } else {
@@ -91,10 +91,12 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
             out.push_str(line.join("  ").trim_end());
             out.push('\n');
         }
-        out.push_str(
+        out.push_str(if heap {
+            "(live: the buffers made while it is live, `#2..#5` is #2 to #4)\n"
+        } else {
             "(live: the buffers made while it is live, `#2..#5` is #2 to #4; buffers live at \
-             different times share slots)\n",
-        );
+             different times share slots)\n"
+        });
     }
     if heap {
         return out;
@@ -149,8 +151,8 @@ fn agree(total: &[Size], peaks: &[Size], sizes: &SizeValues) -> bool {
     matched || (!sizes.is_empty() && evaluate(total, sizes) == evaluate(peaks, sizes))
 }
 
-/// What a buffer holds, in the core's names.
-fn holds(h: &Holds, names: &[String]) -> String {
+/// What a buffer holds, in the core's names (`heap`: an accumulator's buffers are one).
+fn holds(h: &Holds, names: &[String], heap: bool) -> String {
     match h {
         Holds::Let(v) if names.get(*v as usize).is_some_and(|n| n == "hoisted") => {
             format!("{} (hoisted table)", print::var(*v, names))
@@ -159,10 +161,10 @@ fn holds(h: &Holds, names: &[String]) -> String {
         Holds::Acc { acc, first } => format!(
             "{} (ifold accumulator, {})",
             print::var(*acc, names),
-            if *first {
-                "buffer 1: initial value"
-            } else {
-                "buffer 2"
+            match (heap, *first) {
+                (true, _) => "both buffers",
+                (false, true) => "buffer 1: initial value",
+                (false, false) => "buffer 2",
             }
         ),
         Holds::Value(form) => format!("a `{form}` where it is read"),

@@ -1431,10 +1431,7 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                self.frame.label(Some(Holds::Acc {
-                    acc: *acc,
-                    first: true,
-                }));
+                self.frame.label(Some(Holds::accumulator(*acc)));
                 let (mut code, a, b) = self.alloc_pair(e.ty.dims());
                 let nt = self.scalar(n);
                 code.extend(self.write(init, &a));

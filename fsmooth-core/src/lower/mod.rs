@@ -32,6 +32,7 @@ pub fn plan(k: &Kernel, options: Options) -> Planned {
     let storage = options.storage;
     let mut g = Dps::new(k, storage == Storage::Heap);
     g.jam = options.fusion && options.unroll;
+    g.frame.pairs_in_one = storage == Storage::Heap;
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,

@@ -28,6 +28,9 @@ pub struct Frame {
     live: Vec<usize>,
     /// What the next allocation holds, when its caller said.
     next: Option<Holds>,
+    /// An accumulator's two buffers are one allocation of twice the length (with `storage =
+    /// "heap"`), not two.
+    pub pairs_in_one: bool,
 }
 
 /// What a buffer of the frame holds.
@@ -36,7 +39,8 @@ pub enum Holds {
     /// The array a `let` binds (a hoisted table is one: `let hoisted = build(..)`).
     Let(VarId),
     /// One of the two buffers of an array `ifold`'s accumulator (`first`: the one its
-    /// initial value is written to); the loop swaps them every iteration.
+    /// initial value is written to, or both when [`Frame::pairs_in_one`]); the loop swaps
+    /// them every iteration.
     Acc {
         /// The accumulator.
         acc: VarId,
@@ -49,6 +53,11 @@ pub enum Holds {
 }
 
 impl Holds {
+    /// The buffers of `acc`, an array `ifold`'s accumulator, the first of which comes next.
+    pub fn accumulator(acc: VarId) -> Holds {
+        Holds::Acc { acc, first: true }
+    }
+
     /// An array expression materialised where it is read.
     pub fn value(e: &Core) -> Holds {
         Holds::Value(match &e.kind {
@@ -107,7 +116,7 @@ impl Frame {
             self.peaks.push(Size::plus(off.clone(), len.clone()));
         }
         let holds = match self.next.take() {
-            Some(Holds::Acc { acc, first: true }) => {
+            Some(Holds::Acc { acc, first: true }) if !self.pairs_in_one => {
                 self.next = Some(Holds::Acc { acc, first: false });
                 Holds::Acc { acc, first: true }
             }

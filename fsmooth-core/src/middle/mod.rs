@@ -3,7 +3,7 @@
 //!
 //! [`simplify`] (copy propagation, constant folding, common subexpressions), [`fuse`] (loop
 //! fusion), [`unroll`] (small fixed loops written out), [`hoist`] (costly invariant math out
-//! of loops) and [`anf`] (A-normal form). [`print`] shows a kernel in fsmooth's syntax;
+//! of loops) and [`anf`] (A-normal form). [`print`](mod@print) shows a kernel in fsmooth's syntax;
 //! [`validate`] checks what the passes assume of one.
 
 pub mod anf;

@@ -49,7 +49,7 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
 /// The generated function and module for one kernel.
 pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let storage = options.storage;
-    let Planned { func, peaks } = planned;
+    let Planned { func, peaks, .. } = planned;
     // A heap frame is not taken from the region: the region needs no room.
     let peaks = if storage == Storage::Region {
         peaks

@@ -19,7 +19,9 @@
 //!
 //! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
 //! kernel to an observer after every pass (the explain tool prints from there) and, in
-//! tests and debug builds, validates it.
+//! tests and debug builds, validates it ([`crate::middle::validate`]): a pass that leaves a
+//! malformed kernel is an internal compiler error naming the pass, reported as a
+//! `compile_error!` on the kernel's name.
 
 use crate::front::ast::{Options, Storage};
 use crate::front::check::{self, Scope};
@@ -27,6 +29,7 @@ use crate::front::diag::Diags;
 use crate::front::parse;
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
+use crate::middle::validate::{self, Rules};
 use crate::middle::{anf, fuse, hoist, simplify, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
@@ -51,34 +54,71 @@ pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
 /// Watches the middle passes: called with each pass's name and the kernel after it.
 pub type Observer<'a> = &'a mut dyn FnMut(&str, &Kernel);
 
-/// Runs middle passes in turn, telling an observer after each.
+/// Runs middle passes in turn, telling an observer after each and, in tests and debug
+/// builds, validating the kernel ([`validate`]). After a pass leaves a malformed kernel, the
+/// later passes do not run: the first problem is the one to report.
 pub struct Passes<'a> {
     observe: Option<Observer<'a>>,
+    /// Whether to validate after each pass.
+    check: bool,
+    /// The first pass that left a malformed kernel, and what is wrong.
+    failed: Option<String>,
 }
 
 impl Passes<'_> {
-    /// Run `pass` on `k`, then show the result to the observer.
+    /// Run `pass` on `k`, then validate it and show it to the observer.
     fn run(&mut self, name: &str, k: &mut Kernel, pass: impl FnOnce(&mut Kernel)) {
+        if self.failed.is_some() {
+            return;
+        }
         pass(k);
+        self.validate(name, k);
         if let Some(observe) = self.observe.as_mut() {
             observe(name, k);
         }
     }
+
+    /// Record the problems of `k` after pass `name` (A-normal form is promised by `anf`
+    /// alone: the passes after it inline single uses again).
+    fn validate(&mut self, name: &str, k: &Kernel) {
+        if !self.check || self.failed.is_some() {
+            return;
+        }
+        let problems = validate::validate(k, Rules { anf: name == "anf" });
+        if !problems.is_empty() {
+            self.failed = Some(format!(
+                "internal compiler error after pass `{name}` in kernel `{}`: {}",
+                k.name.s,
+                problems.join("; ")
+            ));
+        }
+    }
 }
 
-/// The middle of the pipeline, on one kernel.
-pub fn middle(k: Kernel, options: Options) -> Kernel {
+/// Validate between passes: in the crate's tests and in debug builds of the macro.
+const VALIDATE: bool = cfg!(any(test, debug_assertions));
+
+/// The middle of the pipeline, on one kernel. `Err` is an internal compiler error: a pass
+/// left a malformed kernel ([`validate`], in tests and debug builds only).
+pub fn middle(k: Kernel, options: Options) -> Result<Kernel, String> {
     middle_observed(k, options, None)
 }
 
-/// The middle of the pipeline, telling `observe` the kernel after every pass.
+/// The middle of the pipeline, telling `observe` the kernel after every pass; `Err` as for
+/// [`middle`].
 pub fn middle_observed(
     mut kernel: Kernel,
     options: Options,
     observe: Option<Observer<'_>>,
-) -> Kernel {
-    let mut p = Passes { observe };
+) -> Result<Kernel, String> {
+    let mut p = Passes {
+        observe,
+        check: VALIDATE,
+        failed: None,
+    };
     let k = &mut kernel;
+    // The front end's kernel, before any pass.
+    p.validate("check", k);
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     if options.fusion {
         p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
@@ -109,7 +149,10 @@ pub fn middle_observed(
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)
     });
-    kernel
+    match p.failed {
+        Some(msg) => Err(msg),
+        None => Ok(kernel),
+    }
 }
 
 /// Lowering: one kernel after the middle into the loop IR, with its frame.
@@ -136,11 +179,22 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
         return emit::errors(&diags, &checked.scope);
     }
     let options = checked.scope.options;
-    checked
-        .kernels
+    let mut kernels = Vec::new();
+    for k in checked.kernels {
+        let span = k.name.span;
+        match middle(k, options) {
+            Ok(k) => kernels.push(k),
+            // An internal error is reported as the user's errors are, on the kernel's name,
+            // with every kernel's signature kept (no panic inside the user's build).
+            Err(msg) => diags.error(span, msg),
+        }
+    }
+    if !diags.is_empty() {
+        return emit::errors(&diags, &checked.scope);
+    }
+    kernels
         .into_iter()
         .map(|k| {
-            let k = middle(k, options);
             let planned = lower(&k, options);
             emit::kernel(&k, planned, options)
         })
@@ -148,7 +202,8 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
 }
 
 /// The pipeline up to the loop IR, for testing the translation: each public kernel after the
-/// middle, with its plan. Errors are the diagnostics' messages.
+/// middle, with its plan. Errors are the diagnostics' messages, or an internal compiler
+/// error from [`middle`].
 pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String> {
     let mut diags = Diags::default();
     let checked = front(tokens, &mut diags);
@@ -156,13 +211,48 @@ pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String>
         return Err(diags.messages().join("\n"));
     };
     let options = checked.scope.options;
-    Ok(checked
+    checked
         .kernels
         .into_iter()
         .map(|k| {
-            let k = middle(k, options);
+            let k = middle(k, options)?;
             let p = lower(&k, options);
-            (k, p)
+            Ok((k, p))
         })
-        .collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_that_breaks_the_kernel_is_named_and_stops_the_rest() {
+        let mut diags = Diags::default();
+        let src = "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| a[i] * 2.0) }";
+        let mut checked = front(src.parse().unwrap(), &mut diags).unwrap();
+        let mut k = checked.kernels.remove(0);
+        let mut seen = Vec::new();
+        let mut observe = |name: &str, _: &Kernel| seen.push(name.to_string());
+        let mut p = Passes {
+            observe: Some(&mut observe),
+            check: true,
+            failed: None,
+        };
+        p.run("fine", &mut k, |_| {});
+        // A pass that reuses a name: the build's index becomes parameter `a`'s id.
+        p.run("breaks", &mut k, |k| {
+            if let Kind::Build(_, i, _) = &mut k.body.kind {
+                *i = 0;
+            }
+        });
+        p.run("after", &mut k, |_| panic!("a pass after a failure ran"));
+        let msg = p.failed.unwrap();
+        assert!(
+            msg.starts_with("internal compiler error after pass `breaks` in kernel `k`: "),
+            "{msg}"
+        );
+        assert!(msg.contains("bound twice"), "{msg}");
+        assert_eq!(seen, ["fine", "breaks"]);
+    }
 }

@@ -17,7 +17,7 @@
 use crate::front::ast::{BinOp, CastTy};
 use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
-use crate::lower::storage::Frame;
+use crate::lower::storage::{Frame, Holds};
 use crate::lower::streams::LoopCtx;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
@@ -356,7 +356,9 @@ impl<'k> Dps<'k> {
     /// allocation in the frame unless `a` is already a view). Returns the statements.
     fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
         if a.ty.is_arr() {
+            self.frame.label(Some(Holds::Let(v)));
             let (pre, w) = self.view(a);
+            self.frame.label(None);
             self.env.insert(v, Loc::View(w));
             pre
         } else {
@@ -480,6 +482,7 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
+                self.frame.label(Some(Holds::accumulator(*acc)));
                 let (mut code, a, b) = self.alloc_pair(e.ty.dims());
                 let nt = self.scalar(n);
                 code.extend(self.write(init, &a));

@@ -5,7 +5,7 @@ use crate::front::ast::Storage;
 use crate::front::size::Size;
 use crate::lir::{Base, Entry, Ex, Func, St};
 use crate::lower::dps::{Dps, View};
-use crate::lower::storage::distinct_peaks;
+use crate::lower::storage::{Buffer, distinct_peaks};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
 
@@ -16,6 +16,9 @@ pub struct Planned {
     pub func: Func,
     /// The frame's candidate peaks, as sizes.
     pub peaks: Vec<Size>,
+    /// Every allocation the planner made, in order (the memory plan; with `storage =
+    /// "heap"` each is a heap buffer of its own, not a place in a frame).
+    pub buffers: Vec<Buffer>,
 }
 
 /// How the body is lowered, decided by the block's options ([`crate::pipeline::lower`]).
@@ -45,6 +48,7 @@ pub struct Translated<'k> {
 pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     let mut dps = Dps::new(k, lowering.heap_arrays);
     dps.jam = lowering.block_sum_folds;
+    dps.frame.pairs_in_one = lowering.heap_arrays;
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
@@ -153,6 +157,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     Planned {
         func: Func { body: all, result },
         peaks,
+        buffers: g.frame.buffers().to_vec(),
     }
 }
 

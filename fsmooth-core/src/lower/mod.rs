@@ -4,7 +4,7 @@
 //! ([`dps`]: the state and the D and S translations), one `impl` of [`dps::Dps`] per
 //! concern:
 //! - `views`: rows, slices and variables as views of a buffer, never copies;
-//! - [`storage`]: the frame plan, and the allocations the translation takes in it;
+//! - `alloc`: the allocations the translation takes, placed by the frame plan ([`storage`]);
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows.
@@ -12,6 +12,7 @@
 //! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
 //! sizes bound from lengths, every length checked, the frame taken, then the body.
 
+mod alloc;
 mod blocking;
 mod bounds;
 pub mod dps;

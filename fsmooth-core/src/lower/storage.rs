@@ -6,18 +6,86 @@
 //! allocations take no room, consecutive ones are merged into one frame, and an allocation
 //! inside a loop body gets the same offset on every iteration (hoisted out of the loop).
 //! The frame's length is the peak over every path, which is exactly what the code touches.
+//!
+//! The frame also records every allocation ([`Buffer`]: what it holds, where, for how long,
+//! and the buffers it was placed on top of), which the explain tool prints as the memory
+//! plan. The translation labels an allocation before it asks for it ([`Frame::label`]).
 
 use crate::front::size::Size;
-use crate::lir::{Base, Ex, St};
-use crate::lower::dps::{Dps, View};
+use crate::middle::ir::{Core, Kind, VarId};
 
-/// The frame being planned.
+/// The frame being planned, and a record of every allocation (for the memory plan the
+/// explain tool prints; recording changes nothing the translation sees).
 #[derive(Default)]
 pub struct Frame {
     /// The current top of the stack, in f64 slots.
     top: Vec<Size>,
     /// Every `offset + length` reached: the frame length is their maximum.
     peaks: Vec<Size>,
+    /// Every allocation made, in order.
+    buffers: Vec<Buffer>,
+    /// The buffer of each live allocation (parallel to `top`).
+    live: Vec<usize>,
+    /// What the next allocation holds, when its caller said.
+    next: Option<Holds>,
+    /// An accumulator's two buffers are one allocation of twice the length (with `storage =
+    /// "heap"`), not two.
+    pub pairs_in_one: bool,
+}
+
+/// What a buffer of the frame holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Holds {
+    /// The array a `let` binds (a hoisted table is one: `let hoisted = build(..)`).
+    Let(VarId),
+    /// One of the two buffers of an array `ifold`'s accumulator (`first`: the one its
+    /// initial value is written to, or both when [`Frame::pairs_in_one`]); the loop swaps
+    /// them every iteration.
+    Acc {
+        /// The accumulator.
+        acc: VarId,
+        /// The first of the two.
+        first: bool,
+    },
+    /// An array expression that is not in memory yet, materialised where it is read (an
+    /// element or row of it, or a copy of it); the form of the expression.
+    Value(&'static str),
+}
+
+impl Holds {
+    /// The buffers of `acc`, an array `ifold`'s accumulator, the first of which comes next.
+    pub fn accumulator(acc: VarId) -> Holds {
+        Holds::Acc { acc, first: true }
+    }
+
+    /// An array expression materialised where it is read.
+    pub fn value(e: &Core) -> Holds {
+        Holds::Value(match &e.kind {
+            Kind::Build(..) => "build",
+            Kind::Ifold(..) => "ifold",
+            Kind::Array(_) => "array literal",
+            Kind::If(..) => "if",
+            Kind::Let(..) => "block",
+            _ => "array",
+        })
+    }
+}
+
+/// One allocation of the frame, as the planner placed it.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    /// What it holds.
+    pub holds: Holds,
+    /// Its first slot.
+    pub offset: Size,
+    /// How many slots.
+    pub len: Size,
+    /// The buffers live when it was made (their indexes in [`Frame::buffers`], bottom
+    /// first): it starts where the last of them ends, and this is the rule that placed it.
+    pub above: Vec<usize>,
+    /// How many buffers had been made when it was freed (`None`: never freed): it is live
+    /// together with the buffers from its own index up to this one, excluded.
+    pub freed: Option<usize>,
 }
 
 impl Frame {
@@ -30,19 +98,46 @@ impl Frame {
             .unwrap_or(Size::Lit(0))
     }
 
+    /// Say what the next allocation holds (`None`: nothing said). An accumulator's label
+    /// holds for its two buffers.
+    pub fn label(&mut self, holds: Option<Holds>) {
+        self.next = holds;
+    }
+
+    /// Say what the next allocation holds, unless that is said already.
+    pub fn or_label(&mut self, holds: Holds) {
+        self.next.get_or_insert(holds);
+    }
+
     /// Allocate `len` slots; returns the offset. Freed by [`Frame::pop`].
     pub fn push(&mut self, len: Size) -> Size {
         let off = self.top();
         if len.as_const() != Some(0) {
             self.peaks.push(Size::plus(off.clone(), len.clone()));
         }
+        let holds = match self.next.take() {
+            Some(Holds::Acc { acc, first: true }) if !self.pairs_in_one => {
+                self.next = Some(Holds::Acc { acc, first: false });
+                Holds::Acc { acc, first: true }
+            }
+            Some(h) => h,
+            None => Holds::Value("array"),
+        };
+        self.buffers.push(Buffer {
+            holds,
+            offset: off.clone(),
+            len: len.clone(),
+            above: self.live.clone(),
+            freed: None,
+        });
+        self.live.push(self.buffers.len() - 1);
         self.top.push(len);
         off
     }
 
     /// Free the most recent allocation.
     pub fn pop(&mut self) {
-        self.top.pop();
+        self.truncate(self.depth().saturating_sub(1));
     }
 
     /// How many allocations are live (to restore after a scope).
@@ -53,11 +148,20 @@ impl Frame {
     /// Free allocations down to `depth`.
     pub fn truncate(&mut self, depth: usize) {
         self.top.truncate(depth);
+        let made = self.buffers.len();
+        for b in self.live.drain(depth.min(self.live.len())..) {
+            self.buffers[b].freed = Some(made);
+        }
     }
 
     /// The candidate peaks; the frame length is their maximum (0 if none).
     pub fn peaks(&self) -> &[Size] {
         &self.peaks
+    }
+
+    /// Every allocation made, in order.
+    pub fn buffers(&self) -> &[Buffer] {
+        &self.buffers
     }
 }
 
@@ -94,77 +198,6 @@ pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
         }
     }
     keep
-}
-
-impl Dps<'_> {
-    /// Take room for an array of `dims` in the frame: the allocation's marker and its view.
-    pub(super) fn alloc(&mut self, dims: &[Size]) -> (St, View) {
-        let len = dims
-            .iter()
-            .cloned()
-            .reduce(Size::times)
-            .unwrap_or(Size::Lit(1));
-        let off = self.frame.push(len.clone());
-        if let Some(k) = self.heap.as_mut() {
-            // A buffer of its own, made here.
-            let id = *k;
-            *k += 1;
-            let marker = St::Heap {
-                id,
-                len: self.sizes.get(&len),
-            };
-            let view = View {
-                base: Base::Heap(id),
-                off: None,
-                dims: dims.to_vec(),
-            };
-            return (marker, view);
-        }
-        let off = if off.as_const() == Some(0) {
-            None
-        } else {
-            Some(self.sizes.get(&off))
-        };
-        // The length is only for the executor: `Const` adds nothing to the printed code.
-        let marker = St::Alloc {
-            off: off.clone().unwrap_or(Ex::Usize(0)),
-            len: Ex::Const(len),
-        };
-        let view = View {
-            base: Base::Scratch,
-            off,
-            dims: dims.to_vec(),
-        };
-        (marker, view)
-    }
-
-    /// Two buffers of `dims` for a double-buffered accumulator: two frame slots, or one heap
-    /// buffer of twice the length (so that swapping offsets swaps them).
-    pub(super) fn alloc_pair(&mut self, dims: &[Size]) -> (Vec<St>, View, View) {
-        if self.heap.is_some() {
-            let mut two = vec![Size::Lit(2)];
-            two.extend(dims.iter().cloned());
-            let (m, w) = self.alloc(&two);
-            let len = dims
-                .iter()
-                .cloned()
-                .reduce(Size::times)
-                .unwrap_or(Size::Lit(1));
-            let second = View {
-                base: w.base.clone(),
-                off: Some(self.sizes.get(&len)),
-                dims: dims.to_vec(),
-            };
-            let first = View {
-                dims: dims.to_vec(),
-                ..w
-            };
-            return (vec![m], first, second);
-        }
-        let (ma, a) = self.alloc(dims);
-        let (mb, b) = self.alloc(dims);
-        (vec![ma, mb], a, b)
-    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, St, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind};
 use proc_macro2::Ident;
 use quote::format_ident;
@@ -85,6 +86,7 @@ impl Dps<'_> {
             }
             _ => {}
         }
+        self.frame.or_label(Holds::value(e));
         let (marker, w) = self.alloc(e.ty.dims());
         let mut code = vec![marker];
         code.extend(self.write(e, &w));

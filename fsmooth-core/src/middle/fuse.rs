@@ -405,7 +405,7 @@ pub(crate) mod tests {
     pub(crate) fn optimized(src: &str) -> crate::middle::ir::Kernel {
         let mut d = crate::front::diag::Diags::default();
         let mut block = crate::pipeline::front(src.parse().unwrap(), &mut d).unwrap();
-        crate::pipeline::middle(block.kernels.remove(0), block.scope.options)
+        crate::pipeline::middle(block.kernels.remove(0), block.scope.options).unwrap()
     }
 
     /// How many nodes of `e` satisfy `f`.

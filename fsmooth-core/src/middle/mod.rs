@@ -3,11 +3,14 @@
 //!
 //! [`simplify`] (copy propagation, constant folding, common subexpressions), [`fuse`] (loop
 //! fusion), [`unroll`] (small fixed loops written out), [`hoist`] (costly invariant math out
-//! of loops) and [`anf`] (A-normal form).
+//! of loops) and [`anf`] (A-normal form). [`print`](mod@print) shows a kernel in fsmooth's syntax;
+//! [`validate`] checks what the passes assume of one.
 
 pub mod anf;
 pub mod fuse;
 pub mod hoist;
 pub mod ir;
+pub mod print;
 pub mod simplify;
 pub mod unroll;
+pub mod validate;

@@ -1,0 +1,77 @@
+//! The allocations the translation takes: room in the frame ([`crate::lower::storage`]), or a
+//! heap buffer of its own with `storage = "heap"`.
+
+use crate::front::size::Size;
+use crate::lir::{Base, Ex, St};
+use crate::lower::dps::{Dps, View};
+
+impl Dps<'_> {
+    /// Take room for an array of `dims` in the frame: the allocation's marker and its view.
+    pub(super) fn alloc(&mut self, dims: &[Size]) -> (St, View) {
+        let len = dims
+            .iter()
+            .cloned()
+            .reduce(Size::times)
+            .unwrap_or(Size::Lit(1));
+        let off = self.frame.push(len.clone());
+        if let Some(k) = self.heap.as_mut() {
+            // A buffer of its own, made here.
+            let id = *k;
+            *k += 1;
+            let marker = St::Heap {
+                id,
+                len: self.sizes.get(&len),
+            };
+            let view = View {
+                base: Base::Heap(id),
+                off: None,
+                dims: dims.to_vec(),
+            };
+            return (marker, view);
+        }
+        let off = if off.as_const() == Some(0) {
+            None
+        } else {
+            Some(self.sizes.get(&off))
+        };
+        // The length is only for the executor: `Const` adds nothing to the printed code.
+        let marker = St::Alloc {
+            off: off.clone().unwrap_or(Ex::Usize(0)),
+            len: Ex::Const(len),
+        };
+        let view = View {
+            base: Base::Scratch,
+            off,
+            dims: dims.to_vec(),
+        };
+        (marker, view)
+    }
+
+    /// Two buffers of `dims` for a double-buffered accumulator: two frame slots, or one heap
+    /// buffer of twice the length (so that swapping offsets swaps them).
+    pub(super) fn alloc_pair(&mut self, dims: &[Size]) -> (Vec<St>, View, View) {
+        if self.heap.is_some() {
+            let mut two = vec![Size::Lit(2)];
+            two.extend(dims.iter().cloned());
+            let (m, w) = self.alloc(&two);
+            let len = dims
+                .iter()
+                .cloned()
+                .reduce(Size::times)
+                .unwrap_or(Size::Lit(1));
+            let second = View {
+                base: w.base.clone(),
+                off: Some(self.sizes.get(&len)),
+                dims: dims.to_vec(),
+            };
+            let first = View {
+                dims: dims.to_vec(),
+                ..w
+            };
+            return (vec![m], first, second);
+        }
+        let (ma, a) = self.alloc(dims);
+        let (mb, b) = self.alloc(dims);
+        (vec![ma, mb], a, b)
+    }
+}

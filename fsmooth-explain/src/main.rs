@@ -1,0 +1,125 @@
+//! `fsmooth-explain`: every stage of the fsmooth compiler for the kernels of a Rust file.
+//!
+//! ```text
+//! cargo run -p fsmooth-explain -- FILE.rs [--kernel NAME] [--stage NAME] [--sizes d=2,k=3]
+//! ```
+//!
+//! For each public kernel of each `fsmooth! { .. }` block in the file: the typed core
+//! (`core`), the core after each middle pass that changed it (the stage is the pass's name:
+//! `propagate`, `fuse`, `fold`, `unroll`, `hoist`, `anf`, `cse`, `inline_single_uses`), the
+//! loop IR (`lir`), the memory plan (`memory`) and the generated Rust (`rust`). `--sizes`
+//! evaluates the frame's total at concrete sizes. Errors in the file print as rustc prints
+//! them, and the exit status is 1.
+
+mod memory;
+mod source;
+mod stages;
+
+use source::Source;
+use stages::{Request, STAGES};
+use std::process::ExitCode;
+
+const USAGE: &str =
+    "usage: fsmooth-explain FILE.rs [--kernel NAME] [--stage NAME] [--sizes NAME=N,..]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(text) => {
+            eprint!("{text}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The command line: the file, and what to show of it.
+fn parse_args(args: &[String]) -> Result<(String, Request), String> {
+    let mut file = None;
+    let mut request = Request::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("error: `{flag}` needs a value\n{USAGE}\n"))
+        };
+        match a.as_str() {
+            "--kernel" => request.kernel = Some(value(a)?),
+            "--stage" => {
+                let s = value(a)?;
+                if !STAGES.contains(&s.as_str()) {
+                    return Err(format!(
+                        "error: no stage `{s}`; the stages are {}\n",
+                        STAGES.join(", ")
+                    ));
+                }
+                request.stage = Some(s);
+            }
+            "--sizes" => {
+                for pair in value(a)?.split(',').filter(|p| !p.is_empty()) {
+                    let parsed = pair
+                        .split_once('=')
+                        .and_then(|(n, v)| Some((n.trim().to_string(), v.trim().parse().ok()?)));
+                    match parsed {
+                        Some(p) => request.sizes.push(p),
+                        None => return Err(format!("error: `{pair}` is not `name=number`\n")),
+                    }
+                }
+            }
+            "-h" | "--help" => return Err(format!("{USAGE}\n")),
+            f if f.starts_with('-') => {
+                return Err(format!("error: unknown option `{f}`\n{USAGE}\n"));
+            }
+            f if file.is_none() => file = Some(f.to_string()),
+            f => return Err(format!("error: a second file `{f}`\n{USAGE}\n")),
+        }
+    }
+    let file = file.ok_or_else(|| format!("{USAGE}\n"))?;
+    Ok((file, request))
+}
+
+/// The explanation of the file the arguments name, or what went wrong.
+fn run(args: &[String]) -> Result<String, String> {
+    let (path, request) = parse_args(args)?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("error: cannot read `{path}`: {e}\n"))?;
+    let source = Source { path, text };
+    let blocks = source.blocks()?;
+    if blocks.is_empty() {
+        return Err(format!("error: no `fsmooth!` block in `{}`\n", source.path));
+    }
+    let (mut out, mut errors) = (String::new(), String::new());
+    let (mut kernels, mut helpers) = (Vec::new(), Vec::new());
+    for tokens in blocks {
+        let e = stages::explain(tokens, &source, &request);
+        out.push_str(&e.text);
+        errors.push_str(&e.errors);
+        kernels.extend(e.kernels);
+        helpers.extend(e.helpers);
+    }
+    if let Some(name) = &request.kernel
+        && !kernels.contains(name)
+        && errors.is_empty()
+    {
+        let why = if helpers.contains(name) {
+            format!("`{name}` is a helper (not `pub`): it is inlined into the kernels that call it")
+        } else {
+            format!("no kernel `{name}`")
+        };
+        return Err(format!(
+            "error: {why}; the kernels are {}\n",
+            kernels.join(", ")
+        ));
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        // What could be explained, then the errors.
+        print!("{out}");
+        Err(errors)
+    }
+}

@@ -1,0 +1,207 @@
+//! The memory plan of a kernel: every buffer the frame planner placed
+//! ([`fsmooth_core::lower::storage`]), with what it holds, its offset and length as size
+//! expressions, when it is live and the rule that placed it; then the frame's total, which
+//! is what `scratch_len` computes.
+
+use fsmooth_core::front::ast::{Options, Storage};
+use fsmooth_core::front::size::Size;
+use fsmooth_core::lower::Planned;
+use fsmooth_core::lower::storage::{Buffer, Holds, distinct_peaks};
+use fsmooth_core::middle::ir::Kernel;
+use fsmooth_core::middle::print;
+
+/// Concrete values of size names, to evaluate the total at (`--sizes d=2,k=3`).
+pub type SizeValues = Vec<(String, u64)>;
+
+/// The frame's total as the plan's buffers give it: the largest `offset + length` (the
+/// candidates with the dominated ones dropped, as `scratch_len` has them).
+pub fn total(buffers: &[Buffer]) -> Vec<Size> {
+    let ends: Vec<Size> = buffers
+        .iter()
+        .filter(|b| b.len.as_const() != Some(0))
+        .map(|b| Size::plus(b.offset.clone(), b.len.clone()))
+        .collect();
+    distinct_peaks(&ends)
+}
+
+/// The largest of `candidates` at the given sizes (0 for none); `None` when a size is
+/// missing or the arithmetic fails.
+pub fn evaluate(candidates: &[Size], sizes: &SizeValues) -> Option<u64> {
+    let env = |n: &str| sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
+    candidates
+        .iter()
+        .try_fold(0, |m, c| Some(m.max(c.eval(&env)?)))
+}
+
+/// The memory plan as text.
+pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues) -> String {
+    let names = &k.var_names;
+    let heap = options.storage == Storage::Heap;
+    let mut out = String::new();
+    out.push_str(match options.storage {
+        Storage::Region => {
+            "storage = \"region\": one frame of f64 slots, taken from the caller's region\n"
+        }
+        Storage::HeapFrame => {
+            "storage = \"heap_frame\": one frame of f64 slots, a heap allocation per call (scratch_len is 0)\n"
+        }
+        Storage::Heap => {
+            "storage = \"heap\": every buffer is a heap allocation of its own, made where it is bound; no frame (scratch_len is 0)\n"
+        }
+    });
+    let buffers = &planned.buffers;
+    if buffers.is_empty() {
+        out.push_str("no buffers: every array is fused into the loops that read it\n");
+    } else {
+        let mut rows = vec![[
+            "#".to_string(),
+            "holds".into(),
+            "offset".into(),
+            "length".into(),
+            "live".into(),
+            "placed".into(),
+        ]];
+        for (i, b) in buffers.iter().enumerate() {
+            rows.push([
+                format!("#{i}"),
+                holds(&b.holds, names, heap),
+                if heap {
+                    "-".into()
+                } else {
+                    print::size(&b.offset.fold(), names)
+                },
+                print::size(&b.len.fold(), names),
+                live(i, b),
+                if heap {
+                    "its own heap buffer".into()
+                } else {
+                    rule(i, b, buffers)
+                },
+            ]);
+        }
+        let widths: Vec<usize> = (0..6)
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        for r in &rows {
+            let line: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .map(|(cell, w)| format!("{cell:<w$}"))
+                .collect();
+            out.push_str(line.join("  ").trim_end());
+            out.push('\n');
+        }
+        out.push_str(if heap {
+            "(live: the buffers made while it is live, `#2..#5` is #2 to #4)\n"
+        } else {
+            "(live: the buffers made while it is live, `#2..#5` is #2 to #4; buffers live at \
+             different times share slots)\n"
+        });
+    }
+    if heap {
+        return out;
+    }
+    let total = total(buffers);
+    let shown: Vec<String> = total
+        .iter()
+        .map(|s| print::size(&s.fold(), names))
+        .collect();
+    let total_text = match shown.len() {
+        0 => "0".to_string(),
+        1 => shown[0].clone(),
+        _ => format!("max({})", shown.join(", ")),
+    };
+    let args = k.sizes.join(", ");
+    let call = if k.sizes.is_empty() {
+        format!("{}::SCRATCH_LEN", k.name.s)
+    } else {
+        format!("{}::scratch_len({args})", k.name.s)
+    };
+    out.push_str(&format!("frame total: {total_text} f64 slots\n"));
+    // The generated code's length: the planner's peaks, as `scratch_len` computes them.
+    let agrees = agree(&total, &planned.peaks, sizes);
+    if options.storage == Storage::Region {
+        out.push_str(&format!(
+            "{call} = {}\n",
+            if agrees {
+                "the same"
+            } else {
+                "DIFFERENT (a bug)"
+            }
+        ));
+    }
+    if !sizes.is_empty() {
+        let at: Vec<String> = sizes.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        match evaluate(&total, sizes) {
+            Some(v) => out.push_str(&format!("at {}: {v} slots\n", at.join(", "))),
+            None => out.push_str(&format!(
+                "at {}: not computable (a size is missing, or an entry check fails)\n",
+                at.join(", ")
+            )),
+        }
+    }
+    out
+}
+
+/// The plan's total and the generated code's peaks are the same maximum: as polynomials
+/// when the candidates match one to one, else at the given sizes.
+fn agree(total: &[Size], peaks: &[Size], sizes: &SizeValues) -> bool {
+    let matched =
+        total.len() == peaks.len() && total.iter().all(|t| peaks.iter().any(|p| p.same(t)));
+    matched || (!sizes.is_empty() && evaluate(total, sizes) == evaluate(peaks, sizes))
+}
+
+/// What a buffer holds, in the core's names (`heap`: an accumulator's buffers are one).
+fn holds(h: &Holds, names: &[String], heap: bool) -> String {
+    match h {
+        Holds::Let(v) if names.get(*v as usize).is_some_and(|n| n == "hoisted") => {
+            format!("{} (hoisted table)", print::var(*v, names))
+        }
+        Holds::Let(v) => format!("{} (let)", print::var(*v, names)),
+        Holds::Acc { acc, first } => format!(
+            "{} (ifold accumulator, {})",
+            print::var(*acc, names),
+            match (heap, *first) {
+                (true, _) => "both buffers",
+                (false, true) => "buffer 1: initial value",
+                (false, false) => "buffer 2",
+            }
+        ),
+        Holds::Value(form) => format!("a `{form}` where it is read"),
+    }
+}
+
+/// `#i..#j`: the buffers made while buffer `i` is live.
+fn live(i: usize, b: &Buffer) -> String {
+    match b.freed {
+        Some(j) if j <= i + 1 => format!("#{i}"),
+        Some(j) => format!("#{i}..#{j}"),
+        None => format!("#{i}..end"),
+    }
+}
+
+/// Why the buffer is where it is: the stack rule (on top of the buffers live when it was
+/// made), and the earlier buffer whose slots it reuses, if any.
+fn rule(i: usize, b: &Buffer, all: &[Buffer]) -> String {
+    if b.len.as_const() == Some(0) {
+        return "empty: takes no room".into();
+    }
+    let mut r = match b.above.as_slice() {
+        [] => "bottom: nothing live".to_string(),
+        live => {
+            let list: Vec<String> = live.iter().map(|j| format!("#{j}")).collect();
+            format!("above live {}", list.join(", "))
+        }
+    };
+    let reused = all[..i].iter().enumerate().rev().find(|(_, o)| {
+        o.freed.is_some_and(|f| f <= i) && o.len.as_const() != Some(0) && o.offset.same(&b.offset)
+    });
+    if let Some((j, _)) = reused {
+        r.push_str(&format!("; reuses #{j}'s slots"));
+    }
+    r
+}
+
+#[cfg(test)]
+#[path = "memory_tests.rs"]
+mod tests;

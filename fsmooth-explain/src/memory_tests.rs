@@ -1,0 +1,143 @@
+use super::*;
+use fsmooth_core::front::diag::Diags;
+use fsmooth_core::pipeline;
+
+/// Every public kernel of `block` (with `options` prepended), planned.
+fn planned(block: &str) -> Vec<(Kernel, Planned, Options)> {
+    let mut diags = Diags::default();
+    let checked = pipeline::front(block.parse().unwrap(), &mut diags).unwrap();
+    assert!(diags.is_empty(), "{:?}", diags.messages());
+    let options = checked.scope.options;
+    checked
+        .kernels
+        .into_iter()
+        .map(|k| {
+            let k = pipeline::middle(k, options).unwrap();
+            let p = pipeline::lower(&k, options);
+            (k, p, options)
+        })
+        .collect()
+}
+
+/// The quickstart example's block.
+fn quickstart() -> String {
+    let text = include_str!("../../examples/quickstart.rs");
+    let source = crate::source::Source {
+        path: "examples/quickstart.rs".into(),
+        text: text.into(),
+    };
+    source.blocks().unwrap().remove(0).to_string()
+}
+
+fn sizes(pairs: &[(&str, u64)]) -> SizeValues {
+    pairs.iter().map(|(n, v)| (n.to_string(), *v)).collect()
+}
+
+/// At these sizes: the plan's total is the frame the code asks for (the maximum of the
+/// planner's peaks, which `scratch_len` computes), every buffer lies inside it, and two
+/// buffers live at the same time do not overlap.
+fn check_plan(k: &Kernel, p: &Planned, at: &SizeValues) {
+    let name = &k.name.s;
+    let total = evaluate(&total(&p.buffers), at).unwrap();
+    let frame = evaluate(&p.peaks, at).unwrap();
+    assert_eq!(total, frame, "{name} at {at:?}");
+    let env = |n: &str| at.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
+    let range = |b: &Buffer| {
+        let off = b.offset.eval(&env).unwrap();
+        (off, off + b.len.eval(&env).unwrap())
+    };
+    for (i, b) in p.buffers.iter().enumerate() {
+        let (lo, hi) = range(b);
+        assert!(hi <= total, "{name}: #{i} ends at {hi}, past {total}");
+        let until = b.freed.unwrap_or(p.buffers.len());
+        for (j, c) in p.buffers.iter().enumerate().take(until).skip(i + 1) {
+            let (clo, chi) = range(c);
+            let empty = lo == hi || clo == chi;
+            assert!(
+                empty || chi <= lo || hi <= clo,
+                "{name}: #{i} and #{j}, live together, overlap"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_gmm_objective_plan_totals_its_frame() {
+    let kernels = planned(&quickstart());
+    let (k, p, options) = kernels
+        .iter()
+        .find(|(k, ..)| k.name.s == "gmm_objective")
+        .unwrap();
+    // The quickstart's sizes (gmm/test.txt) and a larger model.
+    for at in [
+        sizes(&[("d", 2), ("k", 3), ("n", 1)]),
+        sizes(&[("d", 10), ("k", 5), ("n", 100)]),
+    ] {
+        check_plan(k, p, &at);
+    }
+    // The quickstart's frame: k + k * d + k + d (sum_qs, the hoisted table, the
+    // component scores, one centred point).
+    assert_eq!(p.buffers.len(), 4);
+    assert_eq!(
+        evaluate(&total(&p.buffers), &sizes(&[("d", 2), ("k", 3), ("n", 1)])),
+        Some(14)
+    );
+    let text = plan(k, p, *options, &sizes(&[("d", 2), ("k", 3), ("n", 1)]));
+    assert!(text.contains("hoisted_"), "{text}");
+    assert!(
+        text.contains("gmm_objective::scratch_len(k, d, n) = the same"),
+        "{text}"
+    );
+    assert!(text.contains("at d = 2, k = 3, n = 1: 14 slots"), "{text}");
+}
+
+#[test]
+fn stencils_and_array_folds_total_their_frames() {
+    let block = "
+        pub fn stencil(a: [f64; n]) -> [f64; n - 2] { let s = smul(a, 0.5); build(n - 2, |i| s[i] + s[i + 1] + s[i + 2]) }
+        pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] { ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha))) }
+        pub fn blur(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h - 2] {
+            let rows = build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 1] + img[y][x + 2]));
+            build(h - 2, |y| build(w - 2, |x| (rows[y][x] + rows[y + 1][x] + rows[y + 2][x]) / 9.0))
+        }
+        pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] { matmul(matmul(a, b), c) }
+    ";
+    let at = sizes(&[("n", 7), ("d", 3), ("t", 4), ("w", 6), ("h", 5)]);
+    for options in [
+        "",
+        "#![fsmooth(fusion = false)]",
+        "#![fsmooth(storage = \"heap_frame\")]",
+    ] {
+        for (k, p, _) in planned(&format!("{options}\n{block}")) {
+            check_plan(&k, &p, &at);
+        }
+    }
+    let kernels = planned(block);
+    // The fold's state: two buffers of d, the second on top of the first.
+    let smooth = &kernels[1].1;
+    assert_eq!(smooth.buffers.len(), 2);
+    assert!(matches!(
+        smooth.buffers[0].holds,
+        Holds::Acc { first: true, .. }
+    ));
+    assert!(matches!(
+        smooth.buffers[1].holds,
+        Holds::Acc { first: false, .. }
+    ));
+    assert_eq!(smooth.buffers[1].above, [0]);
+}
+
+#[test]
+fn sibling_buffers_reuse_slots_and_the_rule_says_so() {
+    // Each branch's array lives in its branch only: both start at the bottom.
+    let block = "pub fn k(a: [f64; n], s: f64) -> f64 {
+        if s > 0.0 { let x = smul(a, 2.0); x[0] * x[n - 1] + sum(x) }
+        else { let y = smul(a, 3.0); y[0] * y[n - 1] + sum(y) }
+    }";
+    let kernels = planned(block);
+    let (k, p, options) = &kernels[0];
+    check_plan(k, p, &sizes(&[("n", 5)]));
+    let text = plan(k, p, *options, &SizeValues::new());
+    assert!(text.contains("reuses #0's slots"), "{text}");
+    assert!(text.contains("frame total: n f64 slots"), "{text}");
+}

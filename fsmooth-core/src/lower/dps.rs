@@ -18,7 +18,6 @@ use crate::front::ast::{BinOp, CastTy};
 use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::storage::{Frame, Holds};
-use crate::lower::streams::LoopCtx;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -91,6 +90,43 @@ impl SizeTable {
     pub fn statements(&self) -> Vec<St> {
         self.entries.iter().map(|(_, _, c)| c.clone()).collect()
     }
+}
+
+/// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
+/// source row is cut once before the loop and iterated beside the index, so the loads need
+/// no bounds check and the loop can vectorise.
+pub(super) struct LoopCtx {
+    /// The loop's index.
+    pub(super) var: VarId,
+    /// Its Rust name.
+    pub(super) ident: Ident,
+    /// The streams its body reads.
+    pub(super) streams: Vec<Stream>,
+    /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
+    /// index may appear in inner streams' starts.
+    pub(super) accepts: bool,
+    /// Running indexes of the loop (see [`Dps::running`]); only a fold's loop takes them.
+    pub(super) runs: Vec<Run>,
+    /// The loop takes running indexes: set for a fold's loop.
+    pub(super) runs_ok: bool,
+}
+
+/// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
+/// 2`), kept as a running sum: `at` starts at the index for `c = 0`, and each iteration adds
+/// `step`, the forward difference, which is linear in `c` and so moves by a constant `dstep`.
+pub(super) struct Run {
+    /// The index as a size, to share one run between loads of the same index.
+    pub(super) sym: Size,
+    /// The running index.
+    pub(super) at: Ident,
+    /// Its step, the forward difference.
+    pub(super) step: Ident,
+    /// The index for `c = 0`.
+    pub(super) at0: Ex,
+    /// The step for `c = 0`.
+    pub(super) step0: Ex,
+    /// How much the step moves per iteration.
+    pub(super) dstep: Ex,
 }
 
 /// The translation state for one kernel.

@@ -5,47 +5,10 @@
 use crate::front::size::{Atom, Size};
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::divisions_exact;
-use crate::lower::dps::{Dps, View};
+use crate::lower::dps::{Dps, LoopCtx, Run, View};
 use crate::middle::ir::{Core, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
-
-/// A loop under translation. Loads `base[start + i]` of its index `i` become streams: the
-/// source row is cut once before the loop and iterated beside the index, so the loads need
-/// no bounds check and the loop can vectorise.
-pub(super) struct LoopCtx {
-    /// The loop's index.
-    pub(super) var: VarId,
-    /// Its Rust name.
-    pub(super) ident: Ident,
-    /// The streams its body reads.
-    pub(super) streams: Vec<Stream>,
-    /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
-    /// index may appear in inner streams' starts.
-    pub(super) accepts: bool,
-    /// Running indexes of the loop (see [`Dps::running`]); only a fold's loop takes them.
-    pub(super) runs: Vec<Run>,
-    /// The loop takes running indexes: set for a fold's loop.
-    pub(super) runs_ok: bool,
-}
-
-/// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
-/// 2`), kept as a running sum: `at` starts at the index for `c = 0`, and each iteration adds
-/// `step`, the forward difference, which is linear in `c` and so moves by a constant `dstep`.
-pub(super) struct Run {
-    /// The index as a size, to share one run between loads of the same index.
-    pub(super) sym: Size,
-    /// The running index.
-    pub(super) at: Ident,
-    /// Its step, the forward difference.
-    pub(super) step: Ident,
-    /// The index for `c = 0`.
-    pub(super) at0: Ex,
-    /// The step for `c = 0`.
-    pub(super) step0: Ex,
-    /// How much the step moves per iteration.
-    pub(super) dstep: Ex,
-}
 
 impl Dps<'_> {
     /// Open a loop context for index `var`.

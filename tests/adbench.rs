@@ -167,7 +167,10 @@ fn adbench_kernels_run_clean_in_the_executor() {
     use fsmooth_eval::exec::{Arg, Returned, run};
     let plan = |src: &str, name: &str| {
         let kernels = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();
-        let (_, p) = kernels.into_iter().find(|(k, _)| k.name.s == name).unwrap();
+        let (_, p) = kernels
+            .into_iter()
+            .find(|(k, _)| k.name.text == name)
+            .unwrap();
         p.func
     };
     let inp = parse_gmm(fsmooth_testdata::GMM_D2_K5).unwrap();

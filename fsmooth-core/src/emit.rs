@@ -30,7 +30,7 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = crate::front::ast::ident(&p.name.s, p.name.span);
+        let id = crate::front::ast::ident(&p.name.text, p.name.span);
         let t = rust_ty(&p.ty);
         ps.push(quote!(#id: #t));
     }
@@ -56,7 +56,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     } else {
         Vec::new()
     };
-    let name = crate::front::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let attrs = &k.attrs;
     let (params, ret) = signature(k);
     let m = module(k, &peaks);
@@ -73,7 +73,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
 pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
-    let name = crate::front::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let scratch = peaks
         .iter()
         .map(const_size)
@@ -82,10 +82,10 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
     let out = k.ret.is_arr().then(|| const_size(&k.ret.slots()));
     let doc_s = format!(
         "f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).",
-        k.name.s
+        k.name.text
     );
-    let doc_o = format!("Length of `{}`'s `out`.", k.name.s);
-    let doc_m = format!("Sizes of kernel `{}`.", k.name.s);
+    let doc_o = format!("Length of `{}`'s `out`.", k.name.text);
+    let doc_m = format!("Sizes of kernel `{}`.", k.name.text);
     let items = if k.sizes.is_empty() {
         let out = out.map(|o| quote!(#[doc = #doc_o] pub const OUT_LEN: usize = #o;));
         quote! {
@@ -122,10 +122,10 @@ pub fn errors(diags: &Diags, scope: &Scope) -> TokenStream {
     let mut out = diags.to_compile_errors();
     let mut seen: Vec<&str> = Vec::new();
     for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
-        if seen.contains(&f.name.s.as_str()) {
+        if seen.contains(&f.name.text.as_str()) {
             continue; // a duplicate is reported already; a second stub would add E0428
         }
-        seen.push(&f.name.s);
+        seen.push(&f.name.text);
         if let Some(s) = stub(f) {
             out.extend(s);
         }
@@ -152,19 +152,19 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
         ps.push(quote!(out: &mut [f64]));
     }
     for p in &k.params {
-        let id = crate::front::ast::ident(&p.name.s, p.name.span);
+        let id = crate::front::ast::ident(&p.name.text, p.name.span);
         let ty = t(&p.ty)?;
         ps.push(quote!(#id: #ty));
     }
     ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
     let r = if arr { quote!(()) } else { t(&k.ret)? };
-    let name = crate::front::ast::ident(&k.name.s, k.name.span);
+    let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let mut sizes = Vec::new();
     for p in &k.params {
         if let Ty::Usize(_) = p.ty
-            && !sizes.contains(&p.name.s)
+            && !sizes.contains(&p.name.text)
         {
-            sizes.push(p.name.s.clone());
+            sizes.push(p.name.text.clone());
         }
         collect(&p.ty, &mut sizes);
     }
@@ -174,8 +174,8 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
             let mut v = Vec::new();
             n.names(&mut v);
             for x in v {
-                if !out.contains(&x.s) {
-                    out.push(x.s.clone());
+                if !out.contains(&x.text) {
+                    out.push(x.text.clone());
                 }
             }
         }

@@ -88,7 +88,7 @@ impl Passes<'_> {
         if !problems.is_empty() {
             self.failed = Some(format!(
                 "internal compiler error after pass `{name}` in kernel `{}`: {}",
-                k.name.s,
+                k.name.text,
                 problems.join("; ")
             ));
         }

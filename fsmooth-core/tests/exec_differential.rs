@@ -109,7 +109,7 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
                     continue;
                 }
             };
-            let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.s == "k") else {
+            let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "k") else {
                 failures.push(format!("program {j}: no kernel k"));
                 continue;
             };
@@ -190,7 +190,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
     for j in 0..200 {
         let p = program(j);
         let planned = fsmooth_core::plan_block(p.src.parse().unwrap()).unwrap();
-        let (_, plan) = planned.iter().find(|(k, _)| k.name.s == "k").unwrap();
+        let (_, plan) = planned.iter().find(|(k, _)| k.name.text == "k").unwrap();
         let i = inputs(j, 0);
         for (which, extra) in [(0, 1), (1, 1), (2, 1), (2, 0)] {
             let mut a = args(&i);

@@ -113,9 +113,9 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
     };
     let args = k.sizes.join(", ");
     let call = if k.sizes.is_empty() {
-        format!("{}::SCRATCH_LEN", k.name.s)
+        format!("{}::SCRATCH_LEN", k.name.text)
     } else {
-        format!("{}::scratch_len({args})", k.name.s)
+        format!("{}::scratch_len({args})", k.name.text)
     };
     out.push_str(&format!("frame total: {total_text} f64 slots\n"));
     // The generated code's length: the planner's peaks, as `scratch_len` computes them.

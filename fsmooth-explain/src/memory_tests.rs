@@ -37,7 +37,7 @@ fn sizes(pairs: &[(&str, u64)]) -> SizeValues {
 /// planner's peaks, which `scratch_len` computes), every buffer lies inside it, and two
 /// buffers live at the same time do not overlap.
 fn check_plan(k: &Kernel, p: &Planned, at: &SizeValues) {
-    let name = &k.name.s;
+    let name = &k.name.text;
     let total = evaluate(&total(&p.buffers), at).unwrap();
     let frame = evaluate(&p.peaks, at).unwrap();
     assert_eq!(total, frame, "{name} at {at:?}");
@@ -66,7 +66,7 @@ fn the_gmm_objective_plan_totals_its_frame() {
     let kernels = planned(&quickstart());
     let (k, p, options) = kernels
         .iter()
-        .find(|(k, ..)| k.name.s == "gmm_objective")
+        .find(|(k, ..)| k.name.text == "gmm_objective")
         .unwrap();
     // The quickstart's sizes (gmm/test.txt) and a larger model.
     for at in [

@@ -68,12 +68,12 @@ pub fn explain(tokens: TokenStream, source: &Source, request: &Request) -> Expla
         out.kernels = user
             .iter()
             .filter(|f| f.public)
-            .map(|f| f.name.s.clone())
+            .map(|f| f.name.text.clone())
             .collect();
         out.helpers = user
             .iter()
             .filter(|f| !f.public)
-            .map(|f| f.name.s.clone())
+            .map(|f| f.name.text.clone())
             .collect();
     }
     if let Some(e) = diags.into_error() {
@@ -85,7 +85,7 @@ pub fn explain(tokens: TokenStream, source: &Source, request: &Request) -> Expla
     };
     let options = checked.scope.options;
     for k in checked.kernels {
-        if request.kernel.as_ref().is_some_and(|n| *n != k.name.s) {
+        if request.kernel.as_ref().is_some_and(|n| *n != k.name.text) {
             continue;
         }
         kernel(k, options, source, request, &mut out);
@@ -101,7 +101,7 @@ fn kernel(
     request: &Request,
     out: &mut Explained,
 ) {
-    let name = k.name.s.clone();
+    let name = k.name.text.clone();
     let span = k.name.span;
     let mut section = |stage: &str, title: String, body: &str| {
         if request.wants(stage) {
@@ -154,7 +154,7 @@ fn kernel(
     };
     let planned = pipeline::lower(&k, options);
     let (params, ret) = emit::signature(&k);
-    let id = fsmooth_core::front::ast::ident(&k.name.s, k.name.span);
+    let id = fsmooth_core::front::ast::ident(&k.name.text, k.name.span);
     let func = &planned.func;
     section(
         "lir",

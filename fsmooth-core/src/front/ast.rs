@@ -47,7 +47,7 @@ impl From<Span> for Sp {
 #[derive(Clone, Debug)]
 pub struct Name {
     /// The identifier's text.
-    pub s: String,
+    pub text: String,
     /// Where it was written.
     pub span: Span,
 }
@@ -56,7 +56,7 @@ impl Name {
     /// A name without a meaningful source location (synthesised by the compiler).
     pub fn synth(s: &str) -> Name {
         Name {
-            s: s.to_string(),
+            text: s.to_string(),
             span: Span::call_site(),
         }
     }

@@ -103,7 +103,7 @@ fn placeholder(span: impl Into<Sp>) -> Expr {
 
 fn name(id: &syn::Ident) -> Name {
     Name {
-        s: id.to_string(),
+        text: id.to_string(),
         span: id.span(),
     }
 }
@@ -152,7 +152,7 @@ impl Parser<'_> {
                         other => {
                             self.err(other.span(), "expected a parameter name");
                             Name {
-                                s: "_".into(),
+                                text: "_".into(),
                                 span: other.span(),
                             }
                         }
@@ -405,7 +405,7 @@ impl Parser<'_> {
                 self.err(other.span(), "expected a name: `let x = e;`");
                 (
                     Name {
-                        s: "_".into(),
+                        text: "_".into(),
                         span: other.span(),
                     },
                     None,
@@ -427,7 +427,7 @@ impl Parser<'_> {
             other => {
                 self.err(other.span(), "expected a closure parameter name");
                 Name {
-                    s: "_".into(),
+                    text: "_".into(),
                     span: other.span(),
                 }
             }
@@ -592,7 +592,7 @@ impl Parser<'_> {
                     }
                 };
                 let args: Vec<&syn::Expr> = c.args.iter().collect();
-                match fname.s.as_str() {
+                match fname.text.as_str() {
                     "build" => {
                         if args.len() != 2 {
                             self.err(

@@ -156,7 +156,7 @@ impl<'k> Dps<'k> {
     pub fn new(kernel: &'k Kernel, heap_arrays: bool) -> Dps<'k> {
         let mut env = HashMap::new();
         for p in &kernel.params {
-            let id = crate::front::ast::ident(&p.name.s, p.name.span);
+            let id = crate::front::ast::ident(&p.name.text, p.name.span);
             match &p.ty {
                 Type::Arr(d) => {
                     env.insert(

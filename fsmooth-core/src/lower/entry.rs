@@ -77,8 +77,8 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     let param_ident = |name: &str| {
         k.params
             .iter()
-            .find(|p| p.name.s == name)
-            .map(|p| crate::front::ast::ident(&p.name.s, p.name.span))
+            .find(|p| p.name.text == name)
+            .map(|p| crate::front::ast::ident(&p.name.text, p.name.span))
             .unwrap_or_else(|| crate::front::ast::ident(name, Span::call_site()))
     };
     let bind = |name: &str, val: Ex| St::Let {
@@ -121,8 +121,8 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     for p in &k.params {
         if let Type::Arr(_) = &p.ty {
             checks.push(St::CheckLen {
-                arg: p.name.s.clone(),
-                base: Base::Param(crate::front::ast::ident(&p.name.s, p.name.span)),
+                arg: p.name.text.clone(),
+                base: Base::Param(crate::front::ast::ident(&p.name.text, p.name.span)),
                 want: g.sizes.get(&p.ty.slots()),
             });
         }

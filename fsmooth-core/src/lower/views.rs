@@ -130,7 +130,12 @@ impl Dps<'_> {
     /// dimensions, never the whole array): its length is a multiple of each, so a row that
     /// holds one proven element is in bounds.
     fn param_rows(&self, id: &Ident) -> Vec<usize> {
-        let Some(p) = self.kernel.params.iter().find(|p| id == p.name.s.as_str()) else {
+        let Some(p) = self
+            .kernel
+            .params
+            .iter()
+            .find(|p| id == p.name.text.as_str())
+        else {
             return Vec::new();
         };
         let dims = p.ty.dims();

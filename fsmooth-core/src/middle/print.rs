@@ -79,7 +79,7 @@ pub fn kernel(k: &Kernel) -> String {
         .collect();
     format!(
         "pub fn {}({}) -> {} {{\n{}\n}}\n",
-        k.name.s,
+        k.name.text,
         params.join(", "),
         ty(&k.ret, &k.var_names),
         p.block_body(&k.body, 1)

@@ -44,7 +44,7 @@ fn bind_closure_args<'a>(
     }
     let mut env = env.clone();
     for (p, a) in params.iter().zip(args) {
-        env = bind(&env, &p.s, a);
+        env = bind(&env, &p.text, a);
     }
     Ok(env)
 }
@@ -66,7 +66,7 @@ impl<'a> Evaluator<'a> {
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
         self.call_fn_inner(def, args, depth)
-            .map_err(|e| trace_call(e, &def.name.s))
+            .map_err(|e| trace_call(e, &def.name.text))
     }
 
     fn call_fn_inner(
@@ -81,7 +81,7 @@ impl<'a> Evaluator<'a> {
         let (size_env, env) = self.enter(def, args)?;
         let r = self.eval(&def.body, &env, depth)?;
         self.conform(&def.ret, r, &size_env, || {
-            format!("the result of `{}`", def.name.s)
+            format!("the result of `{}`", def.name.text)
         })
     }
 
@@ -96,7 +96,7 @@ impl<'a> Evaluator<'a> {
         if args.len() != def.params.len() {
             return Err(format!(
                 "`{}` takes {} argument{}, given {}",
-                def.name.s,
+                def.name.text,
                 def.params.len(),
                 if def.params.len() == 1 { "" } else { "s" },
                 args.len()
@@ -107,9 +107,9 @@ impl<'a> Evaluator<'a> {
         for (p, a) in def.params.iter().zip(&args) {
             if let (Ty::Usize(_), Denotation::Value(v)) = (&p.ty, a)
                 && let Value::Usize(k) = **v
-                && !sizes.iter().any(|(s, _)| *s == p.name.s)
+                && !sizes.iter().any(|(s, _)| *s == p.name.text)
             {
-                sizes.push((&p.name.s, k));
+                sizes.push((&p.name.text, k));
             }
         }
         for (p, a) in def.params.iter().zip(&args) {
@@ -139,9 +139,9 @@ impl<'a> Evaluator<'a> {
         let mut env = size_env.clone();
         for (p, a) in def.params.iter().zip(args) {
             let a = self.conform(&p.ty, a, &size_env, || {
-                format!("argument `{}` of `{}`", p.name.s, def.name.s)
+                format!("argument `{}` of `{}`", p.name.text, def.name.text)
             })?;
-            env = bind(&env, &p.name.s, a);
+            env = bind(&env, &p.name.text, a);
         }
         Ok((size_env, env))
     }
@@ -254,14 +254,14 @@ impl<'a> Evaluator<'a> {
         env: &Env<'a>,
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
-        let f = match lookup(env, &name.s) {
+        let f = match lookup(env, &name.text) {
             Some(Denotation::Function(f)) => f.clone(),
             Some(Denotation::Value(_) | Denotation::UnknownSize) => {
-                return Err(format!("`{}` is not a function", name.s));
+                return Err(format!("`{}` is not a function", name.text));
             }
-            None => match self.fns.get(&name.s) {
+            None => match self.fns.get(&name.text) {
                 Some(def) => Rc::new(Function::Named(def)),
-                None => return Err(self.unknown_name(&name.s, env)),
+                None => return Err(self.unknown_name(&name.text, env)),
             },
         };
         let mut vals = Vec::with_capacity(args.len());

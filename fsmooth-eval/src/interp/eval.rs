@@ -131,12 +131,12 @@ impl<'a> Evaluator<'a> {
     }
 
     fn var(&self, n: &'a Name, env: &Env<'a>) -> Result<Denotation<'a>, String> {
-        match lookup(env, &n.s) {
-            Some(Denotation::UnknownSize) => Err(unknown_size(&n.s)),
+        match lookup(env, &n.text) {
+            Some(Denotation::UnknownSize) => Err(unknown_size(&n.text)),
             Some(v) => Ok(v.clone()),
-            None => match self.fns.get(&n.s) {
+            None => match self.fns.get(&n.text) {
                 Some(def) => Ok(Denotation::Function(Rc::new(Function::Named(def)))),
-                None => Err(self.unknown_name(&n.s, env)),
+                None => Err(self.unknown_name(&n.text, env)),
             },
         }
     }
@@ -152,10 +152,10 @@ impl<'a> Evaluator<'a> {
         for l in lets {
             let v = self.eval(&l.value, &env, depth)?;
             let v = match &l.ty {
-                Some(ty) => self.conform(ty, v, &env, || format!("`let {}`", l.name.s))?,
+                Some(ty) => self.conform(ty, v, &env, || format!("`let {}`", l.name.text))?,
                 None => v,
             };
-            env = bind(&env, &l.name.s, v);
+            env = bind(&env, &l.name.text, v);
         }
         self.eval(tail, &env, depth)
     }
@@ -230,7 +230,7 @@ impl<'a> Evaluator<'a> {
         let n = self.usize_of(n, env, depth, "the count of `build`")?;
         let mut xs: Vec<Value> = Vec::new();
         for k in 0..n {
-            let env = bind(env, &i.s, Denotation::from(Value::Usize(k)));
+            let env = bind(env, &i.text, Denotation::from(Value::Usize(k)));
             let x = self.value(body, &env, depth)?;
             if let Some(x0) = xs.first()
                 && !same_shape(x0, &x)
@@ -260,8 +260,8 @@ impl<'a> Evaluator<'a> {
         let n = self.usize_of(n, env, depth, "the count of `ifold`")?;
         let mut acc = self.rc_value(init, env, depth)?;
         for k in 0..n {
-            let env = bind(env, &acc_name.s, Denotation::Value(acc.clone()));
-            let env = bind(&env, &i.s, Denotation::from(Value::Usize(k)));
+            let env = bind(env, &acc_name.text, Denotation::Value(acc.clone()));
+            let env = bind(&env, &i.text, Denotation::from(Value::Usize(k)));
             let next = self.rc_value(body, &env, depth)?;
             if !same_shape(&acc, &next) {
                 return Err(format!(

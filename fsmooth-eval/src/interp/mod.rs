@@ -80,14 +80,14 @@ impl Interp {
         let user = parse_program(src)?;
         let mut fns = HashMap::new();
         for f in prelude.fns {
-            let name = f.name.s.clone();
+            let name = f.name.text.clone();
             if fns.insert(name.clone(), f).is_some() {
                 return Err(format!("the prelude defines `{name}` twice"));
             }
         }
         let mut seen = std::collections::HashSet::new();
         for f in user.fns {
-            let name = f.name.s.clone();
+            let name = f.name.text.clone();
             if !seen.insert(name.clone()) {
                 return Err(format!("the function `{name}` is defined twice"));
             }

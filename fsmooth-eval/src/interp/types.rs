@@ -35,7 +35,7 @@ fn eval_size(s: &SizeAst, env: &Env<'_>) -> Result<usize, String> {
         SizeAst::Lit(k, _) => {
             usize::try_from(*k).map_err(|_| format!("size {k} does not fit in usize"))
         }
-        SizeAst::Name(n) => size_of(env, &n.s),
+        SizeAst::Name(n) => size_of(env, &n.text),
         SizeAst::Bin(op, a, b, _) => {
             let x = eval_size(a, env)?;
             let y = eval_size(b, env)?;
@@ -85,7 +85,7 @@ fn fmt_size(s: &SizeAst) -> String {
     }
     match s {
         SizeAst::Lit(k, _) => k.to_string(),
-        SizeAst::Name(n) => n.s.clone(),
+        SizeAst::Name(n) => n.text.clone(),
         SizeAst::Bin(op, a, b, _) => {
             let p = prec(s);
             let l = if prec(a) < p {
@@ -123,9 +123,9 @@ pub(super) fn fmt_ty(t: &Ty) -> String {
 pub(super) fn bind_sizes<'a>(ty: &'a Ty, v: &Value, sizes: &mut Vec<(&'a str, usize)>) {
     if let (Ty::Array(elem, size, _), Value::Array(xs)) = (ty, v) {
         if let SizeAst::Name(n) = size
-            && !sizes.iter().any(|(s, _)| *s == n.s)
+            && !sizes.iter().any(|(s, _)| *s == n.text)
         {
-            sizes.push((&n.s, xs.len()));
+            sizes.push((&n.text, xs.len()));
         }
         if let Some(x0) = xs.first() {
             bind_sizes(elem, x0, sizes);
@@ -141,8 +141,8 @@ pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
             let mut names = Vec::new();
             size.names(&mut names);
             for n in names {
-                if !out.contains(&n.s.as_str()) {
-                    out.push(&n.s);
+                if !out.contains(&n.text.as_str()) {
+                    out.push(&n.text);
                 }
             }
             ty_size_names(elem, out);

@@ -15,14 +15,14 @@ use std::rc::Rc;
 impl Elab<'_> {
     /// A call `n(args)`: to a function value in scope, or a block or prelude function.
     pub(super) fn call(&mut self, n: &Name, args: &[Expr], e: &Expr, env: &Env) -> Elaborated {
-        let fun = match self.lookup(env, &n.s) {
+        let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),
             Some(Bind::Failed) => return Err(()),
             Some(_) => {
-                self.err(n.span, format!("`{}` is not a function", n.s));
+                self.err(n.span, format!("`{}` is not a function", n.text));
                 return Err(());
             }
-            None => match self.scope.find(&n.s) {
+            None => match self.scope.find(&n.text) {
                 Some(fi) => Rc::new(FunVal::Def(fi)),
                 None => {
                     self.unknown_name(env, n, "function");
@@ -60,8 +60,8 @@ impl Elab<'_> {
                 let mut cenv = cenv.clone();
                 let mut bound = Vec::new();
                 for (p, v) in params.iter().zip(vals) {
-                    let id = self.fresh(&p.s);
-                    cenv.push((p.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+                    let id = self.fresh(&p.text);
+                    cenv.push((p.text.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
                     bound.push((id, v));
                 }
                 let saved = self.report;
@@ -86,7 +86,7 @@ impl Elab<'_> {
                         sp,
                         format!(
                             "`{}` takes {} arguments, found {}",
-                            n.s,
+                            n.text,
                             ptys.len(),
                             args.len()
                         ),
@@ -100,7 +100,7 @@ impl Elab<'_> {
                             v.span,
                             format!(
                                 "mismatched shapes: `{}` expects `{t}`, found `{}`",
-                                n.s, v.ty
+                                n.text, v.ty
                             ),
                         );
                         return Err(());
@@ -117,12 +117,12 @@ impl Elab<'_> {
     fn call_def(&mut self, fi: usize, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
         let f = &self.scope.fns[fi];
         if f.params.len() != args.len() {
-            let sig: Vec<String> = f.params.iter().map(|p| p.name.s.clone()).collect();
+            let sig: Vec<String> = f.params.iter().map(|p| p.name.text.clone()).collect();
             self.err(
                 sp,
                 format!(
                     "`{}` takes {} argument{} ({}), found {}",
-                    n.s,
+                    n.text,
                     f.params.len(),
                     if f.params.len() == 1 { "" } else { "s" },
                     sig.join(", "),
@@ -157,7 +157,7 @@ impl Elab<'_> {
         for (p, a) in f.params.iter().zip(args) {
             if let Ty::Fn(..) = p.ty {
                 let failed = matches!(&a.kind, ExprKind::Var(v)
-                    if matches!(self.lookup(env, &v.s), Some(Bind::Failed)));
+                    if matches!(self.lookup(env, &v.text), Some(Bind::Failed)));
                 let fv = match &a.kind {
                     ExprKind::Closure(ps, body) => Some(Rc::new(FunVal::Closure {
                         params: ps.clone(),
@@ -166,10 +166,10 @@ impl Elab<'_> {
                         report: self.report,
                         expect: None,
                     })),
-                    ExprKind::Var(v) => match self.lookup(env, &v.s) {
+                    ExprKind::Var(v) => match self.lookup(env, &v.text) {
                         Some(Bind::Fun(g)) => Some(g.clone()),
                         Some(_) => None,
-                        None => self.scope.find(&v.s).map(|g| Rc::new(FunVal::Def(g))),
+                        None => self.scope.find(&v.text).map(|g| Rc::new(FunVal::Def(g))),
                     },
                     _ => None,
                 };
@@ -179,7 +179,7 @@ impl Elab<'_> {
                 } else if fv.is_none() {
                     self.err(
                         a.span,
-                        format!("`{}` of `{}` is a function parameter: pass a closure such as `|x| x * 2.0` or a function's name", p.name.s, n.s),
+                        format!("`{}` of `{}` is a function parameter: pass a closure such as `|x| x * 2.0` or a function's name", p.name.text, n.text),
                     );
                     ok = false;
                 }
@@ -205,8 +205,8 @@ impl Elab<'_> {
                 && let Some(s) = &v.sym
                 && !s.has_loop()
             {
-                sizes.insert(p.name.s.clone(), s.clone());
-                from.insert(p.name.s.clone(), format!("`{}`", p.name.s));
+                sizes.insert(p.name.text.clone(), s.clone());
+                from.insert(p.name.text.clone(), format!("`{}`", p.name.text));
             }
         }
         let mut ptys: Vec<Option<Type>> = Vec::new();
@@ -227,7 +227,7 @@ impl Elab<'_> {
                         && !sizes.contains_key(nm)
                     {
                         sizes.insert(nm.clone(), y.clone());
-                        from.insert(nm.clone(), format!("`{}`", p.name.s));
+                        from.insert(nm.clone(), format!("`{}`", p.name.text));
                     }
                 }
             }
@@ -267,7 +267,7 @@ impl Elab<'_> {
                     .iter()
                     .filter_map(|nm| {
                         let (s, src) = (sizes.get(nm)?, from.get(nm)?);
-                        (*src != format!("`{}`", p.name.s))
+                        (*src != format!("`{}`", p.name.text))
                             .then(|| format!("`{nm}` is `{s}`, fixed by argument {src}"))
                     })
                     .collect();
@@ -276,8 +276,8 @@ impl Elab<'_> {
                 } else {
                     format!(
                         "\n  note: `{}` takes `{}: {t}`, and in this call {}",
-                        n.s,
-                        p.name.s,
+                        n.text,
+                        p.name.text,
                         fixed.join(", ")
                     )
                 };
@@ -295,8 +295,8 @@ impl Elab<'_> {
                     v.span,
                     format!(
                         "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}{help}",
-                        p.name.s,
-                        n.s,
+                        p.name.text,
+                        n.text,
                         if unbound.is_empty() {
                             want.to_string()
                         } else {
@@ -313,8 +313,8 @@ impl Elab<'_> {
                     v.span,
                     format!(
                         "mismatched types: argument `{}` of `{}` is `{t}`, found `{}`{}",
-                        p.name.s,
-                        n.s,
+                        p.name.text,
+                        n.text,
                         v.ty,
                         cast_help(&v.ty)
                     ),
@@ -352,18 +352,21 @@ impl Elab<'_> {
                             body: body.clone(),
                             env: env.clone(),
                             report: *report,
-                            expect: want.map(|t| (t, format!("`{}` of `{}`", p.name.s, n.s))),
+                            expect: want.map(|t| (t, format!("`{}` of `{}`", p.name.text, n.text))),
                         })
                     }
                     _ => fv,
                 };
-                cenv.push((p.name.s.clone(), Bind::Fun(fv)));
+                cenv.push((p.name.text.clone(), Bind::Fun(fv)));
             } else if let Some(v) = v {
-                if matches!(p.ty, Ty::Usize(_)) && sizes.contains_key(&p.name.s) {
+                if matches!(p.ty, Ty::Usize(_)) && sizes.contains_key(&p.name.text) {
                     continue;
                 }
-                let id = self.fresh(&p.name.s);
-                cenv.push((p.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+                let id = self.fresh(&p.name.text);
+                cenv.push((
+                    p.name.text.clone(),
+                    Bind::Val(id, v.ty.clone(), v.sym.clone()),
+                ));
                 bound.push((id, v));
             }
         }
@@ -386,7 +389,7 @@ impl Elab<'_> {
             Ok(r) => r,
             Err(()) => {
                 if let Some(msg) = inner {
-                    self.err(sp, format!("in this call to `{}`: {msg}", n.s));
+                    self.err(sp, format!("in this call to `{}`: {msg}", n.text));
                 }
                 return Err(());
             }
@@ -397,7 +400,7 @@ impl Elab<'_> {
                     sp,
                     format!(
                         "in this call to `{}`: its body gives `{}`, but it declares `{ret}`",
-                        n.s, r.ty
+                        n.text, r.ty
                     ),
                 );
                 return Err(());

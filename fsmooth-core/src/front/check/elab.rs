@@ -99,14 +99,14 @@ impl Elab<'_> {
     /// Report a name bound nowhere, with the closest name in scope as a hint.
     pub(super) fn unknown_name(&mut self, env: &Env, n: &Name, what: &str) {
         let mut cands: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
-        cands.extend(self.scope.fns.iter().map(|f| f.name.s.as_str()));
+        cands.extend(self.scope.fns.iter().map(|f| f.name.text.as_str()));
         cands.extend(["build", "ifold", "length"]);
-        let hint = closest(&n.s, cands)
+        let hint = closest(&n.text, cands)
             .map(|c| format!("\n  help: did you mean `{c}`?"))
             .unwrap_or_default();
         self.err(
             n.span,
-            format!("cannot find {what} `{}` in this block{hint}", n.s),
+            format!("cannot find {what} `{}` in this block{hint}", n.text),
         );
     }
 
@@ -119,7 +119,7 @@ impl Elab<'_> {
             ExprKind::Float(v) => Ok(Core::new(Kind::F64(*v), Type::F64, sp)),
             ExprKind::Int(v) => Ok(Core::size(Size::Lit(*v), sp)),
             ExprKind::Bool(b) => Ok(Core::new(Kind::Bool(*b), Type::Bool, sp)),
-            ExprKind::Var(n) => match self.lookup(env, &n.s).cloned() {
+            ExprKind::Var(n) => match self.lookup(env, &n.text).cloned() {
                 Some(Bind::Val(id, ty, sym)) => Ok(Core {
                     kind: Kind::Var(id),
                     ty,
@@ -131,14 +131,14 @@ impl Elab<'_> {
                 Some(Bind::Fun(_)) => {
                     self.err(
                         sp,
-                        format!("`{}` is a function: call it, `{}(..)`", n.s, n.s),
+                        format!("`{}` is a function: call it, `{}(..)`", n.text, n.text),
                     );
                     Err(())
                 }
-                None if self.scope.find(&n.s).is_some() => {
+                None if self.scope.find(&n.text).is_some() => {
                     self.err(
                         sp,
-                        format!("`{}` is a function: call it, `{}(..)`", n.s, n.s),
+                        format!("`{}` is a function: call it, `{}(..)`", n.text, n.text),
                     );
                     Err(())
                 }
@@ -219,22 +219,25 @@ impl Elab<'_> {
                         l.value.span,
                         format!(
                             "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
-                            l.name.s, v.ty
+                            l.name.text, v.ty
                         ),
                     );
                     ok = false;
-                    env.push((l.name.s.clone(), Bind::Failed));
+                    env.push((l.name.text.clone(), Bind::Failed));
                     continue;
                 }
                 (Err(()), _) | (Ok(_), Some(Err(()))) => {
                     // Reported already: the name stays bound, so its uses raise nothing more.
                     ok = false;
-                    env.push((l.name.s.clone(), Bind::Failed));
+                    env.push((l.name.text.clone(), Bind::Failed));
                     continue;
                 }
             };
-            let id = self.fresh(&l.name.s);
-            env.push((l.name.s.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+            let id = self.fresh(&l.name.text);
+            env.push((
+                l.name.text.clone(),
+                Bind::Val(id, v.ty.clone(), v.sym.clone()),
+            ));
             bound.push((id, v));
         }
         let body = self.expr(tail, &env);
@@ -372,10 +375,10 @@ impl Elab<'_> {
     #[inline(never)]
     fn e_build(&mut self, n: &Expr, i: &Name, body: &Expr, sp: Sp, env: &Env) -> Elaborated {
         let n = self.size_expr(n, env, "`build`'s count");
-        let id = self.fresh(&i.s);
+        let id = self.fresh(&i.text);
         let mut env = env.clone();
         env.push((
-            i.s.clone(),
+            i.text.clone(),
             Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
         ));
         // The body is checked even when the count failed: the index is bound either way.
@@ -412,8 +415,8 @@ impl Elab<'_> {
             self.usize_expr(n, env, "`ifold`'s count"),
             self.expr(init, env),
         );
-        let aid = self.fresh(&acc.s);
-        let iid = self.fresh(&i.s);
+        let aid = self.fresh(&acc.text);
+        let iid = self.fresh(&i.text);
         let mut env = env.clone();
         // The body is checked even when the count or the start failed; an accumulator
         // without a start has no type, and its uses fail quietly.
@@ -421,9 +424,9 @@ impl Elab<'_> {
             Ok(init) => Bind::Val(aid, init.ty.clone(), None),
             Err(()) => Bind::Failed,
         };
-        env.push((acc.s.clone(), acc_bind));
+        env.push((acc.text.clone(), acc_bind));
         env.push((
-            i.s.clone(),
+            i.text.clone(),
             Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
         ));
         let body = self.expr(body, &env);

@@ -53,7 +53,7 @@ impl Scope {
         // Parsed once per thread (see `prelude` for why the cache is safe in a proc macro).
         let prelude = prelude::functions();
         for f in prelude {
-            if !fns[..user].iter().any(|u| u.name.s == f.name.s) {
+            if !fns[..user].iter().any(|u| u.name.text == f.name.text) {
                 fns.push(f);
             }
         }
@@ -62,7 +62,7 @@ impl Scope {
 
     /// The index of the function called `name`.
     fn find(&self, name: &str) -> Option<usize> {
-        self.fns.iter().position(|f| f.name.s == name)
+        self.fns.iter().position(|f| f.name.text == name)
     }
 }
 
@@ -92,10 +92,13 @@ pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
 /// A function may not be named `build`, `ifold` or `length`: those are forms of the
 /// language, and a call by that name means the form.
 fn not_built_in(f: &FnDef, diags: &mut Diags) {
-    if matches!(f.name.s.as_str(), "build" | "ifold" | "length") {
+    if matches!(f.name.text.as_str(), "build" | "ifold" | "length") {
         diags.error(
             f.name.span,
-            format!("`{}` is built into fsmooth: choose another name", f.name.s),
+            format!(
+                "`{}` is built into fsmooth: choose another name",
+                f.name.text
+            ),
         );
     }
 }
@@ -103,10 +106,10 @@ fn not_built_in(f: &FnDef, diags: &mut Diags) {
 /// A name is defined once in a block (`earlier`: the block's functions before `f`). A block
 /// function may shadow a prelude function, but not another of the block's.
 fn defined_once(f: &FnDef, earlier: &[FnDef], diags: &mut Diags) {
-    if earlier.iter().any(|g| g.name.s == f.name.s) {
+    if earlier.iter().any(|g| g.name.text == f.name.text) {
         diags.error(
             f.name.span,
-            format!("`{}` is defined twice in this block", f.name.s),
+            format!("`{}` is defined twice in this block", f.name.text),
         );
     }
 }
@@ -119,12 +122,12 @@ fn no_reserved_parameters(f: &FnDef, diags: &mut Diags) {
         return;
     }
     for p in &f.params {
-        if matches!(p.name.s.as_str(), "out" | "region" | "scratch") {
+        if matches!(p.name.text.as_str(), "out" | "region" | "scratch") {
             diags.error(
                 p.name.span,
                 format!(
                     "`{}` is a name the generated kernel uses for itself: rename this parameter",
-                    p.name.s
+                    p.name.text
                 ),
             );
         }
@@ -138,7 +141,7 @@ fn no_reserved_parameters(f: &FnDef, diags: &mut Diags) {
 fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
     fn calls(e: &Expr, out: &mut Vec<(String, Span)>) {
         if let ExprKind::Call(n, _) = &e.kind {
-            out.push((n.s.clone(), n.span));
+            out.push((n.text.clone(), n.span));
         }
         visit(e, &mut |c| calls(c, out));
     }
@@ -150,7 +153,7 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
             let mut cs = Vec::new();
             calls(&f.body, &mut cs);
             cs.into_iter()
-                .filter(|(name, _)| !f.params.iter().any(|p| &p.name.s == name))
+                .filter(|(name, _)| !f.params.iter().any(|p| &p.name.text == name))
                 .filter_map(|(name, sp)| scope.find(&name).map(|i| (i, sp)))
                 .collect()
         })
@@ -173,8 +176,8 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
             if g == start {
                 let path: Vec<String> = stack
                     .iter()
-                    .map(|(x, _)| format!("`{}`", scope.fns[*x].name.s))
-                    .chain([format!("`{}`", scope.fns[start].name.s)])
+                    .map(|(x, _)| format!("`{}`", scope.fns[*x].name.text))
+                    .chain([format!("`{}`", scope.fns[start].name.text)])
                     .collect();
                 if already {
                     // This function's cycle was reported from another of its members.

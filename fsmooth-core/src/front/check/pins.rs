@@ -13,7 +13,7 @@ pub(super) fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Optio
         .params
         .iter()
         .filter(|p| matches!(p.ty, Ty::Usize(_)))
-        .map(|p| p.name.s.clone())
+        .map(|p| p.name.text.clone())
         .collect();
     let (pins, known) = propagate_pins(f, &given);
     let missing: Vec<&String> = sizes.iter().filter(|s| !known.contains(s)).collect();
@@ -78,7 +78,7 @@ pub(super) fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Optio
         format!(
             "{what} {} of kernel `{}` cannot be read from the argument lengths\n  help: add {} {}{rest}",
             names.join(", "),
-            f.name.s,
+            f.name.text,
             if suggest.len() == 1 { "a parameter" } else { "parameters" },
             suggest.join(", ")
         ),
@@ -118,7 +118,7 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
         .params
         .iter()
         .filter(|p| matches!(p.ty, Ty::Usize(_)))
-        .map(|p| Pin::Param(p.name.s.clone()))
+        .map(|p| Pin::Param(p.name.text.clone()))
         .collect();
     let arrays: Vec<(&ast::Param, Vec<Size>)> = f
         .params
@@ -152,7 +152,7 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
                     .collect();
                 pins.push(Pin::FromLen {
                     name: nm.clone(),
-                    param: p.name.s.clone(),
+                    param: p.name.text.clone(),
                     others,
                     power: unknown.len(),
                 });
@@ -170,7 +170,7 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
                     .collect();
                 pins.push(Pin::Linear {
                     name: nm.clone(),
-                    param: p.name.s.clone(),
+                    param: p.name.text.clone(),
                     others,
                     scale,
                     offset,

@@ -77,7 +77,7 @@ fn restamp_fn(f: &mut FnDef, at: Span) {
 }
 
 fn restamp_name(n: &mut Name, at: Span) {
-    let Name { s: _, span } = n;
+    let Name { text: _, span } = n;
     *span = at;
 }
 

@@ -8,7 +8,7 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Float(v) => format!("{v:?}"),
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Bool(b) => b.to_string(),
-        ExprKind::Var(n) => n.s.clone(),
+        ExprKind::Var(n) => n.text.clone(),
         ExprKind::Bin(op, a, b) => format!("{} {} {}", show_p(a), op.symbol(), show_p(b)),
         ExprKind::Len(a) => format!("{}.len()", show_p(a)),
         ExprKind::Index(a, i) => format!("{}[{}]", show_p(a), show(i)),
@@ -16,7 +16,7 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Cast(a, CastTy::F64) => format!("{} as f64", show_p(a)),
         ExprKind::Call(n, xs) => format!(
             "{}({})",
-            n.s,
+            n.text,
             xs.iter().map(show).collect::<Vec<_>>().join(", ")
         ),
         _ => "..".to_string(),

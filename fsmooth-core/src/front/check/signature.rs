@@ -19,8 +19,8 @@ pub(super) fn ty_size_names(t: &Ty, out: &mut Vec<String>) {
             let mut v = Vec::new();
             n.names(&mut v);
             for x in v {
-                if !out.contains(&x.s) {
-                    out.push(x.s.clone());
+                if !out.contains(&x.text) {
+                    out.push(x.text.clone());
                 }
             }
         }
@@ -38,7 +38,7 @@ pub(super) fn ty_size_names(t: &Ty, out: &mut Vec<String>) {
 fn size_of(s: &SizeAst) -> Size {
     match s {
         SizeAst::Lit(v, _) => Size::Lit(*v),
-        SizeAst::Name(n) => Size::Name(n.s.clone()),
+        SizeAst::Name(n) => Size::Name(n.text.clone()),
         SizeAst::Bin(op, a, b, _) => {
             let (a, b) = (Box::new(size_of(a)), Box::new(size_of(b)));
             match op {
@@ -108,9 +108,9 @@ pub(super) fn check_fn(
     let mut ok = true;
     for p in &f.params {
         if let Ty::Usize(_) = p.ty
-            && !sizes.contains(&p.name.s)
+            && !sizes.contains(&p.name.text)
         {
-            sizes.push(p.name.s.clone());
+            sizes.push(p.name.text.clone());
         }
         ty_size_names(&p.ty, &mut sizes);
     }
@@ -118,10 +118,10 @@ pub(super) fn check_fn(
         env.push((s.clone(), Bind::Size(Size::Name(s.clone()))));
     }
     for (k, p) in f.params.iter().enumerate() {
-        if f.params[..k].iter().any(|q| q.name.s == p.name.s) {
+        if f.params[..k].iter().any(|q| q.name.text == p.name.text) {
             el.err(
                 p.name.span,
-                format!("parameter `{}` is declared twice", p.name.s),
+                format!("parameter `{}` is declared twice", p.name.text),
             );
             ok = false;
         }
@@ -135,10 +135,10 @@ pub(super) fn check_fn(
                         (Some(ps), Some(r)) => Bind::Fun(Rc::new(FunVal::Opaque(ps, r))),
                         _ => Bind::Failed,
                     };
-                    env.push((p.name.s.clone(), bind));
+                    env.push((p.name.text.clone(), bind));
                     el.err(
                         *sp,
-                        format!("kernel `{}` takes a function parameter: only private helpers can (kernels become Rust functions over slices)\n  help: make a private `fn` take `{}` and call it from the kernel with a closure", f.name.s, p.name.s),
+                        format!("kernel `{}` takes a function parameter: only private helpers can (kernels become Rust functions over slices)\n  help: make a private `fn` take `{}` and call it from the kernel with a closure", f.name.text, p.name.text),
                     );
                     ok = false;
                     continue;
@@ -146,18 +146,19 @@ pub(super) fn check_fn(
                 let ps: Option<Vec<Type>> = ps.iter().map(|t| ty_of(t, el.diags)).collect();
                 let r = ty_of(r, el.diags);
                 match (ps, r) {
-                    (Some(ps), Some(r)) => {
-                        env.push((p.name.s.clone(), Bind::Fun(Rc::new(FunVal::Opaque(ps, r)))))
-                    }
+                    (Some(ps), Some(r)) => env.push((
+                        p.name.text.clone(),
+                        Bind::Fun(Rc::new(FunVal::Opaque(ps, r))),
+                    )),
                     _ => {
-                        env.push((p.name.s.clone(), Bind::Failed));
+                        env.push((p.name.text.clone(), Bind::Failed));
                         ok = false;
                     }
                 }
             }
             Ty::Usize(_) => {
                 // A usize parameter is a size name; its value is the size itself.
-                let id = el.fresh(&p.name.s);
+                let id = el.fresh(&p.name.text);
                 params.push(KParam {
                     name: p.name.clone(),
                     id,
@@ -166,8 +167,8 @@ pub(super) fn check_fn(
             }
             t => match ty_of(t, el.diags) {
                 Some(ty) => {
-                    let id = el.fresh(&p.name.s);
-                    env.push((p.name.s.clone(), Bind::Val(id, ty.clone(), None)));
+                    let id = el.fresh(&p.name.text);
+                    env.push((p.name.text.clone(), Bind::Val(id, ty.clone(), None)));
                     params.push(KParam {
                         name: p.name.clone(),
                         id,
@@ -176,7 +177,7 @@ pub(super) fn check_fn(
                 }
                 None => {
                     // Reported by `ty_of`; bound, so that its uses raise nothing more.
-                    env.push((p.name.s.clone(), Bind::Failed));
+                    env.push((p.name.text.clone(), Bind::Failed));
                     ok = false;
                 }
             },
@@ -217,7 +218,7 @@ pub(super) fn check_fn(
             tail,
             format!(
                 "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`",
-                f.name.s, body.ty
+                f.name.text, body.ty
             ),
         );
         return None;

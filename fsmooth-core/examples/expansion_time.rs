@@ -7,7 +7,7 @@
 //!
 //! `cargo run --release -p fsmooth-core --example expansion_time -- kalman 50` times only the
 //! blocks whose name contains `kalman`, 50 times each; with a third argument, `passes`, it
-//! also prints where one expansion of each block spends its time (the front end, each middle
+//! also prints where an expansion of each block spends its time (the fastest of five) (the front end, each middle
 //! pass summed over the block's kernels, lowering, emitting).
 
 use fsmooth_core::front::diag::Diags;
@@ -56,7 +56,14 @@ fn main() {
             hasher.finish()
         );
         if passes {
-            for (phase, time) in phases(block.tokens.clone()) {
+            // The fastest of five, phase by phase (the machine may be busy).
+            let mut best = phases(block.tokens.clone());
+            for _ in 0..4 {
+                for ((_, time), (_, again)) in best.iter_mut().zip(phases(block.tokens.clone())) {
+                    *time = (*time).min(again);
+                }
+            }
+            for (phase, time) in best {
                 println!("    {phase:<28} {:>9.3} ms", ms(time));
             }
         }

@@ -327,9 +327,15 @@ impl Size {
 
     /// True when loop index `v` is used.
     pub fn mentions_loop(&self, v: u32) -> bool {
-        let mut l = Vec::new();
-        self.loops(&mut l);
-        l.contains(&v)
+        match self {
+            Size::Lit(_) | Size::Name(_) => false,
+            Size::Loop(x) => *x == v,
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => a.mentions_loop(v) || b.mentions_loop(v),
+        }
     }
 
     /// Every size name used, in order of first appearance.

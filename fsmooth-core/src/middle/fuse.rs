@@ -251,7 +251,7 @@ fn const_reads_only(e: &Core, x: VarId, len: usize) -> bool {
     }
     match &e.kind {
         Kind::Var(v) => *v != x,
-        _ => e.children().iter().all(|c| const_reads_only(c, x, len)),
+        _ => e.children().all(|c| const_reads_only(c, x, len)),
     }
 }
 
@@ -280,7 +280,7 @@ fn in_loop(e: &Core, x: VarId) -> bool {
     match &e.kind {
         Kind::Build(_, _, body) => body.mentions(x),
         Kind::Ifold(n, init, _, _, body) => body.mentions(x) || in_loop(n, x) || in_loop(init, x),
-        _ => e.children().iter().any(|c| in_loop(c, x)),
+        _ => e.children().any(|c| in_loop(c, x)),
     }
 }
 
@@ -410,7 +410,7 @@ pub(crate) mod tests {
 
     /// How many nodes of `e` satisfy `f`.
     pub(crate) fn count(e: &crate::middle::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
-        usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
+        usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
     }
 
     #[test]

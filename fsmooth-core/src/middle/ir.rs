@@ -158,52 +158,62 @@ impl Core {
         }
     }
 
+    /// The node, leaving a placeholder in its place: for moving a subtree out of its parent
+    /// without copying it.
+    pub fn take(&mut self) -> Core {
+        let span = self.span;
+        std::mem::replace(self, Core::new(Kind::Bool(false), Type::Bool, span))
+    }
+
     /// The direct children, in evaluation order.
-    pub fn children(&self) -> Vec<&Core> {
-        match &self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                vec![a, b]
+    pub fn children(&self) -> impl Iterator<Item = &Core> {
+        let (fixed, rest): ([Option<&Core>; 3], &[Core]) = match &self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+                ([None, None, None], &[])
             }
-            Kind::If(c, a, b) => vec![c, a, b],
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
-            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter().collect(),
-            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
-        }
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                ([Some(a), Some(b), None], &[])
+            }
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => ([Some(c), Some(a), Some(b)], &[]),
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
+                ([Some(a), None, None], &[])
+            }
+            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+        };
+        fixed.into_iter().flatten().chain(rest)
     }
 
     /// The direct children, mutably.
-    pub fn children_mut(&mut self) -> Vec<&mut Core> {
-        match &mut self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                vec![a, b]
+    pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Core> {
+        let (fixed, rest): ([Option<&mut Core>; 3], &mut [Core]) = match &mut self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+                ([None, None, None], &mut [])
             }
-            Kind::If(c, a, b) => vec![c, a, b],
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
-            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter_mut().collect(),
-            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
-        }
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                ([Some(a), Some(b), None], &mut [])
+            }
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => {
+                ([Some(c), Some(a), Some(b)], &mut [])
+            }
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
+                ([Some(a), None, None], &mut [])
+            }
+            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+        };
+        fixed.into_iter().flatten().chain(rest)
     }
 
     /// How many times variable `v` occurs.
     pub fn count_uses(&self, v: VarId) -> usize {
         let own = usize::from(matches!(self.kind, Kind::Var(x) if x == v));
-        own + self
-            .children()
-            .iter()
-            .map(|c| c.count_uses(v))
-            .sum::<usize>()
+        own + self.children().map(|c| c.count_uses(v)).sum::<usize>()
     }
 
     /// True when `v` occurs free.
     pub fn mentions(&self, v: VarId) -> bool {
-        self.count_uses(v) > 0 || self.sym_mentions(v)
-    }
-
-    fn sym_mentions(&self, v: VarId) -> bool {
-        self.sym.as_ref().is_some_and(|s| s.mentions_loop(v))
-            || self.children().iter().any(|c| c.sym_mentions(v))
+        matches!(self.kind, Kind::Var(x) if x == v)
+            || self.sym.as_ref().is_some_and(|s| s.mentions_loop(v))
+            || self.children().any(|c| c.mentions(v))
     }
 
     /// Replace every occurrence of variable `v` by `e`.

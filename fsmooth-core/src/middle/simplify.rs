@@ -8,6 +8,7 @@ use crate::front::ast::BinOp;
 use crate::front::ast::Sp;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
+use std::collections::HashMap;
 
 /// A value that costs nothing to repeat: a variable, constant or size.
 pub fn is_trivial(e: &Core) -> bool {
@@ -217,7 +218,89 @@ fn is_pos_zero(x: f64) -> bool {
 /// in an enclosing scope reuses that variable. Values are compared structurally, with
 /// variables by identity (every variable is bound once, and arrays never change).
 pub fn cse(e: &mut Core) {
-    cse_in(e, &mut Vec::new());
+    Cse::default().visit(e);
+}
+
+/// The state of [`cse`]'s one walk over the kernel.
+#[derive(Default)]
+struct Cse {
+    /// The scalar values bound in the enclosing scopes, by [`key`], with the variable that
+    /// holds each (its type, symbolic value and span those of the value).
+    seen: HashMap<String, Core>,
+    /// Variables whose `let` was dropped for an earlier one's: the variable to read instead,
+    /// and the order of the drops (a symbolic value is rewritten in that order).
+    renamed: HashMap<VarId, (usize, Core)>,
+}
+
+impl Cse {
+    fn visit(&mut self, e: &mut Core) {
+        self.rename(e);
+        if let Kind::Let(x, a, b) = &mut e.kind {
+            self.visit(a);
+            if !a.ty.is_arr()
+                && let Some(k) = key(a)
+            {
+                if let Some(v) = self.seen.get(&k) {
+                    // The body reads the earlier variable instead (renamed as it is visited).
+                    let order = self.renamed.len();
+                    self.renamed.insert(*x, (order, v.clone()));
+                    *e = b.take();
+                    self.visit(e);
+                    return;
+                }
+                let var = Core {
+                    kind: Kind::Var(*x),
+                    ty: a.ty.clone(),
+                    sym: a.sym.clone(),
+                    span: a.span,
+                };
+                self.seen.insert(k.clone(), var);
+                self.visit(b);
+                self.seen.remove(&k);
+                return;
+            }
+            self.visit(b);
+            return;
+        }
+        for c in e.children_mut() {
+            self.visit(c);
+        }
+    }
+
+    /// This node with the dropped variables replaced, as [`Core::subst`] would have done for
+    /// each in turn.
+    fn rename(&self, e: &mut Core) {
+        if self.renamed.is_empty() {
+            return;
+        }
+        if let Kind::Var(x) = e.kind
+            && let Some((_, by)) = self.renamed.get(&x)
+        {
+            let span = e.span;
+            *e = by.clone();
+            e.span = span;
+            return;
+        }
+        let Some(s) = &e.sym else { return };
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        let mut ordered: Vec<(usize, VarId)> = loops
+            .iter()
+            .filter_map(|v| self.renamed.get(v).map(|(order, _)| (*order, *v)))
+            .collect();
+        if ordered.is_empty() {
+            return;
+        }
+        ordered.sort();
+        for (_, v) in ordered {
+            let by = &self.renamed[&v].1;
+            if let Some(s) = &e.sym
+                && s.mentions_loop(v)
+            {
+                e.sym = by.sym.as_ref().map(|bs| subst_loop(s, v, bs));
+            }
+        }
+    }
 }
 
 fn key(e: &Core) -> Option<String> {
@@ -242,42 +325,6 @@ fn key(e: &Core) -> Option<String> {
         }
         Kind::Index(a, i) => Some(format!("(idx {} {})", k(a)?, k(i)?)),
         _ => None,
-    }
-}
-
-fn cse_in(e: &mut Core, seen: &mut Vec<(String, Core)>) {
-    if let Kind::Let(x, a, b) = &mut e.kind {
-        cse_in(a, seen);
-        if !a.ty.is_arr()
-            && let Some(k) = key(a)
-        {
-            if let Some((_, v)) = seen.iter().find(|(s, _)| *s == k) {
-                let v = v.clone();
-                let x = *x;
-                let mut body = (**b).clone();
-                body.subst(x, &v);
-                *e = body;
-                cse_in(e, seen);
-                return;
-            }
-            let var = Core {
-                kind: Kind::Var(*x),
-                ty: a.ty.clone(),
-                sym: a.sym.clone(),
-                span: a.span,
-            };
-            seen.push((k, var));
-            cse_in(b, seen);
-            seen.pop();
-            return;
-        }
-        cse_in(b, seen);
-        return;
-    }
-    let depth = seen.len();
-    for c in e.children_mut() {
-        cse_in(c, seen);
-        seen.truncate(depth);
     }
 }
 
@@ -310,7 +357,7 @@ fn same_scope_use(e: &Core, x: VarId) -> bool {
         }
         Kind::If(c, a, b) => !a.mentions(x) && !b.mentions(x) && same_scope_use(c, x),
         Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => !b.mentions(x) && same_scope_use(a, x),
-        _ => e.children().iter().any(|c| same_scope_use(c, x)),
+        _ => e.children().any(|c| same_scope_use(c, x)),
     }
 }
 

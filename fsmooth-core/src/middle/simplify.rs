@@ -331,33 +331,151 @@ fn key(e: &Core) -> Option<String> {
 /// Undo the A-normal form where it bought nothing: a scalar `let` read exactly once, in the
 /// same scope (not inside a loop, branch or short-circuit operand it was outside of), is put
 /// back where it is read. Code reads as the user wrote it and no work moves into a loop.
+///
+/// One walk finds every variable's reads and scopes first: putting a value where it is read
+/// moves it within one scope, so no other variable's count or scope changes, and the `let`s
+/// can then be undone in one more walk, each value moved to its read.
 pub fn inline_single_uses(e: &mut Core) {
-    for c in e.children_mut() {
-        inline_single_uses(c);
+    let mut reads = Reads::default();
+    reads.walk(e, 0);
+    Inline {
+        reads,
+        values: HashMap::new(),
     }
-    if let Kind::Let(x, a, b) = &mut e.kind
-        && !a.ty.is_arr()
-        && b.count_uses(*x) == 1
-        && same_scope_use(b, *x)
-    {
-        let (x, a) = (*x, (**a).clone());
-        let mut b = (**b).clone();
-        b.subst(x, &a);
-        *e = b;
+    .visit(e);
+}
+
+/// What [`inline_single_uses`] needs to know of each variable, by id.
+#[derive(Default)]
+struct Reads {
+    /// How many times it is read.
+    count: Vec<u32>,
+    /// The scope of (the last of) its reads.
+    read_scope: Vec<u32>,
+    /// The scope of its `let`.
+    bound_scope: Vec<u32>,
+    /// True when a symbolic value mentions it.
+    in_sym: Vec<bool>,
+    /// Scopes made so far (0 is the kernel's body).
+    scopes: u32,
+}
+
+impl Reads {
+    fn slot(v: &mut Vec<u32>, x: VarId) -> &mut u32 {
+        let x = x as usize;
+        if v.len() <= x {
+            v.resize(x + 1, u32::MAX);
+        }
+        &mut v[x]
+    }
+
+    fn new_scope(&mut self) -> u32 {
+        self.scopes += 1;
+        self.scopes
+    }
+
+    /// Record the reads and `let`s of `e`, which is evaluated in `scope`. A loop's body, an
+    /// `if`'s branches and the right operand of `&&`/`||` are scopes of their own.
+    fn walk(&mut self, e: &Core, scope: u32) {
+        if let Some(s) = &e.sym {
+            let mut loops = Vec::new();
+            s.loops(&mut loops);
+            for v in loops {
+                let v = v as usize;
+                if self.in_sym.len() <= v {
+                    self.in_sym.resize(v + 1, false);
+                }
+                self.in_sym[v] = true;
+            }
+        }
+        match &e.kind {
+            Kind::Var(v) => {
+                let count = Self::slot(&mut self.count, *v);
+                *count = if *count == u32::MAX { 1 } else { *count + 1 };
+                *Self::slot(&mut self.read_scope, *v) = scope;
+            }
+            Kind::Let(x, a, b) => {
+                *Self::slot(&mut self.bound_scope, *x) = scope;
+                self.walk(a, scope);
+                self.walk(b, scope);
+            }
+            Kind::Build(_, _, body) => {
+                let inner = self.new_scope();
+                self.walk(body, inner);
+            }
+            Kind::Ifold(n, init, _, _, body) => {
+                self.walk(n, scope);
+                self.walk(init, scope);
+                let inner = self.new_scope();
+                self.walk(body, inner);
+            }
+            Kind::If(c, a, b) => {
+                self.walk(c, scope);
+                for branch in [a, b] {
+                    let inner = self.new_scope();
+                    self.walk(branch, inner);
+                }
+            }
+            Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => {
+                self.walk(a, scope);
+                let inner = self.new_scope();
+                self.walk(b, inner);
+            }
+            _ => {
+                for c in e.children() {
+                    self.walk(c, scope);
+                }
+            }
+        }
+    }
+
+    /// `x`'s `let` is undone: read once, in the scope of its `let`. (A variable a symbolic
+    /// value mentions keeps its `let`; no pass makes one.)
+    fn single_same_scope(&self, x: VarId) -> bool {
+        let x = x as usize;
+        let in_sym = self.in_sym.get(x).copied().unwrap_or(false);
+        debug_assert!(
+            !in_sym,
+            "a symbolic value mentions the let-bound variable {x}"
+        );
+        self.count.get(x) == Some(&1)
+            && self.read_scope.get(x) == self.bound_scope.get(x)
+            && !in_sym
     }
 }
 
-/// True when the one use of `x` in `e` is evaluated exactly when `e` is.
-fn same_scope_use(e: &Core, x: VarId) -> bool {
-    match &e.kind {
-        Kind::Var(v) => *v == x,
-        Kind::Build(..) => false,
-        Kind::Ifold(n, init, _, _, body) => {
-            !body.mentions(x) && (same_scope_use(n, x) || same_scope_use(init, x))
+/// The walk that undoes the `let`s.
+struct Inline {
+    reads: Reads,
+    /// The values of the `let`s undone, waiting for their read.
+    values: HashMap<VarId, Core>,
+}
+
+impl Inline {
+    fn visit(&mut self, e: &mut Core) {
+        loop {
+            match &mut e.kind {
+                Kind::Var(v) => {
+                    if let Some(value) = self.values.remove(v) {
+                        let span = e.span;
+                        *e = value;
+                        e.span = span;
+                    }
+                    return;
+                }
+                Kind::Let(x, a, b) if !a.ty.is_arr() && self.reads.single_same_scope(*x) => {
+                    self.visit(a);
+                    self.values.insert(*x, a.take());
+                    *e = b.take();
+                }
+                _ => {
+                    for c in e.children_mut() {
+                        self.visit(c);
+                    }
+                    return;
+                }
+            }
         }
-        Kind::If(c, a, b) => !a.mentions(x) && !b.mentions(x) && same_scope_use(c, x),
-        Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => !b.mentions(x) && same_scope_use(a, x),
-        _ => e.children().any(|c| same_scope_use(c, x)),
     }
 }
 

@@ -58,20 +58,125 @@ fn set_sym(e: &mut Core, i: VarId, by: Option<&Size>) {
 }
 
 /// Copy propagation and dead `let` removal, bottom-up.
+///
+/// Each `let` is decided once its body is done: dropped when nothing reads its variable,
+/// substituted when its value is trivial or a view. The substitutions wait for one last walk
+/// (a variable or a view in place of a variable decides nothing differently), and the reads
+/// of every variable are counted once and kept up to date, so the pass is linear in the size
+/// of the kernel.
 pub fn propagate(e: &mut Core) {
-    for c in e.children_mut() {
-        propagate(c);
+    let mut p = Propagate {
+        reads: Vec::new(),
+        forward: HashMap::new(),
+    };
+    count_reads(e, &mut p.reads);
+    p.visit(e);
+    if !p.forward.is_empty() {
+        p.resolve(e);
     }
-    float_lets(e);
-    if let Kind::Let(x, a, b) = &mut e.kind {
-        let x = *x;
-        if !b.mentions(x) {
-            *e = (**b).clone();
-        } else if is_trivial(a) || is_view(a) {
-            let a = (**a).clone();
-            let mut b = (**b).clone();
-            b.subst(x, &a);
-            *e = b;
+}
+
+/// Add every read of a variable in `e` to `reads`, by id. In debug builds, check what the
+/// passes that count reads rely on: no symbolic value mentions a `let`'s variable (they stand
+/// for loop indexes; a `let` of a `usize` carries its value's), so a variable is read only
+/// where a [`Kind::Var`] says so.
+pub(crate) fn count_reads(e: &Core, reads: &mut Vec<u32>) {
+    fn walk(e: &Core, reads: &mut Vec<u32>, check: &mut Option<(Vec<VarId>, Vec<VarId>)>) {
+        match &e.kind {
+            Kind::Var(v) => {
+                let v = *v as usize;
+                if reads.len() <= v {
+                    reads.resize(v + 1, 0);
+                }
+                reads[v] += 1;
+            }
+            Kind::Let(x, ..) => {
+                if let Some((lets, _)) = check {
+                    lets.push(*x);
+                }
+            }
+            _ => {}
+        }
+        if let (Some((_, in_syms)), Some(s)) = (check.as_mut(), &e.sym) {
+            s.loops(in_syms);
+        }
+        for c in e.children() {
+            walk(c, reads, check);
+        }
+    }
+    let mut check = cfg!(debug_assertions).then(|| (Vec::new(), Vec::new()));
+    walk(e, reads, &mut check);
+    if let Some((lets, in_syms)) = check {
+        let in_syms: std::collections::HashSet<VarId> = in_syms.into_iter().collect();
+        debug_assert!(
+            lets.iter().all(|x| !in_syms.contains(x)),
+            "a symbolic value mentions a let's variable"
+        );
+    }
+}
+
+/// The state of [`propagate`].
+struct Propagate {
+    /// How many times each variable is read, by id, counting the reads the substitutions
+    /// still to be done will make.
+    reads: Vec<u32>,
+    /// The `let`s substituted: each variable's value, put in place of its reads at the end.
+    forward: HashMap<VarId, Core>,
+}
+
+impl Propagate {
+    fn visit(&mut self, e: &mut Core) {
+        for c in e.children_mut() {
+            self.visit(c);
+        }
+        float_lets(e);
+        if let Kind::Let(x, a, b) = &mut e.kind {
+            let x = *x;
+            let reads = self.reads.get(x as usize).copied().unwrap_or(0);
+            if reads == 0 {
+                self.count(a, -1);
+                *e = b.take();
+            } else if is_trivial(a) || is_view(a) {
+                // Each read of `x` becomes a copy of `a`; the `let`'s own copy goes.
+                let a = a.take();
+                self.count(&a, i64::from(reads) - 1);
+                self.reads[x as usize] = 0;
+                self.forward.insert(x, a);
+                *e = b.take();
+            }
+        }
+    }
+
+    /// Add `by` to the count of every variable `e` reads (through the substitutions to come).
+    fn count(&mut self, e: &Core, by: i64) {
+        if by == 0 {
+            return;
+        }
+        if let Kind::Var(v) = e.kind {
+            if let Some(value) = self.forward.remove(&v) {
+                self.count(&value, by);
+                self.forward.insert(v, value);
+            } else if let Some(n) = self.reads.get_mut(v as usize) {
+                *n = u32::try_from(i64::from(*n) + by).unwrap_or(0);
+            }
+            return;
+        }
+        for c in e.children() {
+            self.count(c, by);
+        }
+    }
+
+    /// Put each substituted variable's value in place of its reads (keeping the read's span).
+    fn resolve(&self, e: &mut Core) {
+        while let Kind::Var(x) = e.kind
+            && let Some(value) = self.forward.get(&x)
+        {
+            let span = e.span;
+            *e = value.clone();
+            e.span = span;
+        }
+        for c in e.children_mut() {
+            self.resolve(c);
         }
     }
 }
@@ -81,42 +186,39 @@ pub fn propagate(e: &mut Core) {
 /// `(let y = a in b)[k] ~> let y = a in b[k]` (variables are unique, so nothing is captured).
 fn float_lets(e: &mut Core) {
     let span = e.span;
-    match &mut e.kind {
-        Kind::Let(x, a, c) if matches!(a.kind, Kind::Let(..)) => {
-            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
-                return;
+    let floats = match &e.kind {
+        Kind::Let(_, a, _) | Kind::Index(a, _) => matches!(a.kind, Kind::Let(..)),
+        _ => false,
+    };
+    if !floats {
+        return;
+    }
+    let inner = match std::mem::replace(&mut e.kind, Kind::Bool(false)) {
+        Kind::Let(x, a, c) => {
+            let Kind::Let(y, ya, b) = a.kind else {
+                unreachable!("checked above")
             };
-            let inner_ty = c.ty.clone();
-            let inner_sym = c.sym.clone();
-            let inner = Core {
-                kind: Kind::Let(*x, b, c.clone()),
-                ty: inner_ty,
-                sym: inner_sym,
-                span,
-            };
-            e.kind = Kind::Let(y, ya, Box::new(inner));
-            if let Kind::Let(_, _, body) = &mut e.kind {
-                float_lets(body);
-            }
+            let (ty, sym) = (c.ty.clone(), c.sym.clone());
+            (y, ya, Kind::Let(x, b, c), ty, sym)
         }
-        Kind::Index(a, k) if matches!(a.kind, Kind::Let(..)) => {
-            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
-                return;
+        Kind::Index(a, k) => {
+            let Kind::Let(y, ya, b) = a.kind else {
+                unreachable!("checked above")
             };
-            let ty = e.ty.clone();
-            let sym = e.sym.clone();
-            let inner = Core {
-                kind: Kind::Index(b, k.clone()),
-                ty: ty.clone(),
-                sym: sym.clone(),
-                span,
-            };
-            e.kind = Kind::Let(y, ya, Box::new(inner));
-            if let Kind::Let(_, _, body) = &mut e.kind {
-                float_lets(body);
-            }
+            (y, ya, Kind::Index(b, k), e.ty.clone(), e.sym.clone())
         }
-        _ => {}
+        _ => unreachable!("checked above"),
+    };
+    let (y, ya, kind, ty, sym) = inner;
+    let inner = Core {
+        kind,
+        ty,
+        sym,
+        span,
+    };
+    e.kind = Kind::Let(y, ya, Box::new(inner));
+    if let Kind::Let(_, _, body) = &mut e.kind {
+        float_lets(body);
     }
 }
 

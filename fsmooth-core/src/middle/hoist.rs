@@ -13,6 +13,8 @@
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
 pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
@@ -91,10 +93,12 @@ struct Lift<'a> {
     /// sizes free of variables bound inside the loop (a table can span only those).
     path: Vec<(VarId, Option<Size>)>,
     /// Variables bound inside the loop to what a table could compute instead (an inlined
-    /// closure's parameter, `let v = q[c][l]`), in binding order.
-    aliases: Vec<(VarId, Core)>,
+    /// closure's parameter, `let v = q[c][l]`).
+    aliases: HashMap<VarId, Core>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
+    /// Sizes already proven non-negative (or not).
+    proofs: RefCell<HashMap<Size, bool>>,
     names: &'a mut Vec<String>,
 }
 
@@ -110,8 +114,9 @@ fn lift(
         outer,
         inside: [Some(i), acc].into_iter().flatten().collect(),
         path: Vec::new(),
-        aliases: Vec::new(),
+        aliases: HashMap::new(),
         tables: Vec::new(),
+        proofs: RefCell::default(),
         names,
     };
     cx.walk(body);
@@ -138,7 +143,7 @@ impl Lift<'_> {
                     self.infallible(&val)
                 };
                 if movable {
-                    self.aliases.push((*v, val));
+                    self.aliases.insert(*v, val);
                 }
                 self.inside.push(*v);
                 self.walk(b);
@@ -188,16 +193,28 @@ impl Lift<'_> {
             .and_then(|(_, b)| b.as_ref())
     }
 
-    /// `e` with the aliases it reads replaced by their values.
+    /// `e` with the aliases it reads replaced by their values. (Each alias's value has the
+    /// aliases before it replaced already, so one walk replaces them all.)
     fn expand(&self, e: &Core) -> Core {
         let mut e = e.clone();
-        // Later aliases may read earlier ones: replace them first.
-        for (v, val) in self.aliases.iter().rev() {
-            if e.mentions(*v) {
-                e.subst(*v, val);
-            }
+        if !self.aliases.is_empty() {
+            self.replace_aliases(&mut e);
         }
         e
+    }
+
+    fn replace_aliases(&self, e: &mut Core) {
+        if let Kind::Var(v) = e.kind {
+            if let Some(val) = self.aliases.get(&v) {
+                let span = e.span;
+                *e = val.clone();
+                e.span = span;
+            }
+            return;
+        }
+        for c in e.children_mut() {
+            self.replace_aliases(c);
+        }
     }
 
     /// When `e` can move out of the loop: its value (aliases replaced) and the indexes of the
@@ -208,9 +225,11 @@ impl Lift<'_> {
         if !self.infallible(&e) {
             return None;
         }
+        let mut read = HashSet::new();
+        mentioned(&e, &mut read);
         let mut used = Vec::new();
         for &v in &self.inside {
-            if !e.mentions(v) {
+            if !read.contains(&v) {
                 continue;
             }
             match self.path.iter().position(|(w, b)| *w == v && b.is_some()) {
@@ -265,7 +284,16 @@ impl Lift<'_> {
         let Some(dim) = ty.dims().first() else {
             return false;
         };
-        let room = |used: Size| crate::front::size::names_nonneg(&Size::minus(dim.clone(), used));
+        // The same proofs come up for every read of the same rows: each is made once.
+        let room = |used: Size| {
+            let gap = Size::minus(dim.clone(), used);
+            if let Some(known) = self.proofs.borrow().get(&gap) {
+                return *known;
+            }
+            let holds = crate::front::size::names_nonneg(&gap);
+            self.proofs.borrow_mut().insert(gap, holds);
+            holds
+        };
         match &i.kind {
             Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
             Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
@@ -316,6 +344,21 @@ impl Lift<'_> {
     fn fresh(&mut self, name: &str) -> VarId {
         self.names.push(name.to_string());
         (self.names.len() - 1) as VarId
+    }
+}
+
+/// Every variable `e` reads or its symbolic values mention.
+fn mentioned(e: &Core, out: &mut HashSet<VarId>) {
+    if let Kind::Var(v) = e.kind {
+        out.insert(v);
+    }
+    if let Some(s) = &e.sym {
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        out.extend(loops);
+    }
+    for c in e.children() {
+        mentioned(c, out);
     }
 }
 

@@ -275,6 +275,9 @@ impl Size {
 
     /// The value, when it is a constant (and non-negative).
     pub fn as_const(&self) -> Option<u64> {
+        if let Size::Lit(v) = self {
+            return Some(*v);
+        }
         self.poly().as_const().and_then(|c| u64::try_from(c).ok())
     }
 

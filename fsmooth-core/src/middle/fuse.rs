@@ -30,20 +30,21 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
     for c in e.children_mut() {
         changed |= pass(c, names, room);
     }
+    let span = e.span;
     // Rule 1 and the literal rule.
     if let Kind::Index(a, k) = &mut e.kind {
         match &mut a.kind {
             Kind::Build(_, i, body) => {
-                let (i, body, k) = (*i, (**body).clone(), (**k).clone());
-                *e = subst_index(i, &k, body, e.span);
+                let (i, body, k) = (*i, body.take(), k.take());
+                *e = subst_index(i, &k, body, span);
                 return true;
             }
             Kind::Array(items) => {
                 if let Some(c) = k.sym.as_ref().and_then(|s| s.as_const())
-                    && let Some(item) = items.get(c as usize)
+                    && let Some(item) = items.get_mut(c as usize)
                 {
-                    let mut item = item.clone();
-                    item.span = e.span;
+                    let mut item = item.take();
+                    item.span = span;
                     *e = item;
                     return true;
                 }
@@ -56,16 +57,16 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
         && let Kind::Build(_, _, body) = &a.kind
         && should_fuse(*x, body, b)
     {
-        let value = (**a).clone();
+        let value = a.take();
         replace_reads(b, *x, &value);
-        *e = (**b).clone();
+        *e = b.take();
         return true;
     }
     // A `let`-bound literal (a small array `unroll` wrote out) read only at constant
     // indexes: one `let` per element read, so the array is never stored; or read once as a
     // whole outside any loop: written where it is read (into its destination).
-    if let Kind::Let(x, a, b) = &e.kind
-        && let Kind::Array(items) = &a.kind
+    if let Kind::Let(x, a, b) = &mut e.kind
+        && let Kind::Array(items) = &mut a.kind
     {
         let x = *x;
         if const_reads_only(b, x, items.len()) {
@@ -76,13 +77,14 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
                     (names.len() - 1) as VarId
                 })
                 .collect();
-            let mut body = (**b).clone();
-            replace_const_reads(&mut body, x, &ids, items);
-            for (item, id) in items.iter().zip(&ids).rev() {
-                if body.mentions(*id) {
+            let mut body = b.take();
+            let mut read = vec![false; items.len()];
+            replace_const_reads(&mut body, x, &ids, items, &mut read);
+            for ((item, id), read) in items.iter_mut().zip(&ids).zip(read).rev() {
+                if read {
                     let (ty, sym, span) = (body.ty.clone(), body.sym.clone(), body.span);
                     body = Core {
-                        kind: Kind::Let(*id, Box::new(item.clone()), Box::new(body)),
+                        kind: Kind::Let(*id, Box::new(item.take()), Box::new(body)),
                         ty,
                         sym,
                         span,
@@ -93,8 +95,8 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
             return true;
         }
         if b.count_uses(x) == 1 && !in_loop(b, x) {
-            let value = (**a).clone();
-            let mut body = (**b).clone();
+            let value = a.take();
+            let mut body = b.take();
             body.subst(x, &value);
             *e = body;
             return true;
@@ -103,36 +105,44 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
     // `let x = if c { [..] } else { [..] } in body`, read only at constant indexes: the
     // rest of the block moves into both branches (small enough to copy), where `x` is a
     // literal the rule above makes scalars. Each path still runs `body` once.
-    if let Kind::Let(x, a, b) = &e.kind
-        && let Kind::If(c, then, other) = &a.kind
+    if let Kind::Let(x, a, b) = &mut e.kind
+        && let Kind::If(..) = &a.kind
         && a.ty.is_arr()
+        && let Kind::If(_, then, other) = &a.kind
         && crate::middle::unroll::literal_tail(then)
         && crate::middle::unroll::literal_tail(other)
-        && crate::middle::unroll::nodes(b) <= crate::middle::unroll::COPY_BUDGET.min(*room)
-        && const_reads_only(b, *x, usize::MAX)
     {
-        *room -= crate::middle::unroll::nodes(b);
-        let x = *x;
-        let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
-        let branch = |value: &Core, body: Core| Core {
-            kind: Kind::Let(x, Box::new(value.clone()), Box::new(body)),
-            ty: ty.clone(),
-            sym: sym.clone(),
-            span,
-        };
-        let copy = crate::middle::unroll::fresh((**b).clone(), names);
-        let kind = Kind::If(
-            c.clone(),
-            Box::new(branch(then, (**b).clone())),
-            Box::new(branch(other, copy)),
-        );
-        *e = Core {
-            kind,
-            ty,
-            sym,
-            span,
-        };
-        return true;
+        let size = crate::middle::unroll::nodes(b);
+        if size <= crate::middle::unroll::COPY_BUDGET.min(*room)
+            && const_reads_only(b, *x, usize::MAX)
+        {
+            *room -= size;
+            let x = *x;
+            let Kind::If(c, then, other) = a.take().kind else {
+                unreachable!("matched above")
+            };
+            let body = b.take();
+            let (ty, sym) = (body.ty.clone(), body.sym.clone());
+            let branch = |value: Box<Core>, body: Core| Core {
+                kind: Kind::Let(x, value, Box::new(body)),
+                ty: ty.clone(),
+                sym: sym.clone(),
+                span,
+            };
+            let copy = crate::middle::unroll::fresh(body.clone(), names);
+            let kind = Kind::If(
+                c,
+                Box::new(branch(then, body)),
+                Box::new(branch(other, copy)),
+            );
+            *e = Core {
+                kind,
+                ty,
+                sym,
+                span,
+            };
+            return true;
+        }
     }
     // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
     // per iteration, at the top of that loop's body.
@@ -150,14 +160,14 @@ fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
             kind: Kind::Var(j),
             ty: crate::middle::ir::Type::Usize,
             sym: Some(crate::front::size::Size::Loop(j)),
-            span: e.span,
+            span,
         };
-        let elem = subst_index(*i, &k, elem, e.span);
+        let elem = subst_index(*i, &k, elem, span);
         // Only when j's loop is inside the `let` (the reads may index with an outer loop's
-        // index, `v[i]` inside a loop over another index): otherwise keep the binding.
-        let mut scope = (**b).clone();
-        if bind_element(&mut scope, *x, j, t, &elem) {
-            *e = scope;
+        // index, `v[i]` inside a loop over another index): otherwise keep the binding. (A
+        // scope without that loop is left as it was.)
+        if bind_element(b, *x, j, t, &elem) {
+            *e = b.take();
             return true;
         }
         names.pop();
@@ -260,18 +270,20 @@ fn const_index(k: &Core) -> Option<usize> {
     usize::try_from(c).ok()
 }
 
-/// Each `x[k]` made the variable `ids[k]`, bound to `items[k]`.
-fn replace_const_reads(e: &mut Core, x: VarId, ids: &[VarId], items: &[Core]) {
+/// Each `x[k]` made the variable `ids[k]`, bound to `items[k]`; `read[k]` set for each `k`
+/// read.
+fn replace_const_reads(e: &mut Core, x: VarId, ids: &[VarId], items: &[Core], read: &mut [bool]) {
     if let Kind::Index(a, k) = &e.kind
         && matches!(a.kind, Kind::Var(v) if v == x)
         && let Some(c) = const_index(k)
     {
         e.kind = Kind::Var(ids[c]);
         e.sym = items[c].sym.clone();
+        read[c] = true;
         return;
     }
     for c in e.children_mut() {
-        replace_const_reads(c, x, ids, items);
+        replace_const_reads(c, x, ids, items, read);
     }
 }
 

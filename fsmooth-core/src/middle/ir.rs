@@ -166,7 +166,7 @@ impl Core {
     }
 
     /// The direct children, in evaluation order.
-    pub fn children(&self) -> impl Iterator<Item = &Core> {
+    pub fn children(&self) -> Children<'_> {
         let (fixed, rest): ([Option<&Core>; 3], &[Core]) = match &self.kind {
             Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &[])
@@ -180,11 +180,15 @@ impl Core {
             }
             Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
         };
-        fixed.into_iter().flatten().chain(rest)
+        Children {
+            fixed,
+            next: 0,
+            rest: rest.iter(),
+        }
     }
 
     /// The direct children, mutably.
-    pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Core> {
+    pub fn children_mut(&mut self) -> ChildrenMut<'_> {
         let (fixed, rest): ([Option<&mut Core>; 3], &mut [Core]) = match &mut self.kind {
             Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &mut [])
@@ -200,7 +204,11 @@ impl Core {
             }
             Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
         };
-        fixed.into_iter().flatten().chain(rest)
+        ChildrenMut {
+            fixed,
+            next: 0,
+            rest: rest.iter_mut(),
+        }
     }
 
     /// How many times variable `v` occurs.
@@ -232,6 +240,52 @@ impl Core {
         for c in self.children_mut() {
             c.subst(v, e);
         }
+    }
+}
+
+/// The children of a node ([`Core::children`]): its boxed operands, then its list (written
+/// out rather than chained adapters, which cost a great deal in the unoptimised builds
+/// proc macros get by default).
+pub struct Children<'a> {
+    fixed: [Option<&'a Core>; 3],
+    next: usize,
+    rest: std::slice::Iter<'a, Core>,
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = &'a Core;
+
+    fn next(&mut self) -> Option<&'a Core> {
+        while self.next < 3 {
+            let child = self.fixed[self.next];
+            self.next += 1;
+            if child.is_some() {
+                return child;
+            }
+        }
+        self.rest.next()
+    }
+}
+
+/// The children of a node, mutably ([`Core::children_mut`]).
+pub struct ChildrenMut<'a> {
+    fixed: [Option<&'a mut Core>; 3],
+    next: usize,
+    rest: std::slice::IterMut<'a, Core>,
+}
+
+impl<'a> Iterator for ChildrenMut<'a> {
+    type Item = &'a mut Core;
+
+    fn next(&mut self) -> Option<&'a mut Core> {
+        while self.next < 3 {
+            let child = self.fixed[self.next].take();
+            self.next += 1;
+            if child.is_some() {
+                return child;
+            }
+        }
+        self.rest.next()
     }
 }
 

@@ -76,42 +76,19 @@ pub fn propagate(e: &mut Core) {
     }
 }
 
-/// Add every read of a variable in `e` to `reads`, by id. In debug builds, check what the
-/// passes that count reads rely on: no symbolic value mentions a `let`'s variable (they stand
-/// for loop indexes; a `let` of a `usize` carries its value's), so a variable is read only
-/// where a [`Kind::Var`] says so.
-pub(crate) fn count_reads(e: &Core, reads: &mut Vec<u32>) {
-    fn walk(e: &Core, reads: &mut Vec<u32>, check: &mut Option<(Vec<VarId>, Vec<VarId>)>) {
-        match &e.kind {
-            Kind::Var(v) => {
-                let v = *v as usize;
-                if reads.len() <= v {
-                    reads.resize(v + 1, 0);
-                }
-                reads[v] += 1;
-            }
-            Kind::Let(x, ..) => {
-                if let Some((lets, _)) = check {
-                    lets.push(*x);
-                }
-            }
-            _ => {}
+/// Add every read of a variable in `e` to `reads`, by id. (No symbolic value mentions a
+/// `let`'s variable, so a `let`'s variable is read only where a [`Kind::Var`] says so; see
+/// [`inline_single_uses`], which checks it in debug builds.)
+fn count_reads(e: &Core, reads: &mut Vec<u32>) {
+    if let Kind::Var(v) = e.kind {
+        let v = v as usize;
+        if reads.len() <= v {
+            reads.resize(v + 1, 0);
         }
-        if let (Some((_, in_syms)), Some(s)) = (check.as_mut(), &e.sym) {
-            s.loops(in_syms);
-        }
-        for c in e.children() {
-            walk(c, reads, check);
-        }
+        reads[v] += 1;
     }
-    let mut check = cfg!(debug_assertions).then(|| (Vec::new(), Vec::new()));
-    walk(e, reads, &mut check);
-    if let Some((lets, in_syms)) = check {
-        let in_syms: std::collections::HashSet<VarId> = in_syms.into_iter().collect();
-        debug_assert!(
-            lets.iter().all(|x| !in_syms.contains(x)),
-            "a symbolic value mentions a let's variable"
-        );
+    for c in e.children() {
+        count_reads(c, reads);
     }
 }
 

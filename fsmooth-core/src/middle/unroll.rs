@@ -17,6 +17,7 @@
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
 use crate::middle::simplify::is_trivial;
+use std::collections::HashMap;
 
 /// Loops of at most this many iterations are candidates (the loop IR's short fixed loops,
 /// which LLVM unrolls completely anyway).
@@ -152,10 +153,12 @@ pub fn nodes(e: &Core) -> usize {
 pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
     let mut binders = Vec::new();
     bound(&e, &mut binders);
+    let mut new = HashMap::new();
     for old in binders {
-        let new = new_var(names, old);
-        rename(&mut e, old, new);
+        let var = new_var(names, old);
+        new.entry(old).or_insert(var);
     }
+    rename(&mut e, &new);
     e
 }
 
@@ -170,26 +173,40 @@ fn bound(e: &Core, out: &mut Vec<VarId>) {
     }
 }
 
-/// Every binding and use of `from` made one of `to`, symbolic values included.
-fn rename(e: &mut Core, from: VarId, to: VarId) {
+/// Every binding and use of a variable in `new` made one of its new variable, symbolic
+/// values included.
+fn rename(e: &mut Core, new: &HashMap<VarId, VarId>) {
     match &mut e.kind {
-        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) if *v == from => *v = to,
+        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) => {
+            if let Some(to) = new.get(v) {
+                *v = *to;
+            }
+        }
         Kind::Ifold(_, _, acc, i, _) => {
             for v in [acc, i] {
-                if *v == from {
-                    *v = to;
+                if let Some(to) = new.get(v) {
+                    *v = *to;
                 }
             }
         }
         _ => {}
     }
-    if let Some(s) = &e.sym
-        && s.mentions_loop(from)
-    {
-        e.sym = Some(subst_loop(s, from, &Size::Loop(to)));
+    if let Some(s) = &e.sym {
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        let mut renamed: Option<Size> = None;
+        for from in loops {
+            if let Some(to) = new.get(&from) {
+                let s = renamed.as_ref().unwrap_or(s);
+                renamed = Some(subst_loop(s, from, &Size::Loop(*to)));
+            }
+        }
+        if renamed.is_some() {
+            e.sym = renamed;
+        }
     }
     for c in e.children_mut() {
-        rename(c, from, to);
+        rename(c, new);
     }
 }
 

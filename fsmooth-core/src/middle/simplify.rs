@@ -79,7 +79,7 @@ pub fn propagate(e: &mut Core) {
 /// Add every read of a variable in `e` to `reads`, by id. (No symbolic value mentions a
 /// `let`'s variable, so a `let`'s variable is read only where a [`Kind::Var`] says so; see
 /// [`inline_single_uses`], which checks it in debug builds.)
-fn count_reads(e: &Core, reads: &mut Vec<u32>) {
+pub(crate) fn count_reads(e: &Core, reads: &mut Vec<u32>) {
     if let Kind::Var(v) = e.kind {
         let v = v as usize;
         if reads.len() <= v {

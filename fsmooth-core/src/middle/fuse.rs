@@ -319,9 +319,7 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool
         };
         return true;
     }
-    e.children_mut()
-        .into_iter()
-        .any(|c| bind_element(c, x, j, t, elem))
+    e.children_mut().any(|c| bind_element(c, x, j, t, elem))
 }
 
 fn replace_index(e: &mut Core, x: VarId, by: &Core) {

@@ -146,7 +146,7 @@ fn var(v: VarId, value: &Core) -> Core {
 
 /// How many nodes `e` has.
 pub fn nodes(e: &Core) -> usize {
-    1 + e.children().map(|c| nodes(c)).sum::<usize>()
+    1 + e.children().map(nodes).sum::<usize>()
 }
 
 /// `e` with every variable it binds renamed to a new one.

@@ -19,7 +19,9 @@ use std::collections::{HashMap, HashSet};
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
 pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
     let mut bounds = Vec::new();
-    go(e, &mut bounds, names);
+    // The same index proofs come up in every loop over the same rows: each is made once.
+    let proofs = RefCell::default();
+    go(e, &mut bounds, names, &proofs);
 }
 
 /// The calls worth a table entry: each is a call into the math library.
@@ -37,22 +39,30 @@ fn costly(f: MathFn) -> bool {
 }
 
 /// Visit `e` with the bounds of the loops around it (`None`: a count not known as a size).
-fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<String>) {
+/// Sizes proven non-negative (or not), by [`crate::front::size::names_nonneg`].
+type Proofs = RefCell<HashMap<Size, bool>>;
+
+fn go(
+    e: &mut Core,
+    bounds: &mut Vec<(VarId, Option<Size>)>,
+    names: &mut Vec<String>,
+    proofs: &Proofs,
+) {
     let tables = match &mut e.kind {
         Kind::Build(n, i, body) => {
             let tables = if n.as_const().is_some_and(|c| c <= 1) {
                 Vec::new()
             } else {
-                lift(body, *i, None, bounds, names)
+                lift(body, *i, None, bounds, names, proofs)
             };
             bounds.push((*i, Some(n.clone())));
-            go(body, bounds, names);
+            go(body, bounds, names, proofs);
             bounds.pop();
             tables
         }
         Kind::Ifold(n, init, acc, i, body) => {
-            go(n, bounds, names);
-            go(init, bounds, names);
+            go(n, bounds, names, proofs);
+            go(init, bounds, names, proofs);
             let tables = if n
                 .sym
                 .as_ref()
@@ -61,16 +71,16 @@ fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<Str
             {
                 Vec::new()
             } else {
-                lift(body, *i, Some(*acc), bounds, names)
+                lift(body, *i, Some(*acc), bounds, names, proofs)
             };
             bounds.push((*i, n.sym.clone()));
-            go(body, bounds, names);
+            go(body, bounds, names, proofs);
             bounds.pop();
             tables
         }
         _ => {
             for c in e.children_mut() {
-                go(c, bounds, names);
+                go(c, bounds, names, proofs);
             }
             Vec::new()
         }
@@ -98,7 +108,7 @@ struct Lift<'a> {
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
     /// Sizes already proven non-negative (or not).
-    proofs: RefCell<HashMap<Size, bool>>,
+    proofs: &'a Proofs,
     names: &'a mut Vec<String>,
 }
 
@@ -109,6 +119,7 @@ fn lift(
     acc: Option<VarId>,
     outer: &[(VarId, Option<Size>)],
     names: &mut Vec<String>,
+    proofs: &Proofs,
 ) -> Vec<(VarId, Core)> {
     let mut cx = Lift {
         outer,
@@ -116,7 +127,7 @@ fn lift(
         path: Vec::new(),
         aliases: HashMap::new(),
         tables: Vec::new(),
-        proofs: RefCell::default(),
+        proofs,
         names,
     };
     cx.walk(body);
@@ -284,7 +295,6 @@ impl Lift<'_> {
         let Some(dim) = ty.dims().first() else {
             return false;
         };
-        // The same proofs come up for every read of the same rows: each is made once.
         let room = |used: Size| {
             let gap = Size::minus(dim.clone(), used);
             if let Some(known) = self.proofs.borrow().get(&gap) {

@@ -7,7 +7,8 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// A symbolic usize expression.
@@ -478,8 +479,25 @@ pub fn const_size(s: &Size) -> TokenStream {
 /// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
 /// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
 /// terms is not trusted.
+///
+/// Answers are remembered (per thread, a few thousand at most): the same proofs come up for
+/// every read of the same rows, in hoisting and in the DPS translation.
 pub fn names_nonneg(s: &Size) -> bool {
-    nonneg_on_naturals(s, 0)
+    thread_local! {
+        static PROVEN: RefCell<HashMap<Size, bool>> = RefCell::new(HashMap::new());
+    }
+    if let Some(known) = PROVEN.with(|proven| proven.borrow().get(s).copied()) {
+        return known;
+    }
+    let holds = nonneg_on_naturals(s, 0);
+    PROVEN.with(|proven| {
+        let mut proven = proven.borrow_mut();
+        if proven.len() >= 4096 {
+            proven.clear();
+        }
+        proven.insert(s.clone(), holds);
+    });
+    holds
 }
 
 fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {

@@ -13,15 +13,12 @@
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
 pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
     let mut bounds = Vec::new();
-    // The same index proofs come up in every loop over the same rows: each is made once.
-    let proofs = RefCell::default();
-    go(e, &mut bounds, names, &proofs);
+    go(e, &mut bounds, names);
 }
 
 /// The calls worth a table entry: each is a call into the math library.
@@ -39,30 +36,22 @@ fn costly(f: MathFn) -> bool {
 }
 
 /// Visit `e` with the bounds of the loops around it (`None`: a count not known as a size).
-/// Sizes proven non-negative (or not), by [`crate::front::size::names_nonneg`].
-type Proofs = RefCell<HashMap<Size, bool>>;
-
-fn go(
-    e: &mut Core,
-    bounds: &mut Vec<(VarId, Option<Size>)>,
-    names: &mut Vec<String>,
-    proofs: &Proofs,
-) {
+fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<String>) {
     let tables = match &mut e.kind {
         Kind::Build(n, i, body) => {
             let tables = if n.as_const().is_some_and(|c| c <= 1) {
                 Vec::new()
             } else {
-                lift(body, *i, None, bounds, names, proofs)
+                lift(body, *i, None, bounds, names)
             };
             bounds.push((*i, Some(n.clone())));
-            go(body, bounds, names, proofs);
+            go(body, bounds, names);
             bounds.pop();
             tables
         }
         Kind::Ifold(n, init, acc, i, body) => {
-            go(n, bounds, names, proofs);
-            go(init, bounds, names, proofs);
+            go(n, bounds, names);
+            go(init, bounds, names);
             let tables = if n
                 .sym
                 .as_ref()
@@ -71,16 +60,16 @@ fn go(
             {
                 Vec::new()
             } else {
-                lift(body, *i, Some(*acc), bounds, names, proofs)
+                lift(body, *i, Some(*acc), bounds, names)
             };
             bounds.push((*i, n.sym.clone()));
-            go(body, bounds, names, proofs);
+            go(body, bounds, names);
             bounds.pop();
             tables
         }
         _ => {
             for c in e.children_mut() {
-                go(c, bounds, names, proofs);
+                go(c, bounds, names);
             }
             Vec::new()
         }
@@ -107,8 +96,6 @@ struct Lift<'a> {
     aliases: HashMap<VarId, Core>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
-    /// Sizes already proven non-negative (or not).
-    proofs: &'a Proofs,
     names: &'a mut Vec<String>,
 }
 
@@ -119,7 +106,6 @@ fn lift(
     acc: Option<VarId>,
     outer: &[(VarId, Option<Size>)],
     names: &mut Vec<String>,
-    proofs: &Proofs,
 ) -> Vec<(VarId, Core)> {
     let mut cx = Lift {
         outer,
@@ -127,7 +113,6 @@ fn lift(
         path: Vec::new(),
         aliases: HashMap::new(),
         tables: Vec::new(),
-        proofs,
         names,
     };
     cx.walk(body);
@@ -296,13 +281,10 @@ impl Lift<'_> {
             return false;
         };
         let room = |used: Size| {
-            let gap = Size::minus(dim.clone(), used);
-            if let Some(known) = self.proofs.borrow().get(&gap) {
-                return *known;
+            if let (Size::Lit(d), Size::Lit(u)) = (dim, &used) {
+                return d >= u;
             }
-            let holds = crate::front::size::names_nonneg(&gap);
-            self.proofs.borrow_mut().insert(gap, holds);
-            holds
+            crate::front::size::names_nonneg(&Size::minus(dim.clone(), used))
         };
         match &i.kind {
             Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),

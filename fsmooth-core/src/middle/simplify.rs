@@ -210,41 +210,41 @@ pub fn fold(e: &mut Core) {
             (Kind::F64(x), Kind::F64(y)) => {
                 let (x, y) = (*x, *y);
                 match op {
-                    BinOp::Add => Some(Kind::F64(x + y)),
-                    BinOp::Sub => Some(Kind::F64(x - y)),
-                    BinOp::Mul => Some(Kind::F64(x * y)),
-                    BinOp::Div => Some(Kind::F64(x / y)),
-                    BinOp::Rem => Some(Kind::F64(x % y)),
-                    BinOp::Lt => Some(Kind::Bool(x < y)),
-                    BinOp::Le => Some(Kind::Bool(x <= y)),
-                    BinOp::Gt => Some(Kind::Bool(x > y)),
-                    BinOp::Ge => Some(Kind::Bool(x >= y)),
-                    BinOp::Eq => Some(Kind::Bool(x == y)),
-                    BinOp::Ne => Some(Kind::Bool(x != y)),
+                    BinOp::Add => Some(Folded::To(Kind::F64(x + y))),
+                    BinOp::Sub => Some(Folded::To(Kind::F64(x - y))),
+                    BinOp::Mul => Some(Folded::To(Kind::F64(x * y))),
+                    BinOp::Div => Some(Folded::To(Kind::F64(x / y))),
+                    BinOp::Rem => Some(Folded::To(Kind::F64(x % y))),
+                    BinOp::Lt => Some(Folded::To(Kind::Bool(x < y))),
+                    BinOp::Le => Some(Folded::To(Kind::Bool(x <= y))),
+                    BinOp::Gt => Some(Folded::To(Kind::Bool(x > y))),
+                    BinOp::Ge => Some(Folded::To(Kind::Bool(x >= y))),
+                    BinOp::Eq => Some(Folded::To(Kind::Bool(x == y))),
+                    BinOp::Ne => Some(Folded::To(Kind::Bool(x != y))),
                     _ => None,
                 }
             }
             // `-0.0 + x` and `x - 0.0` are `x` for every x (not `0.0 + x`: `0.0 + -0.0` is
             // `0.0`).
-            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(b.kind.clone()),
-            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(a.kind.clone()),
-            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(a.kind.clone()),
+            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(Folded::Right),
+            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(Folded::Left),
+            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(Folded::Left),
             (_, Kind::F64(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
-                Some(a.kind.clone())
+                Some(Folded::Left)
             }
-            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(b.kind.clone()),
+            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(Folded::Right),
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
                 // Only operations that cannot fail on constants, so no error moves.
                 match (op, x.as_const(), y.as_const()) {
-                    (BinOp::Add, Some(p), Some(q)) => {
-                        p.checked_add(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
-                    (BinOp::Mul, Some(p), Some(q)) => {
-                        p.checked_mul(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
-                    (BinOp::Sub, Some(p), Some(q)) => {
-                        p.checked_sub(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
+                    (BinOp::Add, Some(p), Some(q)) => p
+                        .checked_add(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    (BinOp::Mul, Some(p), Some(q)) => p
+                        .checked_mul(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    (BinOp::Sub, Some(p), Some(q)) => p
+                        .checked_sub(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
                     _ => None,
                 }
             }
@@ -252,12 +252,12 @@ pub fn fold(e: &mut Core) {
                 // Comparisons of constants (a written-out loop's `i == 0`).
                 match (x.as_const(), y.as_const()) {
                     (Some(p), Some(q)) => match op {
-                        BinOp::Lt => Some(Kind::Bool(p < q)),
-                        BinOp::Le => Some(Kind::Bool(p <= q)),
-                        BinOp::Gt => Some(Kind::Bool(p > q)),
-                        BinOp::Ge => Some(Kind::Bool(p >= q)),
-                        BinOp::Eq => Some(Kind::Bool(p == q)),
-                        BinOp::Ne => Some(Kind::Bool(p != q)),
+                        BinOp::Lt => Some(Folded::To(Kind::Bool(p < q))),
+                        BinOp::Le => Some(Folded::To(Kind::Bool(p <= q))),
+                        BinOp::Gt => Some(Folded::To(Kind::Bool(p > q))),
+                        BinOp::Ge => Some(Folded::To(Kind::Bool(p >= q))),
+                        BinOp::Eq => Some(Folded::To(Kind::Bool(p == q))),
+                        BinOp::Ne => Some(Folded::To(Kind::Bool(p != q))),
                         _ => None,
                     },
                     _ => None,
@@ -266,23 +266,47 @@ pub fn fold(e: &mut Core) {
             _ => None,
         },
         Kind::Neg(a) => match a.kind {
-            Kind::F64(x) => Some(Kind::F64(-x)),
+            Kind::F64(x) => Some(Folded::To(Kind::F64(-x))),
             _ => None,
         },
         Kind::Not(a) => match a.kind {
-            Kind::Bool(x) => Some(Kind::Bool(!x)),
+            Kind::Bool(x) => Some(Folded::To(Kind::Bool(!x))),
             _ => None,
         },
-        Kind::If(c, a, b) => match c.kind {
-            Kind::Bool(true) => Some(a.kind.clone()),
-            Kind::Bool(false) => Some(b.kind.clone()),
+        Kind::If(c, _, _) => match c.kind {
+            Kind::Bool(true) => Some(Folded::Left),
+            Kind::Bool(false) => Some(Folded::Right),
             _ => None,
         },
         _ => None,
     };
-    if let Some(k) = new {
-        e.kind = k;
+    // The kept operand or branch is moved up, not copied (a chain of `* 1.0` would copy the
+    // rest of the chain at every step); the node keeps its type, symbolic value and span.
+    match new {
+        Some(Folded::To(k)) => e.kind = k,
+        Some(side) => {
+            let (Kind::Bin(_, left, right, _) | Kind::If(_, left, right)) = &mut e.kind else {
+                unreachable!("only operations and branches keep a side")
+            };
+            let kept = if matches!(side, Folded::Left) {
+                left
+            } else {
+                right
+            };
+            e.kind = std::mem::replace(&mut kept.kind, Kind::Bool(false));
+        }
+        None => {}
     }
+}
+
+/// What [`fold`] makes of a node.
+enum Folded {
+    /// This constant.
+    To(Kind),
+    /// Its left operand (of an `if`, the `then` branch).
+    Left,
+    /// Its right operand (of an `if`, the `else` branch).
+    Right,
 }
 
 fn is_neg_zero(x: f64) -> bool {

@@ -13,6 +13,7 @@
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
@@ -93,7 +94,10 @@ struct Lift<'a> {
     path: Vec<(VarId, Option<Size>)>,
     /// Variables bound inside the loop to what a table could compute instead (an inlined
     /// closure's parameter, `let v = q[c][l]`).
-    aliases: HashMap<VarId, Core>,
+    aliases: HashMap<VarId, Alias>,
+    /// The values of the aliases with the aliases they read replaced, made when a table
+    /// needs one (a chain of aliases written out can be exponentially larger than it).
+    expanded: RefCell<HashMap<VarId, Core>>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
     names: &'a mut Vec<String>,
@@ -112,6 +116,7 @@ fn lift(
         inside: [Some(i), acc].into_iter().flatten().collect(),
         path: Vec::new(),
         aliases: HashMap::new(),
+        expanded: RefCell::default(),
         tables: Vec::new(),
         names,
     };
@@ -132,14 +137,16 @@ impl Lift<'_> {
         match &mut e.kind {
             Kind::Let(v, a, b) => {
                 self.walk(a);
-                let val = self.expand(a);
-                let movable = if val.ty.is_arr() {
-                    self.array(&val)
+                let movable = if a.ty.is_arr() {
+                    self.array(a)
                 } else {
-                    self.infallible(&val)
+                    self.infallible(a)
                 };
                 if movable {
-                    self.aliases.insert(*v, val);
+                    let mut reads = HashSet::new();
+                    self.reads(a, &mut reads);
+                    let value = (**a).clone();
+                    self.aliases.insert(*v, Alias { value, reads });
                 }
                 self.inside.push(*v);
                 self.walk(b);
@@ -189,8 +196,7 @@ impl Lift<'_> {
             .and_then(|(_, b)| b.as_ref())
     }
 
-    /// `e` with the aliases it reads replaced by their values. (Each alias's value has the
-    /// aliases before it replaced already, so one walk replaces them all.)
+    /// `e` with the aliases it reads replaced by their values, and theirs by theirs.
     fn expand(&self, e: &Core) -> Core {
         let mut e = e.clone();
         if !self.aliases.is_empty() {
@@ -201,9 +207,9 @@ impl Lift<'_> {
 
     fn replace_aliases(&self, e: &mut Core) {
         if let Kind::Var(v) = e.kind {
-            if let Some(val) = self.aliases.get(&v) {
+            if let Some(val) = self.expanded(v) {
                 let span = e.span;
-                *e = val.clone();
+                *e = val;
                 e.span = span;
             }
             return;
@@ -213,16 +219,45 @@ impl Lift<'_> {
         }
     }
 
+    /// The value of alias `v`, expanded; `None` when `v` is not an alias.
+    fn expanded(&self, v: VarId) -> Option<Core> {
+        if let Some(val) = self.expanded.borrow().get(&v) {
+            return Some(val.clone());
+        }
+        let val = self.expand(&self.aliases.get(&v)?.value);
+        self.expanded.borrow_mut().insert(v, val.clone());
+        Some(val)
+    }
+
+    /// The variables `e` reads once its aliases are expanded (with those its symbolic values
+    /// mention).
+    fn reads(&self, e: &Core, out: &mut HashSet<VarId>) {
+        if let Kind::Var(v) = e.kind {
+            match self.aliases.get(&v) {
+                Some(alias) => out.extend(alias.reads.iter().copied()),
+                None => {
+                    out.insert(v);
+                    mentioned_by_sym(e, out);
+                }
+            }
+            return;
+        }
+        mentioned_by_sym(e, out);
+        for c in e.children() {
+            self.reads(c, out);
+        }
+    }
+
     /// When `e` can move out of the loop: its value (aliases replaced) and the indexes of the
     /// inner loops it reads, outermost first. `None` when it reads anything else bound inside
-    /// the loop, or may fail.
+    /// the loop, or may fail. (Judged on `e` as it is, which decides as its expansion would:
+    /// an alias is infallible, and an alias read as an index is looked through.)
     fn invariant(&self, e: &Core) -> Option<(Core, Vec<VarId>)> {
-        let e = self.expand(e);
-        if !self.infallible(&e) {
+        if !self.infallible(e) {
             return None;
         }
         let mut read = HashSet::new();
-        mentioned(&e, &mut read);
+        self.reads(e, &mut read);
         let mut used = Vec::new();
         for &v in &self.inside {
             if !read.contains(&v) {
@@ -234,7 +269,7 @@ impl Lift<'_> {
             }
         }
         used.sort();
-        Some((e, used.into_iter().map(|(_, v)| v).collect()))
+        Some((self.expand(e), used.into_iter().map(|(_, v)| v).collect()))
     }
 
     /// Arithmetic on variables, sizes and array elements at proven indexes.
@@ -287,6 +322,9 @@ impl Lift<'_> {
             crate::front::size::names_nonneg(&Size::minus(dim.clone(), used))
         };
         match &i.kind {
+            Kind::Var(v) if self.aliases.contains_key(v) => {
+                self.expanded(*v).is_some_and(|val| self.below(&val, ty))
+            }
             Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
             Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
             _ => false,
@@ -339,18 +377,20 @@ impl Lift<'_> {
     }
 }
 
-/// Every variable `e` reads or its symbolic values mention.
-fn mentioned(e: &Core, out: &mut HashSet<VarId>) {
-    if let Kind::Var(v) = e.kind {
-        out.insert(v);
-    }
+/// A variable bound inside a loop to a value a table could compute instead.
+struct Alias {
+    /// Its value, as written (aliases it reads not replaced).
+    value: Core,
+    /// The variables its value reads once expanded.
+    reads: HashSet<VarId>,
+}
+
+/// The loop indexes `e`'s own symbolic value mentions.
+fn mentioned_by_sym(e: &Core, out: &mut HashSet<VarId>) {
     if let Some(s) = &e.sym {
         let mut loops = Vec::new();
         s.loops(&mut loops);
         out.extend(loops);
-    }
-    for c in e.children() {
-        mentioned(c, out);
     }
 }
 

@@ -77,8 +77,9 @@ pub fn propagate(e: &mut Core) {
 }
 
 /// Add every read of a variable in `e` to `reads`, by id. (No symbolic value mentions a
-/// `let`'s variable, so a `let`'s variable is read only where a [`Kind::Var`] says so; see
-/// [`inline_single_uses`], which checks it in debug builds.)
+/// `let`'s variable: they stand for loop indexes, and a `usize` `let` carries its value's. So
+/// a `let`'s variable is read only where a [`Kind::Var`] says so; a test checks it after
+/// every pass.)
 pub(crate) fn count_reads(e: &Core, reads: &mut Vec<u32>) {
     if let Kind::Var(v) = e.kind {
         let v = v as usize;
@@ -533,17 +534,12 @@ impl Reads {
     }
 
     /// `x`'s `let` is undone: read once, in the scope of its `let`. (A variable a symbolic
-    /// value mentions keeps its `let`; no pass makes one.)
+    /// value mentions keeps its `let`; no pass makes one, as a test checks.)
     fn single_same_scope(&self, x: VarId) -> bool {
         let x = x as usize;
-        let in_sym = self.in_sym.get(x).copied().unwrap_or(false);
-        debug_assert!(
-            !in_sym,
-            "a symbolic value mentions the let-bound variable {x}"
-        );
         self.count.get(x) == Some(&1)
             && self.read_scope.get(x) == self.bound_scope.get(x)
-            && !in_sym
+            && !self.in_sym.get(x).copied().unwrap_or(false)
     }
 }
 
@@ -584,8 +580,73 @@ impl Inline {
 
 #[cfg(test)]
 mod tests {
+    use crate::middle::ir::{Core, Kind, VarId};
+
     fn expand(src: &str) -> String {
         crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    /// The `let`s of `e`, and the loop indexes its symbolic values mention.
+    fn lets_and_sym_loops(e: &Core, lets: &mut Vec<VarId>, loops: &mut Vec<VarId>) {
+        if let Kind::Let(x, ..) = e.kind {
+            lets.push(x);
+        }
+        if let Some(s) = &e.sym {
+            s.loops(loops);
+        }
+        for c in e.children() {
+            lets_and_sym_loops(c, lets, loops);
+        }
+    }
+
+    #[test]
+    fn no_symbolic_value_mentions_a_let() {
+        // What `propagate`, `fuse` and `inline_single_uses` rely on when they count the
+        // reads of a `let`'s variable by its `Var` nodes alone.
+        let blocks = [
+            include_str!("../../tests/fuzz_corpus.fs"),
+            "pub fn kalman(x: [f64; 4], p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4],
+                          h: [f64; 4], r: f64, z: f64) -> [[f64; 4]; 5] {
+                let xp = matvec(f, x);
+                let pp = madd(matmul(matmul(f, p), transpose(f)), q);
+                let ph = matvec(pp, h);
+                let s = dot(h, ph) + r;
+                let xn = add(xp, smul(ph, (z - dot(h, xp)) / s));
+                let pn = msub(pp, msmul(outer(ph, ph), 1.0 / s));
+                build(5, |i| if i == 0 { xn } else { pn[i - 1] })
+            }",
+            "pub fn tri(m: [[f64; d]; d]) -> [f64; d * (d + 1) / 2] {
+                build(d * (d + 1) / 2, |k| {
+                    let row = ifold(d, 0, |r, j| if (j + 1) * (j + 2) / 2 <= k { j + 1 } else { r });
+                    m[row][k - row * (row + 1) / 2]
+                })
+            }",
+        ];
+        let options = [
+            "",
+            "#![fsmooth(fusion = false)]",
+            "#![fsmooth(unroll = false)]",
+        ];
+        for block in blocks.iter().flat_map(|b| b.split("====")) {
+            for option in options {
+                let src = format!("{option}\n{block}");
+                let mut diags = crate::front::diag::Diags::default();
+                let checked = crate::pipeline::front(src.parse().unwrap(), &mut diags).unwrap();
+                assert!(diags.is_empty(), "{src}");
+                for k in checked.kernels {
+                    let mut check = |pass: &str, k: &crate::middle::ir::Kernel| {
+                        let (mut lets, mut loops) = (Vec::new(), Vec::new());
+                        lets_and_sym_loops(&k.body, &mut lets, &mut loops);
+                        assert!(
+                            lets.iter().all(|x| !loops.contains(x)),
+                            "after {pass}: {src}"
+                        );
+                    };
+                    check("check", &k);
+                    crate::pipeline::middle_observed(k, checked.scope.options, Some(&mut check));
+                }
+            }
+        }
     }
 
     #[test]

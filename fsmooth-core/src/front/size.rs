@@ -7,7 +7,8 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// A symbolic usize expression.
@@ -108,8 +109,8 @@ impl Poly {
         p.terms.insert(vec![a], Ratio::int(1));
         p
     }
-    fn add(&self, o: &Poly) -> Poly {
-        let mut r = self.clone();
+    fn add(self, o: &Poly) -> Poly {
+        let mut r = self;
         for (m, c) in &o.terms {
             let e = r.terms.entry(m.clone()).or_insert(Ratio::int(0));
             *e = e.add(*c);
@@ -140,6 +141,10 @@ impl Poly {
             }
         }
         r
+    }
+    /// `self - o`, as [`Size::poly`] computes the polynomial of a difference.
+    pub fn minus(&self, o: &Poly) -> Poly {
+        self.clone().add(&o.scale(Ratio::int(-1)))
     }
     /// The constant value, if the polynomial has no atoms.
     pub fn as_const(&self) -> Option<i128> {
@@ -275,6 +280,9 @@ impl Size {
 
     /// The value, when it is a constant (and non-negative).
     pub fn as_const(&self) -> Option<u64> {
+        if let Size::Lit(v) = self {
+            return Some(*v);
+        }
         self.poly().as_const().and_then(|c| u64::try_from(c).ok())
     }
 
@@ -327,9 +335,15 @@ impl Size {
 
     /// True when loop index `v` is used.
     pub fn mentions_loop(&self, v: u32) -> bool {
-        let mut l = Vec::new();
-        self.loops(&mut l);
-        l.contains(&v)
+        match self {
+            Size::Lit(_) | Size::Name(_) => false,
+            Size::Loop(x) => *x == v,
+            Size::Add(a, b)
+            | Size::Sub(a, b)
+            | Size::Mul(a, b)
+            | Size::Div(a, b)
+            | Size::Rem(a, b) => a.mentions_loop(v) || b.mentions_loop(v),
+        }
     }
 
     /// Every size name used, in order of first appearance.
@@ -372,37 +386,92 @@ impl Size {
     /// A simplified tree, for readable messages and code: constant subtrees folded where no
     /// check is lost (`2 - 0` is `2`, `x - 0` is `x`, `x * 1` is `x`), the rest as written.
     pub fn fold(&self) -> Size {
-        if let Some(c) = self.as_const()
-            && !self.has_div_or_sub()
+        // Every subtree's constant value is found in one bottom-up pass first: asking each
+        // subtree again at every level made folding a long sum quadratic in its length.
+        Folding::of(self).0.fold()
+    }
+}
+
+/// A size with what [`Size::fold`] asks of each of its subtrees.
+struct Folding<'a> {
+    size: &'a Size,
+    /// [`Size::as_const`] of the subtree.
+    konst: Option<u64>,
+    /// It has a `-`, `/` or `%` (whose checks folding must keep).
+    div_or_sub: bool,
+    /// The operands, for an operation.
+    parts: Option<Box<(Folding<'a>, Folding<'a>)>>,
+}
+
+impl<'a> Folding<'a> {
+    /// The subtree's facts and its polynomial (computed as [`Size::poly`] does).
+    fn of(s: &'a Size) -> (Folding<'a>, Poly) {
+        let (Size::Add(a, b)
+        | Size::Sub(a, b)
+        | Size::Mul(a, b)
+        | Size::Div(a, b)
+        | Size::Rem(a, b)) = s
+        else {
+            let poly = s.poly();
+            let konst = s.as_const();
+            let leaf = Folding {
+                size: s,
+                konst,
+                div_or_sub: false,
+                parts: None,
+            };
+            return (leaf, poly);
+        };
+        let ((fa, pa), (fb, pb)) = (Folding::of(a), Folding::of(b));
+        let poly = match s {
+            Size::Add(..) => pa.add(&pb),
+            Size::Sub(..) => pa.add(&pb.scale(Ratio::int(-1))),
+            Size::Mul(..) => pa.mul(&pb),
+            Size::Div(..) => match pb.as_const() {
+                Some(c) if c != 0 => pa.scale(Ratio::new(1, c)),
+                _ => Poly::atom(Atom::Opaque(format!("({pa:?} / {pb:?})"))),
+            },
+            _ => Poly::atom(Atom::Opaque(format!("({pa:?} % {pb:?})"))),
+        };
+        let konst = poly.as_const().and_then(|c| u64::try_from(c).ok());
+        let div_or_sub = match s {
+            Size::Add(..) | Size::Mul(..) => fa.div_or_sub || fb.div_or_sub,
+            _ => true,
+        };
+        let folding = Folding {
+            size: s,
+            konst,
+            div_or_sub,
+            parts: Some(Box::new((fa, fb))),
+        };
+        (folding, poly)
+    }
+
+    fn fold(&self) -> Size {
+        if let Some(c) = self.konst
+            && !self.div_or_sub
         {
             return Size::Lit(c);
         }
-        let f = |x: &Size| Box::new(x.fold());
-        match self {
-            Size::Mul(a, b) if a.as_const() == Some(1) => b.fold(),
-            Size::Mul(a, b) if b.as_const() == Some(1) => a.fold(),
-            Size::Add(a, b) if b.as_const() == Some(0) => a.fold(),
-            Size::Add(a, b) if a.as_const() == Some(0) => b.fold(),
-            Size::Sub(a, b) if b.as_const() == Some(0) => a.fold(),
-            Size::Sub(a, b) => match (a.as_const(), b.as_const()) {
-                (Some(x), Some(y)) if x >= y && !a.has_div_or_sub() && !b.has_div_or_sub() => {
-                    Size::Lit(x - y)
-                }
+        let Some(parts) = &self.parts else {
+            return self.size.clone();
+        };
+        let (a, b) = &**parts;
+        let f = |x: &Folding| Box::new(x.fold());
+        match self.size {
+            Size::Mul(..) if a.konst == Some(1) => b.fold(),
+            Size::Mul(..) if b.konst == Some(1) => a.fold(),
+            Size::Add(..) if b.konst == Some(0) => a.fold(),
+            Size::Add(..) if a.konst == Some(0) => b.fold(),
+            Size::Sub(..) if b.konst == Some(0) => a.fold(),
+            Size::Sub(..) => match (a.konst, b.konst) {
+                (Some(x), Some(y)) if x >= y && !a.div_or_sub && !b.div_or_sub => Size::Lit(x - y),
                 _ => Size::Sub(f(a), f(b)),
             },
-            Size::Add(a, b) => Size::Add(f(a), f(b)),
-            Size::Mul(a, b) => Size::Mul(f(a), f(b)),
-            Size::Div(a, b) => Size::Div(f(a), f(b)),
-            Size::Rem(a, b) => Size::Rem(f(a), f(b)),
-            _ => self.clone(),
-        }
-    }
-
-    fn has_div_or_sub(&self) -> bool {
-        match self {
-            Size::Lit(_) | Size::Name(_) | Size::Loop(_) => false,
-            Size::Sub(..) | Size::Div(..) | Size::Rem(..) => true,
-            Size::Add(a, b) | Size::Mul(a, b) => a.has_div_or_sub() || b.has_div_or_sub(),
+            Size::Add(..) => Size::Add(f(a), f(b)),
+            Size::Mul(..) => Size::Mul(f(a), f(b)),
+            Size::Div(..) => Size::Div(f(a), f(b)),
+            _ => Size::Rem(f(a), f(b)),
         }
     }
 }
@@ -469,8 +538,25 @@ pub fn const_size(s: &Size) -> TokenStream {
 /// name by one (`p(0) >= 0` and `p(x + 1) >= 0` for every natural x): that proves
 /// `d * (d + 1) / 2 - d >= 0`, the room a triangle's diagonal needs. Anything with opaque
 /// terms is not trusted.
+///
+/// Answers are remembered (per thread, a few thousand at most): the same proofs come up for
+/// every read of the same rows, in hoisting and in the DPS translation.
 pub fn names_nonneg(s: &Size) -> bool {
-    nonneg_on_naturals(s, 0)
+    thread_local! {
+        static PROVEN: RefCell<HashMap<Size, bool>> = RefCell::new(HashMap::new());
+    }
+    if let Some(known) = PROVEN.with(|proven| proven.borrow().get(s).copied()) {
+        return known;
+    }
+    let holds = nonneg_on_naturals(s, 0);
+    PROVEN.with(|proven| {
+        let mut proven = proven.borrow_mut();
+        if proven.len() >= 4096 {
+            proven.clear();
+        }
+        proven.insert(s.clone(), holds);
+    });
+    holds
 }
 
 fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {

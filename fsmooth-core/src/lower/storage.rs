@@ -11,7 +11,7 @@
 //! and the buffers it was placed on top of), which the explain tool prints as the memory
 //! plan. The translation labels an allocation before it asks for it ([`Frame::label`]).
 
-use crate::front::size::Size;
+use crate::front::size::{Poly, Size};
 use crate::middle::ir::{Core, Kind, VarId};
 
 /// The frame being planned, and a record of every allocation (for the memory plan the
@@ -168,31 +168,32 @@ impl Frame {
 /// The peaks with duplicates (as polynomials) and those dominated by a constant-larger
 /// candidate removed, so `scratch_len` stays short.
 pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
-    let mut out: Vec<Size> = Vec::new();
+    // Each peak's polynomial is computed once (they were recomputed for every pair).
+    let mut out: Vec<(Size, Poly)> = Vec::new();
     for p in peaks {
-        if out.iter().any(|q| q.same(p)) {
+        let poly = p.poly();
+        if out.iter().any(|(_, q)| *q == poly) {
             continue;
         }
-        out.push(p.fold());
+        let folded = p.fold();
+        let folded_poly = folded.poly();
+        out.push((folded, folded_poly));
     }
     // Drop any candidate that another is never below: their difference is a polynomial
     // with non-negative coefficients over size names (sizes are never negative).
-    let dominated = |a: &Size, b: &Size| {
-        Size::minus(b.clone(), a.clone())
-            .poly()
-            .coeffs()
-            .all(|(m, c)| {
-                c >= 0.0
-                    && m.iter()
-                        .all(|x| matches!(x, crate::front::size::Atom::Name(_)))
-            })
+    let dominated = |a: &Poly, b: &Poly| {
+        b.minus(a).coeffs().all(|(m, c)| {
+            c >= 0.0
+                && m.iter()
+                    .all(|x| matches!(x, crate::front::size::Atom::Name(_)))
+        })
     };
     let mut keep: Vec<Size> = Vec::new();
-    for (i, p) in out.iter().enumerate() {
+    for (i, (p, pp)) in out.iter().enumerate() {
         let beaten = out
             .iter()
             .enumerate()
-            .any(|(j, q)| j != i && dominated(p, q) && !(dominated(q, p) && j > i));
+            .any(|(j, (_, qp))| j != i && dominated(pp, qp) && !(dominated(qp, pp) && j > i));
         if !beaten {
             keep.push(p.clone());
         }

@@ -9,7 +9,7 @@
 //! every length is already a size.)
 
 use crate::middle::ir::{Core, Kind, VarId};
-use crate::middle::simplify::{is_trivial, subst_index};
+use crate::middle::simplify::{count_reads, is_trivial, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
 /// variables).
@@ -17,156 +17,244 @@ pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
     // How many nodes the `if` rule below may still copy in this kernel: each use doubles the
     // code after an `if`, so a chain of such `if`s must not grow the kernel exponentially.
     let mut room = crate::middle::unroll::COPY_TOTAL;
+    let mut reads = Vec::new();
     for _ in 0..64 {
-        if !pass(e, names, &mut room) {
+        reads.clear();
+        count_reads(e, &mut reads);
+        let mut pass = Pass {
+            names,
+            room: &mut room,
+            reads: &mut reads,
+        };
+        if !pass.visit(e) {
             break;
         }
         crate::middle::simplify::propagate(e);
     }
 }
 
-fn pass(e: &mut Core, names: &mut Vec<String>, room: &mut usize) -> bool {
-    let mut changed = false;
-    for c in e.children_mut() {
-        changed |= pass(c, names, room);
-    }
-    // Rule 1 and the literal rule.
-    if let Kind::Index(a, k) = &mut e.kind {
-        match &mut a.kind {
-            Kind::Build(_, i, body) => {
-                let (i, body, k) = (*i, (**body).clone(), (**k).clone());
-                *e = subst_index(i, &k, body, e.span);
-                return true;
-            }
-            Kind::Array(items) => {
-                if let Some(c) = k.sym.as_ref().and_then(|s| s.as_const())
-                    && let Some(item) = items.get(c as usize)
-                {
-                    let mut item = item.clone();
-                    item.span = e.span;
-                    *e = item;
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    // Push a let-bound build into its readers.
-    if let Kind::Let(x, a, b) = &mut e.kind
-        && let Kind::Build(_, _, body) = &a.kind
-        && should_fuse(*x, body, b)
-    {
-        let value = (**a).clone();
-        replace_reads(b, *x, &value);
-        *e = (**b).clone();
-        return true;
-    }
-    // A `let`-bound literal (a small array `unroll` wrote out) read only at constant
-    // indexes: one `let` per element read, so the array is never stored; or read once as a
-    // whole outside any loop: written where it is read (into its destination).
-    if let Kind::Let(x, a, b) = &e.kind
-        && let Kind::Array(items) = &a.kind
-    {
-        let x = *x;
-        if const_reads_only(b, x, items.len()) {
-            let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());
-            let ids: Vec<VarId> = (0..items.len())
-                .map(|k| {
-                    names.push(format!("{base}_{k}"));
-                    (names.len() - 1) as VarId
-                })
-                .collect();
-            let mut body = (**b).clone();
-            replace_const_reads(&mut body, x, &ids, items);
-            for (item, id) in items.iter().zip(&ids).rev() {
-                if body.mentions(*id) {
-                    let (ty, sym, span) = (body.ty.clone(), body.sym.clone(), body.span);
-                    body = Core {
-                        kind: Kind::Let(*id, Box::new(item.clone()), Box::new(body)),
-                        ty,
-                        sym,
-                        span,
-                    };
-                }
-            }
-            *e = body;
-            return true;
-        }
-        if b.count_uses(x) == 1 && !in_loop(b, x) {
-            let value = (**a).clone();
-            let mut body = (**b).clone();
-            body.subst(x, &value);
-            *e = body;
-            return true;
-        }
-    }
-    // `let x = if c { [..] } else { [..] } in body`, read only at constant indexes: the
-    // rest of the block moves into both branches (small enough to copy), where `x` is a
-    // literal the rule above makes scalars. Each path still runs `body` once.
-    if let Kind::Let(x, a, b) = &e.kind
-        && let Kind::If(c, then, other) = &a.kind
-        && a.ty.is_arr()
-        && crate::middle::unroll::literal_tail(then)
-        && crate::middle::unroll::literal_tail(other)
-        && crate::middle::ir::nodes(b) <= crate::middle::unroll::COPY_BUDGET.min(*room)
-        && const_reads_only(b, *x, usize::MAX)
-    {
-        *room -= crate::middle::ir::nodes(b);
-        let x = *x;
-        let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), e.span);
-        let branch = |value: &Core, body: Core| Core {
-            kind: Kind::Let(x, Box::new(value.clone()), Box::new(body)),
-            ty: ty.clone(),
-            sym: sym.clone(),
-            span,
-        };
-        let copy = crate::middle::ir::fresh((**b).clone(), names);
-        let kind = Kind::If(
-            c.clone(),
-            Box::new(branch(then, (**b).clone())),
-            Box::new(branch(other, copy)),
-        );
-        *e = Core {
-            kind,
-            ty,
-            sym,
-            span,
-        };
-        return true;
-    }
-    // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
-    // per iteration, at the top of that loop's body.
-    if let Kind::Let(x, a, b) = &mut e.kind
-        && let Kind::Build(_, i, body) = &a.kind
-        && let Some(j) = same_element(*x, b)
-    {
-        let t = names.len() as VarId;
-        names.push(format!(
-            "{}_elem",
-            names.get(*x as usize).map(String::as_str).unwrap_or("x")
-        ));
-        let elem = (**body).clone();
-        let k = Core {
-            kind: Kind::Var(j),
-            ty: crate::middle::ir::Type::Usize,
-            sym: Some(crate::front::size::Size::Loop(j)),
-            span: e.span,
-        };
-        let elem = subst_index(*i, &k, elem, e.span);
-        // Only when j's loop is inside the `let` (the reads may index with an outer loop's
-        // index, `v[i]` inside a loop over another index): otherwise keep the binding.
-        let mut scope = (**b).clone();
-        if bind_element(&mut scope, *x, j, t, &elem) {
-            *e = scope;
-            return true;
-        }
-        names.pop();
-    }
-    changed
+/// One bottom-up pass of the rules.
+///
+/// Each rule about a `let`-bound array looks at the reads of its variable in the rest of
+/// the block. The reads of every variable are counted at the start of the pass (and the
+/// count raised where a rule copies code), so those walks stop at the last read instead of
+/// running to the end of the kernel: in a block of many statements each array is read a few
+/// statements after its `let`.
+struct Pass<'a> {
+    names: &'a mut Vec<String>,
+    room: &'a mut usize,
+    /// At least how many times each variable is read, by id.
+    reads: &'a mut Vec<u32>,
 }
 
+impl Pass<'_> {
+    /// How many reads of `x` a walk may meet (all of them: no fewer than there are).
+    fn left(&self, x: VarId) -> u32 {
+        self.reads.get(x as usize).copied().unwrap_or(u32::MAX)
+    }
+
+    /// One read fewer of every variable `e` reads (`e` is dropped).
+    fn drop_reads(&mut self, e: &Core) {
+        if let Kind::Var(v) = e.kind
+            && let Some(n) = self.reads.get_mut(v as usize)
+            && *n != u32::MAX
+        {
+            *n = n.saturating_sub(1);
+        }
+        for c in e.children() {
+            self.drop_reads(c);
+        }
+    }
+
+    /// `times` more reads of every variable `e` reads.
+    fn add_reads(&mut self, e: &Core, times: u32) {
+        if times == 0 {
+            return;
+        }
+        if let Kind::Var(v) = e.kind {
+            let v = v as usize;
+            if self.reads.len() <= v {
+                // Variables made in this pass: their reads are not known, so not bounded.
+                self.reads.resize(v + 1, u32::MAX);
+            }
+            self.reads[v] = self.reads[v].saturating_add(times);
+        }
+        for c in e.children() {
+            self.add_reads(c, times);
+        }
+    }
+
+    fn visit(&mut self, e: &mut Core) -> bool {
+        let mut changed = false;
+        for c in e.children_mut() {
+            changed |= self.visit(c);
+        }
+        self.rules(e) || changed
+    }
+
+    /// Apply the first rule that matches at `e`'s root; true when one did.
+    fn rules(&mut self, e: &mut Core) -> bool {
+        let span = e.span;
+        // Rule 1 and the literal rule.
+        if let Kind::Index(a, k) = &mut e.kind {
+            match &mut a.kind {
+                Kind::Build(_, i, body) => {
+                    let (i, body, k) = (*i, body.take(), k.take());
+                    *e = subst_index(i, &k, body, span);
+                    return true;
+                }
+                Kind::Array(items) => {
+                    if let Some(c) = k.sym.as_ref().and_then(|s| s.as_const())
+                        && let Some(item) = items.get_mut(c as usize)
+                    {
+                        let mut item = item.take();
+                        item.span = span;
+                        let dropped = std::mem::replace(e, item);
+                        self.drop_reads(&dropped);
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Push a let-bound build into its readers.
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::Build(_, _, body) = &a.kind
+            && should_fuse(*x, body, b, self.left(*x))
+        {
+            let value = a.take();
+            let sites = replace_reads(b, *x, &value, &mut self.left(*x));
+            // The value is now read at every site instead of once.
+            self.add_reads(&value, sites.saturating_sub(1));
+            *e = b.take();
+            return true;
+        }
+        // A `let`-bound literal (a small array `unroll` wrote out) read only at constant
+        // indexes: one `let` per element read, so the array is never stored; or read once as a
+        // whole outside any loop: written where it is read (into its destination).
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::Array(items) = &mut a.kind
+        {
+            let x = *x;
+            if const_reads_only(b, x, items.len(), &mut self.left(x)) {
+                let names = &mut *self.names;
+                let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());
+                let ids: Vec<VarId> = (0..items.len())
+                    .map(|k| {
+                        names.push(format!("{base}_{k}"));
+                        (names.len() - 1) as VarId
+                    })
+                    .collect();
+                let mut body = b.take();
+                let mut read = vec![false; items.len()];
+                let mut left = self.left(x);
+                replace_const_reads(&mut body, x, &ids, items, &mut read, &mut left);
+                for ((item, id), read) in items.iter_mut().zip(&ids).zip(read).rev() {
+                    if !read {
+                        self.drop_reads(item);
+                    }
+                    if read {
+                        let (ty, sym, span) = (body.ty.clone(), body.sym.clone(), body.span);
+                        body = Core {
+                            kind: Kind::Let(*id, Box::new(item.take()), Box::new(body)),
+                            ty,
+                            sym,
+                            span,
+                        };
+                    }
+                }
+                *e = body;
+                return true;
+            }
+            if read_once(b, x, self.left(x)) && read_in_loop(b, x, false) == Some(false) {
+                let value = a.take();
+                let mut body = b.take();
+                body.subst(x, &value);
+                *e = body;
+                return true;
+            }
+        }
+        // `let x = if c { [..] } else { [..] } in body`, read only at constant indexes: the
+        // rest of the block moves into both branches (small enough to copy), where `x` is a
+        // literal the rule above makes scalars. Each path still runs `body` once.
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::If(..) = &a.kind
+            && a.ty.is_arr()
+            && let Kind::If(_, then, other) = &a.kind
+            && crate::middle::unroll::literal_tail(then)
+            && crate::middle::unroll::literal_tail(other)
+        {
+            let room = crate::middle::unroll::COPY_BUDGET.min(*self.room);
+            if let Some(size) = nodes_within(b, room)
+                && const_reads_only(b, *x, usize::MAX, &mut self.left(*x))
+            {
+                *self.room -= size;
+                let x = *x;
+                let Kind::If(c, then, other) = a.take().kind else {
+                    unreachable!("matched above")
+                };
+                let body = b.take();
+                let (ty, sym) = (body.ty.clone(), body.sym.clone());
+                let branch = |value: Box<Core>, body: Core| Core {
+                    kind: Kind::Let(x, value, Box::new(body)),
+                    ty: ty.clone(),
+                    sym: sym.clone(),
+                    span,
+                };
+                let copy = crate::middle::ir::fresh(body.clone(), self.names);
+                self.add_reads(&copy, 1);
+                let kind = Kind::If(
+                    c,
+                    Box::new(branch(then, body)),
+                    Box::new(branch(other, copy)),
+                );
+                *e = Core {
+                    kind,
+                    ty,
+                    sym,
+                    span,
+                };
+                return true;
+            }
+        }
+        // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
+        // per iteration, at the top of that loop's body.
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::Build(_, i, body) = &a.kind
+            && let Some(j) = same_element(*x, b, self.left(*x))
+        {
+            let names = &mut *self.names;
+            let t = names.len() as VarId;
+            names.push(format!(
+                "{}_elem",
+                names.get(*x as usize).map(String::as_str).unwrap_or("x")
+            ));
+            let elem = (**body).clone();
+            let k = Core {
+                kind: Kind::Var(j),
+                ty: crate::middle::ir::Type::Usize,
+                sym: Some(crate::front::size::Size::Loop(j)),
+                span,
+            };
+            let elem = subst_index(*i, &k, elem, span);
+            // Only when j's loop is inside the `let` (the reads may index with an outer loop's
+            // index, `v[i]` inside a loop over another index): otherwise keep the binding. (A
+            // scope without that loop is left as it was.)
+            if bind_element(b, *x, j, t, &elem) {
+                *e = b.take();
+                return true;
+            }
+            names.pop();
+        }
+        false
+    }
+}
+
+// The walks below that look for the reads of a variable `x` take `left`, at least how many
+// reads of `x` they have still to meet, and stop when it reaches 0.
+
 /// If every read of `x` is `x[j]` for one loop index `j`, directly inside j's loop, that `j`.
-fn same_element(x: VarId, scope: &Core) -> Option<VarId> {
+fn same_element(x: VarId, scope: &Core, reads: u32) -> Option<VarId> {
     let mut depths = Vec::new();
     let mut other = false;
     reads_in(
@@ -175,27 +263,33 @@ fn same_element(x: VarId, scope: &Core) -> Option<VarId> {
         &mut Vec::new(),
         &mut |d, _| depths.push(d),
         &mut other,
+        &mut { reads },
     );
     if other || depths.len() < 2 || depths.iter().any(|d| *d != 1) {
         return None;
     }
     let mut idx = Vec::new();
-    index_vars(scope, x, &mut idx);
+    index_vars(scope, x, &mut idx, &mut { reads });
     let j = idx.first().copied().flatten()?;
     idx.iter().all(|k| *k == Some(j)).then_some(j)
 }
 
-fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>) {
-    if let Kind::Index(a, k) = &e.kind
-        && matches!(a.kind, Kind::Var(v) if v == x)
-    {
-        out.push(match k.kind {
-            Kind::Var(j) => Some(j),
-            _ => None,
-        });
+fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>, left: &mut u32) {
+    if *left == 0 {
+        return;
+    }
+    match &e.kind {
+        Kind::Var(v) if *v == x => *left -= 1,
+        Kind::Index(a, k) if matches!(a.kind, Kind::Var(v) if v == x) => {
+            out.push(match k.kind {
+                Kind::Var(j) => Some(j),
+                _ => None,
+            });
+        }
+        _ => {}
     }
     for c in e.children() {
-        index_vars(c, x, out);
+        index_vars(c, x, out, left);
     }
 }
 
@@ -215,7 +309,7 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool
             span: elem.span,
         };
         replace_index(body, x, &var);
-        let inner = (**body).clone();
+        let inner = body.take();
         let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
         **body = Core {
             kind: Kind::Let(t, Box::new(elem.clone()), Box::new(inner)),
@@ -225,9 +319,7 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool
         };
         return true;
     }
-    e.children_mut()
-        .into_iter()
-        .any(|c| bind_element(c, x, j, t, elem))
+    e.children_mut().any(|c| bind_element(c, x, j, t, elem))
 }
 
 fn replace_index(e: &mut Core, x: VarId, by: &Core) {
@@ -243,15 +335,19 @@ fn replace_index(e: &mut Core, x: VarId, by: &Core) {
 }
 
 /// True when every occurrence of `x` in `e` is `x[k]` with a constant `k < len`.
-fn const_reads_only(e: &Core, x: VarId, len: usize) -> bool {
+fn const_reads_only(e: &Core, x: VarId, len: usize, left: &mut u32) -> bool {
+    if *left == 0 {
+        return true;
+    }
     if let Kind::Index(a, k) = &e.kind
         && matches!(a.kind, Kind::Var(v) if v == x)
     {
+        *left -= 1;
         return const_index(k).is_some_and(|c| c < len);
     }
     match &e.kind {
         Kind::Var(v) => *v != x,
-        _ => e.children().iter().all(|c| const_reads_only(c, x, len)),
+        _ => e.children().all(|c| const_reads_only(c, x, len, left)),
     }
 }
 
@@ -260,28 +356,80 @@ fn const_index(k: &Core) -> Option<usize> {
     usize::try_from(c).ok()
 }
 
-/// Each `x[k]` made the variable `ids[k]`, bound to `items[k]`.
-fn replace_const_reads(e: &mut Core, x: VarId, ids: &[VarId], items: &[Core]) {
+/// Each `x[k]` made the variable `ids[k]`, bound to `items[k]`; `read[k]` set for each `k`
+/// read.
+fn replace_const_reads(
+    e: &mut Core,
+    x: VarId,
+    ids: &[VarId],
+    items: &[Core],
+    read: &mut [bool],
+    left: &mut u32,
+) {
+    if *left == 0 {
+        return;
+    }
     if let Kind::Index(a, k) = &e.kind
         && matches!(a.kind, Kind::Var(v) if v == x)
         && let Some(c) = const_index(k)
     {
         e.kind = Kind::Var(ids[c]);
         e.sym = items[c].sym.clone();
+        read[c] = true;
+        *left -= 1;
         return;
     }
     for c in e.children_mut() {
-        replace_const_reads(c, x, ids, items);
+        replace_const_reads(c, x, ids, items, read, left);
     }
 }
 
-/// True when `x` occurs in the body of a loop inside `e`.
-fn in_loop(e: &Core, x: VarId) -> bool {
-    match &e.kind {
-        Kind::Build(_, _, body) => body.mentions(x),
-        Kind::Ifold(n, init, _, _, body) => body.mentions(x) || in_loop(n, x) || in_loop(init, x),
-        _ => e.children().iter().any(|c| in_loop(c, x)),
+/// True when `x` is read exactly once in `e` (`reads`: at least how many times it is).
+fn read_once(e: &Core, x: VarId, reads: u32) -> bool {
+    fn count(e: &Core, x: VarId, found: &mut u32, left: &mut u32) {
+        if *left == 0 || *found > 1 {
+            return;
+        }
+        if matches!(e.kind, Kind::Var(v) if v == x) {
+            *found += 1;
+            *left -= 1;
+        }
+        for c in e.children() {
+            count(c, x, found, left);
+        }
     }
+    let mut found = 0;
+    count(e, x, &mut found, &mut { reads });
+    found == 1
+}
+
+/// Whether the first read of `x` in `e` is inside the body of a loop in `e` (`inside`: `e`
+/// is); `None` when `e` does not read `x`.
+fn read_in_loop(e: &Core, x: VarId, inside: bool) -> Option<bool> {
+    match &e.kind {
+        Kind::Var(v) if *v == x => Some(inside),
+        Kind::Build(_, _, body) => read_in_loop(body, x, true),
+        Kind::Ifold(n, init, _, _, body) => read_in_loop(n, x, inside)
+            .or_else(|| read_in_loop(init, x, inside))
+            .or_else(|| read_in_loop(body, x, true)),
+        _ => e.children().find_map(|c| read_in_loop(c, x, inside)),
+    }
+}
+
+/// How many nodes `e` has, when that is at most `most`.
+fn nodes_within(e: &Core, most: usize) -> Option<usize> {
+    fn count(e: &Core, n: &mut usize, most: usize) {
+        *n += 1;
+        for c in e.children() {
+            if *n > most {
+                return;
+            }
+            count(c, n, most);
+        }
+    }
+    let mut n = 0;
+    count(e, &mut n, most);
+    (n <= most).then_some(n)
 }
 
 /// Every read `x[e1]..[ek]` of `x`, with the loops between the `let` and it: `f(depth,
@@ -293,15 +441,23 @@ fn reads_in(
     loops: &mut Vec<VarId>,
     f: &mut dyn FnMut(usize, usize),
     other: &mut bool,
+    left: &mut u32,
 ) {
-    // An index chain rooted at `x`.
-    let mut idx: Vec<&Core> = Vec::new();
+    if *left == 0 {
+        return;
+    }
+    // An index chain rooted at `x` (found before any list is made: most nodes are not one).
     let mut cur = e;
-    while let Kind::Index(a, k) = &cur.kind {
-        idx.push(k);
+    while let Kind::Index(a, _) = &cur.kind {
         cur = a;
     }
-    if !idx.is_empty() && matches!(cur.kind, Kind::Var(v) if v == x) {
+    if !std::ptr::eq(cur, e) && matches!(cur.kind, Kind::Var(v) if v == x) {
+        let mut idx: Vec<&Core> = Vec::new();
+        let mut cur = e;
+        while let Kind::Index(a, k) = &cur.kind {
+            idx.push(k);
+            cur = a;
+        }
         // A loop whose index an index follows (`i`, `i - 1`, `2 * i + j`: linear in it)
         // reads a different element on each iteration, so it repeats nothing.
         let mut used: Vec<VarId> = Vec::new();
@@ -325,34 +481,38 @@ fn reads_in(
         }
         let repeats = loops.iter().filter(|l| !used.contains(l)).count();
         f(loops.len(), repeats);
+        *left -= 1;
         for k in idx {
-            reads_in(k, x, loops, f, other);
+            reads_in(k, x, loops, f, other, left);
         }
         return;
     }
     match &e.kind {
-        Kind::Var(v) if *v == x => *other = true,
+        Kind::Var(v) if *v == x => {
+            *other = true;
+            *left -= 1;
+        }
         Kind::Build(_, i, body) => {
             loops.push(*i);
-            reads_in(body, x, loops, f, other);
+            reads_in(body, x, loops, f, other, left);
             loops.pop();
         }
         Kind::Ifold(n, init, _, i, body) => {
-            reads_in(n, x, loops, f, other);
-            reads_in(init, x, loops, f, other);
+            reads_in(n, x, loops, f, other, left);
+            reads_in(init, x, loops, f, other, left);
             loops.push(*i);
-            reads_in(body, x, loops, f, other);
+            reads_in(body, x, loops, f, other, left);
             loops.pop();
         }
         _ => {
             for c in e.children() {
-                reads_in(c, x, loops, f, other);
+                reads_in(c, x, loops, f, other, left);
             }
         }
     }
 }
 
-fn should_fuse(x: VarId, body: &Core, scope: &Core) -> bool {
+fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
     let mut found = Vec::new();
     let mut other = false;
     reads_in(
@@ -361,6 +521,7 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core) -> bool {
         &mut Vec::new(),
         &mut |d, r| found.push((d, r)),
         &mut other,
+        &mut { reads },
     );
     if other {
         return false;
@@ -384,17 +545,29 @@ fn loads_only(e: &Core) -> bool {
     }
 }
 
-fn replace_reads(e: &mut Core, x: VarId, value: &Core) {
+/// Every `x[..]` made `value[..]`; how many there were.
+fn replace_reads(e: &mut Core, x: VarId, value: &Core, left: &mut u32) -> u32 {
+    if *left == 0 {
+        return 0;
+    }
     if let Kind::Index(a, _) = &mut e.kind
         && matches!(a.kind, Kind::Var(v) if v == x)
     {
         let span = a.span;
         **a = value.clone();
         a.span = span;
+        *left -= 1;
+        // The index may read `x` too (the copy of `value` cannot).
+        let Kind::Index(_, k) = &mut e.kind else {
+            unreachable!("matched above")
+        };
+        return 1 + replace_reads(k, x, value, left);
     }
+    let mut sites = 0;
     for c in e.children_mut() {
-        replace_reads(c, x, value);
+        sites += replace_reads(c, x, value, left);
     }
+    sites
 }
 
 #[cfg(test)]
@@ -410,7 +583,7 @@ pub(crate) mod tests {
 
     /// How many nodes of `e` satisfy `f`.
     pub(crate) fn count(e: &crate::middle::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
-        usize::from(f(&e.kind)) + e.children().iter().map(|c| count(c, f)).sum::<usize>()
+        usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
     }
 
     #[test]

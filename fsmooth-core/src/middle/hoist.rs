@@ -13,6 +13,8 @@
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 /// Hoist the costly invariant calls of every loop in `e`, outermost loop first.
 pub fn hoist(e: &mut Core, names: &mut Vec<String>) {
@@ -91,8 +93,11 @@ struct Lift<'a> {
     /// sizes free of variables bound inside the loop (a table can span only those).
     path: Vec<(VarId, Option<Size>)>,
     /// Variables bound inside the loop to what a table could compute instead (an inlined
-    /// closure's parameter, `let v = q[c][l]`), in binding order.
-    aliases: Vec<(VarId, Core)>,
+    /// closure's parameter, `let v = q[c][l]`).
+    aliases: HashMap<VarId, Alias>,
+    /// The values of the aliases with the aliases they read replaced, made when a table
+    /// needs one (a chain of aliases written out can be exponentially larger than it).
+    expanded: RefCell<HashMap<VarId, Core>>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
     names: &'a mut Vec<String>,
@@ -110,7 +115,8 @@ fn lift(
         outer,
         inside: [Some(i), acc].into_iter().flatten().collect(),
         path: Vec::new(),
-        aliases: Vec::new(),
+        aliases: HashMap::new(),
+        expanded: RefCell::default(),
         tables: Vec::new(),
         names,
     };
@@ -131,14 +137,16 @@ impl Lift<'_> {
         match &mut e.kind {
             Kind::Let(v, a, b) => {
                 self.walk(a);
-                let val = self.expand(a);
-                let movable = if val.ty.is_arr() {
-                    self.array(&val)
+                let movable = if a.ty.is_arr() {
+                    self.array(a)
                 } else {
-                    self.infallible(&val)
+                    self.infallible(a)
                 };
                 if movable {
-                    self.aliases.push((*v, val));
+                    let mut reads = HashSet::new();
+                    self.reads(a, &mut reads);
+                    let value = (**a).clone();
+                    self.aliases.insert(*v, Alias { value, reads });
                 }
                 self.inside.push(*v);
                 self.walk(b);
@@ -188,29 +196,71 @@ impl Lift<'_> {
             .and_then(|(_, b)| b.as_ref())
     }
 
-    /// `e` with the aliases it reads replaced by their values.
+    /// `e` with the aliases it reads replaced by their values, and theirs by theirs.
     fn expand(&self, e: &Core) -> Core {
         let mut e = e.clone();
-        // Later aliases may read earlier ones: replace them first.
-        for (v, val) in self.aliases.iter().rev() {
-            if e.mentions(*v) {
-                e.subst(*v, val);
-            }
+        if !self.aliases.is_empty() {
+            self.replace_aliases(&mut e);
         }
         e
     }
 
+    fn replace_aliases(&self, e: &mut Core) {
+        if let Kind::Var(v) = e.kind {
+            if let Some(val) = self.expanded(v) {
+                let span = e.span;
+                *e = val;
+                e.span = span;
+            }
+            return;
+        }
+        for c in e.children_mut() {
+            self.replace_aliases(c);
+        }
+    }
+
+    /// The value of alias `v`, expanded; `None` when `v` is not an alias.
+    fn expanded(&self, v: VarId) -> Option<Core> {
+        if let Some(val) = self.expanded.borrow().get(&v) {
+            return Some(val.clone());
+        }
+        let val = self.expand(&self.aliases.get(&v)?.value);
+        self.expanded.borrow_mut().insert(v, val.clone());
+        Some(val)
+    }
+
+    /// The variables `e` reads once its aliases are expanded (with those its symbolic values
+    /// mention).
+    fn reads(&self, e: &Core, out: &mut HashSet<VarId>) {
+        if let Kind::Var(v) = e.kind {
+            match self.aliases.get(&v) {
+                Some(alias) => out.extend(alias.reads.iter().copied()),
+                None => {
+                    out.insert(v);
+                    mentioned_by_sym(e, out);
+                }
+            }
+            return;
+        }
+        mentioned_by_sym(e, out);
+        for c in e.children() {
+            self.reads(c, out);
+        }
+    }
+
     /// When `e` can move out of the loop: its value (aliases replaced) and the indexes of the
     /// inner loops it reads, outermost first. `None` when it reads anything else bound inside
-    /// the loop, or may fail.
+    /// the loop, or may fail. (Judged on `e` as it is, which decides as its expansion would:
+    /// an alias is infallible, and an alias read as an index is looked through.)
     fn invariant(&self, e: &Core) -> Option<(Core, Vec<VarId>)> {
-        let e = self.expand(e);
-        if !self.infallible(&e) {
+        if !self.infallible(e) {
             return None;
         }
+        let mut read = HashSet::new();
+        self.reads(e, &mut read);
         let mut used = Vec::new();
         for &v in &self.inside {
-            if !e.mentions(v) {
+            if !read.contains(&v) {
                 continue;
             }
             match self.path.iter().position(|(w, b)| *w == v && b.is_some()) {
@@ -219,7 +269,7 @@ impl Lift<'_> {
             }
         }
         used.sort();
-        Some((e, used.into_iter().map(|(_, v)| v).collect()))
+        Some((self.expand(e), used.into_iter().map(|(_, v)| v).collect()))
     }
 
     /// Arithmetic on variables, sizes and array elements at proven indexes.
@@ -265,8 +315,16 @@ impl Lift<'_> {
         let Some(dim) = ty.dims().first() else {
             return false;
         };
-        let room = |used: Size| crate::front::size::names_nonneg(&Size::minus(dim.clone(), used));
+        let room = |used: Size| {
+            if let (Size::Lit(d), Size::Lit(u)) = (dim, &used) {
+                return d >= u;
+            }
+            crate::front::size::names_nonneg(&Size::minus(dim.clone(), used))
+        };
         match &i.kind {
+            Kind::Var(v) if self.aliases.contains_key(v) => {
+                self.expanded(*v).is_some_and(|val| self.below(&val, ty))
+            }
             Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
             Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
             _ => false,
@@ -316,6 +374,23 @@ impl Lift<'_> {
     fn fresh(&mut self, name: &str) -> VarId {
         self.names.push(name.to_string());
         (self.names.len() - 1) as VarId
+    }
+}
+
+/// A variable bound inside a loop to a value a table could compute instead.
+struct Alias {
+    /// Its value, as written (aliases it reads not replaced).
+    value: Core,
+    /// The variables its value reads once expanded.
+    reads: HashSet<VarId>,
+}
+
+/// The loop indexes `e`'s own symbolic value mentions.
+fn mentioned_by_sym(e: &Core, out: &mut HashSet<VarId>) {
+    if let Some(s) = &e.sym {
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        out.extend(loops);
     }
 }
 

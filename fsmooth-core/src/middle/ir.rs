@@ -4,6 +4,7 @@
 use crate::front::ast::Sp;
 use crate::front::ast::{BinOp, CastTy, MathFn};
 use crate::front::size::Size;
+use std::collections::HashMap;
 use std::fmt;
 
 /// A variable of the core IR; unique within a kernel.
@@ -158,52 +159,70 @@ impl Core {
         }
     }
 
+    /// The node, leaving a placeholder in its place: for moving a subtree out of its parent
+    /// without copying it.
+    pub fn take(&mut self) -> Core {
+        let span = self.span;
+        std::mem::replace(self, Core::new(Kind::Bool(false), Type::Bool, span))
+    }
+
     /// The direct children, in evaluation order.
-    pub fn children(&self) -> Vec<&Core> {
-        match &self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                vec![a, b]
+    pub fn children(&self) -> Children<'_> {
+        let (fixed, rest): ([Option<&Core>; 3], &[Core]) = match &self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+                ([None, None, None], &[])
             }
-            Kind::If(c, a, b) => vec![c, a, b],
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
-            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter().collect(),
-            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                ([Some(a), Some(b), None], &[])
+            }
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => ([Some(c), Some(a), Some(b)], &[]),
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
+                ([Some(a), None, None], &[])
+            }
+            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+        };
+        Children {
+            fixed,
+            next: 0,
+            rest: rest.iter(),
         }
     }
 
     /// The direct children, mutably.
-    pub fn children_mut(&mut self) -> Vec<&mut Core> {
-        match &mut self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => vec![],
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                vec![a, b]
+    pub fn children_mut(&mut self) -> ChildrenMut<'_> {
+        let (fixed, rest): ([Option<&mut Core>; 3], &mut [Core]) = match &mut self.kind {
+            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+                ([None, None, None], &mut [])
             }
-            Kind::If(c, a, b) => vec![c, a, b],
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => vec![a],
-            Kind::Math(_, xs) | Kind::Array(xs) => xs.iter_mut().collect(),
-            Kind::Ifold(n, i, _, _, b) => vec![n, i, b],
+            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
+                ([Some(a), Some(b), None], &mut [])
+            }
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => {
+                ([Some(c), Some(a), Some(b)], &mut [])
+            }
+            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
+                ([Some(a), None, None], &mut [])
+            }
+            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+        };
+        ChildrenMut {
+            fixed,
+            next: 0,
+            rest: rest.iter_mut(),
         }
     }
 
     /// How many times variable `v` occurs.
     pub fn count_uses(&self, v: VarId) -> usize {
         let own = usize::from(matches!(self.kind, Kind::Var(x) if x == v));
-        own + self
-            .children()
-            .iter()
-            .map(|c| c.count_uses(v))
-            .sum::<usize>()
+        own + self.children().map(|c| c.count_uses(v)).sum::<usize>()
     }
 
     /// True when `v` occurs free.
     pub fn mentions(&self, v: VarId) -> bool {
-        self.count_uses(v) > 0 || self.sym_mentions(v)
-    }
-
-    fn sym_mentions(&self, v: VarId) -> bool {
-        self.sym.as_ref().is_some_and(|s| s.mentions_loop(v))
-            || self.children().iter().any(|c| c.sym_mentions(v))
+        matches!(self.kind, Kind::Var(x) if x == v)
+            || self.sym.as_ref().is_some_and(|s| s.mentions_loop(v))
+            || self.children().any(|c| c.mentions(v))
     }
 
     /// Replace every occurrence of variable `v` by `e`.
@@ -225,6 +244,52 @@ impl Core {
     }
 }
 
+/// The children of a node ([`Core::children`]): its boxed operands, then its list (written
+/// out rather than chained adapters, which cost a great deal in the unoptimised builds
+/// proc macros get by default).
+pub struct Children<'a> {
+    fixed: [Option<&'a Core>; 3],
+    next: usize,
+    rest: std::slice::Iter<'a, Core>,
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = &'a Core;
+
+    fn next(&mut self) -> Option<&'a Core> {
+        while self.next < 3 {
+            let child = self.fixed[self.next];
+            self.next += 1;
+            if child.is_some() {
+                return child;
+            }
+        }
+        self.rest.next()
+    }
+}
+
+/// The children of a node, mutably ([`Core::children_mut`]).
+pub struct ChildrenMut<'a> {
+    fixed: [Option<&'a mut Core>; 3],
+    next: usize,
+    rest: std::slice::IterMut<'a, Core>,
+}
+
+impl<'a> Iterator for ChildrenMut<'a> {
+    type Item = &'a mut Core;
+
+    fn next(&mut self) -> Option<&'a mut Core> {
+        while self.next < 3 {
+            let child = self.fixed[self.next].take();
+            self.next += 1;
+            if child.is_some() {
+                return child;
+            }
+        }
+        self.rest.next()
+    }
+}
+
 /// Replace loop index `v` in a size by `by`.
 pub fn subst_loop(s: &Size, v: VarId, by: &Size) -> Size {
     let b = |x: &Size| Box::new(subst_loop(x, v, by));
@@ -241,21 +306,22 @@ pub fn subst_loop(s: &Size, v: VarId, by: &Size) -> Size {
 
 /// How many nodes `e` has.
 pub fn nodes(e: &Core) -> usize {
-    1 + e.children().iter().map(|c| nodes(c)).sum::<usize>()
+    1 + e.children().map(nodes).sum::<usize>()
 }
 
 /// `e` with every variable it binds renamed to a new one.
 pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
     let mut binders = Vec::new();
     bound(&e, &mut binders);
+    let mut new = HashMap::new();
     for old in binders {
-        let new = new_var(names, old);
-        rename(&mut e, old, new);
+        let var = new_var(names, old);
+        new.entry(old).or_insert(var);
     }
+    rename(&mut e, &new);
     e
 }
 
-/// Every variable `e` binds, outermost first.
 fn bound(e: &Core, out: &mut Vec<VarId>) {
     match &e.kind {
         Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
@@ -267,26 +333,40 @@ fn bound(e: &Core, out: &mut Vec<VarId>) {
     }
 }
 
-/// Every binding and use of `from` made one of `to`, symbolic values included.
-fn rename(e: &mut Core, from: VarId, to: VarId) {
+/// Every binding and use of a variable in `new` made one of its new variable, symbolic
+/// values included.
+fn rename(e: &mut Core, new: &HashMap<VarId, VarId>) {
     match &mut e.kind {
-        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) if *v == from => *v = to,
+        Kind::Var(v) | Kind::Let(v, ..) | Kind::Build(_, v, _) => {
+            if let Some(to) = new.get(v) {
+                *v = *to;
+            }
+        }
         Kind::Ifold(_, _, acc, i, _) => {
             for v in [acc, i] {
-                if *v == from {
-                    *v = to;
+                if let Some(to) = new.get(v) {
+                    *v = *to;
                 }
             }
         }
         _ => {}
     }
-    if let Some(s) = &e.sym
-        && s.mentions_loop(from)
-    {
-        e.sym = Some(subst_loop(s, from, &Size::Loop(to)));
+    if let Some(s) = &e.sym {
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        let mut renamed: Option<Size> = None;
+        for from in loops {
+            if let Some(to) = new.get(&from) {
+                let s = renamed.as_ref().unwrap_or(s);
+                renamed = Some(subst_loop(s, from, &Size::Loop(*to)));
+            }
+        }
+        if renamed.is_some() {
+            e.sym = renamed;
+        }
     }
     for c in e.children_mut() {
-        rename(c, from, to);
+        rename(c, new);
     }
 }
 

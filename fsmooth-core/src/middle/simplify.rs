@@ -8,6 +8,7 @@ use crate::front::ast::BinOp;
 use crate::front::ast::Sp;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId, subst_loop};
+use std::collections::HashMap;
 
 /// A value that costs nothing to repeat: a variable, constant or size.
 pub fn is_trivial(e: &Core) -> bool {
@@ -57,20 +58,103 @@ fn set_sym(e: &mut Core, i: VarId, by: Option<&Size>) {
 }
 
 /// Copy propagation and dead `let` removal, bottom-up.
+///
+/// Each `let` is decided once its body is done: dropped when nothing reads its variable,
+/// substituted when its value is trivial or a view. The substitutions wait for one last walk
+/// (a variable or a view in place of a variable decides nothing differently), and the reads
+/// of every variable are counted once and kept up to date, so the pass is linear in the size
+/// of the kernel.
 pub fn propagate(e: &mut Core) {
-    for c in e.children_mut() {
-        propagate(c);
+    let mut p = Propagate {
+        reads: Vec::new(),
+        forward: HashMap::new(),
+    };
+    count_reads(e, &mut p.reads);
+    p.visit(e);
+    if !p.forward.is_empty() {
+        p.resolve(e);
     }
-    float_lets(e);
-    if let Kind::Let(x, a, b) = &mut e.kind {
-        let x = *x;
-        if !b.mentions(x) {
-            *e = (**b).clone();
-        } else if is_trivial(a) || is_view(a) {
-            let a = (**a).clone();
-            let mut b = (**b).clone();
-            b.subst(x, &a);
-            *e = b;
+}
+
+/// Add every read of a variable in `e` to `reads`, by id. (No symbolic value mentions a
+/// `let`'s variable: they stand for loop indexes, and a `usize` `let` carries its value's. So
+/// a `let`'s variable is read only where a [`Kind::Var`] says so; a test checks it after
+/// every pass.)
+pub(crate) fn count_reads(e: &Core, reads: &mut Vec<u32>) {
+    if let Kind::Var(v) = e.kind {
+        let v = v as usize;
+        if reads.len() <= v {
+            reads.resize(v + 1, 0);
+        }
+        reads[v] += 1;
+    }
+    for c in e.children() {
+        count_reads(c, reads);
+    }
+}
+
+/// The state of [`propagate`].
+struct Propagate {
+    /// How many times each variable is read, by id, counting the reads the substitutions
+    /// still to be done will make.
+    reads: Vec<u32>,
+    /// The `let`s substituted: each variable's value, put in place of its reads at the end.
+    forward: HashMap<VarId, Core>,
+}
+
+impl Propagate {
+    fn visit(&mut self, e: &mut Core) {
+        for c in e.children_mut() {
+            self.visit(c);
+        }
+        float_lets(e);
+        if let Kind::Let(x, a, b) = &mut e.kind {
+            let x = *x;
+            let reads = self.reads.get(x as usize).copied().unwrap_or(0);
+            if reads == 0 {
+                self.count(a, -1);
+                *e = b.take();
+            } else if is_trivial(a) || is_view(a) {
+                // Each read of `x` becomes a copy of `a`; the `let`'s own copy goes.
+                let a = a.take();
+                self.count(&a, i64::from(reads) - 1);
+                self.reads[x as usize] = 0;
+                self.forward.insert(x, a);
+                *e = b.take();
+            }
+        }
+    }
+
+    /// Add `by` to the count of every variable `e` reads (through the substitutions to come).
+    fn count(&mut self, e: &Core, by: i64) {
+        if by == 0 {
+            return;
+        }
+        if let Kind::Var(v) = e.kind {
+            if let Some(value) = self.forward.remove(&v) {
+                self.count(&value, by);
+                self.forward.insert(v, value);
+            } else if let Some(n) = self.reads.get_mut(v as usize) {
+                *n = u32::try_from(i64::from(*n) + by).unwrap_or(0);
+            }
+            return;
+        }
+        for c in e.children() {
+            self.count(c, by);
+        }
+    }
+
+    /// Put each substituted variable's value in place of its reads (keeping the read's span).
+    fn resolve(&self, e: &mut Core) {
+        while let Kind::Var(x) = e.kind
+            && let Some(value) = self.forward.get(&x)
+        {
+            let span = e.span;
+            *e = value.clone();
+            e.span = span;
+        }
+        for c in e.children_mut() {
+            self.resolve(c);
         }
     }
 }
@@ -80,42 +164,39 @@ pub fn propagate(e: &mut Core) {
 /// `(let y = a in b)[k] ~> let y = a in b[k]` (variables are unique, so nothing is captured).
 fn float_lets(e: &mut Core) {
     let span = e.span;
-    match &mut e.kind {
-        Kind::Let(x, a, c) if matches!(a.kind, Kind::Let(..)) => {
-            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
-                return;
+    let floats = match &e.kind {
+        Kind::Let(_, a, _) | Kind::Index(a, _) => matches!(a.kind, Kind::Let(..)),
+        _ => false,
+    };
+    if !floats {
+        return;
+    }
+    let inner = match std::mem::replace(&mut e.kind, Kind::Bool(false)) {
+        Kind::Let(x, a, c) => {
+            let Kind::Let(y, ya, b) = a.kind else {
+                unreachable!("checked above")
             };
-            let inner_ty = c.ty.clone();
-            let inner_sym = c.sym.clone();
-            let inner = Core {
-                kind: Kind::Let(*x, b, c.clone()),
-                ty: inner_ty,
-                sym: inner_sym,
-                span,
-            };
-            e.kind = Kind::Let(y, ya, Box::new(inner));
-            if let Kind::Let(_, _, body) = &mut e.kind {
-                float_lets(body);
-            }
+            let (ty, sym) = (c.ty.clone(), c.sym.clone());
+            (y, ya, Kind::Let(x, b, c), ty, sym)
         }
-        Kind::Index(a, k) if matches!(a.kind, Kind::Let(..)) => {
-            let Kind::Let(y, ya, b) = std::mem::replace(&mut a.kind, Kind::F64(0.0)) else {
-                return;
+        Kind::Index(a, k) => {
+            let Kind::Let(y, ya, b) = a.kind else {
+                unreachable!("checked above")
             };
-            let ty = e.ty.clone();
-            let sym = e.sym.clone();
-            let inner = Core {
-                kind: Kind::Index(b, k.clone()),
-                ty: ty.clone(),
-                sym: sym.clone(),
-                span,
-            };
-            e.kind = Kind::Let(y, ya, Box::new(inner));
-            if let Kind::Let(_, _, body) = &mut e.kind {
-                float_lets(body);
-            }
+            (y, ya, Kind::Index(b, k), e.ty.clone(), e.sym.clone())
         }
-        _ => {}
+        _ => unreachable!("checked above"),
+    };
+    let (y, ya, kind, ty, sym) = inner;
+    let inner = Core {
+        kind,
+        ty,
+        sym,
+        span,
+    };
+    e.kind = Kind::Let(y, ya, Box::new(inner));
+    if let Kind::Let(_, _, body) = &mut e.kind {
+        float_lets(body);
     }
 }
 
@@ -130,41 +211,41 @@ pub fn fold(e: &mut Core) {
             (Kind::F64(x), Kind::F64(y)) => {
                 let (x, y) = (*x, *y);
                 match op {
-                    BinOp::Add => Some(Kind::F64(x + y)),
-                    BinOp::Sub => Some(Kind::F64(x - y)),
-                    BinOp::Mul => Some(Kind::F64(x * y)),
-                    BinOp::Div => Some(Kind::F64(x / y)),
-                    BinOp::Rem => Some(Kind::F64(x % y)),
-                    BinOp::Lt => Some(Kind::Bool(x < y)),
-                    BinOp::Le => Some(Kind::Bool(x <= y)),
-                    BinOp::Gt => Some(Kind::Bool(x > y)),
-                    BinOp::Ge => Some(Kind::Bool(x >= y)),
-                    BinOp::Eq => Some(Kind::Bool(x == y)),
-                    BinOp::Ne => Some(Kind::Bool(x != y)),
+                    BinOp::Add => Some(Folded::To(Kind::F64(x + y))),
+                    BinOp::Sub => Some(Folded::To(Kind::F64(x - y))),
+                    BinOp::Mul => Some(Folded::To(Kind::F64(x * y))),
+                    BinOp::Div => Some(Folded::To(Kind::F64(x / y))),
+                    BinOp::Rem => Some(Folded::To(Kind::F64(x % y))),
+                    BinOp::Lt => Some(Folded::To(Kind::Bool(x < y))),
+                    BinOp::Le => Some(Folded::To(Kind::Bool(x <= y))),
+                    BinOp::Gt => Some(Folded::To(Kind::Bool(x > y))),
+                    BinOp::Ge => Some(Folded::To(Kind::Bool(x >= y))),
+                    BinOp::Eq => Some(Folded::To(Kind::Bool(x == y))),
+                    BinOp::Ne => Some(Folded::To(Kind::Bool(x != y))),
                     _ => None,
                 }
             }
             // `-0.0 + x` and `x - 0.0` are `x` for every x (not `0.0 + x`: `0.0 + -0.0` is
             // `0.0`).
-            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(b.kind.clone()),
-            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(a.kind.clone()),
-            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(a.kind.clone()),
+            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(Folded::Right),
+            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(Folded::Left),
+            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(Folded::Left),
             (_, Kind::F64(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
-                Some(a.kind.clone())
+                Some(Folded::Left)
             }
-            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(b.kind.clone()),
+            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(Folded::Right),
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
                 // Only operations that cannot fail on constants, so no error moves.
                 match (op, x.as_const(), y.as_const()) {
-                    (BinOp::Add, Some(p), Some(q)) => {
-                        p.checked_add(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
-                    (BinOp::Mul, Some(p), Some(q)) => {
-                        p.checked_mul(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
-                    (BinOp::Sub, Some(p), Some(q)) => {
-                        p.checked_sub(q).map(|v| Kind::Size(Size::Lit(v)))
-                    }
+                    (BinOp::Add, Some(p), Some(q)) => p
+                        .checked_add(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    (BinOp::Mul, Some(p), Some(q)) => p
+                        .checked_mul(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    (BinOp::Sub, Some(p), Some(q)) => p
+                        .checked_sub(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
                     _ => None,
                 }
             }
@@ -172,12 +253,12 @@ pub fn fold(e: &mut Core) {
                 // Comparisons of constants (a written-out loop's `i == 0`).
                 match (x.as_const(), y.as_const()) {
                     (Some(p), Some(q)) => match op {
-                        BinOp::Lt => Some(Kind::Bool(p < q)),
-                        BinOp::Le => Some(Kind::Bool(p <= q)),
-                        BinOp::Gt => Some(Kind::Bool(p > q)),
-                        BinOp::Ge => Some(Kind::Bool(p >= q)),
-                        BinOp::Eq => Some(Kind::Bool(p == q)),
-                        BinOp::Ne => Some(Kind::Bool(p != q)),
+                        BinOp::Lt => Some(Folded::To(Kind::Bool(p < q))),
+                        BinOp::Le => Some(Folded::To(Kind::Bool(p <= q))),
+                        BinOp::Gt => Some(Folded::To(Kind::Bool(p > q))),
+                        BinOp::Ge => Some(Folded::To(Kind::Bool(p >= q))),
+                        BinOp::Eq => Some(Folded::To(Kind::Bool(p == q))),
+                        BinOp::Ne => Some(Folded::To(Kind::Bool(p != q))),
                         _ => None,
                     },
                     _ => None,
@@ -186,23 +267,47 @@ pub fn fold(e: &mut Core) {
             _ => None,
         },
         Kind::Neg(a) => match a.kind {
-            Kind::F64(x) => Some(Kind::F64(-x)),
+            Kind::F64(x) => Some(Folded::To(Kind::F64(-x))),
             _ => None,
         },
         Kind::Not(a) => match a.kind {
-            Kind::Bool(x) => Some(Kind::Bool(!x)),
+            Kind::Bool(x) => Some(Folded::To(Kind::Bool(!x))),
             _ => None,
         },
-        Kind::If(c, a, b) => match c.kind {
-            Kind::Bool(true) => Some(a.kind.clone()),
-            Kind::Bool(false) => Some(b.kind.clone()),
+        Kind::If(c, _, _) => match c.kind {
+            Kind::Bool(true) => Some(Folded::Left),
+            Kind::Bool(false) => Some(Folded::Right),
             _ => None,
         },
         _ => None,
     };
-    if let Some(k) = new {
-        e.kind = k;
+    // The kept operand or branch is moved up, not copied (a chain of `* 1.0` would copy the
+    // rest of the chain at every step); the node keeps its type, symbolic value and span.
+    match new {
+        Some(Folded::To(k)) => e.kind = k,
+        Some(side) => {
+            let (Kind::Bin(_, left, right, _) | Kind::If(_, left, right)) = &mut e.kind else {
+                unreachable!("only operations and branches keep a side")
+            };
+            let kept = if matches!(side, Folded::Left) {
+                left
+            } else {
+                right
+            };
+            e.kind = std::mem::replace(&mut kept.kind, Kind::Bool(false));
+        }
+        None => {}
     }
+}
+
+/// What [`fold`] makes of a node.
+enum Folded {
+    /// This constant.
+    To(Kind),
+    /// Its left operand (of an `if`, the `then` branch).
+    Left,
+    /// Its right operand (of an `if`, the `else` branch).
+    Right,
 }
 
 fn is_neg_zero(x: f64) -> bool {
@@ -217,7 +322,89 @@ fn is_pos_zero(x: f64) -> bool {
 /// in an enclosing scope reuses that variable. Values are compared structurally, with
 /// variables by identity (every variable is bound once, and arrays never change).
 pub fn cse(e: &mut Core) {
-    cse_in(e, &mut Vec::new());
+    Cse::default().visit(e);
+}
+
+/// The state of [`cse`]'s one walk over the kernel.
+#[derive(Default)]
+struct Cse {
+    /// The scalar values bound in the enclosing scopes, by [`key`], with the variable that
+    /// holds each (its type, symbolic value and span those of the value).
+    seen: HashMap<String, Core>,
+    /// Variables whose `let` was dropped for an earlier one's: the variable to read instead,
+    /// and the order of the drops (a symbolic value is rewritten in that order).
+    renamed: HashMap<VarId, (usize, Core)>,
+}
+
+impl Cse {
+    fn visit(&mut self, e: &mut Core) {
+        self.rename(e);
+        if let Kind::Let(x, a, b) = &mut e.kind {
+            self.visit(a);
+            if !a.ty.is_arr()
+                && let Some(k) = key(a)
+            {
+                if let Some(v) = self.seen.get(&k) {
+                    // The body reads the earlier variable instead (renamed as it is visited).
+                    let order = self.renamed.len();
+                    self.renamed.insert(*x, (order, v.clone()));
+                    *e = b.take();
+                    self.visit(e);
+                    return;
+                }
+                let var = Core {
+                    kind: Kind::Var(*x),
+                    ty: a.ty.clone(),
+                    sym: a.sym.clone(),
+                    span: a.span,
+                };
+                self.seen.insert(k.clone(), var);
+                self.visit(b);
+                self.seen.remove(&k);
+                return;
+            }
+            self.visit(b);
+            return;
+        }
+        for c in e.children_mut() {
+            self.visit(c);
+        }
+    }
+
+    /// This node with the dropped variables replaced, as [`Core::subst`] would have done for
+    /// each in turn.
+    fn rename(&self, e: &mut Core) {
+        if self.renamed.is_empty() {
+            return;
+        }
+        if let Kind::Var(x) = e.kind
+            && let Some((_, by)) = self.renamed.get(&x)
+        {
+            let span = e.span;
+            *e = by.clone();
+            e.span = span;
+            return;
+        }
+        let Some(s) = &e.sym else { return };
+        let mut loops = Vec::new();
+        s.loops(&mut loops);
+        let mut ordered: Vec<(usize, VarId)> = loops
+            .iter()
+            .filter_map(|v| self.renamed.get(v).map(|(order, _)| (*order, *v)))
+            .collect();
+        if ordered.is_empty() {
+            return;
+        }
+        ordered.sort();
+        for (_, v) in ordered {
+            let by = &self.renamed[&v].1;
+            if let Some(s) = &e.sym
+                && s.mentions_loop(v)
+            {
+                e.sym = by.sym.as_ref().map(|bs| subst_loop(s, v, bs));
+            }
+        }
+    }
 }
 
 fn key(e: &Core) -> Option<String> {
@@ -245,79 +432,221 @@ fn key(e: &Core) -> Option<String> {
     }
 }
 
-fn cse_in(e: &mut Core, seen: &mut Vec<(String, Core)>) {
-    if let Kind::Let(x, a, b) = &mut e.kind {
-        cse_in(a, seen);
-        if !a.ty.is_arr()
-            && let Some(k) = key(a)
-        {
-            if let Some((_, v)) = seen.iter().find(|(s, _)| *s == k) {
-                let v = v.clone();
-                let x = *x;
-                let mut body = (**b).clone();
-                body.subst(x, &v);
-                *e = body;
-                cse_in(e, seen);
-                return;
-            }
-            let var = Core {
-                kind: Kind::Var(*x),
-                ty: a.ty.clone(),
-                sym: a.sym.clone(),
-                span: a.span,
-            };
-            seen.push((k, var));
-            cse_in(b, seen);
-            seen.pop();
-            return;
-        }
-        cse_in(b, seen);
-        return;
-    }
-    let depth = seen.len();
-    for c in e.children_mut() {
-        cse_in(c, seen);
-        seen.truncate(depth);
-    }
-}
-
 /// Undo the A-normal form where it bought nothing: a scalar `let` read exactly once, in the
 /// same scope (not inside a loop, branch or short-circuit operand it was outside of), is put
 /// back where it is read. Code reads as the user wrote it and no work moves into a loop.
+///
+/// One walk finds every variable's reads and scopes first: putting a value where it is read
+/// moves it within one scope, so no other variable's count or scope changes, and the `let`s
+/// can then be undone in one more walk, each value moved to its read.
 pub fn inline_single_uses(e: &mut Core) {
-    for c in e.children_mut() {
-        inline_single_uses(c);
+    let mut reads = Reads::default();
+    reads.walk(e, 0);
+    Inline {
+        reads,
+        values: HashMap::new(),
     }
-    if let Kind::Let(x, a, b) = &mut e.kind
-        && !a.ty.is_arr()
-        && b.count_uses(*x) == 1
-        && same_scope_use(b, *x)
-    {
-        let (x, a) = (*x, (**a).clone());
-        let mut b = (**b).clone();
-        b.subst(x, &a);
-        *e = b;
+    .visit(e);
+}
+
+/// What [`inline_single_uses`] needs to know of each variable, by id.
+#[derive(Default)]
+struct Reads {
+    /// How many times it is read.
+    count: Vec<u32>,
+    /// The scope of (the last of) its reads.
+    read_scope: Vec<u32>,
+    /// The scope of its `let`.
+    bound_scope: Vec<u32>,
+    /// True when a symbolic value mentions it.
+    in_sym: Vec<bool>,
+    /// Scopes made so far (0 is the kernel's body).
+    scopes: u32,
+}
+
+impl Reads {
+    fn slot(v: &mut Vec<u32>, x: VarId) -> &mut u32 {
+        let x = x as usize;
+        if v.len() <= x {
+            v.resize(x + 1, u32::MAX);
+        }
+        &mut v[x]
+    }
+
+    fn new_scope(&mut self) -> u32 {
+        self.scopes += 1;
+        self.scopes
+    }
+
+    /// Record the reads and `let`s of `e`, which is evaluated in `scope`. A loop's body, an
+    /// `if`'s branches and the right operand of `&&`/`||` are scopes of their own.
+    fn walk(&mut self, e: &Core, scope: u32) {
+        if let Some(s) = &e.sym {
+            let mut loops = Vec::new();
+            s.loops(&mut loops);
+            for v in loops {
+                let v = v as usize;
+                if self.in_sym.len() <= v {
+                    self.in_sym.resize(v + 1, false);
+                }
+                self.in_sym[v] = true;
+            }
+        }
+        match &e.kind {
+            Kind::Var(v) => {
+                let count = Self::slot(&mut self.count, *v);
+                *count = if *count == u32::MAX { 1 } else { *count + 1 };
+                *Self::slot(&mut self.read_scope, *v) = scope;
+            }
+            Kind::Let(x, a, b) => {
+                *Self::slot(&mut self.bound_scope, *x) = scope;
+                self.walk(a, scope);
+                self.walk(b, scope);
+            }
+            Kind::Build(_, _, body) => {
+                let inner = self.new_scope();
+                self.walk(body, inner);
+            }
+            Kind::Ifold(n, init, _, _, body) => {
+                self.walk(n, scope);
+                self.walk(init, scope);
+                let inner = self.new_scope();
+                self.walk(body, inner);
+            }
+            Kind::If(c, a, b) => {
+                self.walk(c, scope);
+                for branch in [a, b] {
+                    let inner = self.new_scope();
+                    self.walk(branch, inner);
+                }
+            }
+            Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => {
+                self.walk(a, scope);
+                let inner = self.new_scope();
+                self.walk(b, inner);
+            }
+            _ => {
+                for c in e.children() {
+                    self.walk(c, scope);
+                }
+            }
+        }
+    }
+
+    /// `x`'s `let` is undone: read once, in the scope of its `let`. (A variable a symbolic
+    /// value mentions keeps its `let`; no pass makes one, as a test checks.)
+    fn single_same_scope(&self, x: VarId) -> bool {
+        let x = x as usize;
+        self.count.get(x) == Some(&1)
+            && self.read_scope.get(x) == self.bound_scope.get(x)
+            && !self.in_sym.get(x).copied().unwrap_or(false)
     }
 }
 
-/// True when the one use of `x` in `e` is evaluated exactly when `e` is.
-fn same_scope_use(e: &Core, x: VarId) -> bool {
-    match &e.kind {
-        Kind::Var(v) => *v == x,
-        Kind::Build(..) => false,
-        Kind::Ifold(n, init, _, _, body) => {
-            !body.mentions(x) && (same_scope_use(n, x) || same_scope_use(init, x))
+/// The walk that undoes the `let`s.
+struct Inline {
+    reads: Reads,
+    /// The values of the `let`s undone, waiting for their read.
+    values: HashMap<VarId, Core>,
+}
+
+impl Inline {
+    fn visit(&mut self, e: &mut Core) {
+        loop {
+            match &mut e.kind {
+                Kind::Var(v) => {
+                    if let Some(value) = self.values.remove(v) {
+                        let span = e.span;
+                        *e = value;
+                        e.span = span;
+                    }
+                    return;
+                }
+                Kind::Let(x, a, b) if !a.ty.is_arr() && self.reads.single_same_scope(*x) => {
+                    self.visit(a);
+                    self.values.insert(*x, a.take());
+                    *e = b.take();
+                }
+                _ => {
+                    for c in e.children_mut() {
+                        self.visit(c);
+                    }
+                    return;
+                }
+            }
         }
-        Kind::If(c, a, b) => !a.mentions(x) && !b.mentions(x) && same_scope_use(c, x),
-        Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => !b.mentions(x) && same_scope_use(a, x),
-        _ => e.children().iter().any(|c| same_scope_use(c, x)),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::middle::ir::{Core, Kind, VarId};
+
     fn expand(src: &str) -> String {
         crate::expand(src.parse().unwrap()).to_string()
+    }
+
+    /// The `let`s of `e`, and the loop indexes its symbolic values mention.
+    fn lets_and_sym_loops(e: &Core, lets: &mut Vec<VarId>, loops: &mut Vec<VarId>) {
+        if let Kind::Let(x, ..) = e.kind {
+            lets.push(x);
+        }
+        if let Some(s) = &e.sym {
+            s.loops(loops);
+        }
+        for c in e.children() {
+            lets_and_sym_loops(c, lets, loops);
+        }
+    }
+
+    #[test]
+    fn no_symbolic_value_mentions_a_let() {
+        // What `propagate`, `fuse` and `inline_single_uses` rely on when they count the
+        // reads of a `let`'s variable by its `Var` nodes alone.
+        let blocks = [
+            include_str!("../../tests/fuzz_corpus.fs"),
+            "pub fn kalman(x: [f64; 4], p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4],
+                          h: [f64; 4], r: f64, z: f64) -> [[f64; 4]; 5] {
+                let xp = matvec(f, x);
+                let pp = madd(matmul(matmul(f, p), transpose(f)), q);
+                let ph = matvec(pp, h);
+                let s = dot(h, ph) + r;
+                let xn = add(xp, smul(ph, (z - dot(h, xp)) / s));
+                let pn = msub(pp, msmul(outer(ph, ph), 1.0 / s));
+                build(5, |i| if i == 0 { xn } else { pn[i - 1] })
+            }",
+            "pub fn tri(m: [[f64; d]; d]) -> [f64; d * (d + 1) / 2] {
+                build(d * (d + 1) / 2, |k| {
+                    let row = ifold(d, 0, |r, j| if (j + 1) * (j + 2) / 2 <= k { j + 1 } else { r });
+                    m[row][k - row * (row + 1) / 2]
+                })
+            }",
+        ];
+        let options = [
+            "",
+            "#![fsmooth(fusion = false)]",
+            "#![fsmooth(unroll = false)]",
+        ];
+        for block in blocks.iter().flat_map(|b| b.split("====")) {
+            for option in options {
+                let src = format!("{option}\n{block}");
+                let mut diags = crate::front::diag::Diags::default();
+                let checked = crate::pipeline::front(src.parse().unwrap(), &mut diags).unwrap();
+                assert!(diags.is_empty(), "{src}");
+                for k in checked.kernels {
+                    let mut check = |pass: &str, k: &crate::middle::ir::Kernel| {
+                        let (mut lets, mut loops) = (Vec::new(), Vec::new());
+                        lets_and_sym_loops(&k.body, &mut lets, &mut loops);
+                        assert!(
+                            lets.iter().all(|x| !loops.contains(x)),
+                            "after {pass}: {src}"
+                        );
+                    };
+                    check("check", &k);
+                    crate::pipeline::middle_observed(k, checked.scope.options, Some(&mut check));
+                }
+            }
+        }
     }
 
     #[test]

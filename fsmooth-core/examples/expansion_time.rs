@@ -94,7 +94,8 @@ fn phases(tokens: TokenStream) -> Vec<(String, Duration)> {
                 middle_times.push((format!("middle {pass}"), last.elapsed()));
                 last = Instant::now();
             }),
-        );
+        )
+        .expect("no internal compiler error");
         for (pass, time) in middle_times {
             add(&pass, time);
         }

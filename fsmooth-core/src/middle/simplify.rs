@@ -643,7 +643,9 @@ mod tests {
                         );
                     };
                     check("check", &k);
-                    crate::pipeline::middle_observed(k, checked.scope.options, Some(&mut check));
+                    let options = checked.scope.options;
+                    crate::pipeline::middle_observed(k, options, Some(&mut check))
+                        .unwrap_or_else(|e| panic!("{e}: {src}"));
                 }
             }
         }

@@ -476,14 +476,15 @@ impl<'a> Folding<'a> {
     }
 }
 
-impl fmt::Display for Size {
-    /// The size in the user's terms (`n * (n + 1) / 2`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn go(s: &Size, f: &mut fmt::Formatter<'_>, prec: u8) -> fmt::Result {
+impl Size {
+    /// The size in the user's terms (`n * (n + 1) / 2`), each loop index written by
+    /// `loop_name` (the printers of each IR name them their own way).
+    pub fn display_with(&self, loop_name: &dyn Fn(u32) -> String) -> String {
+        fn go(s: &Size, loop_name: &dyn Fn(u32) -> String, prec: u8, out: &mut String) {
             let (op, p, a, b) = match s {
-                Size::Lit(v) => return write!(f, "{v}"),
-                Size::Name(n) => return write!(f, "{n}"),
-                Size::Loop(i) => return write!(f, "i{i}"),
+                Size::Lit(v) => return out.push_str(&v.to_string()),
+                Size::Name(n) => return out.push_str(n),
+                Size::Loop(i) => return out.push_str(&loop_name(*i)),
                 Size::Add(a, b) => ("+", 1, a, b),
                 Size::Sub(a, b) => ("-", 1, a, b),
                 Size::Mul(a, b) => ("*", 2, a, b),
@@ -491,17 +492,27 @@ impl fmt::Display for Size {
                 Size::Rem(a, b) => ("%", 2, a, b),
             };
             if p < prec {
-                write!(f, "(")?;
+                out.push('(');
             }
-            go(a, f, p)?;
-            write!(f, " {op} ")?;
-            go(b, f, p + 1)?;
+            go(a, loop_name, p, out);
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            go(b, loop_name, p + 1, out);
             if p < prec {
-                write!(f, ")")?;
+                out.push(')');
             }
-            Ok(())
         }
-        go(self, f, 0)
+        let mut out = String::new();
+        go(self, loop_name, 0, &mut out);
+        out
+    }
+}
+
+impl fmt::Display for Size {
+    /// The size in the user's terms (`n * (n + 1) / 2`), loop indexes as `i3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display_with(&|i| format!("i{i}")))
     }
 }
 

@@ -24,31 +24,7 @@ pub fn var(v: VarId, names: &[String]) -> String {
 
 /// A size expression, loop indexes named as variables.
 pub fn size(s: &Size, names: &[String]) -> String {
-    let mut out = String::new();
-    write_size(s, names, 0, &mut out);
-    out
-}
-
-fn write_size(s: &Size, names: &[String], prec: u8, out: &mut String) {
-    let (op, p, a, b) = match s {
-        Size::Lit(v) => return out.push_str(&v.to_string()),
-        Size::Name(n) => return out.push_str(n),
-        Size::Loop(v) => return out.push_str(&var(*v, names)),
-        Size::Add(a, b) => ("+", 1, a, b),
-        Size::Sub(a, b) => ("-", 1, a, b),
-        Size::Mul(a, b) => ("*", 2, a, b),
-        Size::Div(a, b) => ("/", 2, a, b),
-        Size::Rem(a, b) => ("%", 2, a, b),
-    };
-    if p < prec {
-        out.push('(');
-    }
-    write_size(a, names, p, out);
-    out.push_str(&format!(" {op} "));
-    write_size(b, names, p + 1, out);
-    if p < prec {
-        out.push(')');
-    }
+    s.display_with(&|v| var(v, names))
 }
 
 /// A type as the user writes it, sizes with loop indexes named.

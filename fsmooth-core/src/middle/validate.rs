@@ -5,6 +5,8 @@
 //!   where it is used: a kernel parameter, a `let`, or a `build`/`ifold` binder; every
 //!   size name is one of the kernel's;
 //! - each variable is bound once in the whole kernel, and has a name;
+//! - no symbolic value names a `let`'s variable (only loop indexes and size names): the
+//!   middle passes count a `let`'s reads by its `Var` nodes alone;
 //! - types: each node's type agrees with its children's where that is cheap to see (both
 //!   branches of an `if`, the operands of an operator, an indexed array, a `build`'s shape);
 //! - after [`crate::middle::anf`] (and only there: later passes inline again), the A-normal
@@ -38,6 +40,7 @@ pub fn validate(k: &Kernel, rules: Rules) -> Vec<String> {
         rules,
         in_scope: vec![false; n],
         bound: vec![false; n],
+        let_bound: vec![false; n],
         types: vec![None; n],
         problems: Vec::new(),
     };
@@ -68,6 +71,8 @@ struct Validator<'k> {
     rules: Rules,
     in_scope: Vec<bool>,
     bound: Vec<bool>,
+    /// Bound by a `let` (which no symbolic value may name).
+    let_bound: Vec<bool>,
     types: Vec<Option<Type>>,
     problems: Vec<String>,
 }
@@ -180,6 +185,17 @@ impl Validator<'_> {
             self.size(s, e);
             if e.ty != Type::Usize {
                 self.problem(e, format!("a symbolic value on a `{}`", e.ty));
+            }
+            let mut loops = Vec::new();
+            s.loops(&mut loops);
+            for v in loops {
+                if self.let_bound.get(v as usize) == Some(&true) {
+                    let name = self.name(v);
+                    self.problem(
+                        e,
+                        format!("a symbolic value names `{name}`, which a `let` binds"),
+                    );
+                }
             }
         }
         match &e.kind {
@@ -324,6 +340,9 @@ impl Validator<'_> {
         while let Kind::Let(v, a, b) = &cur.kind {
             self.expr(a);
             self.bind(*v, a.ty.clone(), cur);
+            if let Some(l) = self.let_bound.get_mut(*v as usize) {
+                *l = true;
+            }
             self.expect(b, &cur.ty, "a `let`'s body");
             bound.push(*v);
             cur = b;

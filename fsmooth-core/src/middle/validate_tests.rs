@@ -200,3 +200,23 @@ fn generated_programs_pass_every_pass() {
         passes_every_pass(&fsmooth_testdata::progen::program(seed).src);
     }
 }
+
+#[test]
+fn a_symbolic_value_naming_a_let_is_caught() {
+    let mut k = kernel(STENCIL, false);
+    // `s`'s `let`, and a read of the build's index, whose symbolic value now names `s`.
+    let Kind::Let(s, _, body) = &mut k.body.kind else {
+        panic!("{k}")
+    };
+    let s = *s;
+    let Kind::Build(_, i, _) = body.kind else {
+        panic!("{k}")
+    };
+    let read = find(body, &|e| matches!(e.kind, Kind::Var(v) if v == i)).unwrap();
+    read.sym = Some(Size::Loop(s));
+    let found = problems(&k, false);
+    assert!(
+        found.iter().any(|p| p.contains("which a `let` binds")),
+        "{found:?}"
+    );
+}

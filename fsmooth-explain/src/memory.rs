@@ -6,7 +6,7 @@
 use fsmooth_core::front::ast::{Options, Storage};
 use fsmooth_core::front::size::Size;
 use fsmooth_core::lower::Planned;
-use fsmooth_core::lower::storage::{Buffer, Holds, distinct_peaks};
+use fsmooth_core::lower::storage::{Buffer, Holds, distinct_peaks, peaks_of};
 use fsmooth_core::middle::ir::Kernel;
 use fsmooth_core::middle::print;
 
@@ -16,12 +16,7 @@ pub type SizeValues = Vec<(String, u64)>;
 /// The frame's total as the plan's buffers give it: the largest `offset + length` (the
 /// candidates with the dominated ones dropped, as `scratch_len` has them).
 pub fn total(buffers: &[Buffer]) -> Vec<Size> {
-    let ends: Vec<Size> = buffers
-        .iter()
-        .filter(|b| b.len.as_const() != Some(0))
-        .map(|b| Size::plus(b.offset.clone(), b.len.clone()))
-        .collect();
-    distinct_peaks(&ends)
+    distinct_peaks(&peaks_of(buffers))
 }
 
 /// The largest of `candidates` at the given sizes (0 for none); `None` when a size is

@@ -70,7 +70,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
         body,
         result,
     } = translated;
-    let peaks = distinct_peaks(g.frame.peaks());
+    let peaks = distinct_peaks(&g.frame.peaks());
 
     // Entry: sizes from lengths, then every length, then the frame.
     let mut entry = Vec::new();

@@ -18,13 +18,9 @@ use crate::middle::ir::{Core, Kind, VarId};
 /// explain tool prints; recording changes nothing the translation sees).
 #[derive(Default)]
 pub struct Frame {
-    /// The current top of the stack, in f64 slots.
-    top: Vec<Size>,
-    /// Every `offset + length` reached: the frame length is their maximum.
-    peaks: Vec<Size>,
     /// Every allocation made, in order.
     buffers: Vec<Buffer>,
-    /// The buffer of each live allocation (parallel to `top`).
+    /// The live allocations, bottom first (indexes in `buffers`): the stack.
     live: Vec<usize>,
     /// What the next allocation holds, when its caller said.
     next: Option<Holds>,
@@ -89,11 +85,11 @@ pub struct Buffer {
 }
 
 impl Frame {
-    /// The offset of the next allocation.
+    /// The offset of the next allocation: the lengths of the live allocations, summed.
     pub fn top(&self) -> Size {
-        self.top
+        self.live
             .iter()
-            .cloned()
+            .map(|&b| self.buffers[b].len.clone())
             .reduce(Size::plus)
             .unwrap_or(Size::Lit(0))
     }
@@ -112,9 +108,6 @@ impl Frame {
     /// Allocate `len` slots; returns the offset. Freed by [`Frame::pop`].
     pub fn push(&mut self, len: Size) -> Size {
         let off = self.top();
-        if len.as_const() != Some(0) {
-            self.peaks.push(Size::plus(off.clone(), len.clone()));
-        }
         let holds = match self.next.take() {
             Some(Holds::Acc { acc, first: true }) if !self.pairs_in_one => {
                 self.next = Some(Holds::Acc { acc, first: false });
@@ -126,12 +119,11 @@ impl Frame {
         self.buffers.push(Buffer {
             holds,
             offset: off.clone(),
-            len: len.clone(),
+            len,
             above: self.live.clone(),
             freed: None,
         });
         self.live.push(self.buffers.len() - 1);
-        self.top.push(len);
         off
     }
 
@@ -142,12 +134,11 @@ impl Frame {
 
     /// How many allocations are live (to restore after a scope).
     pub fn depth(&self) -> usize {
-        self.top.len()
+        self.live.len()
     }
 
     /// Free allocations down to `depth`.
     pub fn truncate(&mut self, depth: usize) {
-        self.top.truncate(depth);
         let made = self.buffers.len();
         for b in self.live.drain(depth.min(self.live.len())..) {
             self.buffers[b].freed = Some(made);
@@ -155,14 +146,24 @@ impl Frame {
     }
 
     /// The candidate peaks; the frame length is their maximum (0 if none).
-    pub fn peaks(&self) -> &[Size] {
-        &self.peaks
+    pub fn peaks(&self) -> Vec<Size> {
+        peaks_of(&self.buffers)
     }
 
     /// Every allocation made, in order.
     pub fn buffers(&self) -> &[Buffer] {
         &self.buffers
     }
+}
+
+/// Every `offset + length` the allocations reach, in the order they were made (empty
+/// allocations take no room and reach nothing): the frame's length is their maximum.
+pub fn peaks_of(buffers: &[Buffer]) -> Vec<Size> {
+    buffers
+        .iter()
+        .filter(|b| b.len.as_const() != Some(0))
+        .map(|b| Size::plus(b.offset.clone(), b.len.clone()))
+        .collect()
 }
 
 /// The peaks with duplicates (as polynomials) and those dominated by a constant-larger
@@ -218,7 +219,7 @@ mod tests {
         assert!(c.same(&n));
         f.pop();
         f.pop();
-        let peaks = distinct_peaks(f.peaks());
+        let peaks = distinct_peaks(&f.peaks());
         // n, n + 3 and n + 5: only n + 5 matters.
         assert_eq!(peaks.len(), 1);
         assert!(peaks[0].same(&Size::plus(n, Size::Lit(5))));

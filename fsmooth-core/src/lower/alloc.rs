@@ -4,16 +4,19 @@
 use crate::front::size::Size;
 use crate::lir::{Base, Ex, St};
 use crate::lower::dps::{Dps, View};
+use crate::lower::storage::Holds;
+use crate::middle::ir::VarId;
 
 impl Dps<'_> {
-    /// Take room for an array of `dims` in the frame: the allocation's marker and its view.
-    pub(super) fn alloc(&mut self, dims: &[Size]) -> (St, View) {
+    /// Take room for an array of `dims` in the frame, for what `holds` (the memory plan's
+    /// label): the allocation's marker and its view.
+    pub(super) fn alloc(&mut self, dims: &[Size], holds: Holds) -> (St, View) {
         let len = dims
             .iter()
             .cloned()
             .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
-        let off = self.frame.push(len.clone());
+        let off = self.frame.push(len.clone(), holds);
         if let Some(k) = self.heap.as_mut() {
             // A buffer of its own, made here.
             let id = *k;
@@ -47,13 +50,14 @@ impl Dps<'_> {
         (marker, view)
     }
 
-    /// Two buffers of `dims` for a double-buffered accumulator: two frame slots, or one heap
-    /// buffer of twice the length (so that swapping offsets swaps them).
-    pub(super) fn alloc_pair(&mut self, dims: &[Size]) -> (Vec<St>, View, View) {
+    /// Two buffers of `dims` for `acc`, a double-buffered accumulator: two frame slots, or
+    /// one heap buffer of twice the length (so that swapping offsets swaps them).
+    pub(super) fn alloc_pair(&mut self, dims: &[Size], acc: VarId) -> (Vec<St>, View, View) {
+        let first = Holds::Acc { acc, first: true };
         if self.heap.is_some() {
             let mut two = vec![Size::Lit(2)];
             two.extend(dims.iter().cloned());
-            let (m, w) = self.alloc(&two);
+            let (m, w) = self.alloc(&two, first);
             let len = dims
                 .iter()
                 .cloned()
@@ -70,8 +74,8 @@ impl Dps<'_> {
             };
             return (vec![m], first, second);
         }
-        let (ma, a) = self.alloc(dims);
-        let (mb, b) = self.alloc(dims);
+        let (ma, a) = self.alloc(dims, first);
+        let (mb, b) = self.alloc(dims, Holds::Acc { acc, first: false });
         (vec![ma, mb], a, b)
     }
 }

@@ -392,9 +392,7 @@ impl<'k> Dps<'k> {
     /// allocation in the frame unless `a` is already a view). Returns the statements.
     fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
         if a.ty.is_arr() {
-            self.frame.label(Some(Holds::Let(v)));
-            let (pre, w) = self.view(a);
-            self.frame.label(None);
+            let (pre, w) = self.view_holding(a, Some(Holds::Let(v)));
             self.env.insert(v, Loc::View(w));
             pre
         } else {
@@ -518,8 +516,7 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                self.frame.label(Some(Holds::accumulator(*acc)));
-                let (mut code, a, b) = self.alloc_pair(e.ty.dims());
+                let (mut code, a, b) = self.alloc_pair(e.ty.dims(), *acc);
                 let nt = self.scalar(n);
                 code.extend(self.write(init, &a));
                 let (cur, nxt) = (

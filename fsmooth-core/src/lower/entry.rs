@@ -48,7 +48,6 @@ pub struct Translated<'k> {
 pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     let mut dps = Dps::new(k, lowering.heap_arrays);
     dps.jam = lowering.block_sum_folds;
-    dps.frame.pairs_in_one = lowering.heap_arrays;
     let (body, result) = if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,

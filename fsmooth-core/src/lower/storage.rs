@@ -22,11 +22,6 @@ pub struct Frame {
     buffers: Vec<Buffer>,
     /// The live allocations, bottom first (indexes in `buffers`): the stack.
     live: Vec<usize>,
-    /// What the next allocation holds, when its caller said.
-    next: Option<Holds>,
-    /// An accumulator's two buffers are one allocation of twice the length (with `storage =
-    /// "heap"`), not two.
-    pub pairs_in_one: bool,
 }
 
 /// What a buffer of the frame holds.
@@ -35,8 +30,8 @@ pub enum Holds {
     /// The array a `let` binds (a hoisted table is one: `let hoisted = build(..)`).
     Let(VarId),
     /// One of the two buffers of an array `ifold`'s accumulator (`first`: the one its
-    /// initial value is written to, or both when [`Frame::pairs_in_one`]); the loop swaps
-    /// them every iteration.
+    /// initial value is written to, or both when they are one allocation, with `storage =
+    /// "heap"`); the loop swaps them every iteration.
     Acc {
         /// The accumulator.
         acc: VarId,
@@ -49,11 +44,6 @@ pub enum Holds {
 }
 
 impl Holds {
-    /// The buffers of `acc`, an array `ifold`'s accumulator, the first of which comes next.
-    pub fn accumulator(acc: VarId) -> Holds {
-        Holds::Acc { acc, first: true }
-    }
-
     /// An array expression materialised where it is read.
     pub fn value(e: &Core) -> Holds {
         Holds::Value(match &e.kind {
@@ -94,28 +84,9 @@ impl Frame {
             .unwrap_or(Size::Lit(0))
     }
 
-    /// Say what the next allocation holds (`None`: nothing said). An accumulator's label
-    /// holds for its two buffers.
-    pub fn label(&mut self, holds: Option<Holds>) {
-        self.next = holds;
-    }
-
-    /// Say what the next allocation holds, unless that is said already.
-    pub fn or_label(&mut self, holds: Holds) {
-        self.next.get_or_insert(holds);
-    }
-
-    /// Allocate `len` slots; returns the offset. Freed by [`Frame::pop`].
-    pub fn push(&mut self, len: Size) -> Size {
+    /// Allocate `len` slots for what `holds`; returns the offset. Freed by [`Frame::pop`].
+    pub fn push(&mut self, len: Size, holds: Holds) -> Size {
         let off = self.top();
-        let holds = match self.next.take() {
-            Some(Holds::Acc { acc, first: true }) if !self.pairs_in_one => {
-                self.next = Some(Holds::Acc { acc, first: false });
-                Holds::Acc { acc, first: true }
-            }
-            Some(h) => h,
-            None => Holds::Value("array"),
-        };
         self.buffers.push(Buffer {
             holds,
             offset: off.clone(),
@@ -210,12 +181,12 @@ mod tests {
     fn siblings_share_slots_and_peaks_are_kept() {
         let n = Size::Name("n".into());
         let mut f = Frame::default();
-        let a = f.push(n.clone());
+        let a = f.push(n.clone(), Holds::Value("array"));
         assert_eq!(a.as_const(), Some(0));
-        let b = f.push(Size::Lit(3));
+        let b = f.push(Size::Lit(3), Holds::Value("array"));
         assert!(b.same(&n));
         f.pop();
-        let c = f.push(Size::Lit(5));
+        let c = f.push(Size::Lit(5), Holds::Value("array"));
         assert!(c.same(&n));
         f.pop();
         f.pop();

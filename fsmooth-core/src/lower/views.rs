@@ -13,6 +13,12 @@ impl Dps<'_> {
     /// A view of an array expression, materialising it in the frame if it is not one already.
     /// Returns statements to run first.
     pub(super) fn view(&mut self, e: &Core) -> (Vec<St>, View) {
+        self.view_holding(e, None)
+    }
+
+    /// [`Dps::view`], with what a buffer it materialises holds (for the memory plan; by
+    /// default, the form of `e`).
+    pub(super) fn view_holding(&mut self, e: &Core, holds: Option<Holds>) -> (Vec<St>, View) {
         match &e.kind {
             Kind::Var(v) => {
                 if let Some(Loc::View(w)) = self.env.get(v) {
@@ -86,8 +92,8 @@ impl Dps<'_> {
             }
             _ => {}
         }
-        self.frame.or_label(Holds::value(e));
-        let (marker, w) = self.alloc(e.ty.dims());
+        let holds = holds.unwrap_or_else(|| Holds::value(e));
+        let (marker, w) = self.alloc(e.ty.dims(), holds);
         let mut code = vec![marker];
         code.extend(self.write(e, &w));
         (code, w)

@@ -16,7 +16,7 @@
 //!
 //! Problems come back as messages, never panics. One walk over the kernel, with a flag per
 //! variable for "in scope" and "bound": linear in the kernel's size (shapes compared as
-//! polynomials only when they differ as written).
+//! polynomials only when they differ as written, as [`Size::same`] does).
 
 use crate::front::ast::{BinOp, CastTy, MathFn};
 use crate::front::size::Size;
@@ -168,7 +168,7 @@ impl Validator<'_> {
 
     /// `e`'s type is `want`.
     fn expect(&mut self, e: &Core, want: &Type, what: &str) {
-        if !same(&e.ty, want) {
+        if !e.ty.same(want) {
             self.problem(e, format!("{what} is of type `{}`, not `{want}`", e.ty));
         }
     }
@@ -207,7 +207,7 @@ impl Validator<'_> {
             }
             Kind::Var(v) => {
                 if let Some(t) = self.used(*v, e)
-                    && !same(&t, &e.ty)
+                    && !t.same(&e.ty)
                 {
                     let name = self.name(*v);
                     self.problem(
@@ -278,10 +278,7 @@ impl Validator<'_> {
                 let (whole, part) = (a.ty.dims(), e.ty.dims());
                 let rows_agree = whole.len() == part.len()
                     && !whole.is_empty()
-                    && whole[1..]
-                        .iter()
-                        .zip(&part[1..])
-                        .all(|(x, y)| x == y || x.same(y));
+                    && whole[1..].iter().zip(&part[1..]).all(|(x, y)| x.same(y));
                 if !rows_agree {
                     self.problem(e, format!("a slice of type `{}` of a `{}`", e.ty, a.ty));
                 }
@@ -402,10 +399,6 @@ impl Validator<'_> {
 }
 
 /// The same type, shapes compared as written first (cheap), then as polynomials.
-fn same(a: &Type, b: &Type) -> bool {
-    a == b || a.same(b)
-}
-
 #[cfg(test)]
 #[path = "validate_tests.rs"]
 mod tests;

@@ -9,7 +9,7 @@
 //!
 //! The frame also records every allocation ([`Buffer`]: what it holds, where, for how long,
 //! and the buffers it was placed on top of), which the explain tool prints as the memory
-//! plan. The translation labels an allocation before it asks for it ([`Frame::label`]).
+//! plan. The translation says what each allocation holds when it asks for it ([`Frame::push`]).
 
 use crate::front::size::{Poly, Size};
 use crate::middle::ir::{Core, Kind, VarId};

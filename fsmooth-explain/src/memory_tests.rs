@@ -141,3 +141,39 @@ fn sibling_buffers_reuse_slots_and_the_rule_says_so() {
     assert!(text.contains("reuses #0's slots"), "{text}");
     assert!(text.contains("frame total: n f64 slots"), "{text}");
 }
+
+/// Compiles a block with the macro and keeps its source as text, so that one kernel
+/// source serves both the generated `scratch_len` and the memory plan.
+macro_rules! compiled_and_planned {
+    ($($block:tt)*) => {
+        fsmooth::fsmooth! { $($block)* }
+        const BLOCK: &str = stringify!($($block)*);
+    };
+}
+
+compiled_and_planned! {
+    pub fn stencil(a: [f64; n]) -> [f64; n - 2] { let s = smul(a, 0.5); build(n - 2, |i| s[i] + s[i + 1] + s[i + 2]) }
+    pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] { ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha))) }
+    pub fn triangle(q: [f64; d * (d + 1) / 2], x: [f64; d]) -> f64 {
+        let y = build(d, |j| ifold(j, q[j] * x[j], |acc, l| acc + q[d + l * (2 * d - l - 1) / 2 + (j - l - 1)] * x[l]));
+        let z = build(d, |j| y[j] * y[j] + x[j]);
+        sum(y) + sum(z)
+    }
+}
+
+#[test]
+fn the_plan_totals_what_the_generated_scratch_len_returns() {
+    let kernels = planned(BLOCK);
+    for n in 2..9u64 {
+        let at = sizes(&[("n", n), ("d", n), ("t", n)]);
+        let generated = [
+            stencil::scratch_len(n as usize),
+            smooth::scratch_len(n as usize, n as usize),
+            triangle::scratch_len(n as usize),
+        ];
+        for ((k, p, _), want) in kernels.iter().zip(generated) {
+            let plan = evaluate(&total(&p.buffers), &at).unwrap();
+            assert_eq!(plan, want as u64, "{} at {at:?}", k.name.text);
+        }
+    }
+}

@@ -20,14 +20,65 @@ fn rust_ty(t: &Type) -> TokenStream {
         Type::Usize => quote!(usize),
         Type::Bool => quote!(bool),
         Type::Arr(_) => quote!(&[f64]),
+        Type::Tuple(ts) => {
+            let ts = ts.iter().map(rust_ty);
+            quote!((#(#ts),*))
+        }
     }
 }
 
-/// The kernel's Rust signature pieces: parameters (with `out` and `region`) and result type.
+/// A kernel's results: its array results, each with the name of its destination (`out`
+/// for an array kernel, `outI` by tuple position for several results), and its scalar
+/// results, which the function returns (LANGUAGE.md section 8).
+pub struct Results<'k> {
+    /// `(destination, type)` of each array result, in position order.
+    pub arrays: Vec<(String, &'k Type)>,
+    /// `(position, type)` of each scalar result, in position order.
+    pub scalars: Vec<(usize, &'k Type)>,
+}
+
+/// The results of a kernel returning `ret`.
+pub fn results(ret: &Type) -> Results<'_> {
+    let mut r = Results {
+        arrays: Vec::new(),
+        scalars: Vec::new(),
+    };
+    match ret {
+        Type::Tuple(ts) => {
+            for (k, t) in ts.iter().enumerate() {
+                if t.is_arr() {
+                    r.arrays.push((format!("out{k}"), t));
+                } else {
+                    r.scalars.push((k, t));
+                }
+            }
+        }
+        t if t.is_arr() => r.arrays.push(("out".into(), t)),
+        t => r.scalars.push((0, t)),
+    }
+    r
+}
+
+/// The Rust type a kernel returns in its `Ok`: `()`, one scalar, or a tuple of scalars.
+fn returned(scalars: &[(usize, &Type)]) -> TokenStream {
+    match scalars {
+        [] => quote!(()),
+        [(_, t)] => rust_ty(t),
+        more => {
+            let ts = more.iter().map(|(_, t)| rust_ty(t));
+            quote!((#(#ts),*))
+        }
+    }
+}
+
+/// The kernel's Rust signature pieces: parameters (with the destinations and `region`) and
+/// result type.
 pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
+    let res = results(&k.ret);
     let mut ps = Vec::new();
-    if k.ret.is_arr() {
-        ps.push(quote!(out: &mut [f64]));
+    for (name, _) in &res.arrays {
+        let id = crate::front::ast::ident(name, Span::call_site());
+        ps.push(quote!(#id: &mut [f64]));
     }
     for p in &k.params {
         let id = crate::front::ast::ident(&p.name.text, p.name.span);
@@ -35,11 +86,7 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
         ps.push(quote!(#id: #t));
     }
     ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
-    let r = if k.ret.is_arr() {
-        quote!(())
-    } else {
-        rust_ty(&k.ret)
-    };
+    let r = returned(&res.scalars);
     (
         quote!(#(#ps),*),
         quote!(::core::result::Result<#r, ::fsmooth::Error>),
@@ -79,19 +126,34 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
         .map(const_size)
         .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)))
         .unwrap_or(quote!(0usize));
-    let out = k.ret.is_arr().then(|| const_size(&k.ret.slots()));
+    let res = results(&k.ret);
     let doc_s = format!(
         "f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).",
         k.name.text
     );
-    let doc_o = format!("Length of `{}`'s `out`.", k.name.text);
     let doc_m = format!("Sizes of kernel `{}`.", k.name.text);
+    // `out_len`/`OUT_LEN` for `out`, `out1_len`/`OUT1_LEN` for `out1`.
+    let outs = res.arrays.iter().map(|(dest, t)| {
+        let len = const_size(&t.slots());
+        let doc = format!("Length of `{}`'s `{dest}`.", k.name.text);
+        if k.sizes.is_empty() {
+            let id = crate::front::ast::ident(&format!("{}_LEN", dest.to_uppercase()), Span::call_site());
+            quote!(#[doc = #doc] pub const #id: usize = #len;)
+        } else {
+            let id = crate::front::ast::ident(&format!("{dest}_len"), Span::call_site());
+            let args = k
+                .sizes
+                .iter()
+                .map(|s| crate::front::ast::ident(s, Span::call_site()));
+            quote!(#[doc = #doc] #[allow(unused)] pub const fn #id(#(#args: usize),*) -> usize { #len })
+        }
+    });
+    let outs: Vec<TokenStream> = outs.collect();
     let items = if k.sizes.is_empty() {
-        let out = out.map(|o| quote!(#[doc = #doc_o] pub const OUT_LEN: usize = #o;));
         quote! {
             #[doc = #doc_s]
             pub const SCRATCH_LEN: usize = #scratch;
-            #out
+            #(#outs)*
         }
     } else {
         let args: Vec<Ident> = k
@@ -99,12 +161,11 @@ pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
             .iter()
             .map(|s| crate::front::ast::ident(s, Span::call_site()))
             .collect();
-        let out = out.map(|o| quote!(#[doc = #doc_o] #[allow(unused)] pub const fn out_len(#(#args: usize),*) -> usize { #o }));
         quote! {
             #[doc = #doc_s]
             #[allow(unused)]
             pub const fn scratch_len(#(#args: usize),*) -> usize { #scratch }
-            #out
+            #(#outs)*
         }
     };
     quote! {
@@ -143,13 +204,31 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
             Ty::Usize(_) => Some(quote!(usize)),
             Ty::Bool(_) => Some(quote!(bool)),
             Ty::Array(..) => Some(quote!(&[f64])),
-            Ty::Fn(..) => None,
+            Ty::Fn(..) | Ty::Tuple(..) => None,
         }
     }
     let mut ps = Vec::new();
-    let arr = matches!(k.ret, Ty::Array(..));
-    if arr {
-        ps.push(quote!(out: &mut [f64]));
+    // The destinations, and the scalars returned, as the real kernel has them.
+    let (dests, scalars): (Vec<String>, Vec<&Ty>) = match &k.ret {
+        Ty::Tuple(parts, _) => {
+            let dests = parts
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| matches!(p, Ty::Array(..)))
+                .map(|(i, _)| format!("out{i}"))
+                .collect();
+            let scalars = parts
+                .iter()
+                .filter(|p| !matches!(p, Ty::Array(..)))
+                .collect();
+            (dests, scalars)
+        }
+        Ty::Array(..) => (vec!["out".to_string()], Vec::new()),
+        t => (Vec::new(), vec![t]),
+    };
+    for d in &dests {
+        let id = crate::front::ast::ident(d, Span::call_site());
+        ps.push(quote!(#id: &mut [f64]));
     }
     for p in &k.params {
         let id = crate::front::ast::ident(&p.name.text, p.name.span);
@@ -157,7 +236,14 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
         ps.push(quote!(#id: #ty));
     }
     ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
-    let r = if arr { quote!(()) } else { t(&k.ret)? };
+    let r = match scalars.as_slice() {
+        [] => quote!(()),
+        [one] => t(one)?,
+        more => {
+            let ts: Vec<TokenStream> = more.iter().map(|x| t(x)).collect::<Option<_>>()?;
+            quote!((#(#ts),*))
+        }
+    };
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let mut sizes = Vec::new();
     for p in &k.params {
@@ -184,13 +270,24 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
         .iter()
         .map(|s| crate::front::ast::ident(s, Span::call_site()))
         .collect();
+    let lens = dests.iter().map(|d| {
+        if args.is_empty() {
+            let id =
+                crate::front::ast::ident(&format!("{}_LEN", d.to_uppercase()), Span::call_site());
+            quote!(pub const #id: usize = 0;)
+        } else {
+            let id = crate::front::ast::ident(&format!("{d}_len"), Span::call_site());
+            quote!(pub const fn #id(#(#args: usize),*) -> usize { 0 })
+        }
+    });
+    let lens: Vec<TokenStream> = lens.collect();
     let items = if args.is_empty() {
         quote!(
             pub const SCRATCH_LEN: usize = 0;
-            pub const OUT_LEN: usize = 0;
+            #(#lens)*
         )
     } else {
-        quote!(pub const fn scratch_len(#(#args: usize),*) -> usize { 0 } pub const fn out_len(#(#args: usize),*) -> usize { 0 })
+        quote!(pub const fn scratch_len(#(#args: usize),*) -> usize { 0 } #(#lens)*)
     };
     Some(quote! {
         #[allow(unused, clippy::all)]

@@ -155,13 +155,20 @@ pub enum Ty {
     Array(Box<Ty>, SizeAst, Span),
     /// `fn(params) -> ret`
     Fn(Vec<Ty>, Box<Ty>, Span),
+    /// `(T1, T2, ..)`, two or more components.
+    Tuple(Vec<Ty>, Span),
 }
 
 impl Ty {
     /// Where the type was written.
     pub fn span(&self) -> Span {
         match self {
-            Ty::F64(s) | Ty::Usize(s) | Ty::Bool(s) | Ty::Array(_, _, s) | Ty::Fn(_, _, s) => *s,
+            Ty::F64(s)
+            | Ty::Usize(s)
+            | Ty::Bool(s)
+            | Ty::Array(_, _, s)
+            | Ty::Fn(_, _, s)
+            | Ty::Tuple(_, s) => *s,
         }
     }
 }
@@ -255,6 +262,12 @@ pub enum ExprKind {
     Build(Box<Expr>, Name, Box<Expr>),
     /// `ifold(n, init, |acc, i| e)`
     Ifold(Box<Expr>, Box<Expr>, Name, Name, Box<Expr>),
+    /// `scan(n, init, |acc, i| e)`: `ifold` keeping every state (LANGUAGE.md section 8).
+    Scan(Box<Expr>, Box<Expr>, Name, Name, Box<Expr>),
+    /// `(e1, e2, ..)`, two or more components.
+    Tuple(Vec<Expr>),
+    /// `t.0`: a tuple's component, with the span of the number.
+    Proj(Box<Expr>, usize, Sp),
     /// `[e0, e1, ..]`
     Array(Vec<Expr>),
     /// `if c { a } else { b }`

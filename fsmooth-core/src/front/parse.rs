@@ -101,6 +101,27 @@ fn placeholder(span: impl Into<Sp>) -> Expr {
     }
 }
 
+/// The name a tuple pattern's whole value is bound to: the pattern's text, which is not an
+/// identifier, so no user name can be it.
+fn pattern_name(p: &syn::Pat) -> Name {
+    Name {
+        text: p.to_token_stream().to_string(),
+        span: p.span(),
+    }
+}
+
+/// `whole.k`, written at `span`.
+fn projection(whole: &Name, k: usize, span: Sp) -> Expr {
+    let var = Expr {
+        kind: ExprKind::Var(whole.clone()),
+        span,
+    };
+    Expr {
+        kind: ExprKind::Proj(Box::new(var), k, span),
+        span,
+    }
+}
+
 fn name(id: &syn::Ident) -> Name {
     Name {
         text: id.to_string(),
@@ -228,6 +249,16 @@ impl Parser<'_> {
             }
             syn::Type::Paren(p) => self.ty(&p.elem),
             syn::Type::Group(g) => self.ty(&g.elem),
+            syn::Type::Tuple(tt) if tt.elems.len() >= 2 => {
+                Ty::Tuple(tt.elems.iter().map(|x| self.ty(x)).collect(), t.span())
+            }
+            syn::Type::Tuple(tt) => {
+                self.err(
+                    tt.span(),
+                    "a tuple type has two or more components: `(f64, [f64; n])`",
+                );
+                Ty::F64(tt.span())
+            }
             syn::Type::Reference(r) => {
                 self.err(
                     r.and_token.span(),
@@ -313,7 +344,6 @@ impl Parser<'_> {
         for (k, s) in b.stmts.iter().enumerate() {
             match s {
                 syn::Stmt::Local(l) => {
-                    let (pname, ty) = self.let_pat(&l.pat);
                     let value = match &l.init {
                         Some(init) => {
                             if let Some((e, _)) = &init.diverge {
@@ -326,11 +356,7 @@ impl Parser<'_> {
                             placeholder(l.span())
                         }
                     };
-                    lets.push(Let {
-                        name: pname,
-                        ty,
-                        value,
-                    });
+                    self.let_pat(&l.pat, None, value, &mut lets);
                     if k + 1 == n {
                         self.err(
                             l.span(),
@@ -389,43 +415,93 @@ impl Parser<'_> {
         }
     }
 
-    fn let_pat(&mut self, p: &syn::Pat) -> (Name, Option<Ty>) {
+    /// The `let`s binding pattern `p` (a name, `_`, a tuple of patterns, any of them with a
+    /// type) to `value`: a tuple pattern binds the whole value to a name of its own (the
+    /// pattern's text, which no user name can be) and each part to a projection of it.
+    fn let_pat(&mut self, p: &syn::Pat, ty: Option<Ty>, value: Expr, lets: &mut Vec<Let>) {
         match p {
             syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 if pi.mutability.is_some() {
                     self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
                 }
-                (name(&pi.ident), None)
+                lets.push(Let {
+                    name: name(&pi.ident),
+                    ty,
+                    value,
+                });
             }
             syn::Pat::Type(pt) => {
-                let (n, _) = self.let_pat(&pt.pat);
-                (n, Some(self.ty(&pt.ty)))
+                let ty = self.ty(&pt.ty);
+                self.let_pat(&pt.pat, Some(ty), value, lets);
+            }
+            syn::Pat::Wild(w) => lets.push(Let {
+                name: Name {
+                    text: "_".into(),
+                    span: w.span(),
+                },
+                ty,
+                value,
+            }),
+            syn::Pat::Paren(pp) => self.let_pat(&pp.pat, ty, value, lets),
+            syn::Pat::Tuple(tp) if tp.elems.len() >= 2 => {
+                let whole = pattern_name(p);
+                lets.push(Let {
+                    name: whole.clone(),
+                    ty,
+                    value,
+                });
+                for (k, part) in tp.elems.iter().enumerate() {
+                    let proj = projection(&whole, k, Sp::from(part.span()));
+                    self.let_pat(part, None, proj, lets);
+                }
             }
             other => {
-                self.err(other.span(), "expected a name: `let x = e;`");
-                (
-                    Name {
+                self.err(
+                    other.span(),
+                    "expected a name or a tuple of names: `let x = e;`, `let (a, b) = e;`",
+                );
+                lets.push(Let {
+                    name: Name {
                         text: "_".into(),
                         span: other.span(),
                     },
-                    None,
-                )
+                    ty,
+                    value,
+                });
             }
         }
     }
 
-    fn closure_param(&mut self, p: &syn::Pat) -> Name {
+    /// A closure parameter: a name, or a tuple pattern, which becomes a parameter named
+    /// by its text and `let`s of its parts (pushed to `lets`, to wrap the body in).
+    fn closure_param(&mut self, p: &syn::Pat, lets: &mut Vec<Let>) -> Name {
         match p {
             syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => name(&pi.ident),
+            syn::Pat::Wild(w) => Name {
+                text: "_".into(),
+                span: w.span(),
+            },
+            syn::Pat::Paren(pp) => self.closure_param(&pp.pat, lets),
+            syn::Pat::Tuple(tp) if tp.elems.len() >= 2 => {
+                let whole = pattern_name(p);
+                for (k, part) in tp.elems.iter().enumerate() {
+                    let proj = projection(&whole, k, Sp::from(part.span()));
+                    self.let_pat(part, None, proj, lets);
+                }
+                whole
+            }
             syn::Pat::Type(pt) => {
                 self.err(
                     pt.colon_token.span(),
                     "closure parameters take their types from the function parameter: remove the annotation",
                 );
-                self.closure_param(&pt.pat)
+                self.closure_param(&pt.pat, lets)
             }
             other => {
-                self.err(other.span(), "expected a closure parameter name");
+                self.err(
+                    other.span(),
+                    "expected a closure parameter name or a tuple of names",
+                );
                 Name {
                     text: "_".into(),
                     span: other.span(),
@@ -434,10 +510,33 @@ impl Parser<'_> {
         }
     }
 
+    /// A closure's parameters and body, the body wrapped in the `let`s of its tuple
+    /// parameters' parts.
+    fn closure_parts(&mut self, c: &syn::ExprClosure) -> (Vec<Name>, Expr) {
+        let mut lets = Vec::new();
+        let ps: Vec<Name> = c
+            .inputs
+            .iter()
+            .map(|p| self.closure_param(p, &mut lets))
+            .collect();
+        let body = self.expr(&c.body);
+        if lets.is_empty() {
+            return (ps, body);
+        }
+        let span = body.span;
+        (
+            ps,
+            Expr {
+                kind: ExprKind::Block(lets, Box::new(body)),
+                span,
+            },
+        )
+    }
+
     fn closure(&mut self, e: &syn::Expr, want: usize, what: &str) -> Option<(Vec<Name>, Expr)> {
         match e {
             syn::Expr::Closure(c) => {
-                let ps: Vec<Name> = c.inputs.iter().map(|p| self.closure_param(p)).collect();
+                let (ps, body) = self.closure_parts(c);
                 if ps.len() != want {
                     self.err(
                         c.inputs_begin.span(),
@@ -449,7 +548,6 @@ impl Parser<'_> {
                     );
                     return None;
                 }
-                let body = self.expr(&c.body);
                 Some((ps, body))
             }
             other => {
@@ -612,12 +710,13 @@ impl Parser<'_> {
                             None => return placeholder(span),
                         }
                     }
-                    "ifold" => {
+                    "ifold" | "scan" => {
                         if args.len() != 3 {
                             self.err(
                                 fname.span,
                                 format!(
-                                    "`ifold(n, init, |acc, i| e)` takes 3 arguments, found {}",
+                                    "`{}(n, init, |acc, i| e)` takes 3 arguments, found {}",
+                                    fname.text,
                                     args.len()
                                 ),
                             );
@@ -625,11 +724,17 @@ impl Parser<'_> {
                         }
                         let n = self.expr(args[0]);
                         let init = self.expr(args[1]);
-                        match self.closure(args[2], 2, "`ifold`") {
+                        let what = format!("`{}`", fname.text);
+                        match self.closure(args[2], 2, &what) {
                             Some((mut ps, body)) => {
                                 let i = ps.remove(1);
                                 let acc = ps.remove(0);
-                                ExprKind::Ifold(Box::new(n), Box::new(init), acc, i, Box::new(body))
+                                let (n, init, body) = (Box::new(n), Box::new(init), Box::new(body));
+                                if fname.text == "scan" {
+                                    ExprKind::Scan(n, init, acc, i, body)
+                                } else {
+                                    ExprKind::Ifold(n, init, acc, i, body)
+                                }
                             }
                             None => return placeholder(span),
                         }
@@ -642,9 +747,30 @@ impl Parser<'_> {
                 }
             }
             syn::Expr::Closure(c) => {
-                let ps = c.inputs.iter().map(|p| self.closure_param(p)).collect();
-                let body = self.expr(&c.body);
+                let (ps, body) = self.closure_parts(c);
                 ExprKind::Closure(ps, Box::new(body))
+            }
+            syn::Expr::Tuple(t) if t.elems.len() >= 2 => {
+                ExprKind::Tuple(t.elems.iter().map(|x| self.expr(x)).collect())
+            }
+            syn::Expr::Tuple(t) => {
+                self.err(t.span(), "a tuple has two or more components: `(a, b)`");
+                return placeholder(span);
+            }
+            syn::Expr::Field(f) => {
+                let whole = self.expr(&f.base);
+                match &f.member {
+                    syn::Member::Unnamed(ix) => {
+                        ExprKind::Proj(Box::new(whole), ix.index as usize, Sp::from(ix.span))
+                    }
+                    syn::Member::Named(id) => {
+                        self.err(
+                            id.span(),
+                            "fsmooth values have no named fields: a tuple's components are `t.0`, `t.1`, ..",
+                        );
+                        return placeholder(span);
+                    }
+                }
             }
             syn::Expr::Array(a) => ExprKind::Array(a.elems.iter().map(|x| self.expr(x)).collect()),
             syn::Expr::If(i) => {
@@ -736,7 +862,7 @@ impl Parser<'_> {
             other => {
                 self.err(
                     other.span(),
-                    "this expression is not part of fsmooth (see LANGUAGE.md section 3)",
+                    "this expression is not part of fsmooth (see docs/language.md, section 3)",
                 );
                 return placeholder(span);
             }

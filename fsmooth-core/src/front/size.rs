@@ -142,6 +142,37 @@ impl Poly {
         }
         r
     }
+    /// `self / by` when it divides exactly as a polynomial (`split`'s rule): by a constant
+    /// that divides every coefficient, or by one size name that every term contains.
+    pub fn divide(&self, by: &Poly) -> Option<Poly> {
+        if let Some(c) = by.as_const() {
+            if c <= 0 {
+                return None;
+            }
+            let mut q = Poly::default();
+            for (m, k) in &self.terms {
+                if k.den != 1 || k.num % c != 0 {
+                    return None;
+                }
+                q.terms.insert(m.clone(), Ratio::int(k.num / c));
+            }
+            return Some(q);
+        }
+        let (m1, k1) = match by.terms.iter().collect::<Vec<_>>().as_slice() {
+            [(m, k)] if m.len() == 1 && k.num == 1 && k.den == 1 => ((*m)[0].clone(), **k),
+            _ => return None,
+        };
+        let _ = k1;
+        let mut q = Poly::default();
+        for (m, k) in &self.terms {
+            let at = m.iter().position(|a| *a == m1)?;
+            let mut rest = m.clone();
+            rest.remove(at);
+            q.terms.insert(rest, *k);
+        }
+        Some(q)
+    }
+
     /// `self - o`, as [`Size::poly`] computes the polynomial of a difference.
     pub fn minus(&self, o: &Poly) -> Poly {
         self.clone().add(&o.scale(Ratio::int(-1)))

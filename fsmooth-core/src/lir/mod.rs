@@ -36,6 +36,9 @@ pub enum Base {
     Param(Ident),
     /// The kernel's `out`.
     Out,
+    /// The kernel's `outK`: the destination of array result K of a kernel with several
+    /// results (numbered by tuple position).
+    OutPart(usize),
     /// The scratch frame.
     Scratch,
     /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
@@ -52,6 +55,7 @@ impl Base {
         match self {
             Base::Param(id) => id.to_string(),
             Base::Out => "out".into(),
+            Base::OutPart(k) => format!("out{k}"),
             Base::Scratch => "scratch".into(),
             Base::Heap(k) => format!("heap_{k}"),
             Base::Row(id) => id.to_string(),
@@ -166,6 +170,8 @@ pub enum Ex {
     Block(Vec<St>, Box<Ex>),
     /// `if c { a } else { b }`.
     If(Box<Ex>, Box<Ex>, Box<Ex>),
+    /// `(a, b, ..)`: only as the result of a kernel returning several scalars.
+    Tuple(Vec<Ex>),
     /// A translation invariant was broken: printed as `compile_error!`.
     Internal(&'static str),
 }

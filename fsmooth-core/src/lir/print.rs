@@ -10,6 +10,10 @@ impl ToTokens for Base {
         ts.extend(match self {
             Base::Param(id) => quote!(#id),
             Base::Out => quote!(out),
+            Base::OutPart(k) => {
+                let id = quote::format_ident!("out{}", k);
+                quote!(#id)
+            }
             Base::Scratch => quote!(scratch),
             Base::Heap(k) => {
                 let id = format_ident!("heap_{}", k);
@@ -125,6 +129,7 @@ impl ToTokens for Ex {
             Ex::Elem(e) => quote!((*#e)),
             Ex::Block(st, v) => quote!({ #(#st)* #v }),
             Ex::If(c, a, b) => quote!(if #c { #a } else { #b }),
+            Ex::Tuple(xs) => quote!((#(#xs),*)),
             Ex::Internal(msg) => {
                 let m = format!("fsmooth internal error: {msg}");
                 quote!(compile_error!(#m))

@@ -39,6 +39,8 @@ pub struct View {
 pub(super) enum Loc {
     Scalar(Ident),
     View(View),
+    /// A tuple: each component's own place.
+    Tuple(Vec<Loc>),
 }
 
 /// Sizes needed by the code, each computed once at kernel entry with checked arithmetic.
@@ -143,6 +145,8 @@ pub struct Dps<'k> {
     pub(super) loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
     pub(super) slices: usize,
+    /// Counter for the names of compiler temporaries (tuple components, scan states).
+    pub(super) temps: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
     pub(super) heap: Option<usize>,
     /// Take the rows of a build over a sum fold `JAMS` at a time (`Dps::jam`): set when
@@ -181,6 +185,7 @@ impl<'k> Dps<'k> {
             bounds: HashMap::new(),
             loops: Vec::new(),
             slices: 0,
+            temps: 0,
             heap: heap_arrays.then_some(0),
             jam: false,
         }
@@ -382,15 +387,23 @@ impl<'k> Dps<'k> {
                 });
                 Ex::Block(pre, Box::new(Ex::Var(av)))
             }
-            Kind::Build(..) | Kind::Array(_) | Kind::Slice(..) => {
-                Ex::Internal("array in scalar position")
-            }
+            Kind::Proj(t, k) => self.proj_scalar(t, *k),
+            Kind::Build(..)
+            | Kind::Array(_)
+            | Kind::Slice(..)
+            | Kind::Tuple(_)
+            | Kind::Scan(..)
+            | Kind::Concat(..)
+            | Kind::Reshape(_) => Ex::Internal("array in scalar position"),
         }
     }
 
     /// Bind `v` to the value of `a`: a Rust local for scalars, a view for arrays (an
     /// allocation in the frame unless `a` is already a view). Returns the statements.
-    fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
+    pub(super) fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
+        if a.ty.is_tuple() {
+            return self.bind_tuple(v, a);
+        }
         if a.ty.is_arr() {
             let (pre, w) = self.view_holding(a, Some(Holds::Let(v)));
             self.env.insert(v, Loc::View(w));
@@ -559,6 +572,15 @@ impl<'k> Dps<'k> {
                 code.push(copy);
                 vec![St::Block(code)]
             }
+            Kind::Concat(a, b) => self.concat(a, b, dest),
+            Kind::Reshape(a) => {
+                let seen = View {
+                    dims: a.ty.dims().to_vec(),
+                    ..dest.clone()
+                };
+                self.write(a, &seen)
+            }
+            Kind::Scan(..) => self.scan(e, &Loc::View(dest.clone())),
             _ => {
                 // A variable, row or slice: copy its elements.
                 let depth = self.frame.depth();
@@ -571,7 +593,7 @@ impl<'k> Dps<'k> {
     }
 
     /// Copy the elements of `src` to `dest` (as many as `src` has).
-    fn copy(&mut self, src: &View, dest: &View) -> St {
+    pub(super) fn copy(&mut self, src: &View, dest: &View) -> St {
         let len = src
             .dims
             .iter()

@@ -4,7 +4,8 @@
 use crate::front::ast::Storage;
 use crate::front::size::Size;
 use crate::lir::{Base, Entry, Ex, Func, St};
-use crate::lower::dps::{Dps, View};
+use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::storage::Holds;
 use crate::lower::storage::{Buffer, distinct_peaks};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
@@ -48,7 +49,34 @@ pub struct Translated<'k> {
 pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     let mut dps = Dps::new(k, lowering.heap_arrays);
     dps.jam = lowering.block_sum_folds;
-    let (body, result) = if k.ret.is_arr() {
+    let (body, result) = if let Type::Tuple(parts) = &k.ret {
+        // Several results: array components into their `outI`, scalars into locals returned.
+        let mut code = Vec::new();
+        let mut dests = Vec::new();
+        let mut returned = Vec::new();
+        for (pos, t) in parts.iter().enumerate() {
+            if t.is_arr() {
+                dests.push(Loc::View(View {
+                    base: Base::OutPart(pos),
+                    off: None,
+                    dims: t.dims().to_vec(),
+                }));
+            } else {
+                let loc = dps.place(t, &Holds::Value("result"), &mut code);
+                if let Loc::Scalar(id) = &loc {
+                    returned.push(Ex::Var(id.clone()));
+                }
+                dests.push(loc);
+            }
+        }
+        code.extend(dps.write_parts(&k.body, &Loc::Tuple(dests)));
+        let result = match returned.len() {
+            0 => None,
+            1 => returned.pop(),
+            _ => Some(Ex::Tuple(returned)),
+        };
+        (code, result)
+    } else if k.ret.is_arr() {
         let dest = View {
             base: Base::Out,
             off: None,
@@ -132,6 +160,15 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
             base: Base::Out,
             want: g.sizes.get(&k.ret.slots()),
         });
+    }
+    for (pos, t) in k.ret.parts().iter().enumerate() {
+        if t.is_arr() {
+            checks.push(St::CheckLen {
+                arg: format!("out{pos}"),
+                base: Base::OutPart(pos),
+                want: g.sizes.get(&t.slots()),
+            });
+        }
     }
     let len = peaks
         .iter()

@@ -21,6 +21,7 @@ pub mod storage;
 mod streams;
 #[cfg(test)]
 mod tests;
+mod tuples;
 mod views;
 
 pub use entry::{Lowering, Planned, Translated, entry, translate};

@@ -49,6 +49,31 @@ impl Dps<'_> {
                     },
                 );
             }
+            Kind::Proj(t, k) => {
+                let (pre, loc) = self.locate(t);
+                if let Loc::Tuple(parts) = loc
+                    && let Some(Loc::View(w)) = parts.into_iter().nth(*k)
+                {
+                    return (pre, w);
+                }
+                // Not an array: a broken invariant, which the generated code reports.
+                let broken = View {
+                    base: Base::Param(format_ident!("__internal_error_tuple_component")),
+                    off: None,
+                    dims: e.ty.dims().to_vec(),
+                };
+                return (pre, broken);
+            }
+            Kind::Reshape(a) => {
+                let (pre, w) = self.view(a);
+                return (
+                    pre,
+                    View {
+                        dims: e.ty.dims().to_vec(),
+                        ..w
+                    },
+                );
+            }
             Kind::Slice(a, lo) => {
                 let (mut pre, w) = self.view(a);
                 let len = e.ty.dims()[0].clone();

@@ -113,7 +113,11 @@ impl Anf<'_> {
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 let n = self.flat(*n, binds);
-                let init = self.atom(*init, binds);
+                let init = if init.ty.is_tuple() {
+                    self.flat(*init, binds)
+                } else {
+                    self.atom(*init, binds)
+                };
                 Kind::Ifold(
                     Box::new(n),
                     Box::new(init),
@@ -122,6 +126,19 @@ impl Anf<'_> {
                     Box::new(self.scope(*body)),
                 )
             }
+            // A tuple's components keep their places: arrays as arrays, scalars flattened.
+            Kind::Tuple(xs) => Kind::Tuple(
+                xs.into_iter()
+                    .map(|x| {
+                        if x.ty.is_arr() {
+                            self.array(x, binds)
+                        } else {
+                            self.flat(x, binds)
+                        }
+                    })
+                    .collect(),
+            ),
+            Kind::Proj(t, k) => Kind::Proj(Box::new(self.flat(*t, binds)), k),
             k => k,
         };
         e
@@ -170,6 +187,20 @@ impl Anf<'_> {
                 let lo = self.flat(*lo, binds);
                 Kind::Slice(Box::new(a), Box::new(lo))
             }
+            Kind::Scan(n, init, acc, i, body) => {
+                let init = if init.ty.is_arr() {
+                    self.array(*init, binds)
+                } else {
+                    self.flat(*init, binds)
+                };
+                Kind::Scan(n, Box::new(init), acc, i, Box::new(self.scope(*body)))
+            }
+            Kind::Concat(a, b) => {
+                let a = self.array(*a, binds);
+                Kind::Concat(Box::new(a), Box::new(self.array(*b, binds)))
+            }
+            Kind::Reshape(a) => Kind::Reshape(Box::new(self.array(*a, binds))),
+            Kind::Proj(t, k) => Kind::Proj(Box::new(self.flat(*t, binds)), k),
             k => k,
         };
         e

@@ -21,6 +21,8 @@ pub enum Type {
     Bool,
     /// An f64 array of these dimensions.
     Arr(Vec<Size>),
+    /// A tuple of two or more components (LANGUAGE.md section 8); never stored as such.
+    Tuple(Vec<Type>),
 }
 
 impl Type {
@@ -28,6 +30,9 @@ impl Type {
     pub fn same(&self, o: &Type) -> bool {
         match (self, o) {
             (Type::Arr(a), Type::Arr(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            (Type::Tuple(a), Type::Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
             _ => self == o,
@@ -45,6 +50,33 @@ impl Type {
     /// True for arrays.
     pub fn is_arr(&self) -> bool {
         matches!(self, Type::Arr(_))
+    }
+
+    /// True for tuples.
+    pub fn is_tuple(&self) -> bool {
+        matches!(self, Type::Tuple(_))
+    }
+
+    /// The components of a tuple (none for other types).
+    pub fn parts(&self) -> &[Type] {
+        match self {
+            Type::Tuple(ts) => ts,
+            _ => &[],
+        }
+    }
+
+    /// The array of `n` values of this type (a scan's result): a row added in front of an
+    /// array, each component's array for a tuple.
+    pub fn rows_of(&self, n: &Size) -> Type {
+        match self {
+            Type::Arr(d) => {
+                let mut d = d.clone();
+                d.insert(0, n.clone());
+                Type::Arr(d)
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.rows_of(n)).collect()),
+            _ => Type::Arr(vec![n.clone()]),
+        }
     }
 
     /// The type of one element: a row of a matrix, `f64` of a vector.
@@ -81,6 +113,10 @@ impl fmt::Display for Type {
                     s = format!("[{s}; {n}]");
                 }
                 write!(f, "{s}")
+            }
+            Type::Tuple(ts) => {
+                let parts: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
+                write!(f, "({})", parts.join(", "))
             }
         }
     }
@@ -136,6 +172,17 @@ pub enum Kind {
     Ifold(Box<Core>, Box<Core>, VarId, VarId, Box<Core>),
     /// `[e0, e1, ..]`
     Array(Vec<Core>),
+    /// `(e0, e1, ..)`: a tuple, never stored as such (each component has its own place).
+    Tuple(Vec<Core>),
+    /// `t.k`: component k of a tuple.
+    Proj(Box<Core>, usize),
+    /// `scan(n, init, |acc, i| body)`: the array of the n states of the `ifold` (a tuple of
+    /// arrays for a tuple state).
+    Scan(Size, Box<Core>, VarId, VarId, Box<Core>),
+    /// `concat(a, b)`: a's rows, then b's (a view both ways, LANGUAGE.md section 9).
+    Concat(Box<Core>, Box<Core>),
+    /// The same elements, row-major, seen with the node's dimensions (`join`, `split`).
+    Reshape(Box<Core>),
 }
 
 impl Core {
@@ -172,14 +219,20 @@ impl Core {
             Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &[])
             }
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                ([Some(a), Some(b), None], &[])
-            }
+            Kind::Let(_, a, b)
+            | Kind::Bin(_, a, b, _)
+            | Kind::Index(a, b)
+            | Kind::Slice(a, b)
+            | Kind::Scan(_, a, _, _, b)
+            | Kind::Concat(a, b) => ([Some(a), Some(b), None], &[]),
             Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => ([Some(c), Some(a), Some(b)], &[]),
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
-                ([Some(a), None, None], &[])
-            }
-            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+            Kind::Neg(a)
+            | Kind::Not(a)
+            | Kind::Cast(_, a)
+            | Kind::Build(_, _, a)
+            | Kind::Proj(a, _)
+            | Kind::Reshape(a) => ([Some(a), None, None], &[]),
+            Kind::Math(_, xs) | Kind::Array(xs) | Kind::Tuple(xs) => ([None, None, None], xs),
         };
         Children {
             fixed,
@@ -194,16 +247,22 @@ impl Core {
             Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &mut [])
             }
-            Kind::Let(_, a, b) | Kind::Bin(_, a, b, _) | Kind::Index(a, b) | Kind::Slice(a, b) => {
-                ([Some(a), Some(b), None], &mut [])
-            }
+            Kind::Let(_, a, b)
+            | Kind::Bin(_, a, b, _)
+            | Kind::Index(a, b)
+            | Kind::Slice(a, b)
+            | Kind::Scan(_, a, _, _, b)
+            | Kind::Concat(a, b) => ([Some(a), Some(b), None], &mut []),
             Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => {
                 ([Some(c), Some(a), Some(b)], &mut [])
             }
-            Kind::Neg(a) | Kind::Not(a) | Kind::Cast(_, a) | Kind::Build(_, _, a) => {
-                ([Some(a), None, None], &mut [])
-            }
-            Kind::Math(_, xs) | Kind::Array(xs) => ([None, None, None], xs),
+            Kind::Neg(a)
+            | Kind::Not(a)
+            | Kind::Cast(_, a)
+            | Kind::Build(_, _, a)
+            | Kind::Proj(a, _)
+            | Kind::Reshape(a) => ([Some(a), None, None], &mut []),
+            Kind::Math(_, xs) | Kind::Array(xs) | Kind::Tuple(xs) => ([None, None, None], xs),
         };
         ChildrenMut {
             fixed,
@@ -325,7 +384,7 @@ pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
 fn bound(e: &Core, out: &mut Vec<VarId>) {
     match &e.kind {
         Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
-        Kind::Ifold(_, _, acc, i, _) => out.extend([*acc, *i]),
+        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => out.extend([*acc, *i]),
         _ => {}
     }
     for c in e.children() {
@@ -342,7 +401,7 @@ fn rename(e: &mut Core, new: &HashMap<VarId, VarId>) {
                 *v = *to;
             }
         }
-        Kind::Ifold(_, _, acc, i, _) => {
+        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => {
             for v in [acc, i] {
                 if let Some(to) = new.get(v) {
                     *v = *to;

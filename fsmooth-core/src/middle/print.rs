@@ -33,6 +33,10 @@ pub fn ty(t: &Type, names: &[String]) -> String {
         Type::Arr(dims) => dims.iter().rev().fold("f64".to_string(), |inner, n| {
             format!("[{inner}; {}]", size(n, names))
         }),
+        Type::Tuple(ts) => {
+            let parts: Vec<String> = ts.iter().map(|t| ty(t, names)).collect();
+            format!("({})", parts.join(", "))
+        }
         _ => t.to_string(),
     }
 }
@@ -103,7 +107,7 @@ fn prec_of(e: &Core) -> u8 {
         Kind::Bin(op, ..) => bin_prec(*op),
         Kind::Cast(..) => prec::CAST,
         Kind::Neg(_) | Kind::Not(_) => prec::UNARY,
-        Kind::Index(..) | Kind::Slice(..) | Kind::Math(..) => prec::POSTFIX,
+        Kind::Index(..) | Kind::Slice(..) | Kind::Math(..) | Kind::Proj(..) => prec::POSTFIX,
         _ => prec::ATOM,
     }
 }
@@ -209,6 +213,34 @@ impl Printer<'_> {
             Kind::Array(items) => {
                 let items: Vec<String> = items.iter().map(|x| self.expr(x, level)).collect();
                 format!("[{}]", items.join(", "))
+            }
+            Kind::Tuple(items) => {
+                let items: Vec<String> = items.iter().map(|x| self.expr(x, level)).collect();
+                format!("({})", items.join(", "))
+            }
+            Kind::Proj(t, k) => format!("{}.{k}", self.operand(t, level, prec::POSTFIX)),
+            Kind::Scan(n, init, acc, i, body) => format!(
+                "scan({}, {}, |{}, {}| {})",
+                size(n, self.names),
+                self.expr(init, level),
+                self.var(*acc),
+                self.var(*i),
+                self.closure_body(body, level)
+            ),
+            Kind::Concat(a, b) => {
+                format!("concat({}, {})", self.expr(a, level), self.expr(b, level))
+            }
+            Kind::Reshape(a) => {
+                let (from, to) = (a.ty.dims(), e.ty.dims());
+                if to.len() > from.len() && to.len() >= 2 {
+                    format!(
+                        "split({}, {})",
+                        size(&to[1], self.names),
+                        self.expr(a, level)
+                    )
+                } else {
+                    format!("join({})", self.expr(a, level))
+                }
             }
         }
     }

@@ -301,7 +301,7 @@ impl Validator<'_> {
                 self.expr(init);
                 self.expect(n, &Type::Usize, "an `ifold`'s count");
                 self.expect(init, &e.ty, "an `ifold`'s initial value");
-                if !e.ty.is_arr() {
+                if !e.ty.is_arr() && !e.ty.is_tuple() {
                     self.atom(init, "a scalar `ifold`'s initial value");
                 }
                 self.bind(*acc, e.ty.clone(), e);
@@ -325,6 +325,55 @@ impl Validator<'_> {
                     self.expect(e, &Type::Arr(dims), "an array literal");
                 } else {
                     self.problem(e, format!("an array of `{elem}` items"));
+                }
+            }
+            Kind::Tuple(items) => {
+                for x in items {
+                    self.expr(x);
+                }
+                let parts = Type::Tuple(items.iter().map(|x| x.ty.clone()).collect());
+                if items.len() < 2 {
+                    self.problem(e, "a tuple of fewer than two components".into());
+                }
+                self.expect(e, &parts, "a tuple");
+            }
+            Kind::Proj(t, k) => {
+                self.expr(t);
+                match t.ty.parts().get(*k) {
+                    Some(part) => self.expect(e, &part.clone(), "a projection"),
+                    None => self.problem(e, format!("component {k} of a `{}`", t.ty)),
+                }
+            }
+            Kind::Scan(n, init, acc, i, body) => {
+                self.size(n, e);
+                self.expr(init);
+                self.bind(*acc, init.ty.clone(), e);
+                self.bind(*i, Type::Usize, e);
+                self.expr(body);
+                self.unbind(*acc);
+                self.unbind(*i);
+                self.expect(body, &init.ty, "a `scan`'s body");
+                self.expect(e, &init.ty.rows_of(n), "a `scan`");
+            }
+            Kind::Concat(a, b) => {
+                self.expr(a);
+                self.expr(b);
+                let (da, db) = (a.ty.dims(), b.ty.dims());
+                let ok = !da.is_empty()
+                    && da.len() == db.len()
+                    && da[1..].iter().zip(&db[1..]).all(|(x, y)| x.same(y));
+                if !ok {
+                    self.problem(e, format!("a `concat` of `{}` and `{}`", a.ty, b.ty));
+                } else {
+                    let mut dims = da.to_vec();
+                    dims[0] = Size::plus(da[0].clone(), db[0].clone());
+                    self.expect(e, &Type::Arr(dims), "a `concat`");
+                }
+            }
+            Kind::Reshape(a) => {
+                self.expr(a);
+                if !a.ty.is_arr() || !e.ty.is_arr() || !a.ty.slots().same(&e.ty.slots()) {
+                    self.problem(e, format!("a `{}` seen as a `{}`", a.ty, e.ty));
                 }
             }
         }

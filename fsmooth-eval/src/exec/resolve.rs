@@ -164,7 +164,7 @@ impl Resolver {
             Base::Param(i) => self.ident(i),
             Base::Out => OUT_NAME,
             Base::Scratch => SCRATCH_NAME,
-            Base::Heap(_) => self.intern(&b.name()),
+            Base::Heap(_) | Base::OutPart(_) => self.intern(&b.name()),
             Base::Row(i) => self.ident(i),
         }
     }
@@ -210,6 +210,10 @@ impl Resolver {
 
     pub(super) fn expr<'a>(&mut self, e: &'a Ex) -> ResolvedEx<'a> {
         match e {
+            Ex::Tuple(_) => {
+                self.fail("several results are not run by the executor yet".into());
+                ResolvedEx::Usize(0)
+            }
             Ex::F64(v) => ResolvedEx::F64(*v),
             Ex::Bool(b) => ResolvedEx::Bool(*b),
             Ex::Usize(v) => ResolvedEx::Usize(*v),

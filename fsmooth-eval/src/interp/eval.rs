@@ -97,6 +97,9 @@ impl<'a> Evaluator<'a> {
         }
         match &e.kind {
             ExprKind::Error => Err("this expression did not parse".to_string()),
+            ExprKind::Scan(..) | ExprKind::Tuple(_) | ExprKind::Proj(..) => {
+                Err("tuples and scans are not interpreted yet".to_string())
+            }
             ExprKind::Float(x) => Ok(Denotation::from(Value::F64(*x))),
             ExprKind::Int(k) => int_lit(*k),
             ExprKind::Bool(b) => Ok(Denotation::from(Value::Bool(*b))),

@@ -114,6 +114,10 @@ pub(super) fn fmt_ty(t: &Ty) -> String {
             let ps: Vec<String> = ps.iter().map(fmt_ty).collect();
             format!("fn({}) -> {}", ps.join(", "), fmt_ty(r))
         }
+        Ty::Tuple(ps, _) => {
+            let ps: Vec<String> = ps.iter().map(fmt_ty).collect();
+            format!("({})", ps.join(", "))
+        }
     }
 }
 
@@ -152,6 +156,11 @@ pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
                 ty_size_names(p, out);
             }
             ty_size_names(r, out);
+        }
+        Ty::Tuple(ps, _) => {
+            for p in ps {
+                ty_size_names(p, out);
+            }
         }
     }
 }

@@ -24,6 +24,9 @@ impl Elab<'_> {
             }
             None => match self.scope.find(&n.text) {
                 Some(fi) => Rc::new(FunVal::Def(fi)),
+                None if super::views::VIEWS.contains(&n.text.as_str()) => {
+                    return self.view_call(n, args, e.span, env);
+                }
                 None => {
                     self.unknown_name(env, n, "function");
                     return Err(());
@@ -218,11 +221,10 @@ impl Elab<'_> {
                     ty_of(t, &mut d)
                 }
             };
-            if let (Some(Type::Arr(pd)), Some(v)) = (&t, v)
-                && let Type::Arr(ad) = &v.ty
-                && pd.len() == ad.len()
-            {
-                for (x, y) in pd.iter().zip(ad) {
+            if let (Some(t), Some(v)) = (&t, v) {
+                let mut pairs = Vec::new();
+                dims_pairs(t, &v.ty, &mut pairs);
+                for (x, y) in pairs {
                     if let Size::Name(nm) = x
                         && !sizes.contains_key(nm)
                     {
@@ -233,36 +235,23 @@ impl Elab<'_> {
             }
             ptys.push(t);
         }
-        let sub = |s: &Size| s.subst(&|nm| sizes.get(nm).cloned());
-        let subty = |t: &Type| match t {
-            Type::Arr(d) => Type::Arr(d.iter().map(sub).collect()),
-            t => t.clone(),
-        };
+        let subty = |t: &Type| subst_type(t, &|nm| sizes.get(nm).cloned());
         let mut bad = false;
         for ((p, v), t) in f.params.iter().zip(&vals).zip(&ptys) {
             let (Some(v), Some(t)) = (v, t) else { continue };
             let want = subty(t);
             let unbound: Vec<String> = {
                 let mut ns = Vec::new();
-                for d in want.dims() {
-                    d.names(&mut ns);
-                }
+                type_names(&want, &mut ns);
+                let mut written = Vec::new();
+                type_names(t, &mut written);
                 ns.into_iter()
-                    .filter(|x| {
-                        !sizes.contains_key(x)
-                            && t.dims().iter().any(|d| {
-                                let mut v = Vec::new();
-                                d.names(&mut v);
-                                v.contains(x)
-                            })
-                    })
+                    .filter(|x| !sizes.contains_key(x) && written.contains(x))
                     .collect()
             };
             if !unbound.is_empty() || !want.same(&v.ty) {
                 let mut names = Vec::new();
-                for d in t.dims() {
-                    d.names(&mut names);
-                }
+                type_names(t, &mut names);
                 let fixed: Vec<String> = names
                     .iter()
                     .filter_map(|nm| {
@@ -408,5 +397,37 @@ impl Elab<'_> {
             r.ty = ret;
         }
         Ok(wrap_lets(bound, r, sp))
+    }
+}
+
+/// The dimensions of parameter type `p` paired with those of argument type `a`, through
+/// tuples, where their structure agrees.
+fn dims_pairs<'t>(p: &'t Type, a: &'t Type, out: &mut Vec<(&'t Size, &'t Size)>) {
+    match (p, a) {
+        (Type::Arr(pd), Type::Arr(ad)) if pd.len() == ad.len() => out.extend(pd.iter().zip(ad)),
+        (Type::Tuple(ps), Type::Tuple(xs)) if ps.len() == xs.len() => {
+            for (x, y) in ps.iter().zip(xs) {
+                dims_pairs(x, y, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `t` with size names replaced where `f` knows them.
+fn subst_type(t: &Type, f: &dyn Fn(&str) -> Option<Size>) -> Type {
+    match t {
+        Type::Arr(d) => Type::Arr(d.iter().map(|s| s.subst(f)).collect()),
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|x| subst_type(x, f)).collect()),
+        t => t.clone(),
+    }
+}
+
+/// Every size name in type `t`.
+fn type_names(t: &Type, out: &mut Vec<String>) {
+    match t {
+        Type::Arr(d) => d.iter().for_each(|s| s.names(out)),
+        Type::Tuple(ts) => ts.iter().for_each(|x| type_names(x, out)),
+        _ => {}
     }
 }

@@ -100,7 +100,8 @@ impl Elab<'_> {
     pub(super) fn unknown_name(&mut self, env: &Env, n: &Name, what: &str) {
         let mut cands: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
         cands.extend(self.scope.fns.iter().map(|f| f.name.text.as_str()));
-        cands.extend(["build", "ifold", "length"]);
+        cands.extend(["build", "ifold", "scan", "length"]);
+        cands.extend(super::views::VIEWS);
         let hint = closest(&n.text, cands)
             .map(|c| format!("\n  help: did you mean `{c}`?"))
             .unwrap_or_default();
@@ -162,6 +163,9 @@ impl Elab<'_> {
             }
             ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env),
             ExprKind::Ifold(..) => self.e_ifold(e, env),
+            ExprKind::Scan(..) => self.e_scan(e, env),
+            ExprKind::Tuple(xs) => self.e_tuple(xs, sp, env),
+            ExprKind::Proj(t, k, ksp) => self.e_proj(t, *k, *ksp, sp, env),
             ExprKind::Array(xs) => self.e_array(xs, sp, env),
             ExprKind::If(c, a, b) => self.e_if(c, a, b, sp, env),
             ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env),
@@ -435,8 +439,10 @@ impl Elab<'_> {
             self.err(
                 body.span,
                 format!(
-                    "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`",
-                    body.ty, init.ty
+                    "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`{}",
+                    body.ty,
+                    init.ty,
+                    super::tuples::parts_note(&body.ty, &init.ty)
                 ),
             );
             return Err(());
@@ -496,8 +502,10 @@ impl Elab<'_> {
             self.err(
                 b.span,
                 format!(
-                    "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`",
-                    a.ty, b.ty
+                    "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`{}",
+                    a.ty,
+                    b.ty,
+                    super::tuples::parts_note(&a.ty, &b.ty)
                 ),
             );
             return Err(());
@@ -744,6 +752,11 @@ pub(super) fn placeholder(t: &Type, sp: Sp) -> Core {
     match t {
         Type::Bool => Core::new(Kind::Bool(false), Type::Bool, sp),
         Type::Usize => Core::new(Kind::Size(Size::Lit(0)), Type::Usize, sp),
+        Type::Tuple(ts) => Core::new(
+            Kind::Tuple(ts.iter().map(|t| placeholder(t, sp)).collect()),
+            t.clone(),
+            sp,
+        ),
         t => Core::new(Kind::F64(0.0), t.clone(), sp),
     }
 }

@@ -22,6 +22,8 @@ mod show;
 mod signature;
 #[cfg(test)]
 mod tests;
+mod tuples;
+mod views;
 
 pub use show::show;
 
@@ -250,12 +252,13 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(n);
             f(b);
         }
-        ExprKind::Ifold(n, i, _, _, b) => {
+        ExprKind::Ifold(n, i, _, _, b) | ExprKind::Scan(n, i, _, _, b) => {
             f(n);
             f(i);
             f(b);
         }
-        ExprKind::Array(xs) | ExprKind::Call(_, xs) => xs.iter().for_each(f),
+        ExprKind::Array(xs) | ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => xs.iter().for_each(f),
+        ExprKind::Proj(a, _, _) => f(a),
         ExprKind::If(c, a, b) => {
             f(c);
             f(a);

@@ -96,6 +96,12 @@ fn restamp_ty(t: &mut Ty, at: Span) {
             restamp_ty(ret, at);
             *span = at;
         }
+        Ty::Tuple(parts, span) => {
+            for p in parts {
+                restamp_ty(p, at);
+            }
+            *span = at;
+        }
     }
 }
 
@@ -143,17 +149,21 @@ fn restamp_expr(e: &mut Expr, at: Span) {
             restamp_name(i, at);
             restamp_expr(body, at);
         }
-        ExprKind::Ifold(n, init, acc, i, body) => {
+        ExprKind::Ifold(n, init, acc, i, body) | ExprKind::Scan(n, init, acc, i, body) => {
             restamp_expr(n, at);
             restamp_expr(init, at);
             restamp_name(acc, at);
             restamp_name(i, at);
             restamp_expr(body, at);
         }
-        ExprKind::Array(xs) => {
+        ExprKind::Array(xs) | ExprKind::Tuple(xs) => {
             for x in xs {
                 restamp_expr(x, at);
             }
+        }
+        ExprKind::Proj(a, _, span) => {
+            restamp_expr(a, at);
+            *span = Sp::from(at);
         }
         ExprKind::If(c, a, b) => {
             restamp_expr(c, at);

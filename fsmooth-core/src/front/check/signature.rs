@@ -30,6 +30,11 @@ pub(super) fn ty_size_names(t: &Ty, out: &mut Vec<String>) {
             }
             ty_size_names(r, out);
         }
+        Ty::Tuple(ps, _) => {
+            for p in ps {
+                ty_size_names(p, out);
+            }
+        }
         _ => {}
     }
 }
@@ -80,6 +85,10 @@ pub(super) fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
                 "a function type is allowed only as a parameter of a private helper",
             );
             None
+        }
+        Ty::Tuple(parts, _) => {
+            let parts: Vec<Option<Type>> = parts.iter().map(|p| ty_of(p, diags)).collect();
+            Some(Type::Tuple(parts.into_iter().collect::<Option<_>>()?))
         }
     }
 }
@@ -156,6 +165,14 @@ pub(super) fn check_fn(
                     }
                 }
             }
+            Ty::Tuple(_, sp) if f.public => {
+                env.push((p.name.text.clone(), Bind::Failed));
+                el.err(
+                    *sp,
+                    format!("kernel `{}` takes a tuple parameter: kernels take arrays and scalars (Rust slices and values)\n  help: pass the components as parameters of their own; private helpers may take tuples", f.name.text),
+                );
+                ok = false;
+            }
             Ty::Usize(_) => {
                 // A usize parameter is a size name; its value is the size itself.
                 let id = el.fresh(&p.name.text);
@@ -188,6 +205,14 @@ pub(super) fn check_fn(
             el.err(*sp, "functions return values, not functions");
             None
         }
+        Ty::Tuple(parts, _) if f.public && parts.iter().any(|p| matches!(p, Ty::Tuple(..))) => {
+            let nested = parts.iter().find(|p| matches!(p, Ty::Tuple(..)));
+            el.err(
+                nested.map_or(f.ret.span(), |p| p.span()),
+                format!("kernel `{}` returns a tuple inside its result tuple: a kernel's results are one flat tuple (each array an `outI`, the scalars returned)\n  help: flatten the result, `(a, b, c)` rather than `((a, b), c)`", f.name.text),
+            );
+            None
+        }
         t => ty_of(t, el.diags),
     };
     let mut ret_names = Vec::new();
@@ -217,8 +242,10 @@ pub(super) fn check_fn(
         el.err(
             tail,
             format!(
-                "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`",
-                f.name.text, body.ty
+                "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`{}",
+                f.name.text,
+                body.ty,
+                super::tuples::parts_note(&ret, &body.ty)
             ),
         );
         return None;

@@ -1,0 +1,152 @@
+//! Tuples and scans (LANGUAGE.md section 8): tuple expressions, projections and `scan`.
+//! Patterns never reach the checker: the parser turns `let (a, b) = e;` and `|(s, q), i|`
+//! into a binding of the whole and projections of it.
+
+use super::elab::{Bind, Elab, Elaborated, Env};
+use crate::front::ast::{Expr, ExprKind, Name, Sp};
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Type};
+
+impl Elab<'_> {
+    /// `(e0, e1, ..)`: every component is checked, then the tuple of their types.
+    #[inline(never)]
+    pub(super) fn e_tuple(&mut self, xs: &[Expr], sp: Sp, env: &Env) -> Elaborated {
+        let parts: Vec<Elaborated> = xs.iter().map(|x| self.expr(x, env)).collect();
+        let parts: Vec<Core> = parts.into_iter().collect::<Result<_, _>>()?;
+        let ty = Type::Tuple(parts.iter().map(|p| p.ty.clone()).collect());
+        Ok(Core::new(Kind::Tuple(parts), ty, sp))
+    }
+
+    /// `t.k`: component k of a tuple, an error on the number when there is none.
+    #[inline(never)]
+    pub(super) fn e_proj(&mut self, t: &Expr, k: usize, ksp: Sp, sp: Sp, env: &Env) -> Elaborated {
+        let t = self.expr(t, env)?;
+        let Type::Tuple(parts) = &t.ty else {
+            self.err(
+                ksp,
+                format!(
+                    "`.{k}` takes a component of a tuple, but this is `{}`{}",
+                    t.ty,
+                    if t.ty.is_arr() {
+                        "\n  help: an array's elements are `a[i]`"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+            return Err(());
+        };
+        let Some(ty) = parts.get(k).cloned() else {
+            self.err(
+                ksp,
+                format!(
+                    "no component `{k}`: `{}` has {} components, `.0` to `.{}`",
+                    t.ty,
+                    parts.len(),
+                    parts.len() - 1
+                ),
+            );
+            return Err(());
+        };
+        let sym = match &t.kind {
+            Kind::Tuple(xs) => xs[k].sym.clone(),
+            _ => None,
+        };
+        let mut c = Core::new(Kind::Proj(Box::new(t), k), ty, sp);
+        c.sym = sym;
+        Ok(c)
+    }
+
+    /// `scan(n, init, |acc, i| body)`: an `ifold` keeping its n states; n is a size, since
+    /// it is the result's length.
+    #[inline(never)]
+    pub(super) fn e_scan(&mut self, e: &Expr, env: &Env) -> Elaborated {
+        let sp = e.span;
+        let ExprKind::Scan(n, init, acc, i, body) = &e.kind else {
+            return Err(());
+        };
+        let (n, init) = (
+            self.size_expr(n, env, "`scan`'s count"),
+            self.expr(init, env),
+        );
+        let (aid, iid) = (self.fresh(&acc.text), self.fresh(&i.text));
+        let mut env = env.clone();
+        let acc_bind = match &init {
+            Ok(init) => Bind::Val(aid, init.ty.clone(), None),
+            Err(()) => Bind::Failed,
+        };
+        env.push((acc.text.clone(), acc_bind));
+        env.push((
+            i.text.clone(),
+            Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
+        ));
+        let body = self.expr(body, &env);
+        let (n, init, body) = (n?, init?, body?);
+        if !body.ty.same(&init.ty) {
+            self.err(
+                body.span,
+                format!(
+                    "mismatched shapes: the `scan` body gives `{}`, but the state starts as `{}`{}",
+                    body.ty,
+                    init.ty,
+                    parts_note(&body.ty, &init.ty)
+                ),
+            );
+            return Err(());
+        }
+        if let Some(bad) = unstorable(&init.ty) {
+            self.err(
+                init.span,
+                format!(
+                    "a `scan` keeps every state in an array, and arrays hold `f64`: this state has a `{bad}`"
+                ),
+            );
+            return Err(());
+        }
+        let ty = init.ty.rows_of(&n);
+        Ok(Core::new(
+            Kind::Scan(n, Box::new(init), aid, iid, Box::new(body)),
+            ty,
+            sp,
+        ))
+    }
+}
+
+/// A component type that no array can hold (`usize`, `bool`), if the type has one.
+fn unstorable(t: &Type) -> Option<&Type> {
+    match t {
+        Type::F64 | Type::Arr(_) => None,
+        Type::Tuple(ts) => ts.iter().find_map(unstorable),
+        other => Some(other),
+    }
+}
+
+/// For two tuple types that differ: which component differs, or that the arities do.
+pub(super) fn parts_note(a: &Type, b: &Type) -> String {
+    match (a, b) {
+        (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() != ys.len() => format!(
+            "\n  note: a tuple of {} components is not one of {}",
+            xs.len(),
+            ys.len()
+        ),
+        (Type::Tuple(xs), Type::Tuple(ys)) => xs
+            .iter()
+            .zip(ys)
+            .enumerate()
+            .find(|(_, (x, y))| !x.same(y))
+            .map(|(k, (x, y))| format!("\n  note: component `.{k}` is `{x}` here and `{y}` there"))
+            .unwrap_or_default(),
+        (Type::Tuple(_), _) | (_, Type::Tuple(_)) => {
+            "\n  note: one is a tuple and the other is not".to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+/// A name no user can write, for a value a desugaring binds.
+pub(super) fn hidden(text: &str, span: Sp) -> Name {
+    Name {
+        text: format!("{text} "),
+        span: span.start,
+    }
+}

@@ -1,0 +1,524 @@
+//! Tuples and scans in the translation (LANGUAGE.md section 8). A tuple is never stored as
+//! such: a tuple value is a [`Loc::Tuple`] of its components' places (a Rust local for each
+//! scalar, a view for each array), and a tuple expression is written into a tuple of
+//! destinations component by component ([`Dps::write_parts`]). An `ifold` with a tuple state
+//! keeps one local per scalar component and a pair of buffers per array component; a `scan`
+//! writes each state straight into its row of the destination and reads it back from there.
+
+use crate::front::size::Size;
+use crate::lir::{Ex, St, plus, wadd, wmul};
+use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::storage::Holds;
+use crate::middle::ir::{Core, Kind, Type, VarId};
+use proc_macro2::Ident;
+use quote::format_ident;
+
+/// What an accumulator component does at the end of each step: a scalar takes its next value,
+/// a double-buffered array swaps its buffers.
+enum Step {
+    Take(Ident, Ident),
+    Swap(Ident, Ident),
+}
+
+impl Dps<'_> {
+    /// A Rust local of its own, for a compiler temporary.
+    fn temp(&mut self, what: &str) -> Ident {
+        self.temps += 1;
+        format_ident!("__{}{}", what, self.temps)
+    }
+
+    /// A mutable local holding a placeholder of scalar type `t` until it is assigned.
+    fn scalar_place(&mut self, t: &Type, what: &str, code: &mut Vec<St>) -> Ident {
+        let id = self.temp(what);
+        let (val, usize_ty) = match t {
+            Type::Usize => (Ex::Usize(0), true),
+            Type::Bool => (Ex::Bool(false), false),
+            _ => (Ex::F64(0.0), false),
+        };
+        code.push(St::Let {
+            id: id.clone(),
+            mutable: true,
+            usize_ty,
+            val,
+        });
+        id
+    }
+
+    /// Places for a value of type `t`: a mutable local per scalar, a frame buffer per array.
+    pub(super) fn place(&mut self, t: &Type, holds: &Holds, code: &mut Vec<St>) -> Loc {
+        match t {
+            Type::Tuple(ts) => Loc::Tuple(ts.iter().map(|x| self.place(x, holds, code)).collect()),
+            Type::Arr(d) => {
+                let (marker, w) = self.alloc(d, holds.clone());
+                code.push(marker);
+                Loc::View(w)
+            }
+            t => Loc::Scalar(self.scalar_place(t, "p", code)),
+        }
+    }
+
+    /// Where a tuple-typed value is, computing it first if it is not anywhere yet. The
+    /// statements run in the enclosing scope (the locals they bind stay visible), and
+    /// allocations stay live until the caller truncates the frame.
+    pub(super) fn locate(&mut self, e: &Core) -> (Vec<St>, Loc) {
+        match &e.kind {
+            Kind::Var(v) => {
+                if let Some(loc) = self.env.get(v) {
+                    return (Vec::new(), loc.clone());
+                }
+                (Vec::new(), Loc::Scalar(format_ident!("__unbound")))
+            }
+            Kind::Tuple(xs) => {
+                let mut code = Vec::new();
+                let mut parts = Vec::new();
+                for x in xs {
+                    if x.ty.is_tuple() {
+                        let (pre, loc) = self.locate(x);
+                        code.extend(pre);
+                        parts.push(loc);
+                    } else if x.ty.is_arr() {
+                        let (pre, w) = self.view(x);
+                        code.extend(pre);
+                        parts.push(Loc::View(w));
+                    } else {
+                        let val = self.scalar(x);
+                        let id = self.temp("t");
+                        code.push(St::Let {
+                            id: id.clone(),
+                            mutable: false,
+                            usize_ty: x.ty == Type::Usize,
+                            val,
+                        });
+                        parts.push(Loc::Scalar(id));
+                    }
+                }
+                (code, Loc::Tuple(parts))
+            }
+            Kind::Proj(t, k) => {
+                let (pre, loc) = self.locate(t);
+                (pre, part(loc, *k))
+            }
+            Kind::Let(v, a, b) => {
+                let mut code = self.bind(*v, a);
+                let (pre, loc) = self.locate(b);
+                code.extend(pre);
+                (code, loc)
+            }
+            _ => {
+                let mut code = Vec::new();
+                let dest = self.place(&e.ty, &Holds::value(e), &mut code);
+                code.extend(self.write_parts(e, &dest));
+                (code, dest)
+            }
+        }
+    }
+
+    /// Write `e` to `dest`: a scalar assigned to a local, an array written to a view, a
+    /// tuple component by component.
+    pub(super) fn write_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let ds = match dest {
+            Loc::Scalar(id) => {
+                let v = self.scalar(e);
+                return vec![St::Assign(id.clone(), v)];
+            }
+            Loc::View(w) => return self.write(e, w),
+            Loc::Tuple(ds) => ds,
+        };
+        let depth = self.frame.depth();
+        let code = match &e.kind {
+            Kind::Tuple(xs) => {
+                let mut code = Vec::new();
+                for (x, d) in xs.iter().zip(ds) {
+                    let depth = self.frame.depth();
+                    code.extend(self.write_parts(x, d));
+                    self.frame.truncate(depth);
+                }
+                code
+            }
+            Kind::Let(..) => {
+                let mut stmts = Vec::new();
+                let mut cur = e;
+                while let Kind::Let(v, a, b) = &cur.kind {
+                    stmts.extend(self.bind(*v, a));
+                    cur = b;
+                }
+                stmts.extend(self.write_parts(cur, dest));
+                vec![St::Block(stmts)]
+            }
+            Kind::If(c, a, b) => {
+                let c = self.scalar(c);
+                let a = self.write_parts(a, dest);
+                self.frame.truncate(depth);
+                let b = self.write_parts(b, dest);
+                vec![St::If(c, a, b)]
+            }
+            Kind::Ifold(..) => self.ifold_parts(e, dest),
+            Kind::Scan(..) => self.scan(e, dest),
+            _ => {
+                let (mut pre, src) = self.locate(e);
+                pre.extend(self.copy_loc(&src, dest));
+                vec![St::Block(pre)]
+            }
+        };
+        self.frame.truncate(depth);
+        code
+    }
+
+    /// Copy every component of `src` to `dest`.
+    fn copy_loc(&mut self, src: &Loc, dest: &Loc) -> Vec<St> {
+        match (src, dest) {
+            (Loc::Scalar(s), Loc::Scalar(d)) => vec![St::Assign(d.clone(), Ex::Var(s.clone()))],
+            (Loc::View(s), Loc::View(d)) => vec![self.copy(s, d)],
+            (Loc::Tuple(ss), Loc::Tuple(ds)) => ss
+                .iter()
+                .zip(ds)
+                .flat_map(|(s, d)| self.copy_loc(s, d))
+                .collect(),
+            _ => vec![St::Assign(
+                format_ident!("__internal"),
+                Ex::Internal("a tuple component copied to a place of another kind"),
+            )],
+        }
+    }
+
+    /// The scalar component `e.k` of a tuple.
+    pub(super) fn proj_scalar(&mut self, t: &Core, k: usize) -> Ex {
+        let depth = self.frame.depth();
+        let (pre, loc) = self.locate(t);
+        self.frame.truncate(depth);
+        let r = match part(loc, k) {
+            Loc::Scalar(id) => Ex::Var(id),
+            _ => Ex::Internal("an array component used as a scalar"),
+        };
+        if pre.is_empty() {
+            r
+        } else {
+            Ex::Block(pre, Box::new(r))
+        }
+    }
+
+    /// An accumulator's places for type `t`: the current value (with a placeholder), the next
+    /// one, and what each step ends with.
+    fn acc_places(
+        &mut self,
+        t: &Type,
+        acc: VarId,
+        code: &mut Vec<St>,
+        steps: &mut Vec<Step>,
+    ) -> (Loc, Loc) {
+        match t {
+            Type::Tuple(ts) => {
+                let (mut cur, mut nxt) = (Vec::new(), Vec::new());
+                for x in ts {
+                    let (c, n) = self.acc_places(x, acc, code, steps);
+                    cur.push(c);
+                    nxt.push(n);
+                }
+                (Loc::Tuple(cur), Loc::Tuple(nxt))
+            }
+            Type::Arr(d) => {
+                let (markers, a, b) = self.alloc_pair(d, acc);
+                code.extend(markers);
+                let (c, n) = (self.temp("cur"), self.temp("nxt"));
+                for (id, w) in [(&c, &a), (&n, &b)] {
+                    code.push(St::Let {
+                        id: id.clone(),
+                        mutable: true,
+                        usize_ty: true,
+                        val: w.off.clone().unwrap_or(Ex::Usize(0)),
+                    });
+                }
+                steps.push(Step::Swap(c.clone(), n.clone()));
+                let at = |id: &Ident| View {
+                    base: a.base.clone(),
+                    off: Some(Ex::Var(id.clone())),
+                    dims: d.clone(),
+                };
+                (Loc::View(at(&c)), Loc::View(at(&n)))
+            }
+            t => {
+                let c = self.scalar_place(t, "acc", code);
+                let n = self.scalar_place(t, "next", code);
+                steps.push(Step::Take(c.clone(), n.clone()));
+                (Loc::Scalar(c), Loc::Scalar(n))
+            }
+        }
+    }
+
+    /// An `ifold` with a tuple state, into `dest`.
+    fn ifold_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return Vec::new();
+        };
+        let mut code = Vec::new();
+        let mut steps = Vec::new();
+        let (cur, nxt) = self.acc_places(&e.ty, *acc, &mut code, &mut steps);
+        let arrays = steps.iter().any(|s| matches!(s, Step::Swap(..)));
+        code.extend(self.write_parts(init, &cur));
+        let nt = self.scalar(n);
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(*i, s.clone());
+        }
+        self.env.insert(*acc, cur.clone());
+        if arrays {
+            self.enter_plain_loop(*i, &iv);
+        } else {
+            self.enter_loop(*i, &iv);
+        }
+        let mut step = self.write_parts(body, &nxt);
+        step.extend(steps.into_iter().map(|s| match s {
+            Step::Take(c, n) => St::Assign(c, Ex::Var(n)),
+            Step::Swap(c, n) => St::Swap(c, n),
+        }));
+        let streams = if arrays {
+            self.loops.pop();
+            Vec::new()
+        } else {
+            self.leave_loop_sts(&mut step, None)
+        };
+        code.push(St::For {
+            var: iv,
+            n: nt,
+            streams,
+            body: step,
+        });
+        code.extend(self.copy_loc(&cur, dest));
+        vec![St::Block(code)]
+    }
+
+    /// `scan(n, init, |acc, i| body)` into `dest` (a view for a scalar or array state, a
+    /// tuple of views for a tuple state). A scalar component is kept in a local and stored
+    /// after each step; an array component's step i is written to row i of its destination
+    /// and read from there by step i + 1, step 0 reading the initial value. With an array
+    /// component, step 0 is written out before the loop over the others.
+    pub(super) fn scan(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Scan(n, init, acc, i, body) = &e.kind else {
+            return Vec::new();
+        };
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        // The initial state, where it already is or computed once.
+        let (pre, start) = match &init.kind {
+            _ if init.ty.is_tuple() => self.locate(init),
+            _ if init.ty.is_arr() => {
+                let (pre, w) = self.view(init);
+                (pre, Loc::View(w))
+            }
+            _ => {
+                let v = self.scalar(init);
+                let id = self.temp("s");
+                (
+                    vec![St::Let {
+                        id: id.clone(),
+                        mutable: false,
+                        usize_ty: false,
+                        val: v,
+                    }],
+                    Loc::Scalar(id),
+                )
+            }
+        };
+        code.extend(pre);
+        // A local per scalar component: its current value, then its next one.
+        let mut leaves = Vec::new();
+        leaves_of(&start, dest, &mut leaves);
+        let mut scalars = Vec::new();
+        for (s, d) in &leaves {
+            if let (Loc::Scalar(s), Loc::View(d)) = (s, d) {
+                let c = self.temp("acc");
+                code.push(St::Let {
+                    id: c.clone(),
+                    mutable: true,
+                    usize_ty: false,
+                    val: Ex::Var(s.clone()),
+                });
+                let nx = self.scalar_place(&Type::F64, "next", &mut code);
+                scalars.push((c, nx, d.clone()));
+            }
+        }
+        let arrays = leaves.iter().any(|(s, _)| matches!(s, Loc::View(_)));
+        let nt = self.sizes.get(n);
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        self.bounds.insert(*i, n.clone());
+        let cur_of = |this: &mut Self, read: Option<&Ex>| -> Loc {
+            let mut si = 0;
+            let mut li = 0;
+            rebuild(&start, &mut |leaf| {
+                let r = match leaf {
+                    Loc::Scalar(_) => {
+                        let id = scalars[si].0.clone();
+                        si += 1;
+                        Loc::Scalar(id)
+                    }
+                    Loc::View(w) => match (read, &leaves[li].1) {
+                        (Some(r), Loc::View(d)) => Loc::View(this.row(d, r.clone())),
+                        _ => Loc::View(w.clone()),
+                    },
+                    other => other.clone(),
+                };
+                li += 1;
+                r
+            })
+        };
+        let nxt_of = |this: &mut Self, at: &Ex| -> Loc {
+            let mut si = 0;
+            let mut li = 0;
+            rebuild(&start, &mut |leaf| {
+                let r = match (leaf, &leaves[li].1) {
+                    (Loc::Scalar(_), _) => {
+                        let id = scalars[si].1.clone();
+                        si += 1;
+                        Loc::Scalar(id)
+                    }
+                    (_, Loc::View(d)) => Loc::View(this.row(d, at.clone())),
+                    (other, _) => other.clone(),
+                };
+                li += 1;
+                r
+            })
+        };
+        let finish = |at: &Ex| -> Vec<St> {
+            let mut out = Vec::new();
+            for (c, nx, d) in &scalars {
+                out.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                out.push(St::Store(
+                    d.base.clone(),
+                    plus(&d.off, at.clone()),
+                    Ex::Var(c.clone()),
+                ));
+            }
+            out
+        };
+        if !arrays {
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            self.enter_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            let mut step = self.write_parts(body, &nxt);
+            step.extend(finish(&Ex::Var(iv.clone())));
+            let streams = self.leave_loop_sts(&mut step, None);
+            code.push(St::For {
+                var: iv,
+                n: nt,
+                streams,
+                body: step,
+            });
+        } else {
+            // Step 0 from the initial state.
+            let zero = Ex::Usize(0);
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            let mut first = vec![St::let_usize(&iv, zero.clone())];
+            self.enter_plain_loop(*i, &iv);
+            let nxt = nxt_of(self, &zero);
+            first.extend(self.write_parts(body, &nxt));
+            self.loops.pop();
+            first.extend(finish(&zero));
+            // Steps 1.. from the row before.
+            let j = self.temp("j");
+            let cur = cur_of(self, Some(&Ex::Var(j.clone())));
+            self.env.insert(*acc, cur);
+            let mut step = vec![St::let_usize(&iv, wadd(Ex::Var(j.clone()), Ex::Usize(1)))];
+            self.enter_plain_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            step.extend(self.write_parts(body, &nxt));
+            self.loops.pop();
+            step.extend(finish(&Ex::Var(iv.clone())));
+            let rest = Ex::Wrap(
+                crate::lir::Wrap::Sub,
+                Box::new(nt.clone()),
+                Box::new(Ex::Usize(1)),
+            );
+            first.push(St::For {
+                var: j,
+                n: rest,
+                streams: Vec::new(),
+                body: step,
+            });
+            let some = Ex::Bin(
+                crate::front::ast::BinOp::Gt,
+                Box::new(nt),
+                Box::new(Ex::Usize(0)),
+            );
+            code.push(St::If(some, first, Vec::new()));
+        }
+        self.frame.truncate(depth);
+        vec![St::Block(code)]
+    }
+
+    /// Row `r` of view `w`.
+    pub(super) fn row(&mut self, w: &View, r: Ex) -> View {
+        let rows = w.dims[1..].to_vec();
+        let off = match self.stride(&rows) {
+            Some(st) => plus(&w.off, wmul(r, st)),
+            None => plus(&w.off, r),
+        };
+        View {
+            base: w.base.clone(),
+            off: Some(off),
+            dims: rows,
+        }
+    }
+
+    /// Bind `v` to a tuple value's places.
+    pub(super) fn bind_tuple(&mut self, v: VarId, a: &Core) -> Vec<St> {
+        let (pre, loc) = self.locate(a);
+        self.env.insert(v, loc);
+        pre
+    }
+
+    /// `concat(a, b)` into `dest`: a into its first rows, b into the rest.
+    pub(super) fn concat(&mut self, a: &Core, b: &Core, dest: &View) -> Vec<St> {
+        let rows = dest.dims[1..].to_vec();
+        let first = a.ty.dims()[0].clone();
+        let skip = rows.iter().cloned().fold(first.clone(), Size::times);
+        let skip = self.sizes.get(&skip);
+        let da = View {
+            base: dest.base.clone(),
+            off: dest.off.clone(),
+            dims: a.ty.dims().to_vec(),
+        };
+        let db = View {
+            base: dest.base.clone(),
+            off: Some(plus(&dest.off, skip)),
+            dims: b.ty.dims().to_vec(),
+        };
+        let depth = self.frame.depth();
+        let mut code = self.write(a, &da);
+        self.frame.truncate(depth);
+        code.extend(self.write(b, &db));
+        self.frame.truncate(depth);
+        code
+    }
+}
+
+/// Component k of a tuple's places.
+fn part(loc: Loc, k: usize) -> Loc {
+    match loc {
+        Loc::Tuple(mut ls) if k < ls.len() => ls.swap_remove(k),
+        _ => Loc::Scalar(format_ident!("__internal")),
+    }
+}
+
+/// The leaves of a state's places, each beside its destination's.
+fn leaves_of(start: &Loc, dest: &Loc, out: &mut Vec<(Loc, Loc)>) {
+    match (start, dest) {
+        (Loc::Tuple(ss), Loc::Tuple(ds)) => {
+            for (s, d) in ss.iter().zip(ds) {
+                leaves_of(s, d, out);
+            }
+        }
+        (s, d) => out.push((s.clone(), d.clone())),
+    }
+}
+
+/// `shape` with each leaf replaced by `f` of it, left to right.
+fn rebuild(shape: &Loc, f: &mut dyn FnMut(&Loc) -> Loc) -> Loc {
+    match shape {
+        Loc::Tuple(ls) => Loc::Tuple(ls.iter().map(|l| rebuild(l, f)).collect()),
+        leaf => f(leaf),
+    }
+}

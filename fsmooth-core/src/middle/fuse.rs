@@ -53,6 +53,12 @@ impl Pass<'_> {
         self.reads.get(x as usize).copied().unwrap_or(u32::MAX)
     }
 
+    /// A view rule copied reads around: until the next pass counts them again, no walk may
+    /// stop early.
+    fn forget_reads(&mut self) {
+        self.reads.iter_mut().for_each(|r| *r = u32::MAX);
+    }
+
     /// One read fewer of every variable `e` reads (`e` is dropped).
     fn drop_reads(&mut self, e: &Core) {
         if let Kind::Var(v) = e.kind
@@ -85,6 +91,10 @@ impl Pass<'_> {
     }
 
     fn visit(&mut self, e: &mut Core) -> bool {
+        if crate::middle::views::before(e, self.names) {
+            self.forget_reads();
+            return true;
+        }
         let mut changed = false;
         for c in e.children_mut() {
             changed |= self.visit(c);
@@ -94,6 +104,10 @@ impl Pass<'_> {
 
     /// Apply the first rule that matches at `e`'s root; true when one did.
     fn rules(&mut self, e: &mut Core) -> bool {
+        if crate::middle::views::after(e, self.names) {
+            self.forget_reads();
+            return true;
+        }
         let span = e.span;
         // Rule 1 and the literal rule.
         if let Kind::Index(a, k) = &mut e.kind {

@@ -14,3 +14,4 @@ pub mod print;
 pub mod simplify;
 pub mod unroll;
 pub mod validate;
+pub mod views;

@@ -121,7 +121,9 @@ pub fn middle_observed(
     p.validate("check", k);
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     if options.fusion {
-        p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
+        p.run("fuse", k, |k| {
+            fuse::fuse(&mut k.body, &mut k.var_names, options.views)
+        });
     }
     if options.fusion && options.unroll {
         // Small fixed loops written out, then fused again: their arrays become scalars.
@@ -132,7 +134,9 @@ pub fn middle_observed(
             unroll::unroll(&mut k.body, &mut k.var_names)
         });
         p.run("fold", k, |k| simplify::fold(&mut k.body));
-        p.run("fuse", k, |k| fuse::fuse(&mut k.body, &mut k.var_names));
+        p.run("fuse", k, |k| {
+            fuse::fuse(&mut k.body, &mut k.var_names, options.views)
+        });
     }
     p.run("fold", k, |k| simplify::fold(&mut k.body));
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
@@ -160,6 +164,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
     let lowering = Lowering {
         block_sum_folds: options.fusion && options.unroll,
         heap_arrays: options.storage == Storage::Heap,
+        views: options.views,
     };
     let mut translated = lower::translate(k, lowering);
     lir::row_streams(&mut translated.body);

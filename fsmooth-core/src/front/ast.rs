@@ -88,6 +88,10 @@ pub struct Options {
     pub unroll: bool,
     /// Where intermediate arrays live.
     pub storage: Storage,
+    /// Layout views (`concat`, `join`, `split`) read and written in place; off
+    /// (`#![fsmooth(views = false)]`), each view's arguments are stored in the frame and
+    /// copied, to measure what views buy.
+    pub views: bool,
 }
 
 /// Where a kernel's intermediate arrays live.
@@ -110,6 +114,7 @@ impl Default for Options {
             fusion: true,
             unroll: true,
             storage: Storage::Region,
+            views: true,
         }
     }
 }

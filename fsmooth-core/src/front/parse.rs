@@ -28,7 +28,7 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `storage = \"heap\"`)",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -40,6 +40,10 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
             } else if meta.path.is_ident("unroll") {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.unroll = v.value;
+                Ok(())
+            } else if meta.path.is_ident("views") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.views = v.value;
                 Ok(())
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
@@ -57,7 +61,7 @@ fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 Ok(())
             } else {
                 Err(meta.error(
-                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
                 ))
             }
         });

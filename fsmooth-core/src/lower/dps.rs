@@ -152,6 +152,8 @@ pub struct Dps<'k> {
     /// Take the rows of a build over a sum fold `JAMS` at a time (`Dps::jam`): set when
     /// fusion and unrolling are on.
     pub jam: bool,
+    /// Write views in place ([`crate::lower::Lowering::views`]).
+    pub views: bool,
 }
 
 impl<'k> Dps<'k> {
@@ -188,6 +190,7 @@ impl<'k> Dps<'k> {
             temps: 0,
             heap: heap_arrays.then_some(0),
             jam: false,
+            views: true,
         }
     }
 
@@ -572,6 +575,7 @@ impl<'k> Dps<'k> {
                 code.push(copy);
                 vec![St::Block(code)]
             }
+            Kind::Concat(..) | Kind::Reshape(_) if !self.views => self.stored_view(e, dest),
             Kind::Concat(a, b) => self.concat(a, b, dest),
             Kind::Reshape(a) => {
                 let seen = View {

@@ -31,6 +31,9 @@ pub struct Lowering {
     /// Give every array a heap buffer of its own instead of a frame slot
     /// (`storage = "heap"`).
     pub heap_arrays: bool,
+    /// Write `concat`, `join` and `split` in place (off: their arguments are stored, then
+    /// copied).
+    pub views: bool,
 }
 
 /// A kernel's body in the loop IR, before its entry is added: the statements that write
@@ -49,6 +52,7 @@ pub struct Translated<'k> {
 pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     let mut dps = Dps::new(k, lowering.heap_arrays);
     dps.jam = lowering.block_sum_folds;
+    dps.views = lowering.views;
     let (body, result) = if let Type::Tuple(parts) = &k.ret {
         // Several results: array components into their `outI`, scalars into locals returned.
         let mut code = Vec::new();

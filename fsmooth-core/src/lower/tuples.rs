@@ -470,6 +470,33 @@ impl Dps<'_> {
         pre
     }
 
+    /// A view written without destination views (`views = false`): each array argument
+    /// stored in the frame (unless it is already in memory), then copied into place.
+    pub(super) fn stored_view(&mut self, e: &Core, dest: &View) -> Vec<St> {
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        let parts: Vec<&Core> = match &e.kind {
+            Kind::Concat(a, b) => vec![a, b],
+            Kind::Reshape(a) => vec![a],
+            _ => Vec::new(),
+        };
+        let mut at = dest.off.clone();
+        for p in parts {
+            let (pre, w) = self.view(p);
+            code.extend(pre);
+            let into = View {
+                base: dest.base.clone(),
+                off: at.clone(),
+                dims: w.dims.clone(),
+            };
+            code.push(self.copy(&w, &into));
+            let len = self.sizes.get(&p.ty.slots());
+            at = Some(plus(&at, len));
+        }
+        self.frame.truncate(depth);
+        vec![St::Block(code)]
+    }
+
     /// `concat(a, b)` into `dest`: a into its first rows, b into the rest.
     pub(super) fn concat(&mut self, a: &Core, b: &Core, dest: &View) -> Vec<St> {
         let rows = dest.dims[1..].to_vec();

@@ -13,7 +13,7 @@ use crate::middle::simplify::{count_reads, is_trivial, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
 /// variables).
-pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
+pub fn fuse(e: &mut Core, names: &mut Vec<String>, views: bool) {
     // How many nodes the `if` rule below may still copy in this kernel: each use doubles the
     // code after an `if`, so a chain of such `if`s must not grow the kernel exponentially.
     let mut room = crate::middle::unroll::COPY_TOTAL;
@@ -22,6 +22,7 @@ pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
         reads.clear();
         count_reads(e, &mut reads);
         let mut pass = Pass {
+            views,
             names,
             room: &mut room,
             reads: &mut reads,
@@ -41,6 +42,8 @@ pub fn fuse(e: &mut Core, names: &mut Vec<String>) {
 /// running to the end of the kernel: in a block of many statements each array is read a few
 /// statements after its `let`.
 struct Pass<'a> {
+    /// Apply the rules of [`crate::middle::views`] (off with `views = false`).
+    views: bool,
     names: &'a mut Vec<String>,
     room: &'a mut usize,
     /// At least how many times each variable is read, by id.
@@ -91,7 +94,7 @@ impl Pass<'_> {
     }
 
     fn visit(&mut self, e: &mut Core) -> bool {
-        if crate::middle::views::before(e, self.names) {
+        if self.views && crate::middle::views::before(e, self.names) {
             self.forget_reads();
             return true;
         }
@@ -104,7 +107,7 @@ impl Pass<'_> {
 
     /// Apply the first rule that matches at `e`'s root; true when one did.
     fn rules(&mut self, e: &mut Core) -> bool {
-        if crate::middle::views::after(e, self.names) {
+        if self.views && crate::middle::views::after(e, self.names) {
             self.forget_reads();
             return true;
         }

@@ -4,8 +4,9 @@
 //! | --- | --- | --- | --- |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
+//! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
-//! | middle | fuse | [`crate::middle::fuse`] | `fusion` |
+//! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | fold, unroll, fold, fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
@@ -30,7 +31,7 @@ use crate::front::parse;
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, fuse, hoist, simplify, unroll};
+use crate::middle::{anf, fuse, hoist, simplify, tuples, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -119,6 +120,9 @@ pub fn middle_observed(
     let k = &mut kernel;
     // The front end's kernel, before any pass.
     p.validate("check", k);
+    p.run("tuples", k, |k| {
+        tuples::split(&mut k.body, &mut k.var_names)
+    });
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     if options.fusion {
         p.run("fuse", k, |k| {

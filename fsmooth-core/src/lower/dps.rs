@@ -41,6 +41,9 @@ pub(super) enum Loc {
     View(View),
     /// A tuple: each component's own place.
     Tuple(Vec<Loc>),
+    /// As a destination: a component nothing reads, which need not be stored (a scan's
+    /// state that only the next step reads).
+    Nowhere,
 }
 
 /// Sizes needed by the code, each computed once at kernel entry with checked arithmetic.
@@ -585,6 +588,7 @@ impl<'k> Dps<'k> {
                 self.write(a, &seen)
             }
             Kind::Scan(..) => self.scan(e, &Loc::View(dest.clone())),
+            Kind::Proj(t, k) if !matches!(t.kind, Kind::Var(_)) => self.write_part(t, *k, dest),
             _ => {
                 // A variable, row or slice: copy its elements.
                 let depth = self.frame.depth();

@@ -113,6 +113,31 @@ impl Dps<'_> {
         }
     }
 
+    /// Component `k` of tuple `t` into `dest`: the other components go to places of their
+    /// own, or nowhere for a scan's scalar states that nothing reads.
+    pub(super) fn write_part(&mut self, t: &Core, k: usize, dest: &View) -> Vec<St> {
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        let scan = matches!(t.kind, Kind::Scan(..));
+        let parts =
+            t.ty.parts()
+                .iter()
+                .enumerate()
+                .map(|(j, ty)| {
+                    if j == k {
+                        Loc::View(dest.clone())
+                    } else if scan && ty.dims().len() == 1 {
+                        Loc::Nowhere
+                    } else {
+                        self.place(ty, &Holds::value(t), &mut code)
+                    }
+                })
+                .collect();
+        code.extend(self.write_parts(t, &Loc::Tuple(parts)));
+        self.frame.truncate(depth);
+        vec![St::Block(code)]
+    }
+
     /// Write `e` to `dest`: a scalar assigned to a local, an array written to a view, a
     /// tuple component by component.
     pub(super) fn write_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
@@ -122,6 +147,7 @@ impl Dps<'_> {
                 return vec![St::Assign(id.clone(), v)];
             }
             Loc::View(w) => return self.write(e, w),
+            Loc::Nowhere => return Vec::new(),
             Loc::Tuple(ds) => ds,
         };
         let depth = self.frame.depth();
@@ -169,6 +195,7 @@ impl Dps<'_> {
         match (src, dest) {
             (Loc::Scalar(s), Loc::Scalar(d)) => vec![St::Assign(d.clone(), Ex::Var(s.clone()))],
             (Loc::View(s), Loc::View(d)) => vec![self.copy(s, d)],
+            (_, Loc::Nowhere) => Vec::new(),
             (Loc::Tuple(ss), Loc::Tuple(ds)) => ss
                 .iter()
                 .zip(ds)
@@ -326,7 +353,7 @@ impl Dps<'_> {
         leaves_of(&start, dest, &mut leaves);
         let mut scalars = Vec::new();
         for (s, d) in &leaves {
-            if let (Loc::Scalar(s), Loc::View(d)) = (s, d) {
+            if let (Loc::Scalar(s), Loc::View(_) | Loc::Nowhere) = (s, d) {
                 let c = self.temp("acc");
                 code.push(St::Let {
                     id: c.clone(),
@@ -335,7 +362,11 @@ impl Dps<'_> {
                     val: Ex::Var(s.clone()),
                 });
                 let nx = self.scalar_place(&Type::F64, "next", &mut code);
-                scalars.push((c, nx, d.clone()));
+                let kept = match d {
+                    Loc::View(w) => Some(w.clone()),
+                    _ => None,
+                };
+                scalars.push((c, nx, kept));
             }
         }
         let arrays = leaves.iter().any(|(s, _)| matches!(s, Loc::View(_)));
@@ -384,11 +415,13 @@ impl Dps<'_> {
             let mut out = Vec::new();
             for (c, nx, d) in &scalars {
                 out.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
-                out.push(St::Store(
-                    d.base.clone(),
-                    plus(&d.off, at.clone()),
-                    Ex::Var(c.clone()),
-                ));
+                if let Some(d) = d {
+                    out.push(St::Store(
+                        d.base.clone(),
+                        plus(&d.off, at.clone()),
+                        Ex::Var(c.clone()),
+                    ));
+                }
             }
             out
         };

@@ -139,6 +139,8 @@ impl Anf<'_> {
                     .collect(),
             ),
             Kind::Proj(t, k) => Kind::Proj(Box::new(self.flat(*t, binds)), k),
+            // A scan of a tuple state (a tuple of arrays).
+            Kind::Scan(..) => return self.array(e, binds),
             k => k,
         };
         e

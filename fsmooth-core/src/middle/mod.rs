@@ -12,6 +12,7 @@ pub mod hoist;
 pub mod ir;
 pub mod print;
 pub mod simplify;
+pub mod tuples;
 pub mod unroll;
 pub mod validate;
 pub mod views;

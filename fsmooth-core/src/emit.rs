@@ -204,7 +204,7 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
             Ty::Usize(_) => Some(quote!(usize)),
             Ty::Bool(_) => Some(quote!(bool)),
             Ty::Array(..) => Some(quote!(&[f64])),
-            Ty::Fn(..) | Ty::Tuple(..) => None,
+            Ty::Fn(..) | Ty::Tuple(..) | Ty::Elem(_) => None,
         }
     }
     let mut ps = Vec::new();

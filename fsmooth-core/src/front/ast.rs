@@ -162,6 +162,9 @@ pub enum Ty {
     Fn(Vec<Ty>, Box<Ty>, Span),
     /// `(T1, T2, ..)`, two or more components.
     Tuple(Vec<Ty>, Span),
+    /// `T`: an element-type parameter of a helper (an uppercase single letter), standing for
+    /// whatever the arguments give it (`f64`, or a row `[f64; m]`).
+    Elem(Name),
 }
 
 impl Ty {
@@ -174,6 +177,7 @@ impl Ty {
             | Ty::Array(_, _, s)
             | Ty::Fn(_, _, s)
             | Ty::Tuple(_, s) => *s,
+            Ty::Elem(n) => n.span,
         }
     }
 }

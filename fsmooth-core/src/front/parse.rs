@@ -105,6 +105,11 @@ fn placeholder(span: impl Into<Sp>) -> Expr {
     }
 }
 
+/// An element-type parameter: an uppercase single letter (`T`, `U`).
+fn is_type_parameter(s: &str) -> bool {
+    s.len() == 1 && s.chars().all(|c| c.is_ascii_uppercase())
+}
+
 /// The name a tuple pattern's whole value is bound to: the pattern's text, which is not an
 /// identifier, so no user name can be it.
 fn pattern_name(p: &syn::Pat) -> Name {
@@ -221,6 +226,7 @@ impl Parser<'_> {
                 Some(id) if id == "f64" => Ty::F64(id.span()),
                 Some(id) if id == "usize" => Ty::Usize(id.span()),
                 Some(id) if id == "bool" => Ty::Bool(id.span()),
+                Some(id) if is_type_parameter(&id.to_string()) => Ty::Elem(name(id)),
                 _ => {
                     self.err(
                         t.span(),

@@ -2,11 +2,12 @@
 // pipeline as user code: every block sees these helpers. User functions of the same name
 // shadow them.
 
-fn map(v: [f64; n], f: fn(f64) -> f64) -> [f64; n] {
+// Generic in the element types (LANGUAGE.md section 9): rows in, scalars out, and so on.
+fn map(v: [T; n], f: fn(T) -> U) -> [U; n] {
     build(n, |i| f(v[i]))
 }
 
-fn map2(a: [f64; n], b: [f64; n], f: fn(f64, f64) -> f64) -> [f64; n] {
+fn map2(a: [T; n], b: [T; n], f: fn(T, T) -> U) -> [U; n] {
     build(n, |i| f(a[i], b[i]))
 }
 

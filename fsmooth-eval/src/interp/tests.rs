@@ -236,13 +236,13 @@ fn map_and_map2_with_closures_and_functions() {
         ),
         Ok(Value::vec(&[6.0, 12.0]))
     );
-    // a closure of the wrong type is caught at its use
+    // a closure of the wrong type is caught: `map` is generic, so at the result it gives
     let e = err(run(
         "fn g(v: [f64; n]) -> [f64; n] { map(v, |x| x < 1.0) }",
         "g",
         &[Value::vec(&[1.0])],
     ));
-    assert!(e.contains("the result of a function parameter"), "{e}");
+    assert!(e.contains("the result of `g`"), "{e}");
     // a kernel entry cannot receive a function
     let e = err(i.call("twice", &[f(1.0), f(1.0)]));
     assert!(e.contains("argument `f` of `twice`"), "{e}");

@@ -118,6 +118,7 @@ pub(super) fn fmt_ty(t: &Ty) -> String {
             let ps: Vec<String> = ps.iter().map(fmt_ty).collect();
             format!("({})", ps.join(", "))
         }
+        Ty::Elem(n) => n.text.clone(),
     }
 }
 
@@ -140,7 +141,7 @@ pub(super) fn bind_sizes<'a>(ty: &'a Ty, v: &Value, sizes: &mut Vec<(&'a str, us
 /// Every size name in `ty`, in order of first appearance, without repeats.
 pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     match ty {
-        Ty::F64(_) | Ty::Usize(_) | Ty::Bool(_) => {}
+        Ty::F64(_) | Ty::Usize(_) | Ty::Bool(_) | Ty::Elem(_) => {}
         Ty::Array(elem, size, _) => {
             let mut names = Vec::new();
             size.names(&mut names);
@@ -171,6 +172,9 @@ pub(super) fn check_shape(ty: &Ty, v: &Value, env: &Env<'_>) -> Result<(), Strin
         (Ty::F64(_), Value::F64(_))
         | (Ty::Usize(_), Value::Usize(_))
         | (Ty::Bool(_), Value::Bool(_)) => Ok(()),
+        // An element-type parameter stands for any element (the compiler checks that its
+        // uses agree).
+        (Ty::Elem(_), _) => Ok(()),
         (Ty::Array(elem, size, _), Value::Array(xs)) => {
             let n = eval_size(size, env)?;
             if xs.len() != n {

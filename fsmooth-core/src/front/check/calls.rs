@@ -4,9 +4,8 @@
 use super::elab::{
     Bind, Elab, Elaborated, Env, FunVal, MAX_INLINED, cast_help, placeholder, wrap_lets,
 };
-use super::signature::ty_of;
+use super::signature::{bind_elems, ty_in};
 use crate::front::ast::{Expr, ExprKind, Name, Sp, Ty};
-use crate::front::diag::Diags;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Type};
 use std::collections::HashMap;
@@ -212,14 +211,18 @@ impl Elab<'_> {
                 from.insert(p.name.text.clone(), format!("`{}`", p.name.text));
             }
         }
+        // Element-type parameters take the types the arguments give them.
+        let mut elems: HashMap<String, Type> = HashMap::new();
+        for (p, v) in f.params.iter().zip(&vals) {
+            if let Some(v) = v {
+                bind_elems(&p.ty, &v.ty, &mut elems);
+            }
+        }
         let mut ptys: Vec<Option<Type>> = Vec::new();
         for (p, v) in f.params.iter().zip(&vals) {
             let t = match &p.ty {
                 Ty::Fn(..) => None,
-                t => {
-                    let mut d = Diags::default();
-                    ty_of(t, &mut d)
-                }
+                t => ty_in(t, &elems),
             };
             if let (Some(t), Some(v)) = (&t, v) {
                 let mut pairs = Vec::new();
@@ -334,8 +337,7 @@ impl Elab<'_> {
                         },
                         Ty::Fn(_, r, _),
                     ) => {
-                        let mut d = Diags::default();
-                        let want = ty_of(r, &mut d).map(|t| subty(&t));
+                        let want = ty_in(r, &elems).map(|t| subty(&t));
                         Rc::new(FunVal::Closure {
                             params: params.clone(),
                             body: body.clone(),
@@ -359,12 +361,11 @@ impl Elab<'_> {
                 bound.push((id, v));
             }
         }
+        // `None` also for a result of an element type no argument binds (`map`'s `U`): it
+        // is what the body gives.
         let ret = match &f.ret {
             Ty::Fn(..) => None,
-            t => {
-                let mut d = Diags::default();
-                ty_of(t, &mut d).map(|t| subty(&t))
-            }
+            t => ty_in(t, &elems).map(|t| subty(&t)),
         };
         let body = f.body.clone();
         let saved = (self.report, self.suppressed.take());

@@ -96,6 +96,7 @@ fn restamp_ty(t: &mut Ty, at: Span) {
             restamp_ty(ret, at);
             *span = at;
         }
+        Ty::Elem(n) => restamp_name(n, at),
         Ty::Tuple(parts, span) => {
             for p in parts {
                 restamp_ty(p, at);

@@ -8,6 +8,7 @@ use crate::front::ast::{Expr, ExprKind, SizeAst, SizeOp, Sp, Ty};
 use crate::front::diag::Diags;
 use crate::front::size::Size;
 use crate::middle::ir::{KParam, Kernel, Type};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Size names of a type, in order of first appearance.
@@ -90,6 +91,71 @@ pub(super) fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
             let parts: Vec<Option<Type>> = parts.iter().map(|p| ty_of(p, diags)).collect();
             Some(Type::Tuple(parts.into_iter().collect::<Option<_>>()?))
         }
+        Ty::Elem(n) => {
+            diags.error(
+                n.span,
+                format!("`{}` is an element-type parameter: only private helpers take them (a kernel's types are concrete: `f64`, `[f64; n]`, ..)", n.text),
+            );
+            None
+        }
+    }
+}
+
+/// A written type with element-type parameters replaced by what `params` binds them to;
+/// `None` when it names an unbound one (or is no type).
+pub(super) fn ty_in(t: &Ty, params: &HashMap<String, Type>) -> Option<Type> {
+    match t {
+        Ty::Elem(n) => params.get(&n.text).cloned(),
+        Ty::Array(e, n, _) => match ty_in(e, params)? {
+            Type::F64 => Some(Type::Arr(vec![size_of(n)])),
+            Type::Arr(mut d) => {
+                d.insert(0, size_of(n));
+                Some(Type::Arr(d))
+            }
+            _ => None,
+        },
+        Ty::Tuple(parts, _) => Some(Type::Tuple(
+            parts
+                .iter()
+                .map(|p| ty_in(p, params))
+                .collect::<Option<_>>()?,
+        )),
+        t => ty_of(t, &mut Diags::default()),
+    }
+}
+
+/// Bind the element-type parameters of written type `t` from the type `arg` of a value
+/// passed for it (the first binding of each wins; mismatches are the caller's to report).
+pub(super) fn bind_elems(t: &Ty, arg: &Type, params: &mut HashMap<String, Type>) {
+    match (t, arg) {
+        (Ty::Elem(n), a) => {
+            params.entry(n.text.clone()).or_insert_with(|| a.clone());
+        }
+        (Ty::Array(e, _, _), Type::Arr(d)) => {
+            let inner = if d.len() > 1 {
+                Type::Arr(d[1..].to_vec())
+            } else {
+                Type::F64
+            };
+            bind_elems(e, &inner, params);
+        }
+        (Ty::Tuple(ps, _), Type::Tuple(xs)) => {
+            for (p, x) in ps.iter().zip(xs) {
+                bind_elems(p, x, params);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// True when written type `t` has an element-type parameter.
+pub(super) fn has_elems(t: &Ty) -> bool {
+    match t {
+        Ty::Elem(_) => true,
+        Ty::Array(e, _, _) => has_elems(e),
+        Ty::Tuple(ps, _) => ps.iter().any(has_elems),
+        Ty::Fn(ps, r, _) => ps.iter().any(has_elems) || has_elems(r),
+        _ => false,
     }
 }
 
@@ -101,6 +167,11 @@ pub(super) fn check_fn(
     diags: &mut Diags,
 ) -> Option<Kernel> {
     let f = &scope.fns[fi];
+    // A helper generic in its element types is checked where it is called, at the types
+    // its arguments give (as a Rust generic's body would be, were Rust's bounds as loose).
+    if !f.public && (f.params.iter().any(|p| has_elems(&p.ty)) || has_elems(&f.ret)) {
+        return None;
+    }
     let mut el = Elab {
         scope,
         recursive,

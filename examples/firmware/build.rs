@@ -174,6 +174,7 @@ fn vectors() -> String {
     s.arr("SMOOTH_X", &xs);
     s.scalar("SMOOTH_ALPHA", alpha);
     s.arr("SMOOTH_EXPECTED", &smooth(&xs, 3, alpha));
+    s.arr("SMOOTH_ALL_EXPECTED", &smooth_all(&xs, 3, alpha));
     s.0
 }
 
@@ -257,6 +258,19 @@ fn layer(w: &[f64], b: &[f64], x: &[f64]) -> Vec<f64> {
 fn mlp(w1: &[f64], w2: &[f64], x: &[f64]) -> Vec<f64> {
     let h: Vec<f64> = matvec(w1, x).iter().map(|v| v.tanh()).collect();
     matvec(w2, &h).iter().map(|v| v.tanh()).collect()
+}
+
+/// Every state of [`smooth`], one row per sample (the last row is `smooth`'s result).
+fn smooth_all(x: &[f64], d: usize, alpha: f64) -> Vec<f64> {
+    let mut s = x[..d].to_vec();
+    let mut all = Vec::new();
+    for row in x.chunks(d) {
+        for (sj, xj) in s.iter_mut().zip(row) {
+            *sj = *sj * (1.0 - alpha) + xj * alpha;
+        }
+        all.extend_from_slice(&s);
+    }
+    all
 }
 
 /// `s = x[0]; s = (1 - alpha) s + alpha x[i]` for every row `i` of `x` (row 0 included).

@@ -1,5 +1,6 @@
-//! The firmware's kernels: ADBench's bundle-adjustment projection, a Kalman step, a softmax
-//! layer and a tanh network, an `ifold` smoother. All but `reproj_errors` have fixed sizes
+//! The firmware's kernels: ADBench's bundle-adjustment projection, a Kalman step (as two
+//! kernels, and as one with two results), a softmax layer and a tanh network, an `ifold`
+//! smoother and the `scan` that keeps its every state. All but `reproj_errors` have fixed sizes
 //! (no size names), so each comes with `SCRATCH_LEN`/`OUT_LEN` constants for static slabs;
 //! `reproj_errors` shows a sized kernel, whose `scratch_len(n, m, p)` is a `const fn`.
 //!
@@ -78,6 +79,19 @@ fsmooth! {
         msub(pp, msmul(outer(ph, ph), 1.0 / s))
     }
 
+    /// The whole Kalman step as one kernel with two results (LANGUAGE.md section 8): the new
+    /// state goes to `out0`, the new covariance to `out1`, and the shared work is done once.
+    pub fn kalman(
+        x: [f64; 4], p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4],
+        h: [f64; 4], r: f64, z: f64,
+    ) -> ([f64; 4], [[f64; 4]; 4]) {
+        let xp = matvec(f, x);
+        let pp = predict_p(p, f, q);
+        let ph = matvec(pp, h);
+        let s = dot(h, ph) + r;
+        (add(xp, smul(ph, (z - dot(h, xp)) / s)), msub(pp, msmul(outer(ph, ph), 1.0 / s)))
+    }
+
     fn softmax(v: [f64; n]) -> [f64; n] {
         let mx = vmax(v);
         let e = map(v, |x| (x - mx).exp());
@@ -98,5 +112,11 @@ fsmooth! {
     /// `ifold` with an array state: exponential smoothing over 16 samples of 3 channels.
     pub fn smooth(x: [[f64; 3]; 16], alpha: f64) -> [f64; 3] {
         ifold(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
+    }
+
+    /// The same smoother as a `scan`: every state, row i after sample i, each written into
+    /// its row of `out` and read back from there by the next step.
+    pub fn smooth_all(x: [[f64; 3]; 16], alpha: f64) -> [[f64; 3]; 16] {
+        scan(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
     }
 }

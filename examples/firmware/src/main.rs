@@ -26,7 +26,7 @@ use core::hint::black_box;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
 use fsmooth::{Error, Region};
-use kernels::{kalman_p, kalman_x, layer, mlp, project, reproj_errors, smooth};
+use kernels::{kalman, kalman_p, kalman_x, layer, mlp, project, reproj_errors, smooth, smooth_all};
 use out::Out;
 use vectors::*;
 
@@ -38,7 +38,10 @@ const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
 }
 /// One slab for both halves of the Kalman step: a region serves one call at a time.
-const KALMAN_SCRATCH: usize = max(kalman_x::SCRATCH_LEN, kalman_p::SCRATCH_LEN);
+const KALMAN_SCRATCH: usize = max(
+    max(kalman_x::SCRATCH_LEN, kalman_p::SCRATCH_LEN),
+    kalman::SCRATCH_LEN,
+);
 /// One slab for both networks.
 const NET_SCRATCH: usize = max(layer::SCRATCH_LEN, mlp::SCRATCH_LEN);
 
@@ -82,6 +85,29 @@ fn call_kalman_p(o: &mut [f64], p: &[f64], r: &mut Region) -> Result<(), Error> 
         black_box(&KALMAN_H),
     );
     kalman_p(o, p, f, q, h, KALMAN_R, r)
+}
+
+/// The whole Kalman step, both results at once.
+#[inline(never)]
+fn call_kalman(
+    x1: &mut [f64],
+    p1: &mut [f64],
+    x: &[f64],
+    p: &[f64],
+    z: f64,
+    r: &mut Region,
+) -> Result<(), Error> {
+    let (f, q, h) = (
+        black_box(&KALMAN_F),
+        black_box(&KALMAN_Q),
+        black_box(&KALMAN_H),
+    );
+    kalman(x1, p1, x, p, f, q, h, KALMAN_R, z, r)
+}
+
+#[inline(never)]
+fn call_smooth_all(o: &mut [f64], x: &[f64], alpha: f64, r: &mut Region) -> Result<(), Error> {
+    smooth_all(o, x, alpha, r)
 }
 
 #[inline(never)]
@@ -263,6 +289,43 @@ fn main() -> ! {
     c.stack("kalman_x", peak_x, kalman_x::SCRATCH_LEN);
     c.stack("kalman_p", peak_p, kalman_p::SCRATCH_LEN);
 
+    // The same eight steps with the two-result kernel.
+    let (mut x, mut p) = (KALMAN_X0, KALMAN_P0);
+    let mut peak = 0;
+    let steps = KALMAN_Z
+        .iter()
+        .zip(&KALMAN_X_EXPECTED)
+        .zip(&KALMAN_P_EXPECTED);
+    for ((&z, want_x), want_p) in steps {
+        let mut x1 = [0.0; kalman::OUT0_LEN];
+        let mut p1 = [0.0; kalman::OUT1_LEN];
+        let (r, used) = stack::measure(|| {
+            call_kalman(
+                &mut x1,
+                &mut p1,
+                black_box(&x),
+                black_box(&p),
+                black_box(z),
+                &mut region,
+            )
+        });
+        peak = peak.max(used);
+        c.result("kalman (out0)", r, &x1, want_x);
+        c.result("kalman (out1)", r, &p1, want_p);
+        (x, p) = (x1, p1);
+    }
+    c.stack("kalman", peak, kalman::SCRATCH_LEN);
+    // A wrong `out1` is an error before anything is written: `out0` keeps its values.
+    let (mut x1, mut p1) = ([7.0; kalman::OUT0_LEN], [7.0; kalman::OUT1_LEN - 1]);
+    let r = call_kalman(&mut x1, &mut p1, &KALMAN_X0, &KALMAN_P0, 0.5, &mut region);
+    let shape = Error::Shape {
+        arg: "out1",
+        expected: kalman::OUT1_LEN,
+        found: kalman::OUT1_LEN - 1,
+    };
+    let kept = x1.iter().chain(&p1).all(|&v| v == 7.0);
+    c.error("kalman with a short out1: Error::Shape", r, shape, kept);
+
     // The networks share a slab.
     let mut region = Region::from_slab(NET_SLAB);
     let mut o = [0.0; layer::OUT_LEN];
@@ -294,6 +357,17 @@ fn main() -> ! {
     });
     c.result("smooth", r, &o, &SMOOTH_EXPECTED);
     c.stack("smooth", used, smooth::SCRATCH_LEN);
+
+    // Its scan: a static slab would be empty, so a local one of the same constant.
+    let mut slab = [0.0; smooth_all::SCRATCH_LEN];
+    let mut region = Region::from_slab(&mut slab);
+    let mut o = [0.0; smooth_all::OUT_LEN];
+    let (r, used) = stack::measure(|| {
+        let x = black_box(&SMOOTH_X);
+        call_smooth_all(&mut o, x, black_box(SMOOTH_ALPHA), &mut region)
+    });
+    c.result("smooth_all (scan)", r, &o, &SMOOTH_ALL_EXPECTED);
+    c.stack("smooth_all", used, smooth_all::SCRATCH_LEN);
 
     // Bad calls are errors, not panics, and leave `out` as it was.
     // (The smoother's: the Kalman kernels' 4 x 4 products are written out and need none.)

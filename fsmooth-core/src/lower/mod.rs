@@ -22,6 +22,8 @@ mod streams;
 #[cfg(test)]
 mod tests;
 mod tuples;
+#[cfg(test)]
+mod tuple_tests;
 mod views;
 
 pub use entry::{Lowering, Planned, Translated, entry, translate};

@@ -91,10 +91,11 @@ pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
     kernels
 }
 
-/// A function may not be named `build`, `ifold` or `length`: those are forms of the
-/// language, and a call by that name means the form.
+/// A function may not be named `build`, `ifold`, `scan` or `length`: those are forms of the
+/// language, and a call by that name means the form. (The views, `concat` and the rest, are
+/// functions: a block's own function of that name shadows them.)
 fn not_built_in(f: &FnDef, diags: &mut Diags) {
-    if matches!(f.name.text.as_str(), "build" | "ifold" | "length") {
+    if matches!(f.name.text.as_str(), "build" | "ifold" | "scan" | "length") {
         diags.error(
             f.name.span,
             format!(
@@ -116,15 +117,19 @@ fn defined_once(f: &FnDef, earlier: &[FnDef], diags: &mut Diags) {
     }
 }
 
-/// A kernel's parameters may not be named `out`, `region` or `scratch`: the generated Rust
-/// function takes parameters of those names itself. (Helpers are inlined, so their
-/// parameters never reach Rust.)
+/// A kernel's parameters may not be named `out`, `region` or `scratch`, nor `out0`, `out1`,
+/// ..: the generated Rust function takes parameters of those names itself (the `outI` are a
+/// kernel's several results). (Helpers are inlined, so their parameters never reach Rust.)
 fn no_reserved_parameters(f: &FnDef, diags: &mut Diags) {
     if !f.public {
         return;
     }
     for p in &f.params {
-        if matches!(p.name.text.as_str(), "out" | "region" | "scratch") {
+        let text = p.name.text.as_str();
+        let numbered_out = text
+            .strip_prefix("out")
+            .is_some_and(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()));
+        if matches!(text, "out" | "region" | "scratch") || numbered_out {
             diags.error(
                 p.name.span,
                 format!(

@@ -9,7 +9,7 @@ import re
 root = pathlib.Path(__file__).resolve().parent.parent
 fail = root / "fsmooth-ui" / "tests" / "ui" / "fail"
 
-# Grouped as LANGUAGE.md section 4 lists them; anything else goes under "More".
+# Grouped as LANGUAGE.md sections 4, 8 and 9 list them; anything else goes under "More".
 groups = [
     ("Shapes of arguments", ["arg_shape_literal", "arg_shape_symbolic", "arg_shape_rows", "arg_rank", "matvec_inner_dim"]),
     ("Shapes of branches, literals, folds and results", ["if_branches", "array_literal_elements", "ifold_body_shape", "return_shape", "return_size_not_fixed"]),
@@ -19,6 +19,10 @@ groups = [
     ("Names and calls", ["unknown_function_suggestion", "unknown_variable", "unknown_method", "wrong_argument_count", "duplicate_function", "reserved_parameter_name"]),
     ("Functions", ["recursion", "mutual_recursion", "kernel_function_parameter", "closure_as_value", "closure_arity"]),
     ("Rust that is not fsmooth", ["syntax_error", "for_loop", "mutable_binding", "early_return", "if_without_else", "reference_type"]),
+    ("Tuples", ["tuple_arity_ifold", "tuple_arity_if", "tuple_component_shape", "projection_out_of_range", "projection_of_array", "tuple_as_array_sum", "tuple_as_array_concat", "let_pattern_not_tuple", "let_pattern_too_many"]),
+    ("Kernels with tuples: parameters and several results", ["kernel_tuple_parameter", "kernel_nested_tuple_result", "several_results_wrong_outputs", "several_results_scalars"]),
+    ("Scans", ["scan_body_shape", "scan_usize_state", "scan_count_loop_index"]),
+    ("Layout views", ["split_not_multiple", "split_literal_not_multiple", "slide_no_window", "concat_rank", "interleave_lengths", "pad_fill_shape"]),
     ("Several errors at once", ["two_errors_and_a_valid_kernel"]),
     ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size"]),
 ]

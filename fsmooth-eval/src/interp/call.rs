@@ -6,6 +6,7 @@ use super::MAX_DEPTH;
 use super::env::{Denotation, Env, Function, bind, describe_denotation, lookup};
 use super::types::{bind_sizes, check_shape, fmt_ty, ty_size_names};
 use super::value::{Value, describe};
+use super::views::VIEWS;
 use fsmooth_core::front::ast::{Expr, FnDef, Name, Ty};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -246,7 +247,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A call `name(args)`: a function of the environment (a closure, or a parameter or
-    /// `let` bound to a function) or else of the table.
+    /// `let` bound to a function), else of the table, else a view (section 9).
     pub(super) fn call(
         &self,
         name: &'a Name,
@@ -261,6 +262,9 @@ impl<'a> Evaluator<'a> {
             }
             None => match self.fns.get(&name.text) {
                 Some(def) => Rc::new(Function::Named(def)),
+                None if VIEWS.contains(&name.text.as_str()) => {
+                    return self.view(name, args, env, depth);
+                }
                 None => return Err(self.unknown_name(&name.text, env)),
             },
         };

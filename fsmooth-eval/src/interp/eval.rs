@@ -12,7 +12,12 @@ use std::rc::Rc;
 
 impl<'a> Evaluator<'a> {
     /// Evaluate `e` to a value (not a function).
-    fn rc_value(&self, e: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Rc<Value>, String> {
+    pub(super) fn rc_value(
+        &self,
+        e: &'a Expr,
+        env: &Env<'a>,
+        depth: usize,
+    ) -> Result<Rc<Value>, String> {
         match self.eval(e, env, depth)? {
             Denotation::Value(v) => Ok(v),
             Denotation::Function(_) => Err("a function is used as a value".into()),
@@ -20,11 +25,11 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn value(&self, e: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Value, String> {
+    pub(super) fn value(&self, e: &'a Expr, env: &Env<'a>, depth: usize) -> Result<Value, String> {
         self.rc_value(e, env, depth).map(unwrap_rc)
     }
 
-    fn usize_of(
+    pub(super) fn usize_of(
         &self,
         e: &'a Expr,
         env: &Env<'a>,
@@ -97,9 +102,6 @@ impl<'a> Evaluator<'a> {
         }
         match &e.kind {
             ExprKind::Error => Err("this expression did not parse".to_string()),
-            ExprKind::Scan(..) | ExprKind::Tuple(_) | ExprKind::Proj(..) => {
-                Err("tuples and scans are not interpreted yet".to_string())
-            }
             ExprKind::Float(x) => Ok(Denotation::from(Value::F64(*x))),
             ExprKind::Int(k) => int_lit(*k),
             ExprKind::Bool(b) => Ok(Denotation::from(Value::Bool(*b))),
@@ -110,6 +112,9 @@ impl<'a> Evaluator<'a> {
             ExprKind::Len(a) => self.len(a, env, depth),
             ExprKind::Build(n, i, body) => self.build(n, i, body, env, depth),
             ExprKind::Ifold(n, init, acc, i, body) => self.ifold(n, init, acc, i, body, env, depth),
+            ExprKind::Scan(n, init, acc, i, body) => self.scan(n, init, acc, i, body, env, depth),
+            ExprKind::Tuple(es) => self.tuple(es, env, depth),
+            ExprKind::Proj(t, k, _) => self.proj(t, *k, env, depth),
             ExprKind::Array(es) => self.array(es, env, depth),
             ExprKind::If(c, t, f) => {
                 if self.bool_of(c, env, depth, "an `if` condition")? {
@@ -235,6 +240,7 @@ impl<'a> Evaluator<'a> {
         for k in 0..n {
             let env = bind(env, &i.text, Denotation::from(Value::Usize(k)));
             let x = self.value(body, &env, depth)?;
+            no_tuple(&x, || format!("`build` element {k}"))?;
             if let Some(x0) = xs.first()
                 && !same_shape(x0, &x)
             {
@@ -249,39 +255,11 @@ impl<'a> Evaluator<'a> {
         Ok(Denotation::from(Value::Array(xs)))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn ifold(
-        &self,
-        n: &'a Expr,
-        init: &'a Expr,
-        acc_name: &'a Name,
-        i: &'a Name,
-        body: &'a Expr,
-        env: &Env<'a>,
-        depth: usize,
-    ) -> Result<Denotation<'a>, String> {
-        let n = self.usize_of(n, env, depth, "the count of `ifold`")?;
-        let mut acc = self.rc_value(init, env, depth)?;
-        for k in 0..n {
-            let env = bind(env, &acc_name.text, Denotation::Value(acc.clone()));
-            let env = bind(&env, &i.text, Denotation::from(Value::Usize(k)));
-            let next = self.rc_value(body, &env, depth)?;
-            if !same_shape(&acc, &next) {
-                return Err(format!(
-                    "the `ifold` body changes the accumulator's shape from `{}` to `{}` (step {k})",
-                    describe(&acc),
-                    describe(&next)
-                ));
-            }
-            acc = next;
-        }
-        Ok(Denotation::Value(acc))
-    }
-
     fn array(&self, es: &'a [Expr], env: &Env<'a>, depth: usize) -> Result<Denotation<'a>, String> {
         let mut xs: Vec<Value> = Vec::with_capacity(es.len());
         for (k, e) in es.iter().enumerate() {
             let x = self.value(e, env, depth)?;
+            no_tuple(&x, || format!("array literal element {k}"))?;
             if let Some(x0) = xs.first()
                 && !same_shape(x0, &x)
             {
@@ -420,6 +398,19 @@ impl<'a> Evaluator<'a> {
             (BinOp::Or, true) => Ok(Value::Bool(true)),
             _ => Ok(Value::Bool(self.bool_of(r, env, depth, &what)?)),
         }
+    }
+}
+
+/// Arrays hold scalars or arrays, never tuples (LANGUAGE.md section 8: a tuple is never
+/// materialised, and a `build` of tuples does not exist).
+pub(super) fn no_tuple(x: &Value, what: impl FnOnce() -> String) -> Result<(), String> {
+    match x {
+        Value::Tuple(_) => Err(format!(
+            "{} is the tuple `{}`, but arrays do not hold tuples",
+            what(),
+            describe(x)
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -5,7 +5,23 @@
 //! obviously correct rather than fast:
 //!
 //! - every value is a [`Value`]; arrays are nested [`Value::Array`]s, checked to be
-//!   rectangular where they are built (`build`, array literals, `ifold` accumulators);
+//!   rectangular where they are built (`build`, array literals, `ifold` and `scan` states,
+//!   the views); tuples are [`Value::Tuple`]s, which arrays never hold;
+//! - tuples (LANGUAGE.md section 8) are plain values: `(a, b)` builds one, `t.k` takes a
+//!   component (an error if `t` is not a tuple or has no component k), and patterns need
+//!   nothing of their own, since the parser turns `let (a, b) = e;` and `|(s, q), i|` into
+//!   a binding of the whole and `let`s of its projections. Declared tuple types are checked
+//!   component by component, and size names are bound through them;
+//! - `ifold` and `scan` run the same steps; every state must keep the initial state's shape
+//!   (each tuple component its own). `scan` keeps the n states, state k after step k: an
+//!   array of them, or for a tuple state a tuple of such arrays, component by component
+//!   (nested tuples alike), so `scan(n, (0.0, [1.0, 2.0]), ..)` is `([f64; n], [[f64; 2]; n])`;
+//! - the layout views (section 9: `concat join split reverse interleave slide pad`) are
+//!   built-in functions, reached only when no closure or parameter in scope and no block or
+//!   prelude function has the name; each builds its result array outright, and a fault the
+//!   compiled code reports at run time (`split` of a length that is not a multiple of m,
+//!   `slide` with w = 0 or n + 1 < w) or that its checker rejects (arguments that are not
+//!   arrays, rows or lengths that differ, `pad`'s v not an element of the array) is an `Err`;
 //! - at every call, size names are bound from the `usize` parameters and then from the
 //!   argument shapes (a bare size name `n` in `[T; n]` takes that dimension's length), and
 //!   every argument, and the result, is then checked against its declared type with those
@@ -21,19 +37,32 @@
 //!
 //! Limitation: a [`Value`] does not carry a shape, so an empty array does not show its inner
 //! sizes (`[[f64; m]; 0]` is just `[]`). A size that only such an array would determine is
-//! unknown, and using it is an error.
+//! unknown, and using it is an error. Nor can the views compare the row shape of an empty
+//! argument with the other's (`concat([], b)` takes b's rows as they are).
+//!
+//! The interpreter does not type-check a program: it evaluates what it is given and checks
+//! values where they meet a declared type (calls, results, annotated `let`s) or a form that
+//! needs a shape (the list above). So it runs some programs the checker rejects, such as a
+//! `split` whose length is not a multiple of m as written; for those it is no oracle.
 //!
 //! The module is in parts: `value` (the values), `env` (what names stand for), `types`
 //! (sizes and types as written, and values checked against them), `call` (calls and the
-//! evaluator) and `eval` (expressions).
+//! evaluator), `eval` (expressions), `tuples` (tuples, projections, `ifold` and `scan`) and
+//! `views` (the layout views).
 
 mod call;
 mod env;
 mod eval;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tuple_tests;
+mod tuples;
 mod types;
 mod value;
+#[cfg(test)]
+mod view_tests;
+mod views;
 
 pub use value::Value;
 
@@ -100,6 +129,10 @@ impl Interp {
     /// [`Value::Array`]; sizes are bound from argument shapes as LANGUAGE.md describes,
     /// `usize` parameters are passed as [`Value::Usize`]). Returns the result or a
     /// description of the run-time fault (with the chain of calls it happened in).
+    ///
+    /// A kernel with several results returns a [`Value::Tuple`]: component I of
+    /// [`Value::parts`] is what the generated kernel writes to `outI` (an array, to compare
+    /// with [`Value::flatten`]) or returns (a scalar).
     pub fn call(&self, name: &str, args: &[Value]) -> Result<Value, String> {
         let def = self.fns.get(name).ok_or_else(|| {
             let hint = closest(name, sorted_names(&self.fns))

@@ -1,6 +1,6 @@
 use super::*;
 
-fn interp(src: &str) -> Interp {
+pub(super) fn interp(src: &str) -> Interp {
     match Interp::new(src) {
         Ok(i) => i,
         Err(e) => panic!("parse failed: {e}"),
@@ -18,15 +18,15 @@ fn prelude(name: &str, args: &[Value]) -> Value {
     }
 }
 
-fn f(x: f64) -> Value {
+pub(super) fn f(x: f64) -> Value {
     Value::F64(x)
 }
 
-fn u(k: usize) -> Value {
+pub(super) fn u(k: usize) -> Value {
     Value::Usize(k)
 }
 
-fn err(r: Result<Value, String>) -> String {
+pub(super) fn err(r: Result<Value, String>) -> String {
     match r {
         Ok(v) => panic!("expected an error, got {v:?}"),
         Err(e) => e,

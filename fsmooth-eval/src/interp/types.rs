@@ -123,18 +123,26 @@ pub(super) fn fmt_ty(t: &Ty) -> String {
 }
 
 /// Bind the bare size names of `ty` that are not bound yet from the shape of `v`, dimension
-/// by dimension (inner dimensions from the first element). Mismatches are left for
-/// [`check_shape`] to report.
+/// by dimension (inner dimensions from the first element), through tuples component by
+/// component (left to right). Mismatches are left for [`check_shape`] to report.
 pub(super) fn bind_sizes<'a>(ty: &'a Ty, v: &Value, sizes: &mut Vec<(&'a str, usize)>) {
-    if let (Ty::Array(elem, size, _), Value::Array(xs)) = (ty, v) {
-        if let SizeAst::Name(n) = size
-            && !sizes.iter().any(|(s, _)| *s == n.text)
-        {
-            sizes.push((&n.text, xs.len()));
+    match (ty, v) {
+        (Ty::Array(elem, size, _), Value::Array(xs)) => {
+            if let SizeAst::Name(n) = size
+                && !sizes.iter().any(|(s, _)| *s == n.text)
+            {
+                sizes.push((&n.text, xs.len()));
+            }
+            if let Some(x0) = xs.first() {
+                bind_sizes(elem, x0, sizes);
+            }
         }
-        if let Some(x0) = xs.first() {
-            bind_sizes(elem, x0, sizes);
+        (Ty::Tuple(ts, _), Value::Tuple(xs)) => {
+            for (t, x) in ts.iter().zip(xs) {
+                bind_sizes(t, x, sizes);
+            }
         }
+        _ => {}
     }
 }
 
@@ -185,6 +193,19 @@ pub(super) fn check_shape(ty: &Ty, v: &Value, env: &Env<'_>) -> Result<(), Strin
                 ));
             }
             xs.iter().try_for_each(|x| check_shape(elem, x, env))
+        }
+        (Ty::Tuple(ts, _), Value::Tuple(xs)) => {
+            if ts.len() != xs.len() {
+                return Err(format!(
+                    "a tuple of {} components is not one of {}",
+                    xs.len(),
+                    ts.len()
+                ));
+            }
+            for (k, (t, x)) in ts.iter().zip(xs).enumerate() {
+                check_shape(t, x, env).map_err(|e| format!("component `.{k}`: {e}"))?;
+            }
+            Ok(())
         }
         _ => Err(format!("`{}` is not a `{}`", describe(v), fmt_ty(ty))),
     }

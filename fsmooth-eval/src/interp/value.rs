@@ -9,8 +9,10 @@ pub enum Value {
     Usize(usize),
     /// A `bool`.
     Bool(bool),
-    /// An array `[T; n]`: its n elements, each a value of type T.
+    /// An array `[T; n]`: its n elements, each a value of type T (never a tuple).
     Array(Vec<Value>),
+    /// A tuple `(T1, T2, ..)`: its components (two or more), which may be tuples.
+    Tuple(Vec<Value>),
 }
 
 impl Value {
@@ -30,7 +32,9 @@ impl Value {
     }
 
     /// Row-major flattening of an (arbitrarily nested) array, as the generated kernels lay
-    /// arrays out. Scalars flatten to one element (`usize` by `as f64`, `bool` to 0 or 1).
+    /// arrays out. Scalars flatten to one element (`usize` by `as f64`, `bool` to 0 or 1); a
+    /// tuple flattens to its components' flattenings one after the other (to compare a
+    /// kernel's several results one by one, flatten each of [`Value::parts`]).
     pub fn flatten(&self) -> Vec<f64> {
         let mut out = Vec::new();
         self.flatten_into(&mut out);
@@ -42,11 +46,21 @@ impl Value {
             Value::F64(x) => out.push(*x),
             Value::Usize(k) => out.push(*k as f64),
             Value::Bool(b) => out.push(if *b { 1.0 } else { 0.0 }),
-            Value::Array(xs) => {
+            Value::Array(xs) | Value::Tuple(xs) => {
                 for x in xs {
                     x.flatten_into(out);
                 }
             }
+        }
+    }
+
+    /// A tuple's components, in position order; any other value is its own only part. For a
+    /// kernel with several results, part `I` is what the generated code writes to `outI` (an
+    /// array) or returns (a scalar).
+    pub fn parts(&self) -> &[Value] {
+        match self {
+            Value::Tuple(xs) => xs,
+            other => std::slice::from_ref(other),
         }
     }
 
@@ -72,16 +86,21 @@ pub(super) fn describe(v: &Value) -> String {
             }
             Some(_) => format!("a ragged array of {} elements", xs.len()),
         },
+        Value::Tuple(xs) => {
+            let parts: Vec<String> = xs.iter().map(describe).collect();
+            format!("({})", parts.join(", "))
+        }
     }
 }
 
-/// Same scalar type, or arrays of the same length whose elements pairwise have the same shape.
+/// Same scalar type, or arrays of the same length whose elements pairwise have the same
+/// shape, or tuples of as many components whose components pairwise have the same shape.
 pub(super) fn same_shape(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::F64(_), Value::F64(_))
         | (Value::Usize(_), Value::Usize(_))
         | (Value::Bool(_), Value::Bool(_)) => true,
-        (Value::Array(xs), Value::Array(ys)) => {
+        (Value::Array(xs), Value::Array(ys)) | (Value::Tuple(xs), Value::Tuple(ys)) => {
             xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_shape(x, y))
         }
         _ => false,

@@ -21,9 +21,9 @@ pub mod storage;
 mod streams;
 #[cfg(test)]
 mod tests;
-mod tuples;
 #[cfg(test)]
 mod tuple_tests;
+mod tuples;
 mod views;
 
 pub use entry::{Lowering, Planned, Translated, entry, translate};

@@ -13,7 +13,9 @@ fn scratch(out: &str) -> String {
         .expect("a scratch length");
     let rest = &out[at..];
     let body = rest.find(['{', '=']).map_or(rest, |b| &rest[b + 1..]);
-    body[..body.find(['}', ';']).unwrap_or(body.len())].trim().to_string()
+    body[..body.find(['}', ';']).unwrap_or(body.len())]
+        .trim()
+        .to_string()
 }
 
 #[test]
@@ -25,8 +27,14 @@ fn several_results_take_one_destination_each_and_return_the_scalars() {
             (mean, q / (n as f64) - mean * mean, build(n, |i| v[i] - mean))
         }",
     );
-    assert!(out.contains("pub fn stats (out2 : & mut [f64] , v : & [f64]"), "{out}");
-    assert!(out.contains("Result < (f64 , f64) , :: fsmooth :: Error >"), "{out}");
+    assert!(
+        out.contains("pub fn stats (out2 : & mut [f64] , v : & [f64]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Result < (f64 , f64) , :: fsmooth :: Error >"),
+        "{out}"
+    );
     assert!(out.contains("pub const fn out2_len (n : usize)"), "{out}");
     assert!(!out.contains("fn out_len"), "{out}");
     assert!(out.contains("arg : \"out2\""), "{out}");
@@ -49,7 +57,8 @@ fn every_destination_is_checked_before_the_frame_and_the_loops() {
 
 #[test]
 fn a_scalar_scan_keeps_its_state_in_a_local() {
-    let out = expand("pub fn cumsum(x: [f64; n]) -> [f64; n] { scan(n, 0.0, |acc, i| acc + x[i]) }");
+    let out =
+        expand("pub fn cumsum(x: [f64; n]) -> [f64; n] { scan(n, 0.0, |acc, i| acc + x[i]) }");
     assert_eq!(scratch(&out), "0usize", "{out}");
     // The state is stored into `out` once per step, never loaded back.
     assert!(!out.contains(":: ld (out"), "{out}");

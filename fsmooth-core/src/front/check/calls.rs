@@ -61,6 +61,15 @@ impl Elab<'_> {
                 let vals: Vec<Core> = vals.into_iter().collect::<Result<_, _>>()?;
                 let mut cenv = cenv.clone();
                 let mut bound = Vec::new();
+                let saved = std::mem::replace(&mut self.report, *report);
+                let fits = params
+                    .iter()
+                    .zip(&vals)
+                    .all(|(p, v)| self.pattern_fits(p, &v.ty));
+                self.report = saved;
+                if !fits {
+                    return Err(());
+                }
                 for (p, v) in params.iter().zip(vals) {
                     let id = self.fresh(&p.text);
                     cenv.push((p.text.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
@@ -283,6 +292,13 @@ impl Elab<'_> {
                         format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
                     })
                     .unwrap_or_default();
+                let help = if v.ty.is_tuple() && want.is_arr() {
+                    format!(
+                        "{help}\n  help: this is a tuple: take one component, `t.0`, or `concat` its arrays"
+                    )
+                } else {
+                    help
+                };
                 self.err(
                     v.span,
                     format!(

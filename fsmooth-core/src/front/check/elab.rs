@@ -237,6 +237,11 @@ impl Elab<'_> {
                     continue;
                 }
             };
+            if !self.pattern_fits(&l.name, &v.ty) {
+                ok = false;
+                env.push((l.name.text.clone(), Bind::Failed));
+                continue;
+            }
             let id = self.fresh(&l.name.text);
             env.push((
                 l.name.text.clone(),
@@ -381,10 +386,12 @@ impl Elab<'_> {
         let n = self.size_expr(n, env, "`build`'s count");
         let id = self.fresh(&i.text);
         let mut env = env.clone();
-        env.push((
-            i.text.clone(),
-            Bind::Val(id, Type::Usize, Some(Size::Loop(id))),
-        ));
+        let index = if self.pattern_fits(i, &Type::Usize) {
+            Bind::Val(id, Type::Usize, Some(Size::Loop(id)))
+        } else {
+            Bind::Failed
+        };
+        env.push((i.text.clone(), index));
         // The body is checked even when the count failed: the index is bound either way.
         let body = self.expr(body, &env);
         let (n, body) = (n?, body?);
@@ -425,8 +432,8 @@ impl Elab<'_> {
         // The body is checked even when the count or the start failed; an accumulator
         // without a start has no type, and its uses fail quietly.
         let acc_bind = match &init {
-            Ok(init) => Bind::Val(aid, init.ty.clone(), None),
-            Err(()) => Bind::Failed,
+            Ok(init) if self.pattern_fits(acc, &init.ty) => Bind::Val(aid, init.ty.clone(), None),
+            _ => Bind::Failed,
         };
         env.push((acc.text.clone(), acc_bind));
         env.push((
@@ -442,7 +449,7 @@ impl Elab<'_> {
                     "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`{}",
                     body.ty,
                     init.ty,
-                    super::tuples::parts_note(&body.ty, &init.ty)
+                    super::tuples::parts_note(&body.ty, &init.ty, "the body gives", "the accumulator starts as")
                 ),
             );
             return Err(());
@@ -505,7 +512,7 @@ impl Elab<'_> {
                     "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`{}",
                     a.ty,
                     b.ty,
-                    super::tuples::parts_note(&a.ty, &b.ty)
+                    super::tuples::parts_note(&a.ty, &b.ty, "the `then` branch gives", "the `else` branch")
                 ),
             );
             return Err(());

@@ -316,7 +316,7 @@ pub(super) fn check_fn(
                 "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`{}",
                 f.name.text,
                 body.ty,
-                super::tuples::parts_note(&ret, &body.ty)
+                super::tuples::parts_note(&ret, &body.ty, "declared", "the body gives")
             ),
         );
         return None;

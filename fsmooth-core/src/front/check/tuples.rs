@@ -72,8 +72,8 @@ impl Elab<'_> {
         let (aid, iid) = (self.fresh(&acc.text), self.fresh(&i.text));
         let mut env = env.clone();
         let acc_bind = match &init {
-            Ok(init) => Bind::Val(aid, init.ty.clone(), None),
-            Err(()) => Bind::Failed,
+            Ok(init) if self.pattern_fits(acc, &init.ty) => Bind::Val(aid, init.ty.clone(), None),
+            _ => Bind::Failed,
         };
         env.push((acc.text.clone(), acc_bind));
         env.push((
@@ -89,7 +89,7 @@ impl Elab<'_> {
                     "mismatched shapes: the `scan` body gives `{}`, but the state starts as `{}`{}",
                     body.ty,
                     init.ty,
-                    parts_note(&body.ty, &init.ty)
+                    parts_note(&body.ty, &init.ty, "the body gives", "the state starts as")
                 ),
             );
             return Err(());
@@ -98,7 +98,12 @@ impl Elab<'_> {
             self.err(
                 init.span,
                 format!(
-                    "a `scan` keeps every state in an array, and arrays hold `f64`: this state has a `{bad}`"
+                    "a `scan` keeps every state in an array, and arrays hold `f64`: this state has a `{bad}`{}",
+                    if *bad == Type::Usize {
+                        "\n  help: count in f64: start at `0.0` and add `1.0`"
+                    } else {
+                        ""
+                    }
                 ),
             );
             return Err(());
@@ -112,6 +117,72 @@ impl Elab<'_> {
     }
 }
 
+impl Elab<'_> {
+    /// Whether a value of type `ty` fits the name it is bound to: a tuple pattern (the
+    /// parser names its whole by its text, `(s, q)`) takes a tuple of as many components.
+    /// Reports the mismatch on the pattern.
+    pub(super) fn pattern_fits(&mut self, name: &Name, ty: &Type) -> bool {
+        let Some(parts) = pattern_arity(&name.text) else {
+            return true;
+        };
+        let pat = pattern_text(&name.text);
+        match ty {
+            Type::Tuple(ts) if ts.len() == parts => true,
+            Type::Tuple(ts) => {
+                let help = if parts < ts.len() {
+                    "\n  help: name every component, with `_` for those not needed".to_string()
+                } else {
+                    String::new()
+                };
+                self.err(
+                    name.span,
+                    format!(
+                        "the pattern `{pat}` has {parts} parts, but the value is `{ty}`, a tuple of {}{help}",
+                        ts.len()
+                    ),
+                );
+                false
+            }
+            other => {
+                let help = if other.is_arr() {
+                    "\n  help: an array is taken apart by index: `let a = x[0];`"
+                } else {
+                    ""
+                };
+                self.err(
+                    name.span,
+                    format!(
+                        "the pattern `{pat}` takes apart a tuple, but the value is `{other}`{help}"
+                    ),
+                );
+                false
+            }
+        }
+    }
+}
+
+/// The number of parts of a tuple pattern's text (`(s , (a , b) , _)` has 3), or `None`
+/// for a plain name.
+fn pattern_arity(text: &str) -> Option<usize> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let mut depth = 0usize;
+    let mut parts = 1;
+    for c in inner.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => parts += 1,
+            _ => {}
+        }
+    }
+    Some(parts)
+}
+
+/// A pattern's text as a user writes it (`(s, q)`, not the token stream's `(s , q)`).
+fn pattern_text(text: &str) -> String {
+    text.replace(" ,", ",")
+}
+
 /// A component type that no array can hold (`usize`, `bool`), if the type has one.
 fn unstorable(t: &Type) -> Option<&Type> {
     match t {
@@ -121,8 +192,9 @@ fn unstorable(t: &Type) -> Option<&Type> {
     }
 }
 
-/// For two tuple types that differ: which component differs, or that the arities do.
-pub(super) fn parts_note(a: &Type, b: &Type) -> String {
+/// For two tuple types that differ: which component differs (`a` is what `a_is` says,
+/// `b` what `b_is` says), or that the arities do.
+pub(super) fn parts_note(a: &Type, b: &Type, a_is: &str, b_is: &str) -> String {
     match (a, b) {
         (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() != ys.len() => format!(
             "\n  note: a tuple of {} components is not one of {}",
@@ -134,7 +206,7 @@ pub(super) fn parts_note(a: &Type, b: &Type) -> String {
             .zip(ys)
             .enumerate()
             .find(|(_, (x, y))| !x.same(y))
-            .map(|(k, (x, y))| format!("\n  note: component `.{k}` is `{x}` here and `{y}` there"))
+            .map(|(k, (x, y))| format!("\n  note: component `.{k}`: {a_is} `{x}`, {b_is} `{y}`"))
             .unwrap_or_default(),
         (Type::Tuple(_), _) | (_, Type::Tuple(_)) => {
             "\n  note: one is a tuple and the other is not".to_string()

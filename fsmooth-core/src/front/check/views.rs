@@ -169,6 +169,13 @@ impl Elab<'_> {
         let (a, d) = self.array_arg("split", a, env)?;
         let m = m?;
         let Some(rows) = d[0].poly().divide(&m.poly()).and_then(|q| q.to_size()) else {
+            if let (Some(len), Some(mc)) = (d[0].as_const(), m.as_const()) {
+                self.err(
+                    a.span,
+                    format!("`split({mc}, ..)` cuts rows of {mc}, but this array has {len} elements, not a multiple of {mc}"),
+                );
+                return Err(());
+            }
             self.err(
                 a.span,
                 format!(
@@ -246,23 +253,28 @@ impl Elab<'_> {
     }
 
     fn v_slide(&mut self, w: &Expr, a: &Expr, sp: Sp, env: &Env) -> Elaborated {
+        let wsp = w.span;
         let w = self.size_expr(w, env, "`slide`'s window");
         let (a, d) = self.array_arg("slide", a, env)?;
         let w = w?;
-        if let (Some(wc), Some(n)) = (w.as_const(), d[0].as_const())
-            && (wc == 0 || n + 1 < wc)
-        {
+        if w.as_const() == Some(0) {
             self.err(
-                sp,
-                format!(
-                    "`slide({wc}, ..)` of `{}` has no windows: the window must be between 1 and the length",
-                    a.ty
-                ),
+                wsp,
+                "`slide(0, ..)` has windows of no elements: use a window of 1 or more",
             );
             return Err(());
         }
-        if w.as_const() == Some(0) {
-            self.err(sp, "`slide(0, ..)` has windows of no elements: use w ≥ 1");
+        if let (Some(wc), Some(n)) = (w.as_const(), d[0].as_const())
+            && n + 1 < wc
+        {
+            self.err(
+                wsp,
+                format!(
+                    "a window of {wc} is wider than `{}` allows: at most {}, the length + 1 (which gives no windows)",
+                    a.ty,
+                    n + 1
+                ),
+            );
             return Err(());
         }
         let (mut env, mut bound) = (env.clone(), Vec::new());
@@ -297,8 +309,16 @@ impl Elab<'_> {
             self.err(
                 v.span,
                 format!(
-                    "mismatched shapes: `pad` fills with an element of the array, `{row}`, found `{}`",
-                    v.ty
+                    "mismatched shapes: `pad` fills with an element of the array, `{row}`, found `{}`{}",
+                    v.ty,
+                    match row.dims() {
+                        [k] if k.as_const().is_some_and(|k| (1..=8).contains(&k)) => {
+                            let zeros = vec!["0.0"; k.as_const().unwrap_or(1) as usize];
+                            format!("\n  help: fill with a row, e.g. `[{}]`", zeros.join(", "))
+                        }
+                        [] => String::new(),
+                        _ => "\n  help: fill with a row of the array".to_string(),
+                    }
                 ),
             );
             return Err(());

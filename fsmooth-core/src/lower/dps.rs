@@ -525,6 +525,11 @@ impl<'k> Dps<'k> {
                 let mut stmts = Vec::new();
                 let mut cur = e;
                 while let Kind::Let(v, a, b) = &cur.kind {
+                    if matches!(b.kind, Kind::Var(x) if x == *v) && a.ty.is_arr() {
+                        // `let y = a; y`: `a` is written where `y` would be copied.
+                        cur = a;
+                        break;
+                    }
                     stmts.extend(self.bind(*v, a));
                     cur = b;
                 }

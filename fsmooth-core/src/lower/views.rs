@@ -49,7 +49,10 @@ impl Dps<'_> {
                     },
                 );
             }
-            Kind::Proj(t, k) => {
+            // A component of a tuple that has places already; a computed tuple's component
+            // is written into a buffer of its own below, its other components nowhere when
+            // that can be.
+            Kind::Proj(t, k) if has_places(t) => {
                 let (pre, loc) = self.locate(t);
                 if let Loc::Tuple(parts) = loc
                     && let Some(Loc::View(w)) = parts.into_iter().nth(*k)
@@ -173,6 +176,15 @@ impl Dps<'_> {
         (1..dims.len())
             .filter_map(|d| row_width(&dims[d..]))
             .collect()
+    }
+}
+
+/// A tuple whose components are in places already: a variable, or a component of one.
+fn has_places(t: &Core) -> bool {
+    match &t.kind {
+        Kind::Var(_) => true,
+        Kind::Proj(inner, _) => has_places(inner),
+        _ => false,
     }
 }
 

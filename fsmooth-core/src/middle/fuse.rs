@@ -9,7 +9,7 @@
 //! every length is already a size.)
 
 use crate::middle::ir::{Core, Kind, VarId};
-use crate::middle::simplify::{count_reads, is_trivial, subst_index};
+use crate::middle::simplify::{count_reads, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
 /// variables).
@@ -140,7 +140,7 @@ impl Pass<'_> {
             && should_fuse(*x, body, b, self.left(*x))
         {
             let value = a.take();
-            let sites = replace_reads(b, *x, &value, &mut self.left(*x));
+            let sites = replace_reads(b, *x, &value, &mut self.left(*x), self.names);
             // The value is now read at every site instead of once.
             self.add_reads(&value, sites.saturating_sub(1));
             *e = b.take();
@@ -552,39 +552,80 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
     }
 }
 
-/// True when computing an element is only loads (indexing with trivial indexes).
+/// True when computing an element is only loads, at indexes of index arithmetic, perhaps
+/// chosen by comparisons of indexes (a padded array's element: `if i < l { v } else
+/// { a[i - l] }`): cheaper to recompute at every read than to store.
 fn loads_only(e: &Core) -> bool {
     match &e.kind {
         Kind::Var(_) | Kind::Size(_) | Kind::F64(_) => true,
-        Kind::Index(a, k) => loads_only(a) && is_trivial(k),
+        Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
+        Kind::If(c, a, b) => index_arith(c) && loads_only(a) && loads_only(b),
+        _ => false,
+    }
+}
+
+/// `usize` arithmetic and comparisons over variables and sizes.
+fn index_arith(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Var(_) | Kind::Size(_) => e.ty == crate::middle::ir::Type::Usize,
+        Kind::Bin(op, a, b, _) => {
+            let usize_operands = a.ty == crate::middle::ir::Type::Usize;
+            let ok_op = !matches!(
+                op,
+                crate::front::ast::BinOp::And | crate::front::ast::BinOp::Or
+            );
+            usize_operands && ok_op && index_arith(a) && index_arith(b)
+        }
         _ => false,
     }
 }
 
 /// Every `x[..]` made `value[..]`; how many there were.
-fn replace_reads(e: &mut Core, x: VarId, value: &Core, left: &mut u32) -> u32 {
+fn replace_reads(
+    e: &mut Core,
+    x: VarId,
+    value: &Core,
+    left: &mut u32,
+    names: &mut Vec<String>,
+) -> u32 {
+    let mut sites = 0;
+    replace_at(e, x, value, left, names, &mut sites);
+    sites
+}
+
+/// [`replace_reads`], counting the sites in `sites`: the first read takes the value, later
+/// ones a copy with variables of their own (each read may bind the loop index anew).
+fn replace_at(
+    e: &mut Core,
+    x: VarId,
+    value: &Core,
+    left: &mut u32,
+    names: &mut Vec<String>,
+    sites: &mut u32,
+) {
     if *left == 0 {
-        return 0;
+        return;
     }
-    if let Kind::Index(a, _) = &mut e.kind
+    if let Kind::Index(a, k) = &mut e.kind
         && matches!(a.kind, Kind::Var(v) if v == x)
     {
         let span = a.span;
-        **a = value.clone();
+        **a = if *sites == 0 {
+            value.clone()
+        } else {
+            crate::middle::ir::fresh(value.clone(), names)
+        };
         a.span = span;
         *left -= 1;
+        *sites += 1;
         // The index may read `x` too (the copy of `value` cannot).
-        let Kind::Index(_, k) = &mut e.kind else {
-            unreachable!("matched above")
-        };
-        return 1 + replace_reads(k, x, value, left);
+        replace_at(k, x, value, left, names, sites);
+        return;
     }
-    let mut sites = 0;
     for c in e.children_mut() {
-        sites += replace_reads(c, x, value, left);
+        replace_at(c, x, value, left, names, sites);
     }
-    sites
 }
 
 #[cfg(test)]

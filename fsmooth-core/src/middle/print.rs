@@ -19,7 +19,22 @@ const INLINE: usize = 60;
 /// The name a variable prints as: its source name and its id, `x_3`.
 pub fn var(v: VarId, names: &[String]) -> String {
     let name = names.get(v as usize).map(String::as_str).unwrap_or("v");
-    format!("{}_{v}", name.trim_start_matches("r#"))
+    let name = name.trim_start_matches("r#");
+    if name.chars().all(|c| c == '_' || c.is_alphanumeric()) {
+        return format!("{name}_{v}");
+    }
+    // A name the compiler gave (a tuple pattern's whole, `(s , q)`; a view's hidden
+    // argument, `a `): its words joined, so that the printed code still parses.
+    let words: Vec<&str> = name
+        .split(|c: char| !(c == '_' || c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let joined = if words.is_empty() {
+        "t".to_string()
+    } else {
+        words.join("_")
+    };
+    format!("{joined}_{v}")
 }
 
 /// A size expression, loop indexes named as variables.

@@ -211,8 +211,8 @@ impl Resolver {
     pub(super) fn expr<'a>(&mut self, e: &'a Ex) -> ResolvedEx<'a> {
         match e {
             Ex::Tuple(_) => {
-                self.fail("several results are not run by the executor yet".into());
-                ResolvedEx::Usize(0)
+                self.fail("a tuple `(..)` that is not the kernel's result".into());
+                ResolvedEx::Internal("a tuple inside an expression")
             }
             Ex::F64(v) => ResolvedEx::F64(*v),
             Ex::Bool(b) => ResolvedEx::Bool(*b),
@@ -255,6 +255,26 @@ impl Resolver {
             Ex::Block(sts, v) => ResolvedEx::Block(self.stmts(sts), self.boxed(v)),
             Ex::If(c, a, b) => ResolvedEx::If(self.boxed(c), self.boxed(a), self.boxed(b)),
             Ex::Internal(m) => ResolvedEx::Internal(m),
+        }
+    }
+
+    /// A kernel's result: its scalars, in position order (several for a tuple, which is
+    /// only the whole result).
+    pub(super) fn result<'a>(&mut self, result: Option<&'a Ex>) -> Vec<ResolvedEx<'a>> {
+        match result {
+            None => Vec::new(),
+            Some(Ex::Tuple(xs)) => {
+                if xs.len() < 2 {
+                    // Printed, `(a)` is `a` and `()` is no result: the kernel's signature says
+                    // otherwise.
+                    self.fail(format!(
+                        "a tuple result of {} scalars (a tuple is only made for several)",
+                        xs.len()
+                    ));
+                }
+                xs.iter().map(|x| self.expr(x)).collect()
+            }
+            Some(e) => vec![self.expr(e)],
         }
     }
 

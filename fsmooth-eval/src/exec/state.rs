@@ -1,13 +1,12 @@
-//! What a run changes: the bindings of names, the buffers (`out`, the frame, the
+//! What a run changes: the bindings of names, the buffers (the frame, the outputs, the
 //! parameters, heap buffers) with the slots written in each, and the live allocations of the
 //! frame; and the checks on every access to them.
 
 use super::resolve::{NameId, OUT_NAME, SCRATCH_NAME};
 use super::{Arg, STEP_BUDGET};
 
-/// The buffer indexes of `out` and the frame; the parameters and heap buffers follow.
-pub(super) const OUT_BUFFER: usize = 0;
-pub(super) const SCRATCH_BUFFER: usize = 1;
+/// The buffer index of the frame; the outputs, the parameters and heap buffers follow.
+pub(super) const SCRATCH_BUFFER: usize = 0;
 
 /// A run-time value of the loop IR: a scalar, or a reference to (part of) a buffer.
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +51,8 @@ pub(super) struct Binding {
 #[derive(Debug)]
 pub(super) enum BufferKind {
     Param(String),
-    Out,
+    /// An output: `out`, or `outK` of a kernel with several results (its name).
+    Out(String),
     Scratch,
     /// A buffer of `storage = "heap"` (its Rust name).
     Heap(String),
@@ -63,8 +63,14 @@ pub(super) struct Buffer {
     pub(super) kind: BufferKind,
     pub(super) data: Vec<f64>,
     pub(super) written: Vec<bool>,
-    /// Whether `written` is kept (`out` and the frame).
+    /// Whether `written` is kept (outputs, the frame and heap buffers).
     tracked: bool,
+    /// For an output, the slots written and not read since: a second write to one is an
+    /// overlapping write (each slot of an output is written once, or read before it is
+    /// written again, as an accumulation `+=` does).
+    unread: Vec<bool>,
+    /// For an output, whether its length check has run.
+    checked: bool,
 }
 
 impl Buffer {
@@ -75,15 +81,20 @@ impl Buffer {
             data: vec![f64::NAN; len],
             written: vec![false; len],
             tracked: true,
+            unread: Vec::new(),
+            checked: false,
         }
     }
 
     pub(super) fn name(&self) -> &str {
         match &self.kind {
-            BufferKind::Param(n) | BufferKind::Heap(n) => n,
-            BufferKind::Out => "out",
+            BufferKind::Param(n) | BufferKind::Heap(n) | BufferKind::Out(n) => n,
             BufferKind::Scratch => "scratch",
         }
+    }
+
+    pub(super) fn is_output(&self) -> bool {
+        matches!(self.kind, BufferKind::Out(_))
     }
 }
 
@@ -131,8 +142,10 @@ pub(super) struct Executor<'c> {
     pub(super) env: Vec<Vec<Binding>>,
     /// Names bound, in order (popped at the end of each statement list).
     trail: Vec<NameId>,
-    /// `out`, the frame, the parameters, then the heap buffers of the open scopes.
+    /// The frame, the outputs, the parameters, then the heap buffers of the open scopes.
     pub(super) buffers: Vec<Buffer>,
+    /// How many outputs the call has.
+    outputs: usize,
     /// Live allocations of the frame, `[off, end)`, in allocation order.
     pub(super) live: Vec<(usize, usize)>,
     /// The current slot of each enclosing fill: (buffer, index).
@@ -144,22 +157,28 @@ pub(super) struct Executor<'c> {
 }
 
 impl<'c> Executor<'c> {
-    /// A run over the interned `names`, with `out` of `out_len` never-written slots and no
-    /// frame yet.
-    pub(super) fn new(names: &'c [String], out_len: usize) -> Executor<'c> {
+    /// A run over the interned `names`, with no output and no frame yet.
+    pub(super) fn new(names: &'c [String]) -> Executor<'c> {
         Executor {
             env: vec![Vec::new(); names.len()],
             names,
             trail: Vec::new(),
-            buffers: vec![
-                Buffer::tracked(BufferKind::Out, out_len),
-                Buffer::tracked(BufferKind::Scratch, 0),
-            ],
+            buffers: vec![Buffer::tracked(BufferKind::Scratch, 0)],
+            outputs: 0,
             live: Vec::new(),
             slots: Vec::new(),
             steps: 0,
             frame_ran: false,
         }
+    }
+
+    /// Bind output `name` (interned as `id`) to a buffer of `len` never-written slots.
+    pub(super) fn bind_output(&mut self, id: NameId, name: &str, len: usize) {
+        let mut b = Buffer::tracked(BufferKind::Out(name.to_string()), len);
+        b.unread = vec![false; len];
+        self.buffers.push(b);
+        self.outputs += 1;
+        self.bind(id, Value::Buffer(self.buffers.len() - 1), false);
     }
 
     /// Bind parameter `name` (interned as `id`) to its argument; an array becomes a buffer
@@ -175,6 +194,8 @@ impl<'c> Executor<'c> {
                     data: data.clone(),
                     written: Vec::new(),
                     tracked: false,
+                    unread: Vec::new(),
+                    checked: false,
                 });
                 Value::Buffer(self.buffers.len() - 1)
             }
@@ -216,7 +237,8 @@ impl Executor<'_> {
     pub(super) fn binding(&self, id: NameId) -> Outcome<Binding> {
         match self.env[id as usize].last() {
             Some(b) => Ok(*b),
-            None if id == OUT_NAME => fault("`out` used in a scalar kernel"),
+            None if id == OUT_NAME && self.outputs == 0 => fault("`out` used in a scalar kernel"),
+            None if id == OUT_NAME => fault("`out` used in a kernel of several results"),
             None if id == SCRATCH_NAME => fault("`scratch` used where there is no frame"),
             None => fault(format!("unknown identifier `{}`", self.name(id))),
         }
@@ -259,20 +281,54 @@ impl Executor<'_> {
     }
 
     /// Read slot `i` (in range) of buffer `buf`.
-    pub(super) fn read_slot(&self, buf: usize, i: usize) -> Outcome<f64> {
-        let b = &self.buffers[buf];
+    pub(super) fn read_slot(&mut self, buf: usize, i: usize) -> Outcome<f64> {
+        let b = &mut self.buffers[buf];
         if b.tracked && !b.written[i] {
             return fault(format!("read of a never-written slot: {}[{i}]", b.name()));
+        }
+        if let Some(u) = b.unread.get_mut(i) {
+            *u = false;
         }
         Ok(b.data[i])
     }
 
-    pub(super) fn write_slot(&mut self, buf: usize, i: usize, v: f64) {
+    /// Write slot `i` (in range) of buffer `buf`; an output must have been length-checked,
+    /// and the slot not written since it was last read.
+    pub(super) fn write_slot(&mut self, buf: usize, i: usize, v: f64) -> Outcome<()> {
         let b = &mut self.buffers[buf];
+        if b.is_output() {
+            if !b.checked {
+                return fault(format!("`{}` written before its length check", b.name()));
+            }
+            if b.unread[i] {
+                return fault(format!(
+                    "overlapping writes: {}[{i}] written twice, its first value never read",
+                    b.name()
+                ));
+            }
+            b.unread[i] = true;
+        }
         b.data[i] = v;
         if b.tracked {
             b.written[i] = true;
         }
+        Ok(())
+    }
+
+    /// A length check of buffer `buf`, which reports `arg` if it fails: an output's check
+    /// must name the output, and lets it be written.
+    pub(super) fn length_checked(&mut self, buf: usize, arg: &str) -> Outcome<()> {
+        let b = &mut self.buffers[buf];
+        if b.is_output() {
+            if arg != b.name() {
+                return fault(format!(
+                    "the length check of `{}` reports the argument `{arg}`",
+                    b.name()
+                ));
+            }
+            b.checked = true;
+        }
+        Ok(())
     }
 
     pub(super) fn check_writable(&self, buf: usize) -> Outcome<()> {
@@ -318,10 +374,29 @@ impl Executor<'_> {
         self.check_live(buf, start, end)
     }
 
-    pub(super) fn out_untouched(&self, why: &str) -> Outcome<()> {
-        if let Some(i) = self.buffers[OUT_BUFFER].written.iter().position(|&w| w) {
-            return fault(format!("out[{i}] was written before {why}"));
+    /// No output written (before an error of the entry).
+    pub(super) fn outputs_untouched(&self, why: &str) -> Outcome<()> {
+        for b in self.buffers.iter().filter(|b| b.is_output()) {
+            if let Some(i) = b.written.iter().position(|&w| w) {
+                return fault(format!("{}[{i}] was written before {why}", b.name()));
+            }
         }
         Ok(())
+    }
+
+    /// The outputs of a successful call, in the order they were bound: each length-checked,
+    /// every slot written.
+    pub(super) fn take_outputs(&mut self) -> Outcome<Vec<Vec<f64>>> {
+        let mut outs = Vec::with_capacity(self.outputs);
+        for b in self.buffers.iter_mut().filter(|b| b.is_output()) {
+            if !b.checked {
+                return fault(format!("the length of `{}` is never checked", b.name()));
+            }
+            if let Some(slot) = b.written.iter().position(|w| !w) {
+                return fault(format!("{} slot {slot} never written", b.name()));
+            }
+            outs.push(std::mem::take(&mut b.data));
+        }
+        Ok(outs)
     }
 }

@@ -79,7 +79,7 @@ impl Executor<'_> {
                     ));
                 }
                 self.check_live(buf, at, at + 1)?;
-                self.write_slot(buf, at, v);
+                self.write_slot(buf, at, v)?;
             }
             ResolvedSt::StoreRow(b, off, vals) => {
                 let mut vs = Vec::with_capacity(vals.len());
@@ -101,7 +101,7 @@ impl Executor<'_> {
                 };
                 self.check_live(buf, off, end)?;
                 for (t, v) in vs.into_iter().enumerate() {
-                    self.write_slot(buf, off + t, v);
+                    self.write_slot(buf, off + t, v)?;
                 }
             }
             ResolvedSt::Slot(val) => {
@@ -109,7 +109,7 @@ impl Executor<'_> {
                 let Some(&(buf, i)) = self.slots.last() else {
                     return fault("`__slot` outside a fill");
                 };
-                self.write_slot(buf, i, v);
+                self.write_slot(buf, i, v)?;
             }
             ResolvedSt::SlotAdd(val) => {
                 let Some(&(buf, i)) = self.slots.last() else {
@@ -117,7 +117,7 @@ impl Executor<'_> {
                 };
                 let old = self.read_slot(buf, i)?;
                 let v = self.eval_f64(val)?;
-                self.write_slot(buf, i, old + v);
+                self.write_slot(buf, i, old + v)?;
             }
             ResolvedSt::Loop {
                 fill,
@@ -206,7 +206,7 @@ impl Executor<'_> {
                 self.take_steps(n)?;
                 for j in 0..n {
                     let v = self.read_slot(src_buf, src_start + j)?;
-                    self.write_slot(dst_buf, dst_start + j, v);
+                    self.write_slot(dst_buf, dst_start + j, v)?;
                 }
             }
             ResolvedSt::Alloc(off, len) => {
@@ -252,9 +252,10 @@ impl Executor<'_> {
             ResolvedSt::CheckLen { arg, base, want } => {
                 let buf = self.buffer_of(*base)?;
                 let want = self.eval_usize(want)?;
+                self.length_checked(buf, arg)?;
                 let found = self.buffers[buf].data.len();
                 if found != want {
-                    self.out_untouched("a length check failed")?;
+                    self.outputs_untouched("a length check failed")?;
                     return Err(Stop::Error(format!(
                         "argument `{arg}` has length {found}, but the kernel's signature \
                          requires {want}"

@@ -1,8 +1,12 @@
 //! Tests of the executor. Here: correct kernels run and give what the printed code gives;
 //! `memory`: the faults of the frame and the buffers; `rules`: what rustc would reject,
-//! kernel errors, scoping, the step budget.
+//! kernel errors, scoping, the step budget; `results`: kernels with several results, their
+//! outputs' rules; `compiled`: kernels compiled from source with several results, scans and
+//! views.
 
+mod compiled;
 mod memory;
+mod results;
 mod rules;
 
 use super::{Arg, Fault, Returned, run};
@@ -95,8 +99,17 @@ fn for_(n: Ex, streams: Vec<Stream>, body: Vec<St>) -> St {
 fn xs() -> Vec<(&'static str, Arg)> {
     vec![("x", Arg::Array(vec![1.0, 2.0, 3.0]))]
 }
-/// An array kernel over `x = [1, 2, 3]`.
-fn array(body: Vec<St>, out_len: usize) -> Result<Result<Returned, String>, Fault> {
+/// The entry's length check of output `base` (`out` or `outK`).
+fn check_out(base: Base, len: usize) -> St {
+    St::CheckLen {
+        arg: base.name(),
+        base,
+        want: u(len),
+    }
+}
+/// An array kernel over `x = [1, 2, 3]`, `out` length-checked first.
+fn array(mut body: Vec<St>, out_len: usize) -> Result<Result<Returned, String>, Fault> {
+    body.insert(0, check_out(Base::Out, out_len));
     run(&Func { body, result: None }, &xs(), Some(out_len))
 }
 /// A scalar kernel over `x = [1, 2, 3]` and `n = 3`.
@@ -266,8 +279,9 @@ fn segments_bind_their_part_of_a_row_or_fault() {
             Ex::LdRow(Base::Row(id("g")), Box::new(u(0)), 2, 1),
         )],
     };
+    let rest = fill(Base::Out, Some(1), 2, vec![], vec![St::Slot(f(1.0))]);
     assert_eq!(
-        array(vec![no_frame(), fill_out(), seg(1)], 3),
+        array(vec![no_frame(), rest, seg(1)], 3),
         Ok(Ok(Returned::Out(vec![3.0, 1.0, 1.0])))
     );
     faults(
@@ -279,8 +293,9 @@ fn segments_bind_their_part_of_a_row_or_fault() {
 #[test]
 fn row_stores_write_their_row_or_fault_whole() {
     let row = |off: usize| St::StoreRow(Base::Out, u(off), vec![f(4.0), f(5.0)]);
+    let first = fill(Base::Out, None, 1, vec![], vec![St::Slot(f(1.0))]);
     assert_eq!(
-        array(vec![no_frame(), fill_out(), row(1)], 3),
+        array(vec![no_frame(), first, row(1)], 3),
         Ok(Ok(Returned::Out(vec![1.0, 4.0, 5.0])))
     );
     // One slot past the end: the printed `st_row` would store nothing.

@@ -213,7 +213,7 @@ fn kernel_kind_must_match_the_result() {
     assert_eq!(
         run(
             &Func {
-                body: vec![],
+                body: vec![check_out(Base::Out, 0)],
                 result: None
             },
             &[],

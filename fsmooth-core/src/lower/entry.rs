@@ -148,6 +148,9 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
             }
         });
     }
+    for s in &k.entry_sizes {
+        g.sizes.get(s);
+    }
     let mut checks = Vec::new();
     for p in &k.params {
         if let Type::Arr(_) = &p.ty {

@@ -140,3 +140,14 @@ fn a_tuple_state_fold_of_arrays_double_buffers_each_component() {
     // Two buffers of the array state, and out0 written from the last.
     assert_eq!(scratch(&out), "6usize", "{out}");
 }
+
+#[test]
+fn a_run_time_window_of_zero_is_an_error_at_entry() {
+    let out = expand(
+        "pub fn k(x: [f64; n], w: usize) -> [f64; n + 1 - w] {
+            build(n + 1 - w, |i| sum(slide(w, x)[i]))
+        }",
+    );
+    let check = out.find("div_exact (w , w").expect("w / w at entry");
+    assert!(check < out.find("arg : \"out\"").unwrap(), "{out}");
+}

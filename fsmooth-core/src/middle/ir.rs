@@ -460,6 +460,10 @@ pub struct Kernel {
     pub pins: Vec<Pin>,
     /// The source name of each variable, for readable generated code.
     pub var_names: Vec<String>,
+    /// Sizes computed (with their checks) at entry even if no loop needs them: the
+    /// conditions a view puts on run-time sizes (`slide(w, ..)` needs `w / w`, which fails
+    /// for w = 0), so that a bad size is an error before anything is written.
+    pub entry_sizes: Vec<Size>,
 }
 
 /// A kernel parameter.

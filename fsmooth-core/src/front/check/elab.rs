@@ -66,6 +66,8 @@ pub(super) struct Elab<'a> {
     /// Calls inlined so far: bounded, so that helpers calling helpers twice over cannot make
     /// the macro run (nearly) forever.
     pub(super) inlined: usize,
+    /// Sizes the kernel computes at entry for their checks ([`crate::middle::ir::Kernel::entry_sizes`]).
+    pub(super) entry_sizes: Vec<Size>,
 }
 
 /// How many calls one function may inline in all.

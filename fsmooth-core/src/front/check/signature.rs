@@ -181,6 +181,7 @@ pub(super) fn check_fn(
         names: Vec::new(),
         depth: 0,
         inlined: 0,
+        entry_sizes: Vec::new(),
     };
     let mut env: Env = Vec::new();
     let mut sizes: Vec<String> = Vec::new();
@@ -325,7 +326,9 @@ pub(super) fn check_fn(
         return None;
     }
     let names = el.names;
+    let entry_sizes = el.entry_sizes;
     Some(Kernel {
+        entry_sizes,
         name: f.name.clone(),
         attrs: f.attrs.clone(),
         params,

@@ -277,6 +277,11 @@ impl Elab<'_> {
             );
             return Err(());
         }
+        if w.as_const().is_none() {
+            // `w / w` fails for w = 0 (an exact division by zero): checked at entry.
+            self.entry_sizes
+                .push(Size::Div(Box::new(w.clone()), Box::new(w.clone())));
+        }
         let (mut env, mut bound) = (env.clone(), Vec::new());
         let an = self.hold("a", a, &mut env, &mut bound);
         let wn = hidden("w", sp);

@@ -1,0 +1,101 @@
+//! Every fsmooth example in docs/language.md compiles: each ```rust block that holds
+//! fsmooth source (a `fsmooth! { .. }` block, or `fn` items written with fsmooth types) is
+//! expanded and must give no error. A block marked ```rust,ignore is skipped (a generated
+//! signature, or an example of a mistake).
+
+/// The code blocks of `text` fenced as ```rust, with their first line number.
+fn rust_blocks(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(usize, String)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        match &mut cur {
+            None if t == "```rust" => cur = Some((n + 2, String::new())),
+            Some(_) if t.starts_with("```") => out.extend(cur.take()),
+            Some((_, body)) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// The fsmooth source of a block: the inside of its `fsmooth! { .. }`, or the block itself
+/// when it holds only fsmooth items; `None` for plain Rust.
+fn fsmooth_source(block: &str) -> Option<String> {
+    if let Some(at) = block.find("fsmooth! {") {
+        let inner = &block[at + "fsmooth! {".len()..];
+        let mut depth = 1;
+        for (k, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(inner[..k].to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        return None;
+    }
+    // Line comments (not doc comments) may show the generated Rust: not part of the source.
+    let code: Vec<&str> = block
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            !t.starts_with("//") || t.starts_with("///")
+        })
+        .map(|l| l.split(" // ").next().unwrap_or(l))
+        .collect();
+    let code = code.join("\n");
+    let rust_only = ["&mut", "&[", "Region", "fn main", "let mut", "assert"];
+    (code.contains("fn ") && !rust_only.iter().any(|r| code.contains(r))).then_some(code)
+}
+
+#[test]
+fn every_fsmooth_example_in_the_language_reference_compiles() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/language.md");
+    let text = std::fs::read_to_string(path).expect("docs/language.md");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    let mut earlier: Vec<String> = Vec::new();
+    for (line, block) in rust_blocks(&text) {
+        let Some(src) = fsmooth_source(&block) else {
+            continue;
+        };
+        let expand = |src: &str| -> Result<String, String> {
+            let tokens: proc_macro2::TokenStream = src.parse().map_err(|e| format!("{e:?}"))?;
+            Ok(fsmooth_core::expand(tokens).to_string())
+        };
+        let mut out = match expand(&src) {
+            Ok(out) => out,
+            Err(e) => {
+                failures.push(format!("line {line}: does not tokenize: {e}"));
+                continue;
+            }
+        };
+        // An example may use the helpers of an earlier one (`stats` calls `moments`).
+        for before in earlier.iter().rev() {
+            if !out.contains("cannot find function") {
+                break;
+            }
+            if let Ok(joined) = expand(&format!("{before}\n{src}"))
+                && !joined.contains("cannot find function")
+            {
+                out = joined;
+            }
+        }
+        earlier.push(src);
+        if let Some(at) = out.find("compile_error") {
+            let msg: String = out[at..].chars().take(300).collect();
+            failures.push(format!("line {line}: {msg}"));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 12, "only {checked} examples found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -177,3 +177,35 @@ fn the_plan_totals_what_the_generated_scratch_len_returns() {
         }
     }
 }
+
+#[test]
+fn tuples_scans_and_views_total_their_frames() {
+    let block = "
+        pub fn stats(v: [f64; n]) -> (f64, f64, [f64; n]) {
+            let (s, q) = ifold(n, (0.0, 0.0), |(s, q), i| (s + v[i], q + v[i] * v[i]));
+            (s, q, build(n, |i| v[i] * s))
+        }
+        pub fn states(x: [f64; n], k: usize) -> ([[f64; 2]; k], f64) {
+            let t = scan(k, ([0.0, 1.0], 0.0), |(a, s), i| ([a[1], a[0] + x[i % n]], s + a[0]));
+            (t.0, sum(t.1))
+        }
+        pub fn mixed(a: [f64; 3], s: usize) -> ([f64; 3], f64) {
+            ifold(s, (a, 0.0), |(v, t), i| (build(3, |j| v[(j + 1) % 3]), t + v[0]))
+        }
+        pub fn cat(a: [f64; n], b: [f64; m]) -> [f64; n + m] {
+            let t = concat(ifold(2, a, |acc, i| smul(acc, 2.0)), reverse(b));
+            map(t, |x| x + 1.0)
+        }
+    ";
+    let at = sizes(&[("n", 7), ("m", 4), ("k", 5)]);
+    for options in [
+        "",
+        "#![fsmooth(fusion = false)]",
+        "#![fsmooth(views = false)]",
+        "#![fsmooth(storage = \"heap_frame\")]",
+    ] {
+        for (k, p, _) in planned(&format!("{options}\n{block}")) {
+            check_plan(&k, &p, &at);
+        }
+    }
+}

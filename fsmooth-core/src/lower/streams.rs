@@ -99,7 +99,8 @@ impl Dps<'_> {
     /// plus an offset fixed during the loop: returns the element.
     pub(super) fn stream(&mut self, w: &View, idx: &Core) -> Option<Ex> {
         let sym = idx.sym.as_ref()?;
-        if matches!(w.base, Base::Out) {
+        // A destination is not read as a stream (its reads are of slots its loops write).
+        if matches!(w.base, Base::Out | Base::OutPart(_)) {
             return None;
         }
         let mut vars = Vec::new();

@@ -429,6 +429,9 @@ fn read_in_loop(e: &Core, x: VarId, inside: bool) -> Option<bool> {
         Kind::Ifold(n, init, _, _, body) => read_in_loop(n, x, inside)
             .or_else(|| read_in_loop(init, x, inside))
             .or_else(|| read_in_loop(body, x, true)),
+        Kind::Scan(_, init, _, _, body) => {
+            read_in_loop(init, x, inside).or_else(|| read_in_loop(body, x, true))
+        }
         _ => e.children().find_map(|c| read_in_loop(c, x, inside)),
     }
 }
@@ -516,6 +519,12 @@ fn reads_in(
         }
         Kind::Ifold(n, init, _, i, body) => {
             reads_in(n, x, loops, f, other, left);
+            reads_in(init, x, loops, f, other, left);
+            loops.push(*i);
+            reads_in(body, x, loops, f, other, left);
+            loops.pop();
+        }
+        Kind::Scan(_, init, _, i, body) => {
             reads_in(init, x, loops, f, other, left);
             loops.push(*i);
             reads_in(body, x, loops, f, other, left);

@@ -158,6 +158,15 @@ impl Lift<'_> {
                 self.walk(b);
                 self.path.pop();
             }
+            Kind::Scan(n, init, acc, i, b) => {
+                // A scan is a loop: what reads its index or state stays inside it.
+                self.walk(init);
+                let free = self.free_size(n).then(|| n.clone());
+                self.inside.extend([*acc, *i]);
+                self.path.push((*i, free));
+                self.walk(b);
+                self.path.pop();
+            }
             Kind::Ifold(n, init, acc, i, b) => {
                 self.walk(n);
                 self.walk(init);

@@ -69,6 +69,15 @@ mod with_views {
             pad(m, 1, 1, [0.0, -1.0])
         }
 
+        /// Tuple folds with literal counts (written out by unrolling).
+        pub fn rot(a: [f64; 3]) -> ([f64; 3], f64) {
+            ifold(4, (a, 0.0), |(v, t), i| (build(3, |j| v[(j + 1) % 3]), t + v[0]))
+        }
+
+        pub fn powers(x: f64) -> (f64, f64) {
+            ifold(3, (1.0, 0.0), |(p, s), i| (p * x, s + p))
+        }
+
         /// A scan's result placed by a concat: the scan writes into the first part.
         pub fn prefix_then(x: [f64; n], y: [f64; m]) -> [f64; n + m] {
             concat(scan(n, 0.0, |acc, i| acc + x[i]), y)
@@ -289,4 +298,18 @@ fn interleave_pad_and_slide_follow_their_definitions() {
         assert!(matches!(r, Err(Error::Arithmetic { .. })), "w = {w}: {r:?}");
         assert!(out.iter().all(|&v| v == 7.0));
     }
+}
+
+#[test]
+fn written_out_tuple_folds_agree() {
+    let mut region = Region::new();
+    let a = [1.0, 2.0, 3.0];
+    let mut out0 = [0.0; 3];
+    let t = k::rot(&mut out0, &a, &mut region).unwrap();
+    // Four rotations by one: back to a rotated once; t sums a[0], a[1], a[2], a[0].
+    assert_eq!(out0, [2.0, 3.0, 1.0]);
+    assert_eq!(t, 1.0 + 2.0 + 3.0 + 1.0);
+    assert_eq!(k::powers(2.0, &mut region).unwrap(), (8.0, 7.0));
+    let args = [Value::vec(&a)];
+    assert_eq!(reference(k::SRC, "rot", &args), vec![2.0, 3.0, 1.0, 7.0]);
 }

@@ -425,7 +425,28 @@ impl Dps<'_> {
             }
             out
         };
-        if !arrays {
+        // One stored scalar state (a scalar scan, or a tuple scan read for one component):
+        // the loop iterates the destination's slots themselves, with no bounds check.
+        let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
+        let one_slot = match stored.as_slice() {
+            [d] if !arrays => Some((*d).clone()),
+            _ => None,
+        };
+        if let Some(d) = one_slot {
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            self.enter_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            let mut step = self.write_parts(body, &nxt);
+            for (c, nx, kept) in &scalars {
+                step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                if kept.is_some() {
+                    step.push(St::Slot(Ex::Var(c.clone())));
+                }
+            }
+            let streams = self.leave_loop_sts(&mut step, Some(&d.base));
+            code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
+        } else if !arrays {
             let cur = cur_of(self, None);
             self.env.insert(*acc, cur);
             self.enter_loop(*i, &iv);

@@ -3,8 +3,9 @@
 //! `cargo bench --bench instructions` runs this executable under `valgrind --tool=callgrind`
 //! once per workload with no calls (the setup alone) and once per variant with N calls;
 //! the difference over N is the count per call. It prints the table and writes it as TSV
-//! under `$CARGO_TARGET_DIR/bench-results/`. Under `cargo test --benches` it only runs each
-//! variant once, without valgrind.
+//! under `$CARGO_TARGET_DIR/bench-results/`; `cargo bench --bench instructions -- GROUP..`
+//! measures the groups whose names contain one of the words and writes nothing. Under
+//! `cargo test --benches` it only runs each variant once, without valgrind.
 
 use std::fmt::Write as _;
 use std::process::Command;
@@ -19,6 +20,9 @@ fn calls<W: Workload>() -> u64 {
         "ba_reproj" | "gmm_d10_K5" => 3,
         "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
         "layer_softmax" | "matchain_16" => 200,
+        g if g.ends_with("_1e6") => 3,
+        g if g.ends_with("_1e4") || g == "filter3x3_256" => 20,
+        "concat_1e3" => 200,
         _ => 2000,
     }
 }
@@ -56,7 +60,28 @@ fn callgrind_args(args: &[&str]) -> u64 {
         .unwrap_or_else(|| panic!("no `Collected :` line in callgrind's output:\n{err}"))
 }
 
-fn measure<W: Workload>(tsv: &mut String, md: &mut String) {
+/// Group names to measure: the command line's words other than flags (none: every group).
+fn filters(args: &[String]) -> Vec<&str> {
+    args.iter()
+        .skip(1)
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--"))
+        .collect()
+}
+
+/// The tables being written: the paper's workloads (every variant a column) and those of
+/// tuples, scans and views (fsmooth, hand-written, fsmooth without views).
+struct Tables<'a> {
+    filters: Vec<&'a str>,
+    tsv: String,
+    md: String,
+    md_v2: String,
+}
+
+fn measure<W: Workload>(t: &mut Tables) {
+    if !t.filters.is_empty() && !t.filters.iter().any(|f| W::GROUP.contains(f)) {
+        return;
+    }
     let n = calls::<W>();
     let base = callgrind(W::GROUP, Variant::Fsmooth, 0);
     let mut per_call = Vec::new();
@@ -64,16 +89,35 @@ fn measure<W: Workload>(tsv: &mut String, md: &mut String) {
         let total = callgrind(W::GROUP, v, n);
         let ir = total.saturating_sub(base) as f64 / n as f64;
         per_call.push((v, ir));
-        writeln!(tsv, "{}\t{}\t{ir:.0}", W::GROUP, v.name()).unwrap();
+        writeln!(t.tsv, "{}\t{}\t{ir:.0}", W::GROUP, v.name()).unwrap();
     }
     let get = |want: Variant| per_call.iter().find(|(v, _)| *v == want).map(|p| p.1);
     let hand = get(Variant::Hand).unwrap();
-    let cells: Vec<String> = workloads::ALL
+    let fs = get(Variant::Fsmooth).unwrap();
+    if let Some(nv) = get(Variant::NoViews) {
+        writeln!(
+            t.md_v2,
+            "| {} | {fs:.0} | {hand:.0} | {nv:.0} | {:.3} | {:.3} |",
+            W::GROUP,
+            fs / hand,
+            nv / hand
+        )
+        .unwrap();
+        eprintln!("{}: done", W::GROUP);
+        return;
+    }
+    let cells: Vec<String> = workloads::ALL[..9]
         .iter()
         .map(|&v| get(v).map_or("".into(), |ir| format!("{ir:.0}")))
         .collect();
-    let ratio = get(Variant::Fsmooth).unwrap() / hand;
-    writeln!(md, "| {} | {} | {ratio:.3} |", W::GROUP, cells.join(" | ")).unwrap();
+    let ratio = fs / hand;
+    writeln!(
+        t.md,
+        "| {} | {} | {ratio:.3} |",
+        W::GROUP,
+        cells.join(" | ")
+    )
+    .unwrap();
     eprintln!("{}: done", W::GROUP);
 }
 
@@ -107,15 +151,32 @@ fn main() {
         return;
     }
     probes::Inputs::new().check();
-    let names: Vec<&str> = workloads::ALL.iter().map(|v| v.name()).collect();
-    let mut md = format!(
-        "| workload | {} | fsmooth / hand |\n|---|{}---:|\n",
-        names.join(" | "),
-        "---:|".repeat(names.len())
+    // The paper's variants: fsmooth-noviews has a table of its own.
+    let names: Vec<&str> = workloads::ALL[..9].iter().map(|v| v.name()).collect();
+    let mut t = Tables {
+        filters: filters(&args),
+        tsv: String::new(),
+        md: format!(
+            "| workload | {} | fsmooth / hand |\n|---|{}---:|\n",
+            names.join(" | "),
+            "---:|".repeat(names.len())
+        ),
+        md_v2: String::from(
+            "| workload | fsmooth | hand | fsmooth-noviews | fsmooth / hand | noviews / hand |\n\
+             |---|---:|---:|---:|---:|---:|\n",
+        ),
+    };
+    each_workload!(measure(&mut t));
+    print!("Instructions per call (callgrind):\n\n{}", t.md);
+    print!(
+        "\nTuples, scans and views, instructions per call (callgrind):\n\n{}",
+        t.md_v2
     );
-    let mut tsv = String::new();
-    each_workload!(measure(&mut tsv, &mut md));
-    print!("Instructions per call (callgrind):\n\n{md}");
+    if !t.filters.is_empty() {
+        // A partial run: no probes, and the full run's files stay as they are.
+        return;
+    }
+    let tsv = t.tsv;
     let mut probe_md = String::from("| probe | instructions per run |\n|---|---:|\n");
     let mut probe_tsv = String::new();
     for (name, n) in probes::PROBES {

@@ -24,6 +24,7 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::D => b.iter(|| w.ablation::<0>()),
             Variant::DF => b.iter(|| w.ablation::<1>()),
             Variant::DFB => b.iter(|| w.ablation::<2>()),
+            Variant::NoViews => b.iter(|| w.no_views()),
         });
     }
     g.finish();

@@ -3,7 +3,9 @@
 //! against 10^3 .. 10^6 iterations (the paper's Fig. 11b/d), each count in a fresh process.
 //!
 //! `cargo bench --bench memory` prints the tables and writes them as TSV under
-//! `$CARGO_TARGET_DIR/bench-results/`. Under `cargo test --benches` it runs a quick version
+//! `$CARGO_TARGET_DIR/bench-results/`; `cargo bench --bench memory -- GROUP..` measures the
+//! heap use of the groups whose names contain one of the words, without the RSS sweep, and
+//! writes nothing. Under `cargo test --benches` it runs a quick version
 //! and fails if an fsmooth kernel allocates in steady state.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -75,7 +77,10 @@ fn measure<W: Workload>(w: &mut W, v: Variant, calls: u64) -> Use {
     }
 }
 
-fn heap<W: Workload>(calls: u64, tsv: &mut String, md: &mut String) {
+fn heap<W: Workload>(calls: u64, filters: &[String], tsv: &mut String, md: &mut String) {
+    if !selected(W::GROUP, filters) {
+        return;
+    }
     let mut w = W::new();
     for &v in W::variants() {
         let u = measure(&mut w, v, calls);
@@ -99,7 +104,7 @@ fn heap<W: Workload>(calls: u64, tsv: &mut String, md: &mut String) {
             u.peak
         )
         .unwrap();
-        if v == Variant::Fsmooth {
+        if v == Variant::Fsmooth || v == Variant::NoViews {
             assert_eq!(
                 u.allocs,
                 0.0,
@@ -185,6 +190,93 @@ fn scratch_table() -> String {
     md
 }
 
+/// The exact scratch of the kernels of tuples, scans and views (issue 17), with destination
+/// views and with `#![fsmooth(views = false)]`.
+fn scratch_table_v2() -> String {
+    use workloads::kernels_v2 as k;
+    use workloads::kernels_v2::no_views as nv;
+    use workloads::views::FILTER_SIDE as S;
+    let (e4, e6) = (10_000, 1_000_000);
+    let rows = [
+        ("kalman2", k::kalman2::SCRATCH_LEN, nv::kalman2::SCRATCH_LEN),
+        (
+            "mean_var_1e4",
+            k::mean_var::scratch_len(e4),
+            nv::mean_var::scratch_len(e4),
+        ),
+        (
+            "mean_var_1e6",
+            k::mean_var::scratch_len(e6),
+            nv::mean_var::scratch_len(e6),
+        ),
+        (
+            "biquad_1e4",
+            k::biquad::scratch_len(e4),
+            nv::biquad::scratch_len(e4),
+        ),
+        (
+            "biquad_1e6",
+            k::biquad::scratch_len(e6),
+            nv::biquad::scratch_len(e6),
+        ),
+        (
+            "biquad_proj_1e4",
+            k::biquad_proj::scratch_len(e4),
+            nv::biquad_proj::scratch_len(e4),
+        ),
+        (
+            "biquad_proj_1e6",
+            k::biquad_proj::scratch_len(e6),
+            nv::biquad_proj::scratch_len(e6),
+        ),
+        ("ema_1e4", k::ema::scratch_len(e4), nv::ema::scratch_len(e4)),
+        ("ema_1e6", k::ema::scratch_len(e6), nv::ema::scratch_len(e6)),
+        (
+            "concat_1e3",
+            k::concat_maps::scratch_len(500, 500),
+            nv::concat_maps::scratch_len(500, 500),
+        ),
+        (
+            "concat_1e6",
+            k::concat_maps::scratch_len(e6 / 2, e6 / 2),
+            nv::concat_maps::scratch_len(e6 / 2, e6 / 2),
+        ),
+        (
+            "smooth3_1e4",
+            k::smooth3::scratch_len(e4),
+            nv::smooth3::scratch_len(e4),
+        ),
+        (
+            "smooth3_1e6",
+            k::smooth3::scratch_len(e6),
+            nv::smooth3::scratch_len(e6),
+        ),
+        (
+            "filter3x3_256",
+            k::filter3x3::scratch_len(S, S),
+            nv::filter3x3::scratch_len(S, S),
+        ),
+    ];
+    let mut md = String::from(
+        "| workload | fsmooth scratch_len | fsmooth-noviews scratch_len |\n|---|---:|---:|\n",
+    );
+    for (g, a, b) in rows {
+        writeln!(md, "| {g} | {a} | {b} |").unwrap();
+    }
+    md
+}
+
+/// Group names to run: the command line's words other than flags (none: every group).
+fn filters() -> Vec<String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    args.into_iter().filter(|a| !a.starts_with("--")).collect()
+}
+
+/// Whether the command line selects workload group `g`.
+fn selected(g: &str, filters: &[String]) -> bool {
+    filters.is_empty() || filters.iter().any(|f| g.contains(f.as_str()))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--rss-child") {
@@ -204,11 +296,18 @@ fn main() {
         "| workload | variant | allocations / call | bytes allocated / call | peak extra heap bytes |\n\
          |---|---|---:|---:|---:|\n",
     );
-    each_workload!(heap(calls, &mut tsv, &mut md));
+    let filters = filters();
+    each_workload!(heap(calls, &filters, &mut tsv, &mut md));
     print!("Heap use per call in steady state ({calls} calls):\n\n{md}\n");
 
     let scratch = scratch_table();
     print!("fsmooth scratch per call (the region's frame):\n\n{scratch}\n");
+    let scratch_v2 = scratch_table_v2();
+    print!("Scratch of the tuples, scans and views kernels (f64 slots):\n\n{scratch_v2}\n");
+    if !filters.is_empty() {
+        // A partial run: no RSS sweep, and the full run's files stay as they are.
+        return;
+    }
 
     let mut rss_tsv = String::new();
     let mut rss_md = String::new();
@@ -220,6 +319,7 @@ fn main() {
         std::fs::write(dir.join("heap.tsv"), tsv).unwrap();
         std::fs::write(dir.join("rss.tsv"), rss_tsv).unwrap();
         std::fs::write(dir.join("scratch.md"), scratch).unwrap();
+        std::fs::write(dir.join("scratch_v2.md"), scratch_v2).unwrap();
         println!("\nwritten to {}", dir.display());
     }
 }

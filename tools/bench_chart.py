@@ -28,6 +28,25 @@ GROUPS = [
     "layer_softmax",
     "kalman",
 ]
+# Tuples, several results, scans and views (issue 17): fsmooth, hand-written and the same
+# block with `#![fsmooth(views = false)]`; tables only, not in the chart.
+V2_GROUPS = [
+    "kalman2",
+    "mean_var_1e4",
+    "mean_var_1e6",
+    "biquad_1e4",
+    "biquad_1e6",
+    "biquad_proj_1e4",
+    "biquad_proj_1e6",
+    "ema_1e4",
+    "ema_1e6",
+    "concat_1e3",
+    "concat_1e6",
+    "smooth3_1e4",
+    "smooth3_1e6",
+    "filter3x3_256",
+]
+V2_VARIANTS = ["fsmooth", "hand", "fsmooth-noviews"]
 VARIANTS = [
     "fsmooth",
     "hand",
@@ -114,6 +133,48 @@ def table(header, rows, right_from=1):
     )
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out)
+
+
+def v2_tables(dirs, instr, heap):
+    """The tables of the tuples, scans and views workloads."""
+    print("### Tuples, scans and views: instructions per call (callgrind)\n")
+    rows = []
+    for g in V2_GROUPS:
+        i = instr.get(g, {})
+        rows.append(
+            [g]
+            + [f"{i[v]:,.0f}" if v in i else "" for v in V2_VARIANTS]
+            + [fmt_ratio(i.get("fsmooth"), i.get("hand")), fmt_ratio(i.get("fsmooth-noviews"), i.get("hand"))]
+        )
+    print(table(["workload"] + V2_VARIANTS + ["fsmooth / hand", "noviews / hand"], rows))
+    print()
+    print(f"### Tuples, scans and views: median time per call (median over {len(dirs)} criterion runs)\n")
+    rows = []
+    for g in V2_GROUPS:
+        per_run = {v: run_medians(dirs, g, v) for v in V2_VARIANTS}
+        t = {v: middle(per_run[v]) for v in V2_VARIANTS}
+        f, h = per_run["fsmooth"], per_run["hand"]
+        spread = sorted(a / b for a, b in zip(f, h)) if len(f) == len(h) and len(f) > 1 else []
+        rows.append(
+            [g]
+            + [fmt_time(t[v]) for v in V2_VARIANTS]
+            + [
+                fmt_ratio(t["fsmooth"], t["hand"]),
+                f"{spread[0]:.2f} – {spread[-1]:.2f}" if spread else "",
+                fmt_ratio(t["fsmooth-noviews"], t["hand"]),
+            ]
+        )
+    header = ["workload"] + V2_VARIANTS + ["fsmooth / hand", "per run", "noviews / hand"]
+    print(table(header, rows))
+    print()
+    if heap:
+        print("### Tuples, scans and views: heap allocations per call in steady state\n")
+        rows = []
+        for g in V2_GROUPS:
+            h = heap.get(g, {})
+            rows.append([g] + [f"{h[v][0]:,g}" if v in h else "" for v in V2_VARIANTS])
+        print(table(["workload"] + V2_VARIANTS, rows))
+        print()
 
 
 def main():
@@ -214,6 +275,7 @@ def main():
             )
         )
         print()
+    v2_tables(dirs, instr, heap)
     probes = read_tsv(results / "probes.tsv")
     if probes:
         print("### Code-generation probes: instructions per run (callgrind)\n")

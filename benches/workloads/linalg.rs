@@ -143,7 +143,7 @@ impl<const N: usize> Workload for MatChain<N> {
             Variant::Fsmooth => self.out.clone(),
             Variant::Hand => self.hand_out.clone(),
             Variant::HandIjk => self.ijk_out.clone(),
-            Variant::D | Variant::DF | Variant::DFB => unreachable!(),
+            Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => unreachable!(),
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
@@ -288,7 +288,9 @@ impl Workload for Blur {
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB => unreachable!(),
+            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+                unreachable!()
+            }
         }
     }
 }
@@ -428,7 +430,9 @@ impl Workload for Layer {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB => unreachable!(),
+            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+                unreachable!()
+            }
         }
     }
 }
@@ -664,7 +668,9 @@ impl Workload for Kalman {
                 x.iter().chain(p.iter()).copied().collect()
             }
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB => unreachable!(),
+            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+                unreachable!()
+            }
         }
     }
 }

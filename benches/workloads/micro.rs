@@ -128,7 +128,7 @@ impl Workload for Add3 {
             Variant::D => self.ablation_out[0].clone(),
             Variant::DF => self.ablation_out[1].clone(),
             Variant::DFB => self.ablation_out[2].clone(),
-            Variant::HandIjk => unreachable!(),
+            Variant::HandIjk | Variant::NoViews => unreachable!(),
         }
     }
 
@@ -229,7 +229,9 @@ impl Workload for Cross {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB => unreachable!(),
+            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+                unreachable!()
+            }
         }
     }
 

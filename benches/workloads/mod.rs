@@ -26,10 +26,14 @@
 pub mod ba;
 pub mod gmm;
 pub mod kernels;
+pub mod kernels_v2;
 pub mod linalg;
 pub mod micro;
 pub mod naive;
 pub mod results;
+pub mod scans;
+pub mod tuples;
+pub mod views;
 
 /// One implementation of a workload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +61,10 @@ pub enum Variant {
     /// from the heap on every call (`#![fsmooth(storage = "heap_frame")]`). The full
     /// pipeline, DFBS, takes the frame from the caller's region: that is [`Variant::Fsmooth`].
     DFB,
+    /// The same fsmooth source compiled with `#![fsmooth(views = false)]`: a view written
+    /// into a destination is built in scratch and copied (the tuples, scans and views
+    /// workloads).
+    NoViews,
 }
 
 impl Variant {
@@ -72,6 +80,7 @@ impl Variant {
             Variant::D => "fsmooth-D",
             Variant::DF => "fsmooth-DF",
             Variant::DFB => "fsmooth-DFB",
+            Variant::NoViews => "fsmooth-noviews",
         }
     }
 
@@ -82,7 +91,7 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 9] = [
+pub const ALL: [Variant; 10] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
@@ -92,6 +101,7 @@ pub const ALL: [Variant; 9] = [
     Variant::D,
     Variant::DF,
     Variant::DFB,
+    Variant::NoViews,
 ];
 
 /// The standard variants and the steps of the paper's ablation.
@@ -115,6 +125,11 @@ pub const STANDARD: [Variant; 5] = [
     Variant::Naive,
 ];
 
+/// fsmooth, hand-written, and fsmooth without destination views: the workloads of the
+/// tuples, several results, scans and views (issue 17), which have no nalgebra, ndarray or
+/// naive variant.
+pub const WITH_NO_VIEWS: [Variant; 3] = [Variant::Fsmooth, Variant::Hand, Variant::NoViews];
+
 /// A benchmark workload with its inputs and one method per variant.
 pub trait Workload: Sized {
     /// Criterion group name.
@@ -137,9 +152,12 @@ pub trait Workload: Sized {
     /// A step of the ablation (0 = D, 1 = DF, 2 = DFB); only workloads listing
     /// [`WITH_ABLATION`] have them.
     fn ablation<const STEP: usize>(&mut self) {}
-    fn nalgebra(&mut self);
-    fn ndarray(&mut self);
-    fn naive(&mut self);
+    /// The kernel compiled with `#![fsmooth(views = false)]`; only workloads listing
+    /// [`WITH_NO_VIEWS`] have it.
+    fn no_views(&mut self) {}
+    fn nalgebra(&mut self) {}
+    fn ndarray(&mut self) {}
+    fn naive(&mut self) {}
     /// The last result of variant `v`, flat and row-major.
     fn output(&self, v: Variant) -> Vec<f64>;
     /// Relative tolerance between variants (they round differently).
@@ -160,6 +178,7 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::D => w.ablation::<0>(),
         Variant::DF => w.ablation::<1>(),
         Variant::DFB => w.ablation::<2>(),
+        Variant::NoViews => w.no_views(),
     }
 }
 
@@ -177,6 +196,7 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::D => (0..iters).for_each(|_| w.ablation::<0>()),
         Variant::DF => (0..iters).for_each(|_| w.ablation::<1>()),
         Variant::DFB => (0..iters).for_each(|_| w.ablation::<2>()),
+        Variant::NoViews => (0..iters).for_each(|_| w.no_views()),
     }
 }
 
@@ -220,6 +240,20 @@ macro_rules! each_workload {
         $f::<$crate::workloads::linalg::Blur>($($arg),*);
         $f::<$crate::workloads::linalg::Layer>($($arg),*);
         $f::<$crate::workloads::linalg::Kalman>($($arg),*);
+        $f::<$crate::workloads::tuples::Kalman2>($($arg),*);
+        $f::<$crate::workloads::tuples::MeanVar<10_000>>($($arg),*);
+        $f::<$crate::workloads::tuples::MeanVar<1_000_000>>($($arg),*);
+        $f::<$crate::workloads::scans::Biquad<10_000, false>>($($arg),*);
+        $f::<$crate::workloads::scans::Biquad<1_000_000, false>>($($arg),*);
+        $f::<$crate::workloads::scans::Biquad<10_000, true>>($($arg),*);
+        $f::<$crate::workloads::scans::Biquad<1_000_000, true>>($($arg),*);
+        $f::<$crate::workloads::scans::Ema<10_000>>($($arg),*);
+        $f::<$crate::workloads::scans::Ema<1_000_000>>($($arg),*);
+        $f::<$crate::workloads::views::ConcatMaps<1_000>>($($arg),*);
+        $f::<$crate::workloads::views::ConcatMaps<1_000_000>>($($arg),*);
+        $f::<$crate::workloads::views::Smooth3<10_000>>($($arg),*);
+        $f::<$crate::workloads::views::Smooth3<1_000_000>>($($arg),*);
+        $f::<$crate::workloads::views::Filter3x3>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

@@ -90,6 +90,34 @@ fn every_fsmooth_example_in_the_language_reference_compiles() {
             }
         }
         earlier.push(src);
+        // A claim `k::scratch_len(..) == 0` in the example's comments is checked too.
+        for claim in block
+            .lines()
+            .filter(|l| l.contains("::scratch_len(") && l.contains("== 0"))
+        {
+            let name = claim
+                .split("::scratch_len(")
+                .next()
+                .and_then(|h| {
+                    h.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                })
+                .unwrap_or("");
+            let module = format!("pub mod {name} {{");
+            let zero = out.find(&module).is_some_and(|at| {
+                let rest = &out[at..];
+                rest.find("scratch_len").is_some_and(|s| {
+                    rest[s..]
+                        .split('}')
+                        .next()
+                        .unwrap_or("")
+                        .contains("{ 0usize")
+                })
+            });
+            if !zero {
+                failures.push(format!("line {line}: `{}` does not hold", claim.trim()));
+            }
+        }
         if let Some(at) = out.find("compile_error") {
             let msg: String = out[at..].chars().take(300).collect();
             failures.push(format!("line {line}: {msg}"));

@@ -569,7 +569,8 @@ fn loads_only(e: &Core) -> bool {
         Kind::Var(_) | Kind::Size(_) | Kind::F64(_) => true,
         Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
-        Kind::If(c, a, b) => index_arith(c) && loads_only(a) && loads_only(b),
+        // A choice of scalars only: a choice of rows would be a row built at every read.
+        Kind::If(c, a, b) if !e.ty.is_arr() => index_arith(c) && loads_only(a) && loads_only(b),
         _ => false,
     }
 }

@@ -11,29 +11,9 @@ use super::env::{Denotation, Env};
 use super::value::{Value, describe, same_shape};
 use fsmooth_core::front::ast::{Expr, Name};
 
-/// The views' names.
-pub(super) const VIEWS: [&str; 7] = [
-    "concat",
-    "join",
-    "split",
-    "reverse",
-    "interleave",
-    "slide",
-    "pad",
-];
-
-/// How each view is called, for messages.
-fn usage(name: &str) -> &'static str {
-    match name {
-        "concat" => "concat(a, b)",
-        "join" => "join(a)",
-        "split" => "split(m, a)",
-        "reverse" => "reverse(a)",
-        "interleave" => "interleave(a, b)",
-        "slide" => "slide(w, a)",
-        _ => "pad(a, l, r, v)",
-    }
-}
+// The views' names and how each is called are the language's (the checker's table): the
+// interpreter's semantics of them below are its own.
+pub(super) use fsmooth_core::front::check::{VIEWS, usage};
 
 impl<'a> Evaluator<'a> {
     /// A call of view `name` (one of [`VIEWS`]): the arguments left to right, then the view.

@@ -424,15 +424,35 @@ impl Elab<'_> {
         let ExprKind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Err(());
         };
-        let (n, init) = (
-            self.usize_expr(n, env, "`ifold`'s count"),
-            self.expr(init, env),
-        );
-        let aid = self.fresh(&acc.text);
-        let iid = self.fresh(&i.text);
+        let n = self.usize_expr(n, env, "`ifold`'s count");
+        let state = self.state_loop("ifold", "the accumulator", init, acc, i, body, env);
+        let (n, (init, aid, iid, body)) = (n?, state?);
+        let ty = init.ty.clone();
+        Ok(Core::new(
+            Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)),
+            ty,
+            sp,
+        ))
+    }
+
+    /// The state and body of an `ifold` or a `scan` (`form`, whose state is `state`): the
+    /// start, the state's and index's variables, and the body, checked to keep the start's
+    /// shape. The body is checked even when the start failed; a state without a start has
+    /// no type, and its uses fail quietly.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn state_loop(
+        &mut self,
+        form: &str,
+        state: &str,
+        init: &Expr,
+        acc: &Name,
+        i: &Name,
+        body: &Expr,
+        env: &Env,
+    ) -> Result<(Core, VarId, VarId, Core), ()> {
+        let init = self.expr(init, env);
+        let (aid, iid) = (self.fresh(&acc.text), self.fresh(&i.text));
         let mut env = env.clone();
-        // The body is checked even when the count or the start failed; an accumulator
-        // without a start has no type, and its uses fail quietly.
         let acc_bind = match &init {
             Ok(init) if self.pattern_fits(acc, &init.ty) => Bind::Val(aid, init.ty.clone(), None),
             _ => Bind::Failed,
@@ -443,25 +463,25 @@ impl Elab<'_> {
             Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
         ));
         let body = self.expr(body, &env);
-        let (n, init, body) = (n?, init?, body?);
+        let (init, body) = (init?, body?);
         if !body.ty.same(&init.ty) {
             self.err(
                 body.span,
                 format!(
-                    "mismatched shapes: the `ifold` body gives `{}`, but the accumulator starts as `{}`{}",
+                    "mismatched shapes: the `{form}` body gives `{}`, but {state} starts as `{}`{}",
                     body.ty,
                     init.ty,
-                    super::tuples::parts_note(&body.ty, &init.ty, "the body gives", "the accumulator starts as")
+                    super::tuples::parts_note(
+                        &body.ty,
+                        &init.ty,
+                        "the body gives",
+                        &format!("{state} starts as")
+                    )
                 ),
             );
             return Err(());
         }
-        let ty = init.ty.clone();
-        Ok(Core::new(
-            Kind::Ifold(Box::new(n), Box::new(init), aid, iid, Box::new(body)),
-            ty,
-            sp,
-        ))
+        Ok((init, aid, iid, body))
     }
 
     #[inline(never)]

@@ -26,6 +26,7 @@ mod tuples;
 mod views;
 
 pub use show::show;
+pub use views::{VIEWS, usage};
 
 use crate::front::ast::{self, Expr, ExprKind, FnDef};
 use crate::front::diag::Diags;

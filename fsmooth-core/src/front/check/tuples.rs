@@ -2,9 +2,8 @@
 //! Patterns never reach the checker: the parser turns `let (a, b) = e;` and `|(s, q), i|`
 //! into a binding of the whole and projections of it.
 
-use super::elab::{Bind, Elab, Elaborated, Env};
+use super::elab::{Elab, Elaborated, Env};
 use crate::front::ast::{Expr, ExprKind, Name, Sp};
-use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type};
 
 impl Elab<'_> {
@@ -65,35 +64,9 @@ impl Elab<'_> {
         let ExprKind::Scan(n, init, acc, i, body) = &e.kind else {
             return Err(());
         };
-        let (n, init) = (
-            self.size_expr(n, env, "`scan`'s count"),
-            self.expr(init, env),
-        );
-        let (aid, iid) = (self.fresh(&acc.text), self.fresh(&i.text));
-        let mut env = env.clone();
-        let acc_bind = match &init {
-            Ok(init) if self.pattern_fits(acc, &init.ty) => Bind::Val(aid, init.ty.clone(), None),
-            _ => Bind::Failed,
-        };
-        env.push((acc.text.clone(), acc_bind));
-        env.push((
-            i.text.clone(),
-            Bind::Val(iid, Type::Usize, Some(Size::Loop(iid))),
-        ));
-        let body = self.expr(body, &env);
-        let (n, init, body) = (n?, init?, body?);
-        if !body.ty.same(&init.ty) {
-            self.err(
-                body.span,
-                format!(
-                    "mismatched shapes: the `scan` body gives `{}`, but the state starts as `{}`{}",
-                    body.ty,
-                    init.ty,
-                    parts_note(&body.ty, &init.ty, "the body gives", "the state starts as")
-                ),
-            );
-            return Err(());
-        }
+        let n = self.size_expr(n, env, "`scan`'s count");
+        let state = self.state_loop("scan", "the state", init, acc, i, body, env);
+        let (n, (init, aid, iid, body)) = (n?, state?);
         if let Some(bad) = unstorable(&init.ty) {
             self.err(
                 init.span,

@@ -12,7 +12,7 @@ use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type};
 
 /// The views' names, in the order the docs list them.
-pub(super) const VIEWS: [&str; 7] = [
+pub const VIEWS: [&str; 7] = [
     "concat",
     "join",
     "split",
@@ -22,8 +22,8 @@ pub(super) const VIEWS: [&str; 7] = [
     "pad",
 ];
 
-/// What each view takes, for arity errors.
-fn usage(name: &str) -> &'static str {
+/// How each view is called, for arity errors.
+pub fn usage(name: &str) -> &'static str {
     match name {
         "concat" => "concat(a, b)",
         "join" => "join(a)",

@@ -110,27 +110,6 @@ fn is_type_parameter(s: &str) -> bool {
     s.len() == 1 && s.chars().all(|c| c.is_ascii_uppercase())
 }
 
-/// The name a tuple pattern's whole value is bound to: the pattern's text, which is not an
-/// identifier, so no user name can be it.
-fn pattern_name(p: &syn::Pat) -> Name {
-    Name {
-        text: p.to_token_stream().to_string(),
-        span: p.span(),
-    }
-}
-
-/// `whole.k`, written at `span`.
-fn projection(whole: &Name, k: usize, span: Sp) -> Expr {
-    let var = Expr {
-        kind: ExprKind::Var(whole.clone()),
-        span,
-    };
-    Expr {
-        kind: ExprKind::Proj(Box::new(var), k, span),
-        span,
-    }
-}
-
 fn name(id: &syn::Ident) -> Name {
     Name {
         text: id.to_string(),
@@ -421,151 +400,6 @@ impl Parser<'_> {
             Expr {
                 kind: ExprKind::Block(lets, Box::new(tail)),
                 span,
-            }
-        }
-    }
-
-    /// The `let`s binding pattern `p` (a name, `_`, a tuple of patterns, any of them with a
-    /// type) to `value`: a tuple pattern binds the whole value to a name of its own (the
-    /// pattern's text, which no user name can be) and each part to a projection of it.
-    fn let_pat(&mut self, p: &syn::Pat, ty: Option<Ty>, value: Expr, lets: &mut Vec<Let>) {
-        match p {
-            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                if pi.mutability.is_some() {
-                    self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
-                }
-                lets.push(Let {
-                    name: name(&pi.ident),
-                    ty,
-                    value,
-                });
-            }
-            syn::Pat::Type(pt) => {
-                let ty = self.ty(&pt.ty);
-                self.let_pat(&pt.pat, Some(ty), value, lets);
-            }
-            syn::Pat::Wild(w) => lets.push(Let {
-                name: Name {
-                    text: "_".into(),
-                    span: w.span(),
-                },
-                ty,
-                value,
-            }),
-            syn::Pat::Paren(pp) => self.let_pat(&pp.pat, ty, value, lets),
-            syn::Pat::Tuple(tp) if tp.elems.len() >= 2 => {
-                let whole = pattern_name(p);
-                lets.push(Let {
-                    name: whole.clone(),
-                    ty,
-                    value,
-                });
-                for (k, part) in tp.elems.iter().enumerate() {
-                    let proj = projection(&whole, k, Sp::from(part.span()));
-                    self.let_pat(part, None, proj, lets);
-                }
-            }
-            other => {
-                self.err(
-                    other.span(),
-                    "expected a name or a tuple of names: `let x = e;`, `let (a, b) = e;`",
-                );
-                lets.push(Let {
-                    name: Name {
-                        text: "_".into(),
-                        span: other.span(),
-                    },
-                    ty,
-                    value,
-                });
-            }
-        }
-    }
-
-    /// A closure parameter: a name, or a tuple pattern, which becomes a parameter named
-    /// by its text and `let`s of its parts (pushed to `lets`, to wrap the body in).
-    fn closure_param(&mut self, p: &syn::Pat, lets: &mut Vec<Let>) -> Name {
-        match p {
-            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => name(&pi.ident),
-            syn::Pat::Wild(w) => Name {
-                text: "_".into(),
-                span: w.span(),
-            },
-            syn::Pat::Paren(pp) => self.closure_param(&pp.pat, lets),
-            syn::Pat::Tuple(tp) if tp.elems.len() >= 2 => {
-                let whole = pattern_name(p);
-                for (k, part) in tp.elems.iter().enumerate() {
-                    let proj = projection(&whole, k, Sp::from(part.span()));
-                    self.let_pat(part, None, proj, lets);
-                }
-                whole
-            }
-            syn::Pat::Type(pt) => {
-                self.err(
-                    pt.colon_token.span(),
-                    "closure parameters take their types from the function parameter: remove the annotation",
-                );
-                self.closure_param(&pt.pat, lets)
-            }
-            other => {
-                self.err(
-                    other.span(),
-                    "expected a closure parameter name or a tuple of names",
-                );
-                Name {
-                    text: "_".into(),
-                    span: other.span(),
-                }
-            }
-        }
-    }
-
-    /// A closure's parameters and body, the body wrapped in the `let`s of its tuple
-    /// parameters' parts.
-    fn closure_parts(&mut self, c: &syn::ExprClosure) -> (Vec<Name>, Expr) {
-        let mut lets = Vec::new();
-        let ps: Vec<Name> = c
-            .inputs
-            .iter()
-            .map(|p| self.closure_param(p, &mut lets))
-            .collect();
-        let body = self.expr(&c.body);
-        if lets.is_empty() {
-            return (ps, body);
-        }
-        let span = body.span;
-        (
-            ps,
-            Expr {
-                kind: ExprKind::Block(lets, Box::new(body)),
-                span,
-            },
-        )
-    }
-
-    fn closure(&mut self, e: &syn::Expr, want: usize, what: &str) -> Option<(Vec<Name>, Expr)> {
-        match e {
-            syn::Expr::Closure(c) => {
-                let (ps, body) = self.closure_parts(c);
-                if ps.len() != want {
-                    self.err(
-                        c.inputs_begin.span(),
-                        format!(
-                            "{what} takes a closure of {want} parameter{}, this one has {}",
-                            if want == 1 { "" } else { "s" },
-                            ps.len()
-                        ),
-                    );
-                    return None;
-                }
-                Some((ps, body))
-            }
-            other => {
-                self.err(
-                    other.span(),
-                    format!("{what} takes a closure here, e.g. `|i| ..`"),
-                );
-                None
             }
         }
     }
@@ -881,5 +715,6 @@ impl Parser<'_> {
     }
 }
 
+mod patterns;
 #[cfg(test)]
 mod tests;

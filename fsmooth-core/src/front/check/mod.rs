@@ -10,12 +10,14 @@
 //! This module holds the block: the functions in scope ([`Scope`]) and the rules about the
 //! block as a whole (names, recursion). The rest, in order of use:
 //! `signature` (written types, and one function's parameters, result and body), `elab` (the
-//! expression checker), `calls` (calls, closures, inlining), `pins` (how a kernel reads its
-//! size names from its arguments), `show` (expressions as text for run-time messages), and
-//! `prelude` (the prelude's functions, parsed once per thread).
+//! expression checker), `loops` (`build`, `ifold`, `scan`), `tuples` (tuples, projections,
+//! patterns' arity), `views` (the layout views), `calls` (calls, closures, inlining), `pins`
+//! (how a kernel reads its size names from its arguments), `show` (expressions as text for
+//! run-time messages), and `prelude` (the prelude's functions, parsed once per thread).
 
 mod calls;
 mod elab;
+mod loops;
 mod pins;
 mod prelude;
 mod show;

@@ -3,7 +3,7 @@
 //! into a binding of the whole and projections of it.
 
 use super::elab::{Elab, Elaborated, Env};
-use crate::front::ast::{Expr, ExprKind, Name, Sp};
+use crate::front::ast::{Expr, Name, Sp};
 use crate::middle::ir::{Core, Kind, Type};
 
 impl Elab<'_> {
@@ -54,39 +54,6 @@ impl Elab<'_> {
         let mut c = Core::new(Kind::Proj(Box::new(t), k), ty, sp);
         c.sym = sym;
         Ok(c)
-    }
-
-    /// `scan(n, init, |acc, i| body)`: an `ifold` keeping its n states; n is a size, since
-    /// it is the result's length.
-    #[inline(never)]
-    pub(super) fn e_scan(&mut self, e: &Expr, env: &Env) -> Elaborated {
-        let sp = e.span;
-        let ExprKind::Scan(n, init, acc, i, body) = &e.kind else {
-            return Err(());
-        };
-        let n = self.size_expr(n, env, "`scan`'s count");
-        let state = self.state_loop("scan", "the state", init, acc, i, body, env);
-        let (n, (init, aid, iid, body)) = (n?, state?);
-        if let Some(bad) = unstorable(&init.ty) {
-            self.err(
-                init.span,
-                format!(
-                    "a `scan` keeps every state in an array, and arrays hold `f64`: this state has a `{bad}`{}",
-                    if *bad == Type::Usize {
-                        "\n  help: count in f64: start at `0.0` and add `1.0`"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-            return Err(());
-        }
-        let ty = init.ty.rows_of(&n);
-        Ok(Core::new(
-            Kind::Scan(n, Box::new(init), aid, iid, Box::new(body)),
-            ty,
-            sp,
-        ))
     }
 }
 
@@ -154,15 +121,6 @@ fn pattern_arity(text: &str) -> Option<usize> {
 /// A pattern's text as a user writes it (`(s, q)`, not the token stream's `(s , q)`).
 fn pattern_text(text: &str) -> String {
     text.replace(" ,", ",")
-}
-
-/// A component type that no array can hold (`usize`, `bool`), if the type has one.
-fn unstorable(t: &Type) -> Option<&Type> {
-    match t {
-        Type::F64 | Type::Arr(_) => None,
-        Type::Tuple(ts) => ts.iter().find_map(unstorable),
-        other => Some(other),
-    }
 }
 
 /// For two tuple types that differ: which component differs (`a` is what `a_is` says,

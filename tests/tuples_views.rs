@@ -78,6 +78,14 @@ mod with_views {
             ifold(3, (1.0, 0.0), |(p, s), i| (p * x, s + p))
         }
 
+        /// A scan stored in the frame whose step reads another stored array: the loop cannot
+        /// hold the frame while the step reads it (a borrow rustc rejected).
+        pub fn scan_in_frame(a: [f64; n]) -> [f64; n] {
+            let t = build(n, |i| a[i] * 2.0);
+            let s = scan(n, 0.0, |acc, i| acc + t[i] * t[(i + 1) % n]);
+            build(n, |i| s[i] + s[n - 1 - i])
+        }
+
         /// A scan's result placed by a concat: the scan writes into the first part.
         pub fn prefix_then(x: [f64; n], y: [f64; m]) -> [f64; n + m] {
             concat(scan(n, 0.0, |acc, i| acc + x[i]), y)
@@ -312,4 +320,23 @@ fn written_out_tuple_folds_agree() {
     assert_eq!(k::powers(2.0, &mut region).unwrap(), (8.0, 7.0));
     let args = [Value::vec(&a)];
     assert_eq!(reference(k::SRC, "rot", &args), vec![2.0, 3.0, 1.0, 7.0]);
+}
+
+#[test]
+fn a_scan_in_the_frame_reads_the_frame() {
+    let mut region = Region::new();
+    for n in [1, 2, 5] {
+        let a: Vec<f64> = (0..n).map(|i| i as f64 + 0.5).collect();
+        let mut out = vec![0.0; n];
+        k::scan_in_frame(&mut out, &a, &mut region).unwrap();
+        let t: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+        let mut s = Vec::new();
+        let mut acc = 0.0;
+        for i in 0..n {
+            acc += t[i] * t[(i + 1) % n];
+            s.push(acc);
+        }
+        let want: Vec<f64> = (0..n).map(|i| s[i] + s[n - 1 - i]).collect();
+        assert_eq!(out, want, "n = {n}");
+    }
 }

@@ -438,14 +438,28 @@ impl Dps<'_> {
             self.enter_loop(*i, &iv);
             let nxt = nxt_of(self, &Ex::Var(iv.clone()));
             let mut step = self.write_parts(body, &nxt);
-            for (c, nx, kept) in &scalars {
-                step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
-                if kept.is_some() {
-                    step.push(St::Slot(Ex::Var(c.clone())));
+            // A step that reads the destination's buffer (another part of the frame) cannot
+            // run while the loop holds its slots: then a store per step.
+            let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
+            if self.reads(&whole, &d.base) {
+                step.extend(finish(&Ex::Var(iv.clone())));
+                let streams = self.leave_loop_sts(&mut step, None);
+                code.push(St::For {
+                    var: iv,
+                    n: nt,
+                    streams,
+                    body: step,
+                });
+            } else {
+                for (c, nx, kept) in &scalars {
+                    step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                    if kept.is_some() {
+                        step.push(St::Slot(Ex::Var(c.clone())));
+                    }
                 }
+                let streams = self.leave_loop_sts(&mut step, Some(&d.base));
+                code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
             }
-            let streams = self.leave_loop_sts(&mut step, Some(&d.base));
-            code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
         } else if !arrays {
             let cur = cur_of(self, None);
             self.env.insert(*acc, cur);

@@ -655,6 +655,27 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn values_read_in_a_scan_are_computed_once() {
+        // `exp` calls inside a scan's body (they were, `t` inlined into the body and `v`
+        // fused into it: a scan was not taken for a loop).
+        fn exps_in_scans(e: &crate::middle::ir::Core, inside: bool) -> usize {
+            let here = inside && matches!(e.kind, Kind::Math(crate::front::ast::MathFn::Exp, _));
+            let inside = inside || matches!(e.kind, Kind::Scan(..));
+            usize::from(here)
+                + e.children()
+                    .map(|c| exps_in_scans(c, inside))
+                    .sum::<usize>()
+        }
+        for src in [
+            "pub fn k(a: [f64; n]) -> [f64; n] { let t = sum(map(a, |x| x.exp())); scan(n, 0.0, |acc, i| acc + t) }",
+            "pub fn k(a: [f64; n]) -> [f64; n] { let v = map(a, |x| x.exp()); scan(n, 0.0, |acc, i| acc + sum(v)) }",
+        ] {
+            let k = optimized(src);
+            assert_eq!(exps_in_scans(&k.body, false), 0, "{src}\n{k}");
+        }
+    }
+
+    #[test]
     fn add_of_add_is_one_loop() {
         let k = optimized(
             "pub fn k(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }",

@@ -336,6 +336,36 @@ mod found {
     }
 }
 
+/// Compiler bugs the run of the generator with tuples, scans and views found.
+mod found_v2 {
+    block! {
+        /// `map` over rows `[f64; n]` (of `transpose(c)`): the checker renamed the caller's
+        /// `n` inside the rows' type to the `m` that `map`'s own `n` stands for, and
+        /// rejected the argument.
+        pub fn rows_of_transpose(c: [[f64; m]; n], m: usize) -> [f64; m] {
+            map(transpose(c), |row| sum(row) * row[0])
+        }
+
+        /// A costly call on a scan's state, inside a build, was taken for invariant and
+        /// moved out of the build, out of its variable's scope.
+        pub fn scan_state_call(b: [f64; m], n: usize) -> [[f64; m]; n] {
+            build(n, |i| scan(m, 1.5, |x, l| x * 0.5 + x.cos() * b[l]))
+        }
+    }
+}
+
+/// The same run, unfused.
+mod found_v2_unfused {
+    block! {
+        #![fsmooth(fusion = false)]
+        /// Zero windows mapped into a buffer of no slots: the code filling and reading it
+        /// named a frame that was never taken (`scratch`, an unknown name to rustc).
+        pub fn zero_windows(c: [[f64; m]; n], m: usize, s: f64) -> f64 {
+            sum(map(slide(3, [s, 0.5]), |w| c[0][0])) + s
+        }
+    }
+}
+
 #[test]
 fn regressions_from_the_executor_run() {
     let mut rng = Rng::new(99);
@@ -354,6 +384,34 @@ fn regressions_from_the_executor_run() {
             &out,
             &reference(found::SRC, "fill_reads_its_buffer", &args),
             1e-12,
+        );
+    }
+    for (n, m) in [(1, 1), (3, 2), (2, 5)] {
+        let (c, cv) = mat(&mut rng, n, m);
+        let mut out = vec![0.0; m];
+        found_v2::rows_of_transpose(&mut out, &c, m, &mut region).unwrap();
+        let args = [cv.clone(), Value::Usize(m)];
+        assert_close(
+            &out,
+            &reference(found_v2::SRC, "rows_of_transpose", &args),
+            1e-12,
+        );
+        let b = rng.vec(m);
+        let mut out = vec![0.0; n * m];
+        found_v2::scan_state_call(&mut out, &b, n, &mut region).unwrap();
+        let args = [Value::vec(&b), Value::Usize(n)];
+        assert_close(
+            &out,
+            &reference(found_v2::SRC, "scan_state_call", &args),
+            1e-12,
+        );
+        assert_eq!(found_v2_unfused::zero_windows::scratch_len(m, n), 0);
+        let got = found_v2_unfused::zero_windows(&c, m, 0.25, &mut region).unwrap();
+        let args = [cv, Value::Usize(m), Value::F64(0.25)];
+        assert_close(
+            &[got],
+            &reference(found_v2_unfused::SRC, "zero_windows", &args),
+            0.0,
         );
     }
 }

@@ -1,6 +1,7 @@
 //! Differential testing through rustc: a batch of generated programs
 //! (`fsmooth_testdata::progen`) is emitted as one crate, compiled once, run on generated
-//! inputs, and every result is compared with the reference interpreter.
+//! inputs, and every result is compared with the reference interpreter: for a kernel with
+//! several results, each `outI` and each returned scalar with its component.
 //!
 //! `cargo test` runs 200 programs, 4 inputs each; the long run (`FSMOOTH_LONG=1`) 1,000:
 //! `FSMOOTH_LONG=1 cargo test --release --test rustc_differential -- --nocapture`
@@ -9,7 +10,7 @@
 #[macro_use]
 mod common;
 use common::*;
-use fsmooth_testdata::progen::{inputs, program};
+use fsmooth_testdata::progen::{Program, inputs, program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,6 +18,46 @@ const TRIALS: u64 = 4;
 
 fn programs() -> u64 {
     fsmooth_testdata::runs::length("FSMOOTH_DIFF_PROGRAMS", 200, 1000)
+}
+
+/// The Rust call of kernel `k` of program `j` on inputs `i` (in scope in the batch's
+/// `main`), as LANGUAGE.md section 8 lays it out: a buffer for each array result (`out`, or
+/// `outI` for component I of a tuple, sized by `k::out_len`/`k::outI_len`) passed first,
+/// the scalar results returned (one, or a tuple of several). It gives every part of the
+/// result, in position order.
+fn call(j: u64, p: &Program) -> String {
+    let args = "&i.a, &i.b, &i.c, i.s, i.p, &mut region";
+    let sizes = "(i.n, i.m, i.p)";
+    if !p.ret.starts_with('(') {
+        return if p.parts[0].is_array() {
+            format!(
+                "{{ let mut o = vec![0.0; p{j}::k::out_len{sizes}]; p{j}::k(&mut o, {args}).map(|()| vec![o]) }}"
+            )
+        } else {
+            format!("p{j}::k({args}).map(|v| vec![vec![v]])")
+        };
+    }
+    let (mut outs, mut bufs, mut scalars, mut parts) =
+        (String::new(), String::new(), Vec::new(), Vec::new());
+    for (k, part) in p.parts.iter().enumerate() {
+        if part.is_array() {
+            outs += &format!("let mut o{k} = vec![0.0; p{j}::k::out{k}_len{sizes}]; ");
+            bufs += &format!("&mut o{k}, ");
+            parts.push(format!("o{k}"));
+        } else {
+            scalars.push(format!("s{k}"));
+            parts.push(format!("vec![s{k}]"));
+        }
+    }
+    let returned = match scalars.as_slice() {
+        [] => "()".to_string(),
+        [one] => one.clone(),
+        more => format!("({})", more.join(", ")),
+    };
+    format!(
+        "{{ {outs}p{j}::k({bufs}{args}).map(|{returned}| vec![{}]) }}",
+        parts.join(", ")
+    )
 }
 
 fn write_crate(dir: &Path, count: u64) {
@@ -43,16 +84,13 @@ fn write_crate(dir: &Path, count: u64) {
             program(j).src
         );
     }
-    src += "\nfn show(r: Result<Vec<f64>, fsmooth::Error>) -> String {\n    match r {\n        \
-            Ok(v) => v.iter().map(|x| format!(\"{:016x}\", x.to_bits())).collect::<Vec<_>>().join(\" \"),\n        \
+    // Each result as its parts (one per tuple component, in position order), each part's
+    // values as hex bits, parts separated by `;`.
+    src += "\nfn show(r: Result<Vec<Vec<f64>>, fsmooth::Error>) -> String {\n    match r {\n        \
+            Ok(parts) => parts.iter().map(|v| v.iter().map(|x| format!(\"{:016x}\", x.to_bits())).collect::<Vec<_>>().join(\" \")).collect::<Vec<_>>().join(\";\"),\n        \
             Err(e) => format!(\"err {e:?}\"),\n    }\n}\n\nfn main() {\n    let mut region = Region::new();\n";
     for j in 0..count {
-        let call = match program(j).ret {
-            "f64" => "p{j}::k(&i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|v| vec![v])".to_string(),
-            "[f64; n]" => "{ let mut o = vec![0.0; i.n]; p{j}::k(&mut o, &i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|_| o) }".to_string(),
-            _ => "{ let mut o = vec![0.0; i.n * i.m]; p{j}::k(&mut o, &i.a, &i.b, &i.c, i.s, i.p, &mut region).map(|_| o) }".to_string(),
-        }
-        .replace("{j}", &j.to_string());
+        let call = call(j, &program(j));
         src += &format!(
             "    for t in 0..{TRIALS} {{ let i = inputs({j}, t); println!(\"{j} {{t}} {{}}\", show({call})); }}\n"
         );
@@ -95,14 +133,22 @@ fn generated_programs_compiled_by_rustc_match_the_interpreter() {
             Value::F64(i.s),
             Value::Usize(i.p),
         ];
-        let want = reference_result(&p.src, "k", &args);
+        let want = reference_parts(&p.src, "k", &args);
+        // Each part against the interpreter's component (its whole value for one result).
         let ok = match (&want, got.strip_prefix("err ")) {
             (Ok(w), None) => {
-                let g: Vec<f64> = got
-                    .split_whitespace()
-                    .map(|h| f64::from_bits(u64::from_str_radix(h, 16).unwrap()))
+                let g: Vec<Vec<f64>> = got
+                    .split(';')
+                    .map(|part| {
+                        part.split_whitespace()
+                            .map(|h| f64::from_bits(u64::from_str_radix(h, 16).unwrap()))
+                            .collect()
+                    })
                     .collect();
-                g.len() == w.len() && g.iter().zip(w).all(|(a, b)| close(*a, *b, 1e-9))
+                g.len() == w.len()
+                    && g.iter().zip(w).all(|(g, w)| {
+                        g.len() == w.len() && g.iter().zip(w).all(|(a, b)| close(*a, *b, 1e-9))
+                    })
             }
             _ => false,
         };

@@ -1,6 +1,7 @@
 //! The macro never panics and never hangs: random token streams, and random mutations of
 //! valid programs (tokens deleted, duplicated, swapped; sizes, literals and names changed),
-//! all expand to code or to spanned errors.
+//! all expand to code or to spanned errors. The valid programs (`fuzz_corpus.fs`) include
+//! tuples and their patterns, kernels with several results, scans and every layout view.
 //!
 //! `cargo test` tries 2,000 of each; the long run (`FSMOOTH_LONG=1`) 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`
@@ -27,9 +28,55 @@ impl Rng {
 }
 
 const IDENTS: &[&str] = &[
-    "pub", "fn", "let", "if", "else", "build", "ifold", "length", "f64", "usize", "bool", "a", "b",
-    "n", "m", "k", "i", "x", "v", "acc", "add", "sum", "dot", "map", "matmul", "sqrt", "len",
-    "powi", "true", "false", "as", "mut", "for", "return", "self", "r#type", "_", "out", "region",
+    "pub",
+    "fn",
+    "let",
+    "if",
+    "else",
+    "build",
+    "ifold",
+    "length",
+    "f64",
+    "usize",
+    "bool",
+    "a",
+    "b",
+    "n",
+    "m",
+    "k",
+    "i",
+    "x",
+    "v",
+    "acc",
+    "add",
+    "sum",
+    "dot",
+    "map",
+    "matmul",
+    "sqrt",
+    "len",
+    "powi",
+    "true",
+    "false",
+    "as",
+    "mut",
+    "for",
+    "return",
+    "self",
+    "r#type",
+    "_",
+    "out",
+    "region",
+    "scan",
+    "concat",
+    "join",
+    "split",
+    "reverse",
+    "interleave",
+    "slide",
+    "pad",
+    "transpose",
+    "out0",
 ];
 const PUNCTS: &[&str] = &[
     "+", "-", "*", "/", "%", ";", ",", ":", "->", "=", "==", "<", ">", "<=", "!", "&&", "||", "|",

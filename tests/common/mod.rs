@@ -65,3 +65,11 @@ pub fn reference(src: &str, name: &str, args: &[Value]) -> Vec<f64> {
 pub fn reference_result(src: &str, name: &str, args: &[Value]) -> Result<Vec<f64>, String> {
     interp(src).call(name, args).map(|v| v.flatten())
 }
+
+/// The interpreter's result as its parts (one per component of a kernel returning a tuple,
+/// the whole value otherwise), each flattened row-major, for calls that may fail.
+pub fn reference_parts(src: &str, name: &str, args: &[Value]) -> Result<Vec<Vec<f64>>, String> {
+    interp(src)
+        .call(name, args)
+        .map(|v| v.parts().iter().map(Value::flatten).collect())
+}

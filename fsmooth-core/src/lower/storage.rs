@@ -49,6 +49,7 @@ impl Holds {
         Holds::Value(match &e.kind {
             Kind::Build(..) => "build",
             Kind::Ifold(..) => "ifold",
+            Kind::Scan(..) => "scan",
             Kind::Array(_) => "array literal",
             Kind::If(..) => "if",
             Kind::Let(..) => "block",

@@ -347,3 +347,16 @@ fn ifold_accumulator_takes_two_buffers() {
         "{out}"
     );
 }
+
+#[test]
+fn an_allocation_of_no_slots_still_has_a_frame() {
+    // Unfused, the zero windows of `slide(3, [s, 0.5])` are mapped into a buffer of 0 slots,
+    // which the code fills and reads: the frame it names must exist (it was left out, and
+    // `scratch` was an unknown name), empty.
+    let out = expand(
+        "#![fsmooth(fusion = false)] pub fn k(s: f64) -> f64 { sum(map(slide(3, [s, 0.5]), |w| 1.0)) }",
+    );
+    assert!(out.contains("scratch ."), "{out}");
+    assert!(out.contains("let scratch"), "{out}");
+    assert!(out.contains("SCRATCH_LEN : usize = 0usize"), "{out}");
+}

@@ -429,6 +429,9 @@ fn read_in_loop(e: &Core, x: VarId, inside: bool) -> Option<bool> {
         Kind::Ifold(n, init, _, _, body) => read_in_loop(n, x, inside)
             .or_else(|| read_in_loop(init, x, inside))
             .or_else(|| read_in_loop(body, x, true)),
+        Kind::Scan(_, init, _, _, body) => {
+            read_in_loop(init, x, inside).or_else(|| read_in_loop(body, x, true))
+        }
         _ => e.children().find_map(|c| read_in_loop(c, x, inside)),
     }
 }
@@ -516,6 +519,12 @@ fn reads_in(
         }
         Kind::Ifold(n, init, _, i, body) => {
             reads_in(n, x, loops, f, other, left);
+            reads_in(init, x, loops, f, other, left);
+            loops.push(*i);
+            reads_in(body, x, loops, f, other, left);
+            loops.pop();
+        }
+        Kind::Scan(_, init, _, i, body) => {
             reads_in(init, x, loops, f, other, left);
             loops.push(*i);
             reads_in(body, x, loops, f, other, left);
@@ -642,6 +651,27 @@ pub(crate) mod tests {
     /// How many nodes of `e` satisfy `f`.
     pub(crate) fn count(e: &crate::middle::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
         usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
+    }
+
+    #[test]
+    fn values_read_in_a_scan_are_computed_once() {
+        // `exp` calls inside a scan's body (they were, `t` inlined into the body and `v`
+        // fused into it: a scan was not taken for a loop).
+        fn exps_in_scans(e: &crate::middle::ir::Core, inside: bool) -> usize {
+            let here = inside && matches!(e.kind, Kind::Math(crate::front::ast::MathFn::Exp, _));
+            let inside = inside || matches!(e.kind, Kind::Scan(..));
+            usize::from(here)
+                + e.children()
+                    .map(|c| exps_in_scans(c, inside))
+                    .sum::<usize>()
+        }
+        for src in [
+            "pub fn k(a: [f64; n]) -> [f64; n] { let t = sum(map(a, |x| x.exp())); scan(n, 0.0, |acc, i| acc + t) }",
+            "pub fn k(a: [f64; n]) -> [f64; n] { let v = map(a, |x| x.exp()); scan(n, 0.0, |acc, i| acc + sum(v)) }",
+        ] {
+            let k = optimized(src);
+            assert_eq!(exps_in_scans(&k.body, false), 0, "{src}\n{k}");
+        }
     }
 
     #[test]

@@ -173,6 +173,16 @@ impl Lift<'_> {
                 self.walk(b);
                 self.path.pop();
             }
+            // As an `ifold` (a call reading the state must stay in the loop), its count a
+            // size.
+            Kind::Scan(n, init, acc, i, b) => {
+                self.walk(init);
+                let free = self.free_size(n).then(|| n.clone());
+                self.inside.extend([*acc, *i]);
+                self.path.push((*i, free));
+                self.walk(b);
+                self.path.pop();
+            }
             _ => {
                 for c in e.children_mut() {
                     self.walk(c);
@@ -419,6 +429,10 @@ mod tests {
                 exp_depths(init, depth, out);
                 exp_depths(b, depth + 1, out);
             }
+            Kind::Scan(_, init, _, _, b) => {
+                exp_depths(init, depth, out);
+                exp_depths(b, depth + 1, out);
+            }
             _ => {
                 if let Kind::Math(MathFn::Exp, _) = e.kind {
                     out.push(depth);
@@ -457,6 +471,21 @@ mod tests {
             ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| sum(build(d, |j| q[c][j].exp() * x[i][j])))))
         }";
         assert_eq!(depths(src), vec![2]);
+    }
+
+    #[test]
+    fn a_call_on_a_scans_state_stays_in_the_scan() {
+        // The state changes every step: the call stays two loops deep (it was taken for
+        // invariant, moved out of the loop over i, and read its variable out of scope).
+        let src = "pub fn k(b: [f64; m], n: usize) -> [[f64; m]; n] {
+            build(n, |i| scan(m, 1.5, |x, l| x.exp()))
+        }";
+        assert_eq!(depths(src), vec![2]);
+        // On the scan's index only, its count a size: a table before both loops.
+        let src = "pub fn k(b: [f64; m], n: usize) -> [[f64; m]; n] {
+            build(n, |i| scan(m, 1.5, |x, l| x * b[l].exp()))
+        }";
+        assert_eq!(depths(src), vec![1]);
     }
 
     #[test]

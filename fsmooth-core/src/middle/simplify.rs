@@ -513,6 +513,11 @@ impl Reads {
                 let inner = self.new_scope();
                 self.walk(body, inner);
             }
+            Kind::Scan(_, init, _, _, body) => {
+                self.walk(init, scope);
+                let inner = self.new_scope();
+                self.walk(body, inner);
+            }
             Kind::If(c, a, b) => {
                 self.walk(c, scope);
                 for branch in [a, b] {

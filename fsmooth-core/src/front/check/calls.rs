@@ -235,7 +235,7 @@ impl Elab<'_> {
             };
             if let (Some(t), Some(v)) = (&t, v) {
                 let mut pairs = Vec::new();
-                dims_pairs(t, &v.ty, &mut pairs);
+                dims_pairs(&p.ty, t, &v.ty, &mut pairs);
                 for (x, y) in pairs {
                     if let Size::Name(nm) = x
                         && !sizes.contains_key(nm)
@@ -247,16 +247,16 @@ impl Elab<'_> {
             }
             ptys.push(t);
         }
-        let subty = |t: &Type| subst_type(t, &|nm| sizes.get(nm).cloned());
+        let subty = |w: &Ty, t: &Type| subst_type(w, t, &|nm| sizes.get(nm).cloned());
         let mut bad = false;
         for ((p, v), t) in f.params.iter().zip(&vals).zip(&ptys) {
             let (Some(v), Some(t)) = (v, t) else { continue };
-            let want = subty(t);
+            let want = subty(&p.ty, t);
             let unbound: Vec<String> = {
                 let mut ns = Vec::new();
                 type_names(&want, &mut ns);
                 let mut written = Vec::new();
-                type_names(t, &mut written);
+                written_names(&p.ty, &mut written);
                 ns.into_iter()
                     .filter(|x| !sizes.contains_key(x) && written.contains(x))
                     .collect()
@@ -353,7 +353,7 @@ impl Elab<'_> {
                         },
                         Ty::Fn(_, r, _),
                     ) => {
-                        let want = ty_in(r, &elems).map(|t| subty(&t));
+                        let want = ty_in(r, &elems).map(|t| subty(r, &t));
                         Rc::new(FunVal::Closure {
                             params: params.clone(),
                             body: body.clone(),
@@ -381,7 +381,7 @@ impl Elab<'_> {
         // is what the body gives.
         let ret = match &f.ret {
             Ty::Fn(..) => None,
-            t => ty_in(t, &elems).map(|t| subty(&t)),
+            w => ty_in(w, &elems).map(|t| subty(w, &t)),
         };
         let body = f.body.clone();
         let saved = (self.report, self.suppressed.take());
@@ -417,26 +417,69 @@ impl Elab<'_> {
     }
 }
 
-/// The dimensions of parameter type `p` paired with those of argument type `a`, through
-/// tuples, where their structure agrees.
-fn dims_pairs<'t>(p: &'t Type, a: &'t Type, out: &mut Vec<(&'t Size, &'t Size)>) {
-    match (p, a) {
-        (Type::Arr(pd), Type::Arr(ad)) if pd.len() == ad.len() => out.extend(pd.iter().zip(ad)),
-        (Type::Tuple(ps), Type::Tuple(xs)) if ps.len() == xs.len() => {
-            for (x, y) in ps.iter().zip(xs) {
-                dims_pairs(x, y, out);
+/// How many dimensions written type `w` gives itself (an element-type parameter inside it
+/// brings the others, which are the caller's).
+fn written_rank(w: &Ty) -> usize {
+    match w {
+        Ty::Array(e, _, _) => 1 + written_rank(e),
+        _ => 0,
+    }
+}
+
+/// The dimensions of parameter type `p` (written `w`, its element types filled in) paired
+/// with those of argument type `a`, through tuples, where their structure agrees. Only the
+/// dimensions written in `w` are paired: those an element type brings are the caller's.
+fn dims_pairs<'t>(w: &Ty, p: &'t Type, a: &'t Type, out: &mut Vec<(&'t Size, &'t Size)>) {
+    match (w, p, a) {
+        (_, Type::Arr(pd), Type::Arr(ad)) if pd.len() == ad.len() => {
+            out.extend(pd.iter().zip(ad).take(written_rank(w)));
+        }
+        (Ty::Tuple(ws, _), Type::Tuple(ps), Type::Tuple(xs)) if ps.len() == xs.len() => {
+            for ((w, x), y) in ws.iter().zip(ps).zip(xs) {
+                dims_pairs(w, x, y, out);
             }
         }
         _ => {}
     }
 }
 
-/// `t` with size names replaced where `f` knows them.
-fn subst_type(t: &Type, f: &dyn Fn(&str) -> Option<Size>) -> Type {
-    match t {
-        Type::Arr(d) => Type::Arr(d.iter().map(|s| s.subst(f)).collect()),
-        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|x| subst_type(x, f)).collect()),
-        t => t.clone(),
+/// `t` (written type `w` with its element types filled in) with the size names of the
+/// dimensions written in `w` replaced where `f` knows them. The dimensions an element type
+/// brings are the caller's and stay as they are, even where a name is also one of the
+/// callee's (`map(transpose(c), ..)` with `c: [[f64; m]; n]` binds `T` to `[f64; n]` and
+/// `map`'s own `n` to `m`).
+fn subst_type(w: &Ty, t: &Type, f: &dyn Fn(&str) -> Option<Size>) -> Type {
+    match (w, t) {
+        (_, Type::Arr(d)) => {
+            let k = written_rank(w);
+            Type::Arr(
+                d.iter()
+                    .enumerate()
+                    .map(|(i, s)| if i < k { s.subst(f) } else { s.clone() })
+                    .collect(),
+            )
+        }
+        (Ty::Tuple(ws, _), Type::Tuple(ts)) => Type::Tuple(
+            ws.iter()
+                .zip(ts)
+                .map(|(w, x)| subst_type(w, x, f))
+                .collect(),
+        ),
+        (_, t) => t.clone(),
+    }
+}
+
+/// Every size name written in the dimensions of type `w` (not in its element types').
+fn written_names(w: &Ty, out: &mut Vec<String>) {
+    match w {
+        Ty::Array(e, n, _) => {
+            let mut names = Vec::new();
+            n.names(&mut names);
+            out.extend(names.into_iter().map(|n| n.text.clone()));
+            written_names(e, out);
+        }
+        Ty::Tuple(ps, _) => ps.iter().for_each(|p| written_names(p, out)),
+        _ => {}
     }
 }
 

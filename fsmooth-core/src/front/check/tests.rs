@@ -176,3 +176,20 @@ fn a_failed_count_still_checks_the_body() {
         run("pub fn k(a: [f64; n]) -> f64 { ifold(a[0], 0.0, |acc, i| acc + a[i] + 1) }");
     assert_eq!(errs.len(), 2, "{errs:#?}");
 }
+
+#[test]
+fn a_generic_element_keeps_the_callers_size_names() {
+    // `map(v: [T; n], ..)` over `transpose(c)`: `T` is the caller's `[f64; n]` and `map`'s own
+    // `n` is the caller's `m`; the caller's `n` inside `T` is not `map`'s (it was renamed to
+    // `m` with it, and the argument was reported as `[[f64; m]; m]`).
+    let (ks, errs) = run(
+        "pub fn k(c: [[f64; m]; n], m: usize) -> [f64; m] { map(transpose(c), |r| sum(r) + r[0]) }",
+    );
+    assert!(errs.is_empty(), "{errs:?}");
+    assert_eq!(ks.len(), 1);
+    // And when the names agree, they still mean the same size.
+    let (_, errs) = run("pub fn k(c: [[f64; n]; n]) -> [f64; n] { map(c, |r| sum(r)) }");
+    assert!(errs.is_empty(), "{errs:?}");
+    let (_, errs) = run("pub fn k(c: [[f64; m]; n], m: usize) -> [f64; m] { map(c, |r| sum(r)) }");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+}

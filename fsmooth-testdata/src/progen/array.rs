@@ -1,0 +1,215 @@
+//! Vector and matrix expressions.
+
+use super::state::{Gen, Var};
+use super::ty::{D, T};
+
+impl Gen {
+    pub(super) fn vec_var_or_param(&mut self, d: D) -> String {
+        if let Some(v) = self.pick_var(&T::V(d))
+            && !self.r.one_in(3)
+        {
+            return v;
+        }
+        match d {
+            D::N => "a".into(),
+            D::M => "b".into(),
+            D::P => "build(p, |z| s)".into(),
+            D::Two => "[s, 0.5]".into(),
+            D::Three => "[s, 1.5, -0.5]".into(),
+            D::NpM => "concat(a, b)".into(),
+            D::TwoN => "interleave(a, reverse(a))".into(),
+            D::NxM => "join(c)".into(),
+            D::Np2 => "pad(a, 1, 1, s)".into(),
+        }
+    }
+
+    pub(super) fn vector(&mut self, d: D, depth: usize) -> String {
+        let leaf = self.leaf(depth, 4);
+        match self.r.below(if leaf {
+            2
+        } else if self.v2 {
+            19
+        } else {
+            13
+        }) {
+            0 | 1 => self.vec_var_or_param(d),
+            2 | 3 => {
+                let i = self.name("i");
+                let body = self.with(&i, T::U, Some(d), |g| g.scalar(depth + 1));
+                format!("build({}, |{i}| {body})", d.text())
+            }
+            4 => {
+                let f = ["add", "sub", "emul"][self.r.below(3)];
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("{f}({x}, {y})")
+            }
+            5 => {
+                let (x, k) = (self.vector(d, depth + 1), self.scalar(depth + 1));
+                format!("smul({x}, {k})")
+            }
+            6 => {
+                let x = self.vector(d, depth + 1);
+                let q = self.name("q");
+                let body = self.with_elem(&q, T::F, d.max(), |g| g.scalar(depth + 2));
+                format!("map({x}, |{q}| {body})")
+            }
+            7 => {
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("map2({x}, {y}, |u, w| u * w - s)")
+            }
+            8 => {
+                let c = self.boolean(depth + 1);
+                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                format!("if {c} {{ {x} }} else {{ {y} }}")
+            }
+            9 => {
+                let (cnt, trip) = self.count(depth + 1);
+                let init = self.vector(d, depth + 1);
+                let (acc, i) = (self.name("acc"), self.name("i"));
+                let body = self.with(&acc, T::V(d), None, |g| {
+                    g.with_vars(vec![Var::counter(&i, trip)], |g| {
+                        let e = g.vector(d, depth + 1);
+                        format!("add(smul({acc}, 0.5), {e})")
+                    })
+                });
+                format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
+            }
+            10 if d == D::M => {
+                let i = self.index(D::N, depth);
+                let m = self.matrix(D::N, D::M, depth + 1);
+                format!("({m})[{i}]")
+            }
+            10 if d == D::N => {
+                let m = self.matrix(D::N, D::M, depth + 1);
+                let v = self.vector(D::M, depth + 1);
+                format!("matvec({m}, {v})")
+            }
+            11 if d == D::Three => {
+                let (x, y, z) = (
+                    self.scalar(depth + 1),
+                    self.scalar(depth + 1),
+                    self.scalar(depth + 1),
+                );
+                format!("[{x}, {y}, {z}]")
+            }
+            11 if d == D::Two => {
+                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                format!("[{x}, {y}]")
+            }
+            11 if d == D::N => "a[0..n]".into(),
+            12 => self.let_in(&T::V(d), depth),
+            13 | 14 => self.view_vector(d, depth),
+            15 => {
+                // A scan with a scalar state: its states are the vector.
+                let init = self.scalar(depth + 1);
+                self.scan(d, &T::F, init, depth)
+            }
+            16 => self.tupled(&T::V(d), depth),
+            17 => self.rows(d, depth),
+            _ => {
+                let x = self.vector(d, depth + 1);
+                format!("twice({x}, |q| q - 0.25)")
+            }
+        }
+    }
+
+    /// A vector out of a matrix: a row of a matrix whose columns are `d`, or a matrix of
+    /// `d` rows mapped row by row to scalars.
+    fn rows(&mut self, d: D, depth: usize) -> String {
+        if self.r.one_in(2) {
+            let r = [D::N, D::M, D::Three, D::NpM][self.r.below(4)];
+            let i = self.index(r, depth);
+            let m = self.matrix(r, d, depth + 1);
+            return format!("({m})[{i}]");
+        }
+        let c = self.mat_cols(d);
+        let m = self.matrix(d, c, depth + 1);
+        let row = self.name("row");
+        let body = self.with_elem(&row, T::V(c), d.max(), |g| g.scalar(depth + 2));
+        format!("map({m}, |{row}| {body})")
+    }
+
+    /// A matrix of `r` rows of `c` columns that costs nothing to compute (a parameter, a
+    /// variable, a view of one).
+    fn mat_leaf(&mut self, r: D, c: D) -> String {
+        if let Some(v) = self.pick_var(&T::M(r, c))
+            && !self.r.one_in(3)
+        {
+            return v;
+        }
+        match (r, c) {
+            (D::N, D::M) => "c".into(),
+            (D::M, D::N) => "transpose(c)".into(),
+            (D::N, D::Three) => "slide(3, pad(a, 1, 1, s))".into(),
+            (D::TwoN, D::M) => "concat(c, reverse(c))".into(),
+            _ => {
+                let (z, row) = (self.name("z"), self.vec_var_or_param(c));
+                format!("build({}, |{z}| {row})", r.text())
+            }
+        }
+    }
+
+    pub(super) fn matrix(&mut self, r: D, c: D, depth: usize) -> String {
+        let leaf = self.leaf(depth, 3);
+        let nm = (r, c) == (D::N, D::M);
+        match self.r.below(if leaf {
+            1
+        } else if self.v2 {
+            14
+        } else {
+            7
+        }) {
+            0 => self.mat_leaf(r, c),
+            1 | 2 => {
+                let i = self.name("i");
+                let row = self.with(&i, T::U, Some(r), |g| g.vector(c, depth + 1));
+                format!("build({}, |{i}| {row})", r.text())
+            }
+            3 => {
+                let f = ["madd", "msub"][self.r.below(2)];
+                let (x, y) = (self.matrix(r, c, depth + 1), self.matrix(r, c, depth + 1));
+                format!("{f}({x}, {y})")
+            }
+            4 if nm => "transpose(transpose(c))".into(),
+            5 if nm => {
+                // A product by an m x m matrix, itself a product: rows as wide as the
+                // columns, which the compiler's column tiles read by segments.
+                let (x, y, z) = (
+                    self.matrix(D::N, D::M, depth + 1),
+                    self.matrix(D::N, D::M, depth + 1),
+                    self.matrix(D::N, D::M, depth + 1),
+                );
+                format!("matmul({x}, matmul(transpose({y}), {z}))")
+            }
+            4..=6 => {
+                let (x, y) = (self.vector(r, depth + 1), self.vector(c, depth + 1));
+                format!("outer({x}, {y})")
+            }
+            7 | 8 => self.view_matrix(r, c, depth),
+            9 => {
+                // A scan with a vector state: its states are the rows.
+                let init = self.vector(c, depth + 1);
+                self.scan(r, &T::V(c), init, depth)
+            }
+            10 => self.tupled(&T::M(r, c), depth),
+            11 => {
+                let (cnt, trip) = self.count(depth + 1);
+                let init = self.matrix(r, c, depth + 1);
+                let (acc, i) = (self.name("acc"), self.name("i"));
+                let body = self.with(&acc, T::M(r, c), None, |g| {
+                    g.with_vars(vec![Var::counter(&i, trip)], |g| {
+                        let e = g.matrix(r, c, depth + 1);
+                        format!("madd(msmul({acc}, 0.5), {e})")
+                    })
+                });
+                format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
+            }
+            12 => {
+                let b = self.boolean(depth + 1);
+                let (x, y) = (self.matrix(r, c, depth + 1), self.matrix(r, c, depth + 1));
+                format!("if {b} {{ {x} }} else {{ {y} }}")
+            }
+            _ => self.let_in(&T::M(r, c), depth),
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! The generator's state (variables in scope, helpers, fresh names) and its small pieces:
+//! random types, indexes, sizes and conditions.
+
+use super::ty::{D, T};
+use crate::Rng;
+
+/// A variable in scope.
+pub(super) struct Var {
+    pub(super) name: String,
+    pub(super) ty: T,
+    /// For a loop index: the size it is below.
+    pub(super) below: Option<D>,
+    /// For a loop's index or element: how many steps the loop may take.
+    trip: Option<u64>,
+    /// For a `usize`: the largest value it may have (a guess for those not loop indexes).
+    max: u64,
+}
+
+impl Var {
+    /// A variable; with `below`, the index of a loop over that size.
+    pub(super) fn new(name: &str, ty: T, below: Option<D>) -> Var {
+        Var {
+            name: name.to_string(),
+            ty,
+            below,
+            trip: below.map(D::max),
+            max: below.map_or(64, D::max),
+        }
+    }
+
+    /// The index of an `ifold` of at most `trip` steps.
+    pub(super) fn counter(name: &str, trip: u64) -> Var {
+        Var {
+            trip: Some(trip),
+            max: trip,
+            ..Var::new(name, T::U, None)
+        }
+    }
+
+    /// The element a closure of a loop of at most `trip` steps is given (`map`'s).
+    pub(super) fn elem(name: &str, ty: T, trip: u64) -> Var {
+        Var {
+            trip: Some(trip),
+            ..Var::new(name, ty, None)
+        }
+    }
+}
+
+/// How much work (loop steps, estimated) an expression may take before the generator
+/// writes only leaves inside it.
+pub(super) const HEAVY: u64 = 2000;
+
+/// A helper function of the block: `fn name(a, b, c, s, p[, t: param]) -> ret`.
+pub(super) struct Helper {
+    pub(super) name: String,
+    pub(super) param: Option<T>,
+    pub(super) ret: T,
+}
+
+pub(super) struct Gen {
+    pub(super) r: Rng,
+    pub(super) vars: Vec<Var>,
+    pub(super) fresh: usize,
+    /// The helpers defined so far (a helper calls only those before it).
+    pub(super) helpers: Vec<Helper>,
+    /// Does the program use the constructs of LANGUAGE.md sections 8 and 9 (tuples,
+    /// scans, views, sizes other than `n`, `m`, `p`, 3)? One program in three does not,
+    /// so that the shapes of version 1 (rows taken eight at a time, column tiles, triangle
+    /// folds) keep their rate.
+    pub(super) v2: bool,
+}
+
+/// Every way to reach a value of type `want` inside `have` (named `at`): `at` itself, or a
+/// chain of projections into a tuple.
+fn paths(at: &str, have: &T, want: &T, out: &mut Vec<String>) {
+    if have == want {
+        out.push(at.to_string());
+    }
+    if let T::Tup(ts) = have {
+        for (k, t) in ts.iter().enumerate() {
+            paths(&format!("{at}.{k}"), t, want, out);
+        }
+    }
+}
+
+/// Vector sizes, weighted: the kernel's own sizes most of the time.
+const VEC_DIMS: [D; 16] = [
+    D::N,
+    D::N,
+    D::N,
+    D::M,
+    D::M,
+    D::M,
+    D::P,
+    D::P,
+    D::Three,
+    D::Three,
+    D::Two,
+    D::NpM,
+    D::TwoN,
+    D::NxM,
+    D::Np2,
+    D::M,
+];
+
+/// Matrix shapes `(rows, cols)`, weighted: `[[f64; m]; n]` (the parameter `c`'s) most.
+const MAT_DIMS: [(D, D); 17] = [
+    (D::N, D::M),
+    (D::N, D::M),
+    (D::N, D::M),
+    (D::N, D::M),
+    (D::N, D::M),
+    (D::M, D::N),
+    (D::M, D::N),
+    (D::N, D::Three),
+    (D::N, D::Three),
+    (D::TwoN, D::M),
+    (D::NpM, D::M),
+    (D::Np2, D::M),
+    (D::Three, D::M),
+    (D::P, D::M),
+    (D::Two, D::Two),
+    (D::M, D::Three),
+    (D::N, D::Two),
+];
+
+impl Gen {
+    pub(super) fn name(&mut self, base: &str) -> String {
+        self.fresh += 1;
+        format!("{base}{}", self.fresh)
+    }
+
+    /// A variable of type `ty`, or a projection of a tuple variable that has one.
+    pub(super) fn pick_var(&mut self, ty: &T) -> Option<String> {
+        let mut c = Vec::new();
+        for v in &self.vars {
+            paths(&v.name, &v.ty, ty, &mut c);
+        }
+        if c.is_empty() {
+            return None;
+        }
+        Some(c[self.r.below(c.len())].clone())
+    }
+
+    pub(super) fn loop_index(&mut self, d: D) -> Option<String> {
+        let c: Vec<&Var> = self.vars.iter().filter(|v| v.below == Some(d)).collect();
+        if c.is_empty() {
+            return None;
+        }
+        Some(c[self.r.below(c.len())].name.clone())
+    }
+
+    /// Runs `f` with `vars` in scope.
+    pub(super) fn with_vars<R>(&mut self, vars: Vec<Var>, f: impl FnOnce(&mut Gen) -> R) -> R {
+        let k = vars.len();
+        self.vars.extend(vars);
+        let r = f(self);
+        self.vars.truncate(self.vars.len() - k);
+        r
+    }
+
+    /// Runs `f` with `name`, the element of a loop of at most `trip` steps, in scope.
+    pub(super) fn with_elem<R>(
+        &mut self,
+        name: &str,
+        ty: T,
+        trip: u64,
+        f: impl FnOnce(&mut Gen) -> R,
+    ) -> R {
+        self.with_vars(vec![Var::elem(name, ty, trip)], f)
+    }
+
+    pub(super) fn with<R>(
+        &mut self,
+        name: &str,
+        ty: T,
+        below: Option<D>,
+        f: impl FnOnce(&mut Gen) -> R,
+    ) -> R {
+        self.with_vars(vec![Var::new(name, ty, below)], f)
+    }
+
+    /// The steps of the loops around the expression being generated, multiplied (a
+    /// bound on how many times it runs): programs must run in the executor's step budget,
+    /// and quickly in the interpreter.
+    pub(super) fn work(&self) -> u64 {
+        self.vars
+            .iter()
+            .filter_map(|v| v.trip)
+            .fold(1u64, u64::saturating_mul)
+    }
+
+    /// Should only leaves be generated here (too deep, or run too many times)?
+    pub(super) fn leaf(&self, depth: usize, deepest: usize) -> bool {
+        depth > deepest || self.work() > HEAVY
+    }
+
+    /// A random vector size; inside loops, only the small ones (`n * m` is up to 361 on
+    /// the larger inputs).
+    pub(super) fn vec_dim(&mut self) -> D {
+        if !self.v2 {
+            return [D::N, D::M, D::P, D::Three][self.r.below(4)];
+        }
+        let w = self.work();
+        match VEC_DIMS[self.r.below(VEC_DIMS.len())] {
+            D::NxM if w > 10 => D::M,
+            D::NpM | D::TwoN | D::Np2 if w > 400 => D::N,
+            d => d,
+        }
+    }
+
+    /// The count of an `ifold` and how many steps it may take (small inside loops).
+    pub(super) fn count(&mut self, depth: usize) -> (String, u64) {
+        let (c, max) = self.usize_max(depth);
+        if max.saturating_mul(self.work()) > 20 * HEAVY {
+            let k = self.r.below(4);
+            return (k.to_string(), k as u64);
+        }
+        (c, max)
+    }
+
+    /// A random vector size that is never 0 (so that it can be indexed).
+    pub(super) fn vec_dim_indexable(&mut self) -> D {
+        loop {
+            let d = self.vec_dim();
+            if d.min() > 0 {
+                return d;
+            }
+        }
+    }
+
+    /// A random matrix shape.
+    pub(super) fn mat_dims(&mut self) -> (D, D) {
+        MAT_DIMS[self.r.below(MAT_DIMS.len())]
+    }
+
+    /// A random matrix shape with `rows` rows.
+    pub(super) fn mat_cols(&mut self, rows: D) -> D {
+        match rows {
+            D::N => [D::M, D::M, D::Three, D::N][self.r.below(4)],
+            D::M => [D::N, D::Three][self.r.below(2)],
+            _ => [D::M, D::Two, D::Three][self.r.below(3)],
+        }
+    }
+
+    /// Component types of a random tuple (two to four, nested up to `nest` levels more),
+    /// `usize` components only if `usize_ok`.
+    pub(super) fn rand_tuple(&mut self, nest: usize, usize_ok: bool) -> Vec<T> {
+        let k = 2 + self.r.below(2) + usize::from(self.r.one_in(6));
+        (0..k)
+            .map(|_| match self.r.below(20) {
+                0..=7 => T::F,
+                8..=13 => T::V(self.vec_dim()),
+                14..=15 => {
+                    let (r, c) = self.mat_dims();
+                    T::M(r, c)
+                }
+                16 if usize_ok => T::U,
+                17..=19 if nest > 0 => T::Tup(self.rand_tuple(nest - 1, usize_ok)),
+                _ => T::F,
+            })
+            .collect()
+    }
+
+    /// A random type for a `let`: a scalar, an array or (half the time) a tuple.
+    pub(super) fn rand_type(&mut self) -> T {
+        match self.r.below(8) {
+            0 => T::F,
+            1 => T::V(self.vec_dim()),
+            2 => {
+                let (r, c) = self.mat_dims();
+                T::M(r, c)
+            }
+            3 => T::U,
+            _ => T::Tup(self.rand_tuple(1, true)),
+        }
+    }
+
+    /// An index below size `d` (never 0).
+    pub(super) fn index(&mut self, d: D, depth: usize) -> String {
+        assert!(d.min() > 0, "an index below a size that may be 0");
+        if let Some(i) = self.loop_index(d)
+            && !self.r.one_in(4)
+        {
+            return i;
+        }
+        self.index_below(&d.paren(), d.min(), depth)
+    }
+
+    /// An index below the size `len` (an operand), which is at least `min` (at least 1).
+    pub(super) fn index_below(&mut self, len: &str, min: usize, depth: usize) -> String {
+        match self.r.below(3) {
+            0 if min > 1 => format!("{}", self.r.below(min)),
+            1 => {
+                let u = self.usize_expr(depth + 1);
+                format!("({u}) % {len}")
+            }
+            _ => format!("0 % {len}"),
+        }
+    }
+
+    pub(super) fn usize_expr(&mut self, depth: usize) -> String {
+        self.usize_max(depth).0
+    }
+
+    /// A `usize` expression and the largest value it may have.
+    fn usize_max(&mut self, depth: usize) -> (String, u64) {
+        match self.r.below(if depth > 3 { 3 } else { 6 }) {
+            0 => {
+                let d = [D::N, D::M, D::P][self.r.below(3)];
+                (d.text().to_string(), d.max())
+            }
+            1 => {
+                let k = self.r.below(4);
+                (k.to_string(), k as u64)
+            }
+            2 => {
+                let mut c: Vec<(String, u64)> = Vec::new();
+                for v in &self.vars {
+                    if v.ty == T::U {
+                        c.push((v.name.clone(), v.max));
+                    }
+                }
+                if c.is_empty() || self.r.one_in(4) {
+                    // (Or a `usize` inside a tuple variable.)
+                    return (self.pick_var(&T::U).unwrap_or_else(|| "n".into()), 64);
+                }
+                c.swap_remove(self.r.below(c.len()))
+            }
+            3 => {
+                let (x, xm) = self.usize_max(depth + 1);
+                let (y, ym) = self.usize_max(depth + 1);
+                (format!("({x} + {y})"), xm + ym)
+            }
+            4 => {
+                let (x, xm) = self.usize_max(depth + 1);
+                (format!("({x} * 2)"), xm * 2)
+            }
+            _ => {
+                let d = self.vec_dim();
+                let v = self.vector(d, depth + 1);
+                (format!("{v}.len()"), d.max())
+            }
+        }
+    }
+
+    pub(super) fn vec_any(&mut self, depth: usize) -> String {
+        let d = self.vec_dim();
+        self.vector(d, depth)
+    }
+
+    pub(super) fn boolean(&mut self, depth: usize) -> String {
+        match self.r.below(if depth > 3 { 2 } else { 5 }) {
+            0 => {
+                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                format!("{x} < {y}")
+            }
+            1 => {
+                let (x, y) = (self.usize_expr(depth + 1), self.usize_expr(depth + 1));
+                format!("{x} <= {y}")
+            }
+            2 => {
+                let (x, y) = (self.boolean(depth + 1), self.boolean(depth + 1));
+                format!("({x} && {y})")
+            }
+            3 => {
+                let (x, y) = (self.boolean(depth + 1), self.boolean(depth + 1));
+                format!("({x} || !({y}))")
+            }
+            _ => ["true", "false"][self.r.below(2)].to_string(),
+        }
+    }
+
+    /// An expression of type `t`.
+    pub(super) fn expr(&mut self, t: &T, depth: usize) -> String {
+        match t {
+            T::F => self.scalar(depth),
+            T::U => self.usize_expr(depth),
+            T::V(d) => self.vector(*d, depth),
+            T::M(r, c) => self.matrix(*r, *c, depth),
+            T::Tup(ts) => self.tuple(ts, depth),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The generator's types: sizes ([`D`]) and value types ([`T`]).
+
+use super::Inputs;
+
+/// A size the generator knows the value of on every input: one of the kernel's size names,
+/// a literal, or a sum or product of them that a view gives (`concat(a, b)` is `n + m`
+/// long, `pad(a, 1, 1, x)` is `n + 2`, `join(c)` is `n * m`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum D {
+    /// `n`, the length of `a` (at least 1).
+    N,
+    /// `m`, the length of `b` (at least 1).
+    M,
+    /// `p`, the size parameter (may be 0).
+    P,
+    /// `2`.
+    Two,
+    /// `3`.
+    Three,
+    /// `n + m`.
+    NpM,
+    /// `2 * n`.
+    TwoN,
+    /// `n * m`.
+    NxM,
+    /// `n + 2`.
+    Np2,
+}
+
+impl D {
+    /// The size as written in a type or a loop count.
+    pub fn text(self) -> &'static str {
+        match self {
+            D::N => "n",
+            D::M => "m",
+            D::P => "p",
+            D::Two => "2",
+            D::Three => "3",
+            D::NpM => "n + m",
+            D::TwoN => "2 * n",
+            D::NxM => "n * m",
+            D::Np2 => "n + 2",
+        }
+    }
+
+    /// The size as an operand (parenthesised if it is a sum or a product).
+    pub(super) fn paren(self) -> String {
+        match self {
+            D::NpM | D::TwoN | D::NxM | D::Np2 => format!("({})", self.text()),
+            _ => self.text().to_string(),
+        }
+    }
+
+    /// Its value on inputs `i`.
+    pub fn eval(self, i: &Inputs) -> usize {
+        match self {
+            D::N => i.n,
+            D::M => i.m,
+            D::P => i.p,
+            D::Two => 2,
+            D::Three => 3,
+            D::NpM => i.n + i.m,
+            D::TwoN => 2 * i.n,
+            D::NxM => i.n * i.m,
+            D::Np2 => i.n + 2,
+        }
+    }
+
+    /// Its largest value over the generator's inputs (`n, m <= 19`, `p <= 3`): how many
+    /// steps a loop over it may take.
+    pub(super) fn max(self) -> u64 {
+        match self {
+            D::N | D::M => 19,
+            D::P | D::Three => 3,
+            D::Two => 2,
+            D::NpM | D::TwoN => 38,
+            D::NxM => 361,
+            D::Np2 => 21,
+        }
+    }
+
+    /// Its smallest value over all inputs (`n, m >= 1`, `p >= 0`).
+    pub(super) fn min(self) -> usize {
+        match self {
+            D::N | D::M | D::NxM => 1,
+            D::P => 0,
+            D::Two | D::NpM | D::TwoN => 2,
+            D::Three | D::Np2 => 3,
+        }
+    }
+}
+
+/// A value type of the generated language.
+#[derive(Clone, PartialEq, Debug)]
+pub(super) enum T {
+    F,
+    U,
+    /// A vector `[f64; d]`.
+    V(D),
+    /// A matrix `[[f64; cols]; rows]`, as `M(rows, cols)`.
+    M(D, D),
+    /// A tuple of two or more components.
+    Tup(Vec<T>),
+}
+
+impl T {
+    /// The type as written in a signature.
+    pub(super) fn text(&self) -> String {
+        match self {
+            T::F => "f64".into(),
+            T::U => "usize".into(),
+            T::V(d) => format!("[f64; {}]", d.text()),
+            T::M(r, c) => format!("[[f64; {}]; {}]", c.text(), r.text()),
+            T::Tup(ts) => {
+                let parts: Vec<String> = ts.iter().map(T::text).collect();
+                format!("({})", parts.join(", "))
+            }
+        }
+    }
+
+    /// The sizes whose product is the number of f64 slots of an array (none for a scalar).
+    pub(super) fn dims(&self) -> Vec<D> {
+        match self {
+            T::V(d) => vec![*d],
+            T::M(r, c) => vec![*r, *c],
+            _ => Vec::new(),
+        }
+    }
+}

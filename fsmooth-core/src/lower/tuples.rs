@@ -425,32 +425,26 @@ impl Dps<'_> {
             }
             out
         };
-        // One stored scalar state (a scalar scan, or a tuple scan read for one component):
-        // the loop iterates the destination's slots themselves, with no bounds check.
-        let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
-        let one_slot = match stored.as_slice() {
-            [d] if !arrays => Some((*d).clone()),
-            _ => None,
-        };
-        if let Some(d) = one_slot {
+        if !arrays {
+            // Scalar states only: one loop, each stored state kept in a local.
             let cur = cur_of(self, None);
             self.env.insert(*acc, cur);
             self.enter_loop(*i, &iv);
             let nxt = nxt_of(self, &Ex::Var(iv.clone()));
             let mut step = self.write_parts(body, &nxt);
-            // A step that reads the destination's buffer (another part of the frame) cannot
-            // run while the loop holds its slots: then a store per step.
-            let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
-            if self.reads(&whole, &d.base) {
-                step.extend(finish(&Ex::Var(iv.clone())));
-                let streams = self.leave_loop_sts(&mut step, None);
-                code.push(St::For {
-                    var: iv,
-                    n: nt,
-                    streams,
-                    body: step,
-                });
-            } else {
+            // One stored state (a scalar scan, or a tuple scan read for one component): the
+            // loop iterates the destination's slots themselves, with no bounds check, unless
+            // the step reads that buffer (another part of the frame), which the loop would
+            // then hold borrowed.
+            let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
+            let slots = match stored.as_slice() {
+                [d] => {
+                    let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
+                    (!self.reads(&whole, &d.base)).then(|| (*d).clone())
+                }
+                _ => None,
+            };
+            if let Some(d) = slots {
                 for (c, nx, kept) in &scalars {
                     step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
                     if kept.is_some() {
@@ -459,21 +453,16 @@ impl Dps<'_> {
                 }
                 let streams = self.leave_loop_sts(&mut step, Some(&d.base));
                 code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
+            } else {
+                step.extend(finish(&Ex::Var(iv.clone())));
+                let streams = self.leave_loop_sts(&mut step, None);
+                code.push(St::For {
+                    var: iv,
+                    n: nt,
+                    streams,
+                    body: step,
+                });
             }
-        } else if !arrays {
-            let cur = cur_of(self, None);
-            self.env.insert(*acc, cur);
-            self.enter_loop(*i, &iv);
-            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
-            let mut step = self.write_parts(body, &nxt);
-            step.extend(finish(&Ex::Var(iv.clone())));
-            let streams = self.leave_loop_sts(&mut step, None);
-            code.push(St::For {
-                var: iv,
-                n: nt,
-                streams,
-                body: step,
-            });
         } else {
             // Step 0 from the initial state.
             let zero = Ex::Usize(0);

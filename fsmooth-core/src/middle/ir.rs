@@ -206,6 +206,19 @@ impl Core {
         }
     }
 
+    /// `usize` arithmetic `a op b` (`text` names it in run-time errors), with its symbolic
+    /// value when both operands have one.
+    pub fn usize_bin(op: BinOp, a: Core, b: Core, text: &str, span: Sp) -> Core {
+        let sym = usize_sym(op, a.sym.as_ref(), b.sym.as_ref());
+        let mut c = Core::new(
+            Kind::Bin(op, Box::new(a), Box::new(b), text.to_string()),
+            Type::Usize,
+            span,
+        );
+        c.sym = sym;
+        c
+    }
+
     /// The node, leaving a placeholder in its place: for moving a subtree out of its parent
     /// without copying it.
     pub fn take(&mut self) -> Core {
@@ -347,6 +360,18 @@ impl<'a> Iterator for ChildrenMut<'a> {
         }
         self.rest.next()
     }
+}
+
+/// The symbolic value of `usize` arithmetic `x op y` (`+ - * / %`) over symbolic operands.
+pub fn usize_sym(op: BinOp, x: Option<&Size>, y: Option<&Size>) -> Option<Size> {
+    let (x, y) = (Box::new(x?.clone()), Box::new(y?.clone()));
+    Some(match op {
+        BinOp::Add => Size::Add(x, y),
+        BinOp::Sub => Size::Sub(x, y),
+        BinOp::Mul => Size::Mul(x, y),
+        BinOp::Div => Size::Div(x, y),
+        _ => Size::Rem(x, y),
+    })
 }
 
 /// Replace loop index `v` in a size by `by`.

@@ -206,17 +206,7 @@ fn choose(a: Core, b: Core, k: Core, span: Sp) -> Core {
         Type::Bool,
         span,
     );
-    let mut rest = Core::new(
-        Kind::Bin(
-            BinOp::Sub,
-            Box::new(k.clone()),
-            Box::new(len),
-            "concat index".into(),
-        ),
-        Type::Usize,
-        span,
-    );
-    rest.sym = k.sym.as_ref().map(|s| Size::minus(s.clone(), n));
+    let rest = Core::usize_bin(BinOp::Sub, k.clone(), len, "concat index", span);
     let at =
         |arr: Core, i: Core| Core::new(Kind::Index(Box::new(arr), Box::new(i)), elem.clone(), span);
     Core::new(
@@ -238,24 +228,7 @@ fn reshaped_index(
     names: &mut Vec<String>,
 ) -> Option<Core> {
     let usize_op = |op: BinOp, x: &Core, y: &Core, text: &str| {
-        let mut c = Core::new(
-            Kind::Bin(op, Box::new(x.clone()), Box::new(y.clone()), text.into()),
-            Type::Usize,
-            span,
-        );
-        c.sym = match (&x.sym, &y.sym) {
-            (Some(a), Some(b)) => {
-                let (a, b) = (Box::new(a.clone()), Box::new(b.clone()));
-                Some(match op {
-                    BinOp::Div => Size::Div(a, b),
-                    BinOp::Mul => Size::Mul(a, b),
-                    BinOp::Add => Size::Add(a, b),
-                    _ => Size::Rem(a, b),
-                })
-            }
-            _ => None,
-        };
-        c
+        Core::usize_bin(op, x.clone(), y.clone(), text, span)
     };
     if from.len() == to.len() + 1 {
         // join: [n, m, rest] seen as [n * m, rest].

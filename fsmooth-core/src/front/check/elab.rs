@@ -600,19 +600,7 @@ impl Elab<'_> {
             (Type::F64, Type::F64) if op.is_arith() => Ok(mk(Type::F64, None, ca, cb)),
             (Type::F64, Type::F64) if op.is_cmp() => Ok(mk(Type::Bool, None, ca, cb)),
             (Type::Usize, Type::Usize) if op.is_arith() => {
-                let sym = match (&ca.sym, &cb.sym) {
-                    (Some(x), Some(y)) => {
-                        let (x, y) = (Box::new(x.clone()), Box::new(y.clone()));
-                        Some(match op {
-                            BinOp::Add => Size::Add(x, y),
-                            BinOp::Sub => Size::Sub(x, y),
-                            BinOp::Mul => Size::Mul(x, y),
-                            BinOp::Div => Size::Div(x, y),
-                            _ => Size::Rem(x, y),
-                        })
-                    }
-                    _ => None,
-                };
+                let sym = crate::middle::ir::usize_sym(op, ca.sym.as_ref(), cb.sym.as_ref());
                 Ok(mk(Type::Usize, sym, ca, cb))
             }
             (Type::Usize, Type::Usize) if op.is_cmp() => Ok(mk(Type::Bool, None, ca, cb)),

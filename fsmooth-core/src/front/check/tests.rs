@@ -193,3 +193,17 @@ fn a_generic_element_keeps_the_callers_size_names() {
     let (_, errs) = run("pub fn k(c: [[f64; m]; n], m: usize) -> [f64; m] { map(c, |r| sum(r)) }");
     assert_eq!(errs.len(), 1, "{errs:?}");
 }
+
+#[test]
+fn numbered_outputs_are_reserved_kernel_parameter_names() {
+    // `out0`, `out1`, .. are the destinations of a kernel's several results.
+    let (_, errs) = run("pub fn k(out1: [f64; n]) -> ([f64; n], f64) { (out1, sum(out1)) }");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].contains("`out1` is a name the generated kernel uses"),
+        "{errs:?}"
+    );
+    // `output` is not one.
+    let (_, errs) = run("pub fn k(output: [f64; n]) -> f64 { sum(output) }");
+    assert!(errs.is_empty(), "{errs:?}");
+}

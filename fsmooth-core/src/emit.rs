@@ -12,14 +12,18 @@ use crate::front::size::{Size, const_size};
 use crate::lower::Planned;
 use crate::middle::ir::{Kernel, Type};
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 fn rust_ty(t: &Type) -> TokenStream {
     match t {
         Type::F64 => quote!(f64),
+        Type::F32 => quote!(f32),
         Type::Usize => quote!(usize),
         Type::Bool => quote!(bool),
-        Type::Arr(_) => quote!(&[f64]),
+        Type::Arr(elem, _) => {
+            let e = format_ident!("{}", elem.name());
+            quote!(&[#e])
+        }
         Type::Tuple(ts) => {
             let ts = ts.iter().map(rust_ty);
             quote!((#(#ts),*))
@@ -76,9 +80,10 @@ fn returned(scalars: &[(usize, &Type)]) -> TokenStream {
 pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
     let res = results(&k.ret);
     let mut ps = Vec::new();
-    for (name, _) in &res.arrays {
+    for (name, t) in &res.arrays {
         let id = crate::front::ast::ident(name, Span::call_site());
-        ps.push(quote!(#id: &mut [f64]));
+        let elem = format_ident!("{}", t.scalar().map_or("f64", |s| s.name()));
+        ps.push(quote!(#id: &mut [#elem]));
     }
     for p in &k.params {
         let id = crate::front::ast::ident(&p.name.text, p.name.span);
@@ -201,21 +206,32 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
     fn t(ty: &Ty) -> Option<TokenStream> {
         match ty {
             Ty::F64(_) => Some(quote!(f64)),
+            Ty::F32(_) => Some(quote!(f32)),
             Ty::Usize(_) => Some(quote!(usize)),
             Ty::Bool(_) => Some(quote!(bool)),
-            Ty::Array(..) => Some(quote!(&[f64])),
+            Ty::Array(e, ..) => {
+                let elem = t(innermost(e))?;
+                Some(quote!(&[#elem]))
+            }
             Ty::Fn(..) | Ty::Tuple(..) | Ty::Elem(_) => None,
+        }
+    }
+    /// The element type of a (nested) array type.
+    fn innermost(ty: &Ty) -> &Ty {
+        match ty {
+            Ty::Array(e, ..) => innermost(e),
+            t => t,
         }
     }
     let mut ps = Vec::new();
     // The destinations, and the scalars returned, as the real kernel has them.
-    let (dests, scalars): (Vec<String>, Vec<&Ty>) = match &k.ret {
+    let (dests, scalars): (Vec<(String, &Ty)>, Vec<&Ty>) = match &k.ret {
         Ty::Tuple(parts, _) => {
             let dests = parts
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| matches!(p, Ty::Array(..)))
-                .map(|(i, _)| format!("out{i}"))
+                .map(|(i, p)| (format!("out{i}"), innermost(p)))
                 .collect();
             let scalars = parts
                 .iter()
@@ -223,12 +239,13 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
                 .collect();
             (dests, scalars)
         }
-        Ty::Array(..) => (vec!["out".to_string()], Vec::new()),
+        Ty::Array(..) => (vec![("out".to_string(), innermost(&k.ret))], Vec::new()),
         t => (Vec::new(), vec![t]),
     };
-    for d in &dests {
+    for (d, elem) in &dests {
         let id = crate::front::ast::ident(d, Span::call_site());
-        ps.push(quote!(#id: &mut [f64]));
+        let elem = t(elem)?;
+        ps.push(quote!(#id: &mut [#elem]));
     }
     for p in &k.params {
         let id = crate::front::ast::ident(&p.name.text, p.name.span);
@@ -270,7 +287,7 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
         .iter()
         .map(|s| crate::front::ast::ident(s, Span::call_site()))
         .collect();
-    let lens = dests.iter().map(|d| {
+    let lens = dests.iter().map(|(d, _)| {
         if args.is_empty() {
             let id =
                 crate::front::ast::ident(&format!("{}_LEN", d.to_uppercase()), Span::call_site());

@@ -152,6 +152,8 @@ pub struct Param {
 pub enum Ty {
     /// `f64`
     F64(Span),
+    /// `f32`
+    F32(Span),
     /// `usize`
     Usize(Span),
     /// `bool`
@@ -172,6 +174,7 @@ impl Ty {
     pub fn span(&self) -> Span {
         match self {
             Ty::F64(s)
+            | Ty::F32(s)
             | Ty::Usize(s)
             | Ty::Bool(s)
             | Ty::Array(_, _, s)
@@ -251,8 +254,9 @@ pub struct Let {
 /// The forms of expression (LANGUAGE.md section 3).
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    /// `1.5`
-    Float(f64),
+    /// `1.5`, `2.0f32`: the value, and the suffix written (`None` when the literal takes the
+    /// float type its context needs).
+    Float(f64, Option<CastTy>),
     /// `3`
     Int(u64),
     /// `true`, `false`
@@ -379,8 +383,21 @@ pub enum UnOp {
 pub enum CastTy {
     /// `as f64`
     F64,
+    /// `as f32`
+    F32,
     /// `as usize`
     Usize,
+}
+
+impl CastTy {
+    /// The type as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            CastTy::F64 => "f64",
+            CastTy::F32 => "f32",
+            CastTy::Usize => "usize",
+        }
+    }
 }
 
 /// The scalar math methods (Rust's own f64 method names).
@@ -414,11 +431,39 @@ pub enum MathFn {
     Min,
     /// `x.max(y)`
     Max,
+    /// `y.atan2(x)`: the angle of the point (x, y)
+    Atan2,
+    /// `x.asin()`
+    Asin,
+    /// `x.acos()`
+    Acos,
+    /// `x.atan()`
+    Atan,
+    /// `x.sinh()`
+    Sinh,
+    /// `x.cosh()`
+    Cosh,
+    /// `x.hypot(y)`
+    Hypot,
+    /// `x.cbrt()`
+    Cbrt,
+    /// `x.exp2()`
+    Exp2,
+    /// `x.log2()`
+    Log2,
+    /// `x.log10()`
+    Log10,
+    /// `x.signum()`
+    Signum,
+    /// `x.mul_add(a, b)`: `x * a + b` with one rounding
+    MulAdd,
+    /// `x.clamp(lo, hi)`: `x.max(lo).min(hi)` (never panics)
+    Clamp,
 }
 
 impl MathFn {
     /// Every method, for lookups and suggestions.
-    pub const ALL: [MathFn; 14] = [
+    pub const ALL: [MathFn; 28] = [
         MathFn::Sqrt,
         MathFn::Exp,
         MathFn::Ln,
@@ -433,6 +478,20 @@ impl MathFn {
         MathFn::Powf,
         MathFn::Min,
         MathFn::Max,
+        MathFn::Atan2,
+        MathFn::Asin,
+        MathFn::Acos,
+        MathFn::Atan,
+        MathFn::Sinh,
+        MathFn::Cosh,
+        MathFn::Hypot,
+        MathFn::Cbrt,
+        MathFn::Exp2,
+        MathFn::Log2,
+        MathFn::Log10,
+        MathFn::Signum,
+        MathFn::MulAdd,
+        MathFn::Clamp,
     ];
 
     /// The method's name.
@@ -452,13 +511,33 @@ impl MathFn {
             MathFn::Powf => "powf",
             MathFn::Min => "min",
             MathFn::Max => "max",
+            MathFn::Atan2 => "atan2",
+            MathFn::Asin => "asin",
+            MathFn::Acos => "acos",
+            MathFn::Atan => "atan",
+            MathFn::Sinh => "sinh",
+            MathFn::Cosh => "cosh",
+            MathFn::Hypot => "hypot",
+            MathFn::Cbrt => "cbrt",
+            MathFn::Exp2 => "exp2",
+            MathFn::Log2 => "log2",
+            MathFn::Log10 => "log10",
+            MathFn::Signum => "signum",
+            MathFn::MulAdd => "mul_add",
+            MathFn::Clamp => "clamp",
         }
     }
 
     /// How many arguments besides the receiver.
     pub fn arity(self) -> usize {
         match self {
-            MathFn::Powi | MathFn::Powf | MathFn::Min | MathFn::Max => 1,
+            MathFn::Powi
+            | MathFn::Powf
+            | MathFn::Min
+            | MathFn::Max
+            | MathFn::Atan2
+            | MathFn::Hypot => 1,
+            MathFn::MulAdd | MathFn::Clamp => 2,
             _ => 0,
         }
     }
@@ -468,8 +547,11 @@ impl MathFn {
         MathFn::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// Apply to f64 values (the reference semantics; `powi`'s exponent arrives as f64).
-    pub fn eval(self, x: f64, y: f64) -> f64 {
+    /// Apply to f64 values (the reference semantics): the receiver `x`, then the arguments
+    /// (`powi`'s exponent arrives as f64; missing arguments are 0).
+    pub fn eval(self, x: f64, args: &[f64]) -> f64 {
+        let y = args.first().copied().unwrap_or(0.0);
+        let z = args.get(1).copied().unwrap_or(0.0);
         match self {
             MathFn::Sqrt => x.sqrt(),
             MathFn::Exp => x.exp(),
@@ -485,6 +567,56 @@ impl MathFn {
             MathFn::Powf => x.powf(y),
             MathFn::Min => x.min(y),
             MathFn::Max => x.max(y),
+            MathFn::Atan2 => x.atan2(y),
+            MathFn::Asin => x.asin(),
+            MathFn::Acos => x.acos(),
+            MathFn::Atan => x.atan(),
+            MathFn::Sinh => x.sinh(),
+            MathFn::Cosh => x.cosh(),
+            MathFn::Hypot => x.hypot(y),
+            MathFn::Cbrt => x.cbrt(),
+            MathFn::Exp2 => x.exp2(),
+            MathFn::Log2 => x.log2(),
+            MathFn::Log10 => x.log10(),
+            MathFn::Signum => x.signum(),
+            MathFn::MulAdd => x.mul_add(y, z),
+            MathFn::Clamp => x.max(y).min(z),
+        }
+    }
+
+    /// Apply to f32 values, in f32 arithmetic (the reference semantics of an f32 kernel).
+    pub fn eval_f32(self, x: f32, args: &[f32]) -> f32 {
+        let y = args.first().copied().unwrap_or(0.0);
+        let z = args.get(1).copied().unwrap_or(0.0);
+        match self {
+            MathFn::Sqrt => x.sqrt(),
+            MathFn::Exp => x.exp(),
+            MathFn::Ln => x.ln(),
+            MathFn::Sin => x.sin(),
+            MathFn::Cos => x.cos(),
+            MathFn::Tan => x.tan(),
+            MathFn::Tanh => x.tanh(),
+            MathFn::Abs => x.abs(),
+            MathFn::Floor => x.floor(),
+            MathFn::Ceil => x.ceil(),
+            MathFn::Powi => x.powi(y as i32),
+            MathFn::Powf => x.powf(y),
+            MathFn::Min => x.min(y),
+            MathFn::Max => x.max(y),
+            MathFn::Atan2 => x.atan2(y),
+            MathFn::Asin => x.asin(),
+            MathFn::Acos => x.acos(),
+            MathFn::Atan => x.atan(),
+            MathFn::Sinh => x.sinh(),
+            MathFn::Cosh => x.cosh(),
+            MathFn::Hypot => x.hypot(y),
+            MathFn::Cbrt => x.cbrt(),
+            MathFn::Exp2 => x.exp2(),
+            MathFn::Log2 => x.log2(),
+            MathFn::Log10 => x.log10(),
+            MathFn::Signum => x.signum(),
+            MathFn::MulAdd => x.mul_add(y, z),
+            MathFn::Clamp => x.max(y).min(z),
         }
     }
 }

@@ -203,6 +203,7 @@ impl Parser<'_> {
         match t {
             syn::Type::Path(p) if p.qself.is_none() => match p.path.get_ident() {
                 Some(id) if id == "f64" => Ty::F64(id.span()),
+                Some(id) if id == "f32" => Ty::F32(id.span()),
                 Some(id) if id == "usize" => Ty::Usize(id.span()),
                 Some(id) if id == "bool" => Ty::Bool(id.span()),
                 Some(id) if is_type_parameter(&id.to_string()) => Ty::Elem(name(id)),
@@ -210,7 +211,7 @@ impl Parser<'_> {
                     self.err(
                         t.span(),
                         format!(
-                            "unsupported type `{}`: fsmooth has `f64`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
+                            "unsupported type `{}`: fsmooth has `f64`, `f32`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
                             t.to_token_stream()
                         ),
                     );
@@ -265,7 +266,7 @@ impl Parser<'_> {
             other => {
                 self.err(
                     other.span(),
-                    "unsupported type: fsmooth has `f64`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
+                    "unsupported type: fsmooth has `f64`, `f32`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
                 );
                 Ty::F64(other.span())
             }
@@ -422,11 +423,14 @@ impl Parser<'_> {
         let span = Sp::of(e);
         let kind = match e {
             syn::Expr::Lit(l) => match &l.lit {
-                syn::Lit::Float(f) => match f.base10_parse::<f64>() {
-                    Ok(v) if f.suffix().is_empty() || f.suffix() == "f64" => ExprKind::Float(v),
+                syn::Lit::Float(f) => match (f.base10_parse::<f64>(), float_suffix(f.suffix())) {
+                    (Ok(v), Some(suffix)) => ExprKind::Float(v, suffix),
                     _ => {
-                        self.err(f.span(), "fsmooth floats are f64: write e.g. `1.5`");
-                        ExprKind::Float(0.0)
+                        self.err(
+                            f.span(),
+                            "fsmooth floats are `f64` or `f32`: write e.g. `1.5`, `1.5f32`",
+                        );
+                        ExprKind::Float(0.0, None)
                     }
                 },
                 syn::Lit::Int(i) => match i.suffix() {
@@ -437,11 +441,11 @@ impl Parser<'_> {
                             ExprKind::Int(0)
                         }
                     },
-                    "f64" => match i.base10_parse::<f64>() {
-                        Ok(v) => ExprKind::Float(v),
+                    "f64" | "f32" => match i.base10_parse::<f64>() {
+                        Ok(v) => ExprKind::Float(v, float_suffix(i.suffix()).flatten()),
                         Err(err) => {
                             self.diags.push(err);
-                            ExprKind::Float(0.0)
+                            ExprKind::Float(0.0, None)
                         }
                     },
                     _ => {
@@ -458,7 +462,7 @@ impl Parser<'_> {
                         other.span(),
                         "fsmooth literals are numbers and `true`/`false`",
                     );
-                    ExprKind::Float(0.0)
+                    ExprKind::Float(0.0, None)
                 }
             },
             syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
@@ -674,9 +678,10 @@ impl Parser<'_> {
                 let inner = self.expr(&c.expr);
                 let to = match &*c.ty {
                     syn::Type::Path(p) if p.path.is_ident("f64") => CastTy::F64,
+                    syn::Type::Path(p) if p.path.is_ident("f32") => CastTy::F32,
                     syn::Type::Path(p) if p.path.is_ident("usize") => CastTy::Usize,
                     other => {
-                        self.err(other.span(), "casts go to `f64` or `usize`");
+                        self.err(other.span(), "casts go to `f64`, `f32` or `usize`");
                         return placeholder(span);
                     }
                 };
@@ -718,3 +723,14 @@ impl Parser<'_> {
 mod patterns;
 #[cfg(test)]
 mod tests;
+
+/// A float literal's suffix: `Some(None)` for none, `Some(Some(ty))` for `f64` or `f32`,
+/// `None` for any other.
+fn float_suffix(suffix: &str) -> Option<Option<CastTy>> {
+    match suffix {
+        "" => Some(None),
+        "f64" => Some(Some(CastTy::F64)),
+        "f32" => Some(Some(CastTy::F32)),
+        _ => None,
+    }
+}

@@ -167,7 +167,7 @@ impl<'k> Dps<'k> {
         for p in &kernel.params {
             let id = crate::front::ast::ident(&p.name.text, p.name.span);
             match &p.ty {
-                Type::Arr(d) => {
+                Type::Arr(_, d) => {
                     env.insert(
                         p.id,
                         Loc::View(View {
@@ -246,7 +246,7 @@ impl<'k> Dps<'k> {
     /// Translate a scalar expression.
     pub fn scalar(&mut self, e: &Core) -> Ex {
         match &e.kind {
-            Kind::F64(v) => Ex::F64(*v),
+            Kind::Float(v) => Ex::F64(*v),
             Kind::Bool(b) => Ex::Bool(*b),
             Kind::Size(s) => self.sizes.get(s),
             Kind::Var(v) => match self.env.get(v) {
@@ -301,6 +301,7 @@ impl<'k> Dps<'k> {
             Kind::Not(a) => Ex::Not(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::F64, a) => Ex::ToF64(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::Usize, a) => Ex::ToUsize(Box::new(self.scalar(a))),
+            Kind::Cast(CastTy::F32, _) => Ex::Internal("f32 is not lowered yet"),
             Kind::Math(f, xs) => Ex::Math(*f, xs.iter().map(|x| self.scalar(x)).collect()),
             Kind::Index(a, i) => {
                 let depth = self.frame.depth();

@@ -158,7 +158,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     }
     let mut checks = Vec::new();
     for p in &k.params {
-        if let Type::Arr(_) = &p.ty {
+        if let Type::Arr(..) = &p.ty {
             checks.push(St::CheckLen {
                 arg: p.name.text.clone(),
                 base: Base::Param(crate::front::ast::ident(&p.name.text, p.name.span)),

@@ -48,7 +48,7 @@ impl Dps<'_> {
     pub(super) fn place(&mut self, t: &Type, holds: &Holds, code: &mut Vec<St>) -> Loc {
         match t {
             Type::Tuple(ts) => Loc::Tuple(ts.iter().map(|x| self.place(x, holds, code)).collect()),
-            Type::Arr(d) => {
+            Type::Arr(_, d) => {
                 let (marker, w) = self.alloc(d, holds.clone());
                 code.push(marker);
                 Loc::View(w)
@@ -243,7 +243,7 @@ impl Dps<'_> {
                 }
                 (Loc::Tuple(cur), Loc::Tuple(nxt))
             }
-            Type::Arr(d) => {
+            Type::Arr(_, d) => {
                 let (markers, a, b) = self.alloc_pair(d, acc);
                 code.extend(markers);
                 let (c, n) = (self.temp("cur"), self.temp("nxt"));

@@ -566,7 +566,7 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
 /// { a[i - l] }`): cheaper to recompute at every read than to store.
 fn loads_only(e: &Core) -> bool {
     match &e.kind {
-        Kind::Var(_) | Kind::Size(_) | Kind::F64(_) => true,
+        Kind::Var(_) | Kind::Size(_) | Kind::Float(_) => true,
         Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
         // A choice of scalars only: a choice of rows would be a row built at every read.

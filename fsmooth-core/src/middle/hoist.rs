@@ -12,7 +12,7 @@
 
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
@@ -78,7 +78,7 @@ fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<Str
     // The tables go right outside the loop, in the order they were made.
     for (t, table) in tables.into_iter().rev() {
         let (ty, span) = (e.ty.clone(), e.span);
-        let lp = std::mem::replace(e, Core::new(Kind::F64(0.0), Type::F64, span));
+        let lp = std::mem::replace(e, Core::new(Kind::Float(0.0), Type::F64, span));
         *e = Core::new(Kind::Let(t, Box::new(table), Box::new(lp)), ty, span);
     }
 }
@@ -284,7 +284,7 @@ impl Lift<'_> {
     /// Arithmetic on variables, sizes and array elements at proven indexes.
     fn infallible(&self, e: &Core) -> bool {
         match &e.kind {
-            Kind::F64(_) | Kind::Size(_) => true,
+            Kind::Float(_) | Kind::Size(_) => true,
             Kind::Var(_) => !e.ty.is_arr(),
             Kind::Bin(_, a, b, _) => {
                 e.ty == Type::F64
@@ -354,8 +354,9 @@ impl Lift<'_> {
         for (v, w) in used.iter().zip(&fresh) {
             val.subst(*v, &index_var(*w, span));
         }
+        let elem = val.ty.scalar().unwrap_or(Scalar::F64);
         for k in (0..used.len()).rev() {
-            let ty = Type::Arr(counts[k..].to_vec());
+            let ty = Type::Arr(elem, counts[k..].to_vec());
             val = Core::new(
                 Kind::Build(counts[k].clone(), fresh[k], Box::new(val)),
                 ty,
@@ -366,9 +367,9 @@ impl Lift<'_> {
         let mut read = Core::new(Kind::Var(t), val.ty.clone(), span);
         for (k, v) in used.iter().enumerate() {
             let ty = if k + 1 == used.len() {
-                Type::F64
+                elem.ty()
             } else {
-                Type::Arr(counts[k + 1..].to_vec())
+                Type::Arr(elem, counts[k + 1..].to_vec())
             };
             read = Core::new(
                 Kind::Index(Box::new(read), Box::new(index_var(*v, span))),

@@ -10,17 +10,66 @@ use std::fmt;
 /// A variable of the core IR; unique within a kernel.
 pub type VarId = u32;
 
-/// A core type: scalars, or an f64 array with its shape (outermost dimension first).
+/// A scalar type: what a scalar value is, and what an array holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `f64`
+    F64,
+    /// `f32` (LANGUAGE.md section 11)
+    F32,
+    /// `usize`: an index or a size (section 10: arrays of them too)
+    Usize,
+    /// `bool` (scalars only)
+    Bool,
+}
+
+impl Scalar {
+    /// The type as written in fsmooth and Rust.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::F64 => "f64",
+            Scalar::F32 => "f32",
+            Scalar::Usize => "usize",
+            Scalar::Bool => "bool",
+        }
+    }
+
+    /// True for the float types.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F64 | Scalar::F32)
+    }
+
+    /// The scalar's type.
+    pub fn ty(self) -> Type {
+        match self {
+            Scalar::F64 => Type::F64,
+            Scalar::F32 => Type::F32,
+            Scalar::Usize => Type::Usize,
+            Scalar::Bool => Type::Bool,
+        }
+    }
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A core type: scalars, or an array of a scalar type with its shape (outermost dimension
+/// first).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
     /// `f64`
     F64,
+    /// `f32`
+    F32,
     /// `usize`
     Usize,
     /// `bool`
     Bool,
-    /// An f64 array of these dimensions.
-    Arr(Vec<Size>),
+    /// An array of these dimensions whose elements are of the scalar type.
+    Arr(Scalar, Vec<Size>),
     /// A tuple of two or more components (LANGUAGE.md section 8); never stored as such.
     Tuple(Vec<Type>),
 }
@@ -29,8 +78,8 @@ impl Type {
     /// Same type, with shapes compared as polynomials.
     pub fn same(&self, o: &Type) -> bool {
         match (self, o) {
-            (Type::Arr(a), Type::Arr(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            (Type::Arr(s, a), Type::Arr(t, b)) => {
+                s == t && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
             (Type::Tuple(a), Type::Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
@@ -39,17 +88,34 @@ impl Type {
         }
     }
 
+    /// The scalar type of a scalar, or of an array's elements (`None` for tuples).
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Type::F64 => Some(Scalar::F64),
+            Type::F32 => Some(Scalar::F32),
+            Type::Usize => Some(Scalar::Usize),
+            Type::Bool => Some(Scalar::Bool),
+            Type::Arr(s, _) => Some(*s),
+            Type::Tuple(_) => None,
+        }
+    }
+
+    /// True for `f64` and `f32` scalars.
+    pub fn is_float(&self) -> bool {
+        matches!(self, Type::F64 | Type::F32)
+    }
+
     /// The dimensions of an array type (none for scalars).
     pub fn dims(&self) -> &[Size] {
         match self {
-            Type::Arr(d) => d,
+            Type::Arr(_, d) => d,
             _ => &[],
         }
     }
 
     /// True for arrays.
     pub fn is_arr(&self) -> bool {
-        matches!(self, Type::Arr(_))
+        matches!(self, Type::Arr(..))
     }
 
     /// True for tuples.
@@ -69,28 +135,43 @@ impl Type {
     /// array, each component's array for a tuple.
     pub fn rows_of(&self, n: &Size) -> Type {
         match self {
-            Type::Arr(d) => {
+            Type::Arr(s, d) => {
                 let mut d = d.clone();
                 d.insert(0, n.clone());
-                Type::Arr(d)
+                Type::Arr(*s, d)
             }
             Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| t.rows_of(n)).collect()),
-            _ => Type::Arr(vec![n.clone()]),
+            t => Type::Arr(t.scalar().unwrap_or(Scalar::F64), vec![n.clone()]),
         }
     }
 
-    /// The type of one element: a row of a matrix, `f64` of a vector.
+    /// The array of `n` elements of type `elem` (a scalar other than `bool`, or an array);
+    /// `None` for other element types.
+    pub fn array_of(elem: &Type, n: Size) -> Option<Type> {
+        match elem {
+            Type::F64 | Type::F32 | Type::Usize => Some(Type::Arr(elem.scalar()?, vec![n])),
+            Type::Arr(s, d) => {
+                let mut d = d.clone();
+                d.insert(0, n);
+                Some(Type::Arr(*s, d))
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of one element: a row of a matrix, the scalar of a vector.
     pub fn elem(&self) -> Type {
         match self {
-            Type::Arr(d) if d.len() > 1 => Type::Arr(d[1..].to_vec()),
+            Type::Arr(s, d) if d.len() > 1 => Type::Arr(*s, d[1..].to_vec()),
+            Type::Arr(s, _) => s.ty(),
             _ => Type::F64,
         }
     }
 
-    /// The number of f64 slots, as a size expression.
+    /// The number of elements, as a size expression (1 for a scalar).
     pub fn slots(&self) -> Size {
         match self {
-            Type::Arr(d) => d
+            Type::Arr(_, d) => d
                 .iter()
                 .cloned()
                 .reduce(Size::times)
@@ -105,10 +186,11 @@ impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Type::F64 => write!(f, "f64"),
+            Type::F32 => write!(f, "f32"),
             Type::Usize => write!(f, "usize"),
             Type::Bool => write!(f, "bool"),
-            Type::Arr(d) => {
-                let mut s = "f64".to_string();
+            Type::Arr(e, d) => {
+                let mut s = e.name().to_string();
                 for n in d.iter().rev() {
                     s = format!("[{s}; {n}]");
                 }
@@ -139,8 +221,9 @@ pub struct Core {
 /// Core expression forms.
 #[derive(Clone, Debug)]
 pub enum Kind {
-    /// An f64 constant.
-    F64(f64),
+    /// A float constant: `f64` or `f32` as the node's type says (an `f32` one holds a value
+    /// that `f32` represents exactly).
+    Float(f64),
     /// A bool constant.
     Bool(bool),
     /// A `usize` known before the loops run: a literal or an expression over size names.
@@ -229,7 +312,7 @@ impl Core {
     /// The direct children, in evaluation order.
     pub fn children(&self) -> Children<'_> {
         let (fixed, rest): ([Option<&Core>; 3], &[Core]) = match &self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+            Kind::Float(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &[])
             }
             Kind::Let(_, a, b)
@@ -257,7 +340,7 @@ impl Core {
     /// The direct children, mutably.
     pub fn children_mut(&mut self) -> ChildrenMut<'_> {
         let (fixed, rest): ([Option<&mut Core>; 3], &mut [Core]) = match &mut self.kind {
-            Kind::F64(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
+            Kind::Float(_) | Kind::Bool(_) | Kind::Size(_) | Kind::Var(_) => {
                 ([None, None, None], &mut [])
             }
             Kind::Let(_, a, b)

@@ -5,7 +5,7 @@
 //!
 //! The output is for people (the explain tool, test failures); nothing parses it back.
 
-use crate::front::ast::{BinOp, CastTy};
+use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use std::fmt;
@@ -45,7 +45,7 @@ pub fn size(s: &Size, names: &[String]) -> String {
 /// A type as the user writes it, sizes with loop indexes named.
 pub fn ty(t: &Type, names: &[String]) -> String {
     match t {
-        Type::Arr(dims) => dims.iter().rev().fold("f64".to_string(), |inner, n| {
+        Type::Arr(elem, dims) => dims.iter().rev().fold(elem.name().to_string(), |inner, n| {
             format!("[{inner}; {}]", size(n, names))
         }),
         Type::Tuple(ts) => {
@@ -114,7 +114,7 @@ fn bin_prec(op: BinOp) -> u8 {
 
 fn prec_of(e: &Core) -> u8 {
     match &e.kind {
-        Kind::F64(v) if v.is_sign_negative() => prec::UNARY,
+        Kind::Float(v) if v.is_sign_negative() => prec::UNARY,
         Kind::Size(Size::Lit(_) | Size::Name(_) | Size::Loop(_)) => prec::ATOM,
         Kind::Size(Size::Mul(..) | Size::Div(..) | Size::Rem(..)) => prec::MUL,
         Kind::Size(_) => prec::ADD,
@@ -153,7 +153,7 @@ impl Printer<'_> {
     /// `e` at nesting `level` (the caller adds any parentheses it needs).
     fn expr(&self, e: &Core, level: usize) -> String {
         match &e.kind {
-            Kind::F64(v) => float(*v),
+            Kind::Float(v) => float(*v),
             Kind::Bool(b) => b.to_string(),
             Kind::Size(s) => size(s, self.names),
             Kind::Var(v) => self.var(*v),
@@ -176,11 +176,7 @@ impl Printer<'_> {
             Kind::Neg(a) => format!("-{}", self.operand(a, level, prec::UNARY)),
             Kind::Not(a) => format!("!{}", self.operand(a, level, prec::UNARY)),
             Kind::Cast(t, a) => {
-                let t = match t {
-                    CastTy::F64 => "f64",
-                    CastTy::Usize => "usize",
-                };
-                format!("{} as {t}", self.operand(a, level, prec::CAST))
+                format!("{} as {}", self.operand(a, level, prec::CAST), t.name())
             }
             Kind::Math(f, xs) => {
                 let recv = xs

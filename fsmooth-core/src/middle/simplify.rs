@@ -14,7 +14,7 @@ use std::collections::HashMap;
 pub fn is_trivial(e: &Core) -> bool {
     matches!(
         e.kind,
-        Kind::Var(_) | Kind::Size(_) | Kind::F64(_) | Kind::Bool(_)
+        Kind::Var(_) | Kind::Size(_) | Kind::Float(_) | Kind::Bool(_)
     )
 }
 
@@ -208,14 +208,14 @@ pub fn fold(e: &mut Core) {
     }
     let new = match &e.kind {
         Kind::Bin(op, a, b, _) => match (&a.kind, &b.kind) {
-            (Kind::F64(x), Kind::F64(y)) => {
+            (Kind::Float(x), Kind::Float(y)) => {
                 let (x, y) = (*x, *y);
                 match op {
-                    BinOp::Add => Some(Folded::To(Kind::F64(x + y))),
-                    BinOp::Sub => Some(Folded::To(Kind::F64(x - y))),
-                    BinOp::Mul => Some(Folded::To(Kind::F64(x * y))),
-                    BinOp::Div => Some(Folded::To(Kind::F64(x / y))),
-                    BinOp::Rem => Some(Folded::To(Kind::F64(x % y))),
+                    BinOp::Add => Some(Folded::To(Kind::Float(x + y))),
+                    BinOp::Sub => Some(Folded::To(Kind::Float(x - y))),
+                    BinOp::Mul => Some(Folded::To(Kind::Float(x * y))),
+                    BinOp::Div => Some(Folded::To(Kind::Float(x / y))),
+                    BinOp::Rem => Some(Folded::To(Kind::Float(x % y))),
                     BinOp::Lt => Some(Folded::To(Kind::Bool(x < y))),
                     BinOp::Le => Some(Folded::To(Kind::Bool(x <= y))),
                     BinOp::Gt => Some(Folded::To(Kind::Bool(x > y))),
@@ -227,13 +227,13 @@ pub fn fold(e: &mut Core) {
             }
             // `-0.0 + x` and `x - 0.0` are `x` for every x (not `0.0 + x`: `0.0 + -0.0` is
             // `0.0`).
-            (Kind::F64(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(Folded::Right),
-            (_, Kind::F64(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(Folded::Left),
-            (_, Kind::F64(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(Folded::Left),
-            (_, Kind::F64(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
+            (Kind::Float(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(Folded::Right),
+            (_, Kind::Float(y)) if is_neg_zero(*y) && *op == BinOp::Add => Some(Folded::Left),
+            (_, Kind::Float(y)) if is_pos_zero(*y) && *op == BinOp::Sub => Some(Folded::Left),
+            (_, Kind::Float(y)) if *y == 1.0 && matches!(op, BinOp::Mul | BinOp::Div) => {
                 Some(Folded::Left)
             }
-            (Kind::F64(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(Folded::Right),
+            (Kind::Float(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(Folded::Right),
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
                 // Only operations that cannot fail on constants, so no error moves.
                 match (op, x.as_const(), y.as_const()) {
@@ -267,7 +267,7 @@ pub fn fold(e: &mut Core) {
             _ => None,
         },
         Kind::Neg(a) => match a.kind {
-            Kind::F64(x) => Some(Folded::To(Kind::F64(-x))),
+            Kind::Float(x) => Some(Folded::To(Kind::Float(-x))),
             _ => None,
         },
         Kind::Not(a) => match a.kind {
@@ -412,7 +412,7 @@ fn key(e: &Core) -> Option<String> {
         match &c.kind {
             Kind::Var(v) => Some(format!("v{v}")),
             Kind::Size(s) => Some(format!("s({s})")),
-            Kind::F64(x) => Some(format!("f{:x}", x.to_bits())),
+            Kind::Float(x) => Some(format!("f{:x}", x.to_bits())),
             Kind::Bool(b) => Some(format!("b{b}")),
             Kind::Index(..) | Kind::Bin(..) => key(c),
             _ => None,

@@ -20,7 +20,7 @@
 
 use crate::front::ast::{BinOp, CastTy, MathFn};
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kernel, Kind, Scalar, Type, VarId};
 use crate::middle::print;
 use crate::middle::simplify::is_trivial;
 
@@ -199,7 +199,11 @@ impl Validator<'_> {
             }
         }
         match &e.kind {
-            Kind::F64(_) => self.expect(e, &Type::F64, "a number"),
+            Kind::Float(_) => {
+                if !e.ty.is_float() {
+                    self.problem(e, format!("a float literal of type `{}`", e.ty));
+                }
+            }
             Kind::Bool(_) => self.expect(e, &Type::Bool, "a bool"),
             Kind::Size(s) => {
                 self.size(s, e);
@@ -233,8 +237,10 @@ impl Validator<'_> {
             }
             Kind::Neg(a) => {
                 self.expr(a);
-                self.expect(a, &Type::F64, "the operand of `-`");
-                self.expect(e, &Type::F64, "a negation");
+                if !a.ty.is_float() {
+                    self.problem(e, format!("a negation of a `{}`", a.ty));
+                }
+                self.expect(e, &a.ty, "a negation");
                 self.atom(a, "the operand of `-`");
             }
             Kind::Not(a) => {
@@ -247,6 +253,7 @@ impl Validator<'_> {
                 self.expr(a);
                 let want = match t {
                     CastTy::F64 => Type::F64,
+                    CastTy::F32 => Type::F32,
                     CastTy::Usize => Type::Usize,
                 };
                 self.expect(e, &want, "a cast");
@@ -288,13 +295,10 @@ impl Validator<'_> {
                 self.bind(*i, Type::Usize, e);
                 self.expr(body);
                 self.unbind(*i);
-                let mut dims = vec![n.clone()];
-                match &body.ty {
-                    Type::F64 => {}
-                    Type::Arr(d) => dims.extend(d.iter().cloned()),
-                    t => self.problem(e, format!("a `build` of `{t}` elements")),
+                match Type::array_of(&body.ty, n.clone()) {
+                    Some(t) => self.expect(e, &t, "a `build`"),
+                    None => self.problem(e, format!("a `build` of `{}` elements", body.ty)),
                 }
-                self.expect(e, &Type::Arr(dims), "a `build`");
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 self.expr(n);
@@ -319,12 +323,9 @@ impl Validator<'_> {
                 for x in items.iter().skip(1) {
                     self.expect(x, &elem, "an array item");
                 }
-                let mut dims = vec![Size::Lit(items.len() as u64)];
-                dims.extend(elem.dims().iter().cloned());
-                if elem.is_arr() || elem == Type::F64 {
-                    self.expect(e, &Type::Arr(dims), "an array literal");
-                } else {
-                    self.problem(e, format!("an array of `{elem}` items"));
+                match Type::array_of(&elem, Size::Lit(items.len() as u64)) {
+                    Some(t) => self.expect(e, &t, "an array literal"),
+                    None => self.problem(e, format!("an array of `{elem}` items")),
                 }
             }
             Kind::Tuple(items) => {
@@ -360,6 +361,7 @@ impl Validator<'_> {
                 self.expr(b);
                 let (da, db) = (a.ty.dims(), b.ty.dims());
                 let ok = !da.is_empty()
+                    && a.ty.scalar() == b.ty.scalar()
                     && da.len() == db.len()
                     && da[1..].iter().zip(&db[1..]).all(|(x, y)| x.same(y));
                 if !ok {
@@ -367,7 +369,8 @@ impl Validator<'_> {
                 } else {
                     let mut dims = da.to_vec();
                     dims[0] = Size::plus(da[0].clone(), db[0].clone());
-                    self.expect(e, &Type::Arr(dims), "a `concat`");
+                    let elem = a.ty.scalar().unwrap_or(Scalar::F64);
+                    self.expect(e, &Type::Arr(elem, dims), "a `concat`");
                 }
             }
             Kind::Reshape(a) => {
@@ -431,16 +434,17 @@ impl Validator<'_> {
         if xs.len() != 1 + f.arity() {
             self.problem(e, format!("`{name}` with {} operands", xs.len()));
         }
-        if let Some(x) = xs.first() {
-            self.expect(x, &Type::F64, &format!("the receiver of `{name}`"));
+        let ty = xs.first().map_or(Type::F64, |x| x.ty.clone());
+        if !ty.is_float() {
+            self.problem(e, format!("`{name}` of a `{ty}`"));
         }
         // `powi`'s exponent may be a usize expression.
         if f != MathFn::Powi {
             for x in xs.iter().skip(1) {
-                self.expect(x, &Type::F64, &format!("the argument of `{name}`"));
+                self.expect(x, &ty, &format!("the argument of `{name}`"));
             }
         }
-        self.expect(e, &Type::F64, &format!("a `{name}`"));
+        self.expect(e, &ty, &format!("a `{name}`"));
         for x in xs {
             self.atom(x, &format!("an operand of `{name}`"));
         }

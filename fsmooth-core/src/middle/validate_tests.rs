@@ -81,7 +81,7 @@ fn mismatched_types_are_caught() {
     );
     let mut k = kernel("pub fn k(a: [f64; n]) -> f64 { a[1] }", false);
     let index = find(&mut k.body, &|e| matches!(e.kind, Kind::Index(..))).unwrap();
-    index.ty = Type::Arr(vec![Size::Name("n".into())]);
+    index.ty = Type::Arr(crate::middle::ir::Scalar::F64, vec![Size::Name("n".into())]);
     let found = problems(&k, false);
     assert!(
         found.iter().any(|p| p.contains("an element is of type")),

@@ -11,7 +11,7 @@
 
 use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId, fresh};
 
 /// The rules applied on the way down, before the children are visited (a loop must see its
 /// `concat` reads before they are turned into choices). True when one applied.
@@ -153,6 +153,7 @@ fn split_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
             let row = bx.ty.clone();
             let part = |n: Size, v: VarId, b: Box<Core>| {
                 let t = Type::Arr(
+                    row.scalar().unwrap_or(Scalar::F64),
                     std::iter::once(n.clone())
                         .chain(row.dims().iter().cloned())
                         .collect(),
@@ -265,8 +266,9 @@ fn reshaped_index(
             "split element",
         );
         let elem_ty = inner.ty.elem();
+        let elem = elem_ty.scalar().unwrap_or(Scalar::F64);
         let body = Core::new(Kind::Index(Box::new(inner), Box::new(at)), elem_ty, span);
-        let row_ty = Type::Arr(to[1..].to_vec());
+        let row_ty = Type::Arr(elem, to[1..].to_vec());
         return Some(Core::new(
             Kind::Build(to[1].clone(), l, Box::new(body)),
             row_ty,

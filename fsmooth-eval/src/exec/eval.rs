@@ -121,6 +121,9 @@ impl Executor<'_> {
                     (MathFn::Abs, _) => __rt::abs(x),
                     (MathFn::Floor, _) => __rt::floor(x),
                     (MathFn::Ceil, _) => __rt::ceil(x),
+                    (other, _) => {
+                        return fault(format!("`{}` is not in the executor yet", other.name()));
+                    }
                 })
             }
             ResolvedEx::Entry(en, xs) => self.entry(en, xs)?,

@@ -102,7 +102,7 @@ impl<'a> Evaluator<'a> {
         }
         match &e.kind {
             ExprKind::Error => Err("this expression did not parse".to_string()),
-            ExprKind::Float(x) => Ok(Denotation::from(Value::F64(*x))),
+            ExprKind::Float(x, _) => Ok(Denotation::from(Value::F64(*x))),
             ExprKind::Int(k) => int_lit(*k),
             ExprKind::Bool(b) => Ok(Denotation::from(Value::Bool(*b))),
             ExprKind::Var(n) => self.var(n, env),
@@ -338,15 +338,17 @@ impl<'a> Evaluator<'a> {
                 args.len()
             ));
         }
-        let y = match (f, args.first()) {
-            (_, None) => 0.0,
-            (MathFn::Powi, Some(k)) => f64::from(self.powi_exponent(k, env, depth)?),
-            (_, Some(y)) => {
-                let what = format!("the argument of `{}`", f.name());
-                self.f64_of(y, env, depth, &what)?
-            }
-        };
-        Ok(Denotation::from(Value::F64(f.eval(x, y))))
+        let mut ys = Vec::with_capacity(args.len());
+        for y in args {
+            ys.push(match f {
+                MathFn::Powi => f64::from(self.powi_exponent(y, env, depth)?),
+                _ => {
+                    let what = format!("the argument of `{}`", f.name());
+                    self.f64_of(y, env, depth, &what)?
+                }
+            });
+        }
+        Ok(Denotation::from(Value::F64(f.eval(x, &ys))))
     }
 
     /// The exponent of `powi`: a usize expression or a negated integer literal, as i32.

@@ -107,6 +107,7 @@ fn fmt_size(s: &SizeAst) -> String {
 pub(super) fn fmt_ty(t: &Ty) -> String {
     match t {
         Ty::F64(_) => "f64".into(),
+        Ty::F32(_) => "f32".into(),
         Ty::Usize(_) => "usize".into(),
         Ty::Bool(_) => "bool".into(),
         Ty::Array(e, s, _) => format!("[{}; {}]", fmt_ty(e), fmt_size(s)),
@@ -149,7 +150,7 @@ pub(super) fn bind_sizes<'a>(ty: &'a Ty, v: &Value, sizes: &mut Vec<(&'a str, us
 /// Every size name in `ty`, in order of first appearance, without repeats.
 pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     match ty {
-        Ty::F64(_) | Ty::Usize(_) | Ty::Bool(_) | Ty::Elem(_) => {}
+        Ty::F64(_) | Ty::F32(_) | Ty::Usize(_) | Ty::Bool(_) | Ty::Elem(_) => {}
         Ty::Array(elem, size, _) => {
             let mut names = Vec::new();
             size.names(&mut names);

@@ -431,7 +431,7 @@ fn written_rank(w: &Ty) -> usize {
 /// dimensions written in `w` are paired: those an element type brings are the caller's.
 fn dims_pairs<'t>(w: &Ty, p: &'t Type, a: &'t Type, out: &mut Vec<(&'t Size, &'t Size)>) {
     match (w, p, a) {
-        (_, Type::Arr(pd), Type::Arr(ad)) if pd.len() == ad.len() => {
+        (_, Type::Arr(_, pd), Type::Arr(_, ad)) if pd.len() == ad.len() => {
             out.extend(pd.iter().zip(ad).take(written_rank(w)));
         }
         (Ty::Tuple(ws, _), Type::Tuple(ps), Type::Tuple(xs)) if ps.len() == xs.len() => {
@@ -450,9 +450,10 @@ fn dims_pairs<'t>(w: &Ty, p: &'t Type, a: &'t Type, out: &mut Vec<(&'t Size, &'t
 /// `map`'s own `n` to `m`).
 fn subst_type(w: &Ty, t: &Type, f: &dyn Fn(&str) -> Option<Size>) -> Type {
     match (w, t) {
-        (_, Type::Arr(d)) => {
+        (_, Type::Arr(e, d)) => {
             let k = written_rank(w);
             Type::Arr(
+                *e,
                 d.iter()
                     .enumerate()
                     .map(|(i, s)| if i < k { s.subst(f) } else { s.clone() })
@@ -486,7 +487,7 @@ fn written_names(w: &Ty, out: &mut Vec<String>) {
 /// Every size name in type `t`.
 fn type_names(t: &Type, out: &mut Vec<String>) {
     match t {
-        Type::Arr(d) => d.iter().for_each(|s| s.names(out)),
+        Type::Arr(_, d) => d.iter().for_each(|s| s.names(out)),
         Type::Tuple(ts) => ts.iter().for_each(|x| type_names(x, out)),
         _ => {}
     }

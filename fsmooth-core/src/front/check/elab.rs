@@ -8,7 +8,7 @@ use super::signature::ty_of;
 use crate::front::ast::{self, BinOp, CastTy, Expr, ExprKind, MathFn, Name, Sp, UnOp};
 use crate::front::diag::{Diags, closest};
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use std::rc::Rc;
 
 /// What a name in scope stands for.
@@ -119,7 +119,18 @@ impl Elab<'_> {
         match &e.kind {
             // Already reported by the parser.
             ExprKind::Error => Err(()),
-            ExprKind::Float(v) => Ok(Core::new(Kind::F64(*v), Type::F64, sp)),
+            ExprKind::Float(v, suffix) => {
+                let ty = match suffix {
+                    Some(CastTy::F32) => Type::F32,
+                    _ => Type::F64,
+                };
+                let v = if ty == Type::F32 {
+                    f64::from(*v as f32)
+                } else {
+                    *v
+                };
+                Ok(Core::new(Kind::Float(v), ty, sp))
+            }
             ExprKind::Int(v) => Ok(Core::size(Size::Lit(*v), sp)),
             ExprKind::Bool(b) => Ok(Core::new(Kind::Bool(*b), Type::Bool, sp)),
             ExprKind::Var(n) => match self.lookup(env, &n.text).cloned() {
@@ -156,7 +167,7 @@ impl Elab<'_> {
             ExprKind::Len(a) => {
                 let a = self.expr(a, env)?;
                 match &a.ty {
-                    Type::Arr(d) => Ok(Core::size(d[0].clone(), sp)),
+                    Type::Arr(_, d) => Ok(Core::size(d[0].clone(), sp)),
                     other => {
                         self.err(a.span, format!("`len` needs an array, found `{other}`"));
                         Err(())
@@ -189,7 +200,7 @@ impl Elab<'_> {
                     span: sp,
                 };
                 let p = self.expr(&pos, env)?;
-                let one = Core::new(Kind::F64(1.0), Type::F64, sp);
+                let one = Core::new(Kind::Float(1.0), Type::F64, sp);
                 Ok(Core::new(
                     Kind::Bin(BinOp::Div, Box::new(one), Box::new(p), String::new()),
                     Type::F64,
@@ -271,7 +282,7 @@ impl Elab<'_> {
         let (a, i) = (self.expr(a, env), self.expr(i, env));
         let (a, i) = (a?, i?);
         let dims = match &a.ty {
-            Type::Arr(d) => d.clone(),
+            Type::Arr(_, d) => d.clone(),
             other => {
                 self.err(a.span, format!("cannot index a value of type `{other}`"));
                 return Err(());
@@ -317,7 +328,7 @@ impl Elab<'_> {
     ) -> Elaborated {
         let a = self.expr(a, env)?;
         let dims = match &a.ty {
-            Type::Arr(d) => d.clone(),
+            Type::Arr(_, d) => d.clone(),
             other => {
                 self.err(a.span, format!("cannot slice a value of type `{other}`"));
                 return Err(());
@@ -376,9 +387,10 @@ impl Elab<'_> {
         }
         let mut nd = dims.clone();
         nd[0] = len;
+        let elem = a.ty.scalar().unwrap_or(Scalar::F64);
         Ok(Core::new(
             Kind::Slice(Box::new(a), Box::new(lo)),
-            Type::Arr(nd),
+            Type::Arr(elem, nd),
             sp,
         ))
     }
@@ -401,16 +413,15 @@ impl Elab<'_> {
             }
         }
         let n = Size::Lit(items.len() as u64);
-        let ty = match elem {
-            Type::F64 => Type::Arr(vec![n]),
-            Type::Arr(d) => Type::Arr([vec![n], d].concat()),
-            other => {
-                self.err(
-                    items[0].span,
-                    format!("arrays hold `f64`, found `{other}`{}", cast_help(&other)),
-                );
-                return Err(());
-            }
+        let Some(ty) = Type::array_of(&elem, n) else {
+            self.err(
+                items[0].span,
+                format!(
+                    "arrays hold `f64`, `f32` or `usize`, found `{elem}`{}",
+                    cast_help(&elem)
+                ),
+            );
+            return Err(());
         };
         Ok(Core::new(Kind::Array(items), ty, sp))
     }
@@ -450,7 +461,10 @@ impl Elab<'_> {
     fn e_un(&mut self, op: &UnOp, a: &Expr, sp: Sp, env: &Env) -> Elaborated {
         let a = self.expr(a, env)?;
         match (op, &a.ty) {
-            (UnOp::Neg, Type::F64) => Ok(Core::new(Kind::Neg(Box::new(a)), Type::F64, sp)),
+            (UnOp::Neg, Type::F64 | Type::F32) => {
+                let ty = a.ty.clone();
+                Ok(Core::new(Kind::Neg(Box::new(a)), ty, sp))
+            }
             (UnOp::Not, Type::Bool) => Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp)),
             (UnOp::Neg, Type::Usize) => {
                 self.err(
@@ -473,27 +487,20 @@ impl Elab<'_> {
     #[inline(never)]
     fn e_cast(&mut self, a: &Expr, to: &CastTy, sp: Sp, env: &Env) -> Elaborated {
         let a = self.expr(a, env)?;
-        match (&a.ty, to) {
-            (Type::F64 | Type::Usize, CastTy::F64) => {
-                if a.ty == Type::F64 {
-                    return Ok(a);
-                }
-                Ok(Core::new(
-                    Kind::Cast(CastTy::F64, Box::new(a)),
-                    Type::F64,
-                    sp,
-                ))
+        let target = match to {
+            CastTy::F64 => Type::F64,
+            CastTy::F32 => Type::F32,
+            CastTy::Usize => Type::Usize,
+        };
+        match &a.ty {
+            t if *t == target => Ok(a),
+            Type::F64 | Type::F32 | Type::Usize => {
+                Ok(Core::new(Kind::Cast(*to, Box::new(a)), target, sp))
             }
-            (Type::Usize, CastTy::Usize) => Ok(a),
-            (Type::F64, CastTy::Usize) => Ok(Core::new(
-                Kind::Cast(CastTy::Usize, Box::new(a)),
-                Type::Usize,
-                sp,
-            )),
-            (t, _) => {
+            t => {
                 self.err(
                     sp,
-                    format!("cannot cast `{t}`: `as` converts between `f64` and `usize`"),
+                    format!("cannot cast `{t}`: `as` converts between `f64`, `f32` and `usize`"),
                 );
                 Err(())
             }
@@ -506,7 +513,7 @@ impl Elab<'_> {
         let args: Vec<Elaborated> = args.iter().map(|x| self.expr(x, env)).collect();
         let r = r?;
         let args: Vec<Core> = args.into_iter().collect::<Result<_, _>>()?;
-        if r.ty != Type::F64 {
+        if !r.ty.is_float() {
             self.err(
                 r.span,
                 format!(
@@ -527,10 +534,11 @@ impl Elab<'_> {
                 );
                 return Err(());
             }
-            return Ok(Core::new(Kind::Math(*f, vec![r, k]), Type::F64, sp));
+            let ty = r.ty.clone();
+            return Ok(Core::new(Kind::Math(*f, vec![r, k]), ty, sp));
         }
         for a in &args {
-            if a.ty != Type::F64 {
+            if a.ty != r.ty {
                 self.err(
                     a.span,
                     format!(
@@ -543,11 +551,8 @@ impl Elab<'_> {
                 return Err(());
             }
         }
-        Ok(Core::new(
-            Kind::Math(*f, [vec![r], args].concat()),
-            Type::F64,
-            sp,
-        ))
+        let ty = r.ty.clone();
+        Ok(Core::new(Kind::Math(*f, [vec![r], args].concat()), ty, sp))
     }
 
     /// An expression that must be a usize.
@@ -597,8 +602,13 @@ impl Elab<'_> {
             span: sp,
         };
         match (&ca.ty, &cb.ty) {
-            (Type::F64, Type::F64) if op.is_arith() => Ok(mk(Type::F64, None, ca, cb)),
-            (Type::F64, Type::F64) if op.is_cmp() => Ok(mk(Type::Bool, None, ca, cb)),
+            (Type::F64, Type::F64) | (Type::F32, Type::F32) if op.is_arith() => {
+                let ty = ca.ty.clone();
+                Ok(mk(ty, None, ca, cb))
+            }
+            (Type::F64, Type::F64) | (Type::F32, Type::F32) if op.is_cmp() => {
+                Ok(mk(Type::Bool, None, ca, cb))
+            }
             (Type::Usize, Type::Usize) if op.is_arith() => {
                 let sym = crate::middle::ir::usize_sym(op, ca.sym.as_ref(), cb.sym.as_ref());
                 Ok(mk(Type::Usize, sym, ca, cb))
@@ -623,7 +633,7 @@ impl Elab<'_> {
                 );
                 Err(())
             }
-            (Type::Arr(_), _) | (_, Type::Arr(_)) => {
+            (Type::Arr(..), _) | (_, Type::Arr(..)) => {
                 let arr = if ca.ty.is_arr() { &ca } else { &cb };
                 self.err(
                     arr.span,
@@ -673,7 +683,7 @@ pub(super) fn placeholder(t: &Type, sp: Sp) -> Core {
             t.clone(),
             sp,
         ),
-        t => Core::new(Kind::F64(0.0), t.clone(), sp),
+        t => Core::new(Kind::Float(0.0), t.clone(), sp),
     }
 }
 

@@ -28,23 +28,15 @@ impl Elab<'_> {
         // The body is checked even when the count failed: the index is bound either way.
         let body = self.expr(body, &env);
         let (n, body) = (n?, body?);
-        let ty = match &body.ty {
-            Type::F64 => Type::Arr(vec![n.clone()]),
-            Type::Arr(d) => Type::Arr([vec![n.clone()], d.clone()].concat()),
-            other => {
-                self.err(
-                    body.span,
-                    format!(
-                        "arrays hold `f64`: this `build` body is `{other}`{}",
-                        if *other == Type::Usize {
-                            "; write `(..) as f64`"
-                        } else {
-                            ""
-                        }
-                    ),
-                );
-                return Err(());
-            }
+        let Some(ty) = Type::array_of(&body.ty, n.clone()) else {
+            self.err(
+                body.span,
+                format!(
+                    "arrays hold `f64`, `f32` or `usize`: this `build` body is `{}`",
+                    body.ty
+                ),
+            );
+            return Err(());
         };
         Ok(Core::new(Kind::Build(n, id, Box::new(body)), ty, sp))
     }
@@ -149,10 +141,10 @@ impl Elab<'_> {
     }
 }
 
-/// A component type that no array can hold (`usize`, `bool`), if the type has one.
+/// A component type that no array can hold (`bool`), if the type has one.
 fn unstorable(t: &Type) -> Option<&Type> {
     match t {
-        Type::F64 | Type::Arr(_) => None,
+        Type::F64 | Type::F32 | Type::Usize | Type::Arr(..) => None,
         Type::Tuple(ts) => ts.iter().find_map(unstorable),
         other => Some(other),
     }

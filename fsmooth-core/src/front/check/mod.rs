@@ -231,7 +231,7 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
 /// Call `f` on each direct sub-expression.
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
-        ExprKind::Float(_)
+        ExprKind::Float(..)
         | ExprKind::Int(_)
         | ExprKind::Bool(_)
         | ExprKind::Var(_)

@@ -124,7 +124,7 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
         .params
         .iter()
         .filter_map(|p| match ty_of(&p.ty, &mut Diags::default()) {
-            Some(Type::Arr(dims)) => Some((p, dims)),
+            Some(Type::Arr(_, dims)) => Some((p, dims)),
             _ => None,
         })
         .collect();

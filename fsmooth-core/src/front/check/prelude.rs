@@ -83,7 +83,7 @@ fn restamp_name(n: &mut Name, at: Span) {
 
 fn restamp_ty(t: &mut Ty, at: Span) {
     match t {
-        Ty::F64(span) | Ty::Usize(span) | Ty::Bool(span) => *span = at,
+        Ty::F64(span) | Ty::F32(span) | Ty::Usize(span) | Ty::Bool(span) => *span = at,
         Ty::Array(elem, len, span) => {
             restamp_ty(elem, at);
             restamp_size(len, at);
@@ -122,7 +122,7 @@ fn restamp_expr(e: &mut Expr, at: Span) {
     let Expr { kind, span } = e;
     *span = Sp::from(at);
     match kind {
-        ExprKind::Float(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Error => {}
+        ExprKind::Float(..) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Error => {}
         ExprKind::Var(n) => restamp_name(n, at),
         ExprKind::Block(lets, tail) => {
             for Let { name, ty, value } in lets {

@@ -61,24 +61,21 @@ fn size_of(s: &SizeAst) -> Size {
 pub(super) fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
     match t {
         Ty::F64(_) => Some(Type::F64),
+        Ty::F32(_) => Some(Type::F32),
         Ty::Usize(_) => Some(Type::Usize),
         Ty::Bool(_) => Some(Type::Bool),
         Ty::Array(e, n, sp) => {
             let inner = ty_of(e, diags)?;
-            match inner {
-                Type::F64 => Some(Type::Arr(vec![size_of(n)])),
-                Type::Arr(mut d) => {
-                    d.insert(0, size_of(n));
-                    Some(Type::Arr(d))
-                }
-                other => {
-                    diags.error(
-                        *sp,
-                        format!("arrays hold `f64` (or arrays of f64), not `{other}`"),
-                    );
-                    None
-                }
+            let arr = Type::array_of(&inner, size_of(n));
+            if arr.is_none() {
+                diags.error(
+                    *sp,
+                    format!(
+                        "arrays hold `f64`, `f32` or `usize` (or arrays of them), not `{inner}`"
+                    ),
+                );
             }
+            arr
         }
         Ty::Fn(_, _, sp) => {
             diags.error(
@@ -106,14 +103,7 @@ pub(super) fn ty_of(t: &Ty, diags: &mut Diags) -> Option<Type> {
 pub(super) fn ty_in(t: &Ty, params: &HashMap<String, Type>) -> Option<Type> {
     match t {
         Ty::Elem(n) => params.get(&n.text).cloned(),
-        Ty::Array(e, n, _) => match ty_in(e, params)? {
-            Type::F64 => Some(Type::Arr(vec![size_of(n)])),
-            Type::Arr(mut d) => {
-                d.insert(0, size_of(n));
-                Some(Type::Arr(d))
-            }
-            _ => None,
-        },
+        Ty::Array(e, n, _) => Type::array_of(&ty_in(e, params)?, size_of(n)),
         Ty::Tuple(parts, _) => Some(Type::Tuple(
             parts
                 .iter()
@@ -131,14 +121,7 @@ pub(super) fn bind_elems(t: &Ty, arg: &Type, params: &mut HashMap<String, Type>)
         (Ty::Elem(n), a) => {
             params.entry(n.text.clone()).or_insert_with(|| a.clone());
         }
-        (Ty::Array(e, _, _), Type::Arr(d)) => {
-            let inner = if d.len() > 1 {
-                Type::Arr(d[1..].to_vec())
-            } else {
-                Type::F64
-            };
-            bind_elems(e, &inner, params);
-        }
+        (Ty::Array(e, _, _), Type::Arr(..)) => bind_elems(e, &arg.elem(), params),
         (Ty::Tuple(ps, _), Type::Tuple(xs)) => {
             for (p, x) in ps.iter().zip(xs) {
                 bind_elems(p, x, params);

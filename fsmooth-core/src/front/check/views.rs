@@ -9,7 +9,7 @@ use super::elab::{Bind, Elab, Elaborated, Env, wrap_lets};
 use super::tuples::hidden;
 use crate::front::ast::{BinOp, Expr, ExprKind, Name, Sp};
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, Type};
+use crate::middle::ir::{Core, Kind, Scalar, Type};
 
 /// The views' names, in the order the docs list them.
 pub const VIEWS: [&str; 7] = [
@@ -106,7 +106,7 @@ impl Elab<'_> {
     fn array_arg(&mut self, view: &str, e: &Expr, env: &Env) -> Result<(Core, Vec<Size>), ()> {
         let c = self.expr(e, env)?;
         match &c.ty {
-            Type::Arr(d) => {
+            Type::Arr(_, d) => {
                 let d = d.clone();
                 Ok((c, d))
             }
@@ -131,7 +131,10 @@ impl Elab<'_> {
             self.array_arg("concat", b, env),
         );
         let ((a, da), (b, db)) = (a?, b?);
-        if da.len() != db.len() || da[1..].iter().zip(&db[1..]).any(|(x, y)| !x.same(y)) {
+        if a.ty.scalar() != b.ty.scalar()
+            || da.len() != db.len()
+            || da[1..].iter().zip(&db[1..]).any(|(x, y)| !x.same(y))
+        {
             self.err(
                 b.span,
                 format!(
@@ -141,11 +144,12 @@ impl Elab<'_> {
             );
             return Err(());
         }
+        let elem = a.ty.scalar().unwrap_or(Scalar::F64);
         let mut dims = da.clone();
         dims[0] = Size::plus(da[0].clone(), db[0].clone());
         Ok(Core::new(
             Kind::Concat(Box::new(a), Box::new(b)),
-            Type::Arr(dims),
+            Type::Arr(elem, dims),
             sp,
         ))
     }
@@ -161,7 +165,12 @@ impl Elab<'_> {
         }
         let mut dims = vec![Size::times(d[0].clone(), d[1].clone())];
         dims.extend(d[2..].iter().cloned());
-        Ok(Core::new(Kind::Reshape(Box::new(a)), Type::Arr(dims), sp))
+        let elem = a.ty.scalar().unwrap_or(Scalar::F64);
+        Ok(Core::new(
+            Kind::Reshape(Box::new(a)),
+            Type::Arr(elem, dims),
+            sp,
+        ))
     }
 
     fn v_split(&mut self, m: &Expr, a: &Expr, sp: Sp, env: &Env) -> Elaborated {
@@ -191,7 +200,12 @@ impl Elab<'_> {
         }
         let mut dims = vec![rows, m];
         dims.extend(d[1..].iter().cloned());
-        Ok(Core::new(Kind::Reshape(Box::new(a)), Type::Arr(dims), sp))
+        let elem = a.ty.scalar().unwrap_or(Scalar::F64);
+        Ok(Core::new(
+            Kind::Reshape(Box::new(a)),
+            Type::Arr(elem, dims),
+            sp,
+        ))
     }
 
     /// Bind elaborated `c` to a hidden name in `env`, for a desugared body to use.

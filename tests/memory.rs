@@ -140,6 +140,33 @@ fn bump_region_stops_allocating_after_warm_up() {
     assert_eq!(out[0], 16.0 * 16.0);
 }
 
+/// `Region::in_bump`: the first call takes its frame from the caller's arena; later calls,
+/// of this kernel or of smaller ones, take nothing from the arena and nothing from the heap.
+#[test]
+fn arena_region_takes_from_the_arena_only_until_warm() {
+    let n = 16;
+    let (a, b, c) = (vec![1.0; n * n], vec![2.0; n * n], vec![0.5; n * n]);
+    let mut out = vec![0.0; n * n];
+    let arena = bumpalo::Bump::new();
+    let mut region = Region::in_bump(&arena);
+    k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+    let warm = arena.allocated_bytes();
+    assert!(warm >= 8 * k::chain::scratch_len(n));
+    let x = vec![1.0; 100];
+    let mut o = vec![0.0; 98];
+    let count = allocations(|| {
+        for _ in 0..2000 {
+            k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
+            k::blur(&mut o, &x, &mut region).unwrap();
+            std::hint::black_box(k::twice(&x, &x, &mut region).unwrap());
+        }
+    });
+    assert_eq!(count, 0);
+    assert_eq!(arena.allocated_bytes(), warm);
+    assert_eq!(out[0], 16.0 * 16.0);
+    assert_eq!(o[0], 1.5);
+}
+
 #[test]
 fn slab_of_exactly_scratch_len_suffices_and_never_allocates() {
     let n = 16;

@@ -11,6 +11,15 @@ enum Kind<'a> {
     /// Memory the region owns: it only grows, and is zeroed only when it does.
     #[cfg(feature = "alloc")]
     Owned(alloc::vec::Vec<f64>),
+    /// The largest frame taken so far from a caller's arena; a larger one is taken from the
+    /// arena when a call needs it (the old one stays in the arena until the caller resets it).
+    #[cfg(feature = "bumpalo")]
+    Bump {
+        /// The caller's arena.
+        arena: &'a bumpalo::Bump,
+        /// The frame every call reuses.
+        frame: &'a mut [f64],
+    },
 }
 
 impl<'a> Region<'a> {
@@ -55,6 +64,49 @@ impl<'a> Region<'a> {
                 mem.get_mut(..needed)
                     .ok_or(Error::Scratch { needed, available })
             }
+            #[cfg(feature = "bumpalo")]
+            Kind::Bump { arena, frame } => {
+                if frame.len() < needed {
+                    // Zeroed once, when taken: bumpalo hands out initialised memory only.
+                    *frame = arena.try_alloc_slice_fill_copy(needed, 0.0).map_err(|_| {
+                        Error::Scratch {
+                            needed,
+                            available: frame.len(),
+                        }
+                    })?;
+                }
+                let available = frame.len();
+                frame
+                    .get_mut(..needed)
+                    .ok_or(Error::Scratch { needed, available })
+            }
+        }
+    }
+}
+
+#[cfg(feature = "bumpalo")]
+impl<'a> Region<'a> {
+    /// A region whose frames come from the caller's bumpalo arena (feature `bumpalo`).
+    ///
+    /// The region keeps the largest frame it has taken and reuses it for every call: it
+    /// allocates from the arena only when a call needs more scratch than any call before, so
+    /// after the first call of the largest kernel there is no arena allocation at all. A
+    /// failed arena allocation is [`Error::Scratch`]. The frames live as long as the arena's
+    /// memory (until the caller resets it, which the borrow of `arena` prevents while the
+    /// region exists).
+    ///
+    /// ```
+    /// let arena = bumpalo::Bump::new();
+    /// let mut region = fsmooth_runtime::Region::in_bump(&arena);
+    /// // Pass `&mut region` to kernels as their last argument.
+    /// # let _ = &mut region;
+    /// ```
+    pub fn in_bump(arena: &'a bumpalo::Bump) -> Region<'a> {
+        Region {
+            kind: Kind::Bump {
+                arena,
+                frame: &mut [],
+            },
         }
     }
 }
@@ -109,7 +161,7 @@ mod tests {
         assert_eq!(r.frame(100).map(|f| f.len()), Ok(100));
         let bytes = |r: &Region| match &r.kind {
             Kind::Owned(m) => m.capacity() * 8,
-            Kind::Slab(_) => 0,
+            _ => 0,
         };
         let warm = bytes(&r);
         assert!(warm >= 800);
@@ -123,5 +175,44 @@ mod tests {
             f[2] = 7.0;
         }
         assert_eq!(r.frame(3).map(|f| f[2]), Ok(7.0));
+    }
+
+    #[cfg(feature = "bumpalo")]
+    #[test]
+    fn bump_region_allocates_from_the_arena_only_when_a_frame_grows() {
+        let arena = bumpalo::Bump::new();
+        let mut r = Region::in_bump(&arena);
+        assert_eq!(r.frame(0).map(|f| f.len()), Ok(0));
+        assert_eq!(arena.allocated_bytes(), 0);
+        assert_eq!(r.frame(100).map(|f| f.len()), Ok(100));
+        let warm = arena.allocated_bytes();
+        assert!(warm >= 800);
+        for _ in 0..10 {
+            assert_eq!(r.frame(50).map(|f| f.len()), Ok(50));
+            assert_eq!(r.frame(100).map(|f| f.len()), Ok(100));
+        }
+        assert_eq!(arena.allocated_bytes(), warm);
+        if let Ok(f) = r.frame(3) {
+            f[2] = 7.0;
+        }
+        assert_eq!(r.frame(3).map(|f| f[2]), Ok(7.0));
+        assert_eq!(r.frame(200).map(|f| f.len()), Ok(200));
+        assert!(arena.allocated_bytes() >= warm + 1600);
+    }
+
+    #[cfg(feature = "bumpalo")]
+    #[test]
+    fn a_failed_arena_allocation_is_a_scratch_error() {
+        let arena = bumpalo::Bump::new();
+        arena.set_allocation_limit(Some(64));
+        let mut r = Region::in_bump(&arena);
+        assert_eq!(
+            r.frame(1 << 20).map(|f| f.len()),
+            Err(Error::Scratch {
+                needed: 1 << 20,
+                available: 0
+            })
+        );
+        assert_eq!(r.frame(4).map(|f| f.len()), Ok(4));
     }
 }

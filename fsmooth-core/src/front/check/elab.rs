@@ -3,7 +3,7 @@
 //! [`super::calls`].
 
 use super::Scope;
-use super::infer::{Want, float_clash, lit_only};
+use super::infer::{Want, float_clash, retypable};
 use super::scalars::{cast_help, convert_help};
 use super::signature::ty_of;
 use crate::front::ast::{self, BinOp, CastTy, Expr, ExprKind, MathFn, Name, Sp, UnOp};
@@ -244,9 +244,9 @@ impl Elab<'_> {
     }
 
     /// `{ let x = e; ..; tail }`. A `let` of a literal-only value without a declared type
-    /// is an `f64` unless a use clashes with an `f32`: then the block is elaborated again
-    /// with that value an `f32` (component by component for a tuple), until no new clash
-    /// asks for more ([`super::infer`]).
+    /// (or of an `ifold` started at one) is an `f64` unless a use clashes with an `f32`:
+    /// then the block is elaborated again with that value an `f32` (component by component
+    /// for a tuple), until no new clash asks for more ([`super::infer`]).
     #[inline(never)]
     fn e_block(
         &mut self,
@@ -302,7 +302,7 @@ impl Elab<'_> {
         for (k, l) in lets.iter().enumerate() {
             // The declared type, if any; `Err` when it is no type (reported by `ty_of`).
             let declared = l.ty.as_ref().map(|t| ty_of(t, self.diags).ok_or(()));
-            let flexible = l.ty.is_none() && lit_only(&l.value);
+            let flexible = l.ty.is_none() && retypable(&l.value);
             let vwant = match &declared {
                 Some(Ok(t)) => Want::of(t),
                 _ if flexible => wants[k].clone(),
@@ -627,10 +627,11 @@ fn want_clash(want: &Want, t: &Type) -> bool {
     }
 }
 
-/// The number of components of a tuple literal.
+/// The number of components of a tuple literal (or of the start of an `ifold` or `scan`).
 pub(super) fn tuple_arity(e: &Expr) -> Option<usize> {
     match &e.kind {
         ExprKind::Tuple(xs) => Some(xs.len()),
+        ExprKind::Ifold(_, init, ..) | ExprKind::Scan(_, init, ..) => tuple_arity(init),
         _ => None,
     }
 }

@@ -82,6 +82,16 @@ pub(super) fn lit_only(e: &Expr) -> bool {
     }
 }
 
+/// True when the value of `e`, bound by a `let`, may be retyped by its uses: literal-only,
+/// or an `ifold` or `scan` whose start has a literal-only part (its expectation is the
+/// start's).
+pub(super) fn retypable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ifold(_, init, ..) | ExprKind::Scan(_, init, ..) => has_lit_only_part(init),
+        _ => lit_only(e),
+    }
+}
+
 /// True when `e` is literal-only or a tuple with a literal-only component (an `ifold`
 /// state that may be retyped).
 pub(super) fn has_lit_only_part(e: &Expr) -> bool {
@@ -212,7 +222,8 @@ impl Elab<'_> {
             if self.flex.contains(&id) {
                 out.push((id, comp));
             } else if let Some((_, rs)) = self.links.iter().rev().find(|(x, _)| *x == id) {
-                out.extend(rs.iter().copied());
+                // `let w = acc;` then `w.1`: component 1 of acc.
+                out.extend(rs.iter().map(|&(x, k)| (x, k.or(comp))));
             }
         }
         out

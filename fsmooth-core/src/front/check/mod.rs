@@ -22,6 +22,8 @@ mod calls;
 mod elab;
 mod generic;
 mod infer;
+#[cfg(test)]
+mod literal_tests;
 mod loops;
 mod pins;
 mod prelude;

@@ -2,7 +2,7 @@
 //! the elaborated core (no lowering), and the errors of mixing `f32`, `f64` and `usize`.
 
 use crate::front::diag::Diags;
-use crate::middle::ir::{Core, Kernel, Kind, Type};
+use crate::middle::ir::{Core, Kernel, Kind};
 use crate::middle::validate::{Rules, validate};
 
 /// The kernels of `src` and the errors.

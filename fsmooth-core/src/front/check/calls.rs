@@ -349,7 +349,11 @@ impl Elab<'_> {
                             .then(|| format!("`{nm}` is `{s}`, fixed by argument {src}"))
                     })
                     .collect();
-                let note = if fixed.is_empty() {
+                // A mismatch of element types only: the sizes agree, so notes about them
+                // are noise.
+                let types_only =
+                    unbound.is_empty() && super::elab::mismatch(&want, &v.ty) == "types";
+                let note = if fixed.is_empty() || types_only {
                     String::new()
                 } else {
                     format!(
@@ -364,7 +368,12 @@ impl Elab<'_> {
                     .dims()
                     .iter()
                     .zip(v.ty.dims())
-                    .find(|(a, b)| !a.same(b) && a.as_const().is_none() && b.as_const().is_none())
+                    .find(|(a, b)| {
+                        !types_only
+                            && !a.same(b)
+                            && a.as_const().is_none()
+                            && b.as_const().is_none()
+                    })
                     .map(|(a, b)| {
                         format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
                     })

@@ -354,7 +354,7 @@ fn usize_has_min_max_and_clamp() {
     );
     let e = error("pub fn k(n: usize) -> f64 { n.sqrt() }");
     assert!(
-        e.contains("`sqrt` is a float method") && e.contains("`n as f64`"),
+        e.contains("`sqrt` is a method of `f64` and `f32`, but this is `usize`") && e.contains("`n as f64`"),
         "{e}"
     );
 }

@@ -58,7 +58,7 @@ impl Elab<'_> {
                     (b, &cb.ty, &ca.ty)
                 };
                 let mut help = convert_help(bad, bad_ty, to);
-                if bad_ty.is_float() && to.is_float() && !help.is_empty() {
+                if bad_ty.is_float() && to.is_float() && !help.is_empty() && !suffixed(bad) {
                     help += &format!(" (or convert the other side with `as {bad_ty}`)");
                 }
                 self.clash(&ca, &cb);
@@ -218,14 +218,17 @@ impl Elab<'_> {
                 Type::Usize => convert_help(re, &r.ty, &Type::F64),
                 t => arr_help(t).to_string(),
             };
-            let what = if r.ty == Type::Usize {
-                "a float method (`usize` has `min`, `max` and `clamp`)"
+            let has = if r.ty == Type::Usize {
+                " (which has `min`, `max` and `clamp`)"
             } else {
-                "a method of `f64` and `f32`"
+                ""
             };
             self.err(
                 re.span,
-                format!("`{name}` is {what}, but this is `{}`{help}", r.ty),
+                format!(
+                    "`{name}` is a method of `f64` and `f32`, but this is `{}`{has}{help}",
+                    r.ty
+                ),
             );
             return Err(());
         }

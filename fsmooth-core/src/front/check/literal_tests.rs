@@ -251,6 +251,28 @@ fn a_let_or_an_ifold_start_takes_the_type_its_uses_need() {
         literals("pub fn k(v: [f32; n]) -> [f32; n] { scan(n, 0.0, |acc, i| acc + v[i]) }"),
         ["0.0: f32"]
     );
+    // A `let` of a literal passed to a call, started from, or returned.
+    assert_eq!(
+        literals("pub fn k(v: [f32; n]) -> [f32; n] { let s = 0.5; smul(v, s) }"),
+        ["0.5: f32"]
+    );
+    assert_eq!(
+        literals("pub fn k(v: [f32; n]) -> f32 { let z = 0.0; ifold(n, z, |acc, i| acc + v[i]) }"),
+        ["0.0: f32"]
+    );
+    assert_eq!(
+        literals("pub fn k() -> f32 { let c = 2.0; c }"),
+        ["2.0: f32"]
+    );
+    assert_eq!(
+        literals("pub fn k(x: f32) -> f32 { let c = 2.0; let d = c; x * d }"),
+        ["2.0: f32"]
+    );
+    // A body that clashes with the start both ways is one error, not an endless retry.
+    let e = error(
+        "pub fn k(v: [f32; n], w: [f64; n]) -> f32 { ifold(n, 0.0, |acc, i| if acc > v[i] { w[i] } else { acc }) }",
+    );
+    assert!(e.contains("mismatched types"), "{e}");
     // A helper generic in T: its literals follow T.
     assert_eq!(
         literals(
@@ -333,6 +355,11 @@ fn usize_and_floats_do_not_mix() {
         e.contains("found `usize` and `f64`") && e.contains("`v[0] as f64`"),
         "{e}"
     );
+    let e = error("pub fn k(v: [f64; n]) -> [f32; n] { v as f32 }");
+    assert!(
+        e.contains("cannot cast `[f64; n]`") && e.contains("map(v, |x| x as f32)"),
+        "{e}"
+    );
     let e = error("pub fn k(v: [f32; n], x: f32) -> f32 { v[x] }");
     assert!(
         e.contains("an index is a `usize`, found `f32`") && e.contains("as usize"),
@@ -354,7 +381,8 @@ fn usize_has_min_max_and_clamp() {
     );
     let e = error("pub fn k(n: usize) -> f64 { n.sqrt() }");
     assert!(
-        e.contains("`sqrt` is a method of `f64` and `f32`, but this is `usize`") && e.contains("`n as f64`"),
+        e.contains("`sqrt` is a method of `f64` and `f32`, but this is `usize`")
+            && e.contains("`n as f64`"),
         "{e}"
     );
 }

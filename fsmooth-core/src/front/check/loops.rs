@@ -88,6 +88,8 @@ impl Elab<'_> {
         if !flexible {
             iwant = want.clone();
         }
+        // The expectations tried: a body that clashes one way and then the other stops.
+        let mut tried = Vec::new();
         loop {
             let m = self.mark();
             let (r, aid, gives) =
@@ -111,7 +113,8 @@ impl Elab<'_> {
                 };
             }
             let next = only_lit_parts(init, next);
-            if next == iwant {
+            tried.push(iwant);
+            if tried.contains(&next) {
                 return r;
             }
             self.rewind(&m);

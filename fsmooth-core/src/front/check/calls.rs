@@ -2,7 +2,7 @@
 //! is checked where it is applied; a function parameter, in a generic check, by its type.
 
 use super::elab::{Bind, Elab, Elaborated, Env, FunVal, MAX_INLINED, placeholder, wrap_lets};
-use super::infer::{Want, float_clash, lit_only};
+use super::infer::{Want, lit_only};
 use super::scalars::convert_help;
 use super::signature::{bind_elems, has_elems, ty_in, ty_of};
 use crate::front::ast::{Expr, ExprKind, Name, Sp, Ty};
@@ -99,7 +99,7 @@ impl Elab<'_> {
                 let r = self.expr_want(body, &cenv, &bwant);
                 let r = match (r, expect) {
                     (Ok(r), Some((want, what))) if !r.ty.same(want) => {
-                        self.clash(&r, &placeholder(want, r.span));
+                        self.clash_ty(&r, want);
                         self.err(
                             body.span,
                             format!("mismatched types: this closure gives `{}`, but {what} must give `{want}`{}", r.ty, convert_help(body, &r.ty, want)),
@@ -127,7 +127,7 @@ impl Elab<'_> {
                 for (a, t) in args.iter().zip(ptys) {
                     let v = self.expr_want(a, env, &Want::of(t))?;
                     if !v.ty.same(t) {
-                        self.clash(&v, &placeholder(t, v.span));
+                        self.clash_ty(&v, t);
                         self.err(
                             v.span,
                             format!(
@@ -385,9 +385,7 @@ impl Elab<'_> {
                 } else {
                     help
                 };
-                if float_clash(&want, &v.ty) {
-                    self.demand(v);
-                }
+                self.clash_ty(v, &want);
                 let help = format!("{help}{}", convert_help(a, &v.ty, &want));
                 self.err(
                     v.span,

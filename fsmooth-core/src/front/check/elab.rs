@@ -3,7 +3,7 @@
 //! [`super::calls`].
 
 use super::Scope;
-use super::infer::{Want, float_clash, retypable};
+use super::infer::{Want, retypable};
 use super::scalars::{cast_help, convert_help};
 use super::signature::ty_of;
 use crate::front::ast::{self, BinOp, CastTy, Expr, ExprKind, MathFn, Name, Sp, UnOp};
@@ -313,9 +313,7 @@ impl Elab<'_> {
                 (Ok(v), None) => v,
                 (Ok(v), Some(Ok(want))) if want.same(&v.ty) => v,
                 (Ok(v), Some(Ok(want))) => {
-                    if float_clash(&v.ty, &want) {
-                        self.demand(&v);
-                    }
+                    self.clash_ty(&v, &want);
                     self.err(
                         l.value.span,
                         format!(

@@ -238,6 +238,13 @@ impl Elab<'_> {
         }
     }
 
+    /// Record the demands of `c` clashing with a value of type `t`.
+    pub(super) fn clash_ty(&mut self, c: &Core, t: &Type) {
+        if float_clash(&c.ty, t) {
+            self.demand(c);
+        }
+    }
+
     /// Elaborate expressions whose types must agree, each expecting `want`; then each
     /// literal-only one whose type differs from that of the first that is not
     /// literal-only is elaborated again expecting that type.

@@ -163,9 +163,7 @@ impl Elab<'_> {
         };
         if !body_c.ty.same(&init_c.ty) {
             let clash = float_clash(&body_c.ty, &init_c.ty);
-            if clash {
-                self.demand(&body_c);
-            }
+            self.clash_ty(&body_c, &init_c.ty);
             self.err(
                 body_c.span,
                 format!(

@@ -188,7 +188,8 @@ fn prelude_matrices() {
     // inner dimensions must agree
     let e = err(interp("").call("matmul", &[a.clone(), a.clone()]));
     assert!(
-        e.contains("argument `b` of `matmul`") && e.contains("[[f64; m]; k]"),
+        // The prelude is generic in its element type `T` (LANGUAGE.md section 11).
+        e.contains("argument `b` of `matmul`") && e.contains("[[T; m]; k]"),
         "{e}"
     );
     // a ragged matrix is rejected

@@ -88,23 +88,45 @@ pub fn inputs(prog: u64, trial: u64) -> Inputs {
             }
         });
     }
-    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
     Inputs {
-        n,
-        m,
-        a32: f32s(&a),
-        b32: f32s(&b),
-        c32: f32s(&c),
-        s32: s as f32,
-        a,
-        b,
-        c,
-        s,
-        p,
         g,
         ix,
         jx,
         bad,
+        ..Inputs::new(n, m, a, b, c, s, p)
+    }
+}
+
+impl Inputs {
+    /// Inputs of the given sizes and values (the f32 ones rounded from them), without index
+    /// arrays (`g` = 0).
+    pub fn new(
+        n: usize,
+        m: usize,
+        a: Vec<f64>,
+        b: Vec<f64>,
+        c: Vec<f64>,
+        s: f64,
+        p: usize,
+    ) -> Inputs {
+        let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+        Inputs {
+            n,
+            m,
+            a32: f32s(&a),
+            b32: f32s(&b),
+            c32: f32s(&c),
+            s32: s as f32,
+            a,
+            b,
+            c,
+            s,
+            p,
+            g: 0,
+            ix: Vec::new(),
+            jx: Vec::new(),
+            bad: None,
+        }
     }
 }
 

@@ -116,6 +116,24 @@ impl Elem {
             Elem::Usize => "usize",
         }
     }
+
+    /// Does a compiled kernel's value `got` agree with the reference interpreter's `want`
+    /// (both as f64) for a result of this element type? A usize exactly; a float within a
+    /// relative 1e-9 (f64) or 1e-5 (f32, some 80 units in the last place), with an absolute
+    /// floor of that much near zero, for what the compiler may compute differently but
+    /// equally well (a sum from -0.0, a hoisted call); NaN agrees with NaN and an infinity
+    /// with itself.
+    pub fn agree(self, got: f64, want: f64) -> bool {
+        let tol = match self {
+            Elem::F64 => 1e-9,
+            Elem::F32 => 1e-5,
+            Elem::Usize => return got == want,
+        };
+        if got.is_nan() || want.is_nan() {
+            return got.is_nan() && want.is_nan();
+        }
+        got == want || (got - want).abs() <= tol * got.abs().max(want.abs()).max(1.0)
+    }
 }
 
 /// A value type of the generated language. Its floats are the program's float type (`f64`,

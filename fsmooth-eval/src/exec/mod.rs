@@ -54,6 +54,12 @@ pub enum Arg {
     Bool(bool),
     /// An array, row-major and flat.
     Array(Vec<f64>),
+    /// An `f32` scalar.
+    F32(f32),
+    /// An `f32` array, row-major and flat.
+    F32s(Vec<f32>),
+    /// A `usize` array (an index array), row-major and flat.
+    Usizes(Vec<usize>),
 }
 
 /// What a kernel call returned.
@@ -67,6 +73,8 @@ pub enum Returned {
     Bool(bool),
     /// An array kernel's `out`, every slot written.
     Out(Vec<f64>),
+    /// A scalar kernel's `f32`.
+    F32(f32),
 }
 
 /// A compiler bug the executor caught.
@@ -95,6 +103,8 @@ pub enum Scalar {
     Usize(usize),
     /// A `bool`.
     Bool(bool),
+    /// An `f32`.
+    F32(f32),
 }
 
 impl From<Scalar> for Returned {
@@ -103,6 +113,7 @@ impl From<Scalar> for Returned {
             Scalar::F64(v) => Returned::F64(v),
             Scalar::Usize(v) => Returned::Usize(v),
             Scalar::Bool(v) => Returned::Bool(v),
+            Scalar::F32(v) => Returned::F32(v),
         }
     }
 }

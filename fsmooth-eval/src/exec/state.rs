@@ -188,10 +188,19 @@ impl<'c> Executor<'c> {
             Arg::F64(x) => Value::F64(*x),
             Arg::Usize(n) => Value::Usize(*n),
             Arg::Bool(b) => Value::Bool(*b),
-            Arg::Array(data) => {
+            // A stub until the executor models f32 values and f32 and usize buffers: their
+            // values as f64 (exact), which the loops then meet with the wrong type.
+            Arg::F32(x) => Value::F64(f64::from(*x)),
+            Arg::Array(_) | Arg::F32s(_) | Arg::Usizes(_) => {
+                let data = match arg {
+                    Arg::F32s(v) => v.iter().map(|&x| f64::from(x)).collect(),
+                    Arg::Usizes(v) => v.iter().map(|&k| k as f64).collect(),
+                    Arg::Array(v) => v.clone(),
+                    _ => Vec::new(),
+                };
                 self.buffers.push(Buffer {
                     kind: BufferKind::Param(name.to_string()),
-                    data: data.clone(),
+                    data,
                     written: Vec::new(),
                     tracked: false,
                     unread: Vec::new(),

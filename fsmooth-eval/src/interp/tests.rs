@@ -431,7 +431,7 @@ fn runtime_faults() {
     let e = err(i.call("half", &[v.clone(), u(0)]));
     assert!(e.contains("divides by zero"), "{e}");
     assert!(err(i.call("big", &[u(usize::MAX)])).contains("overflows"));
-    assert!(err(i.call("mixed", &[f(1.0)])).contains("two f64 or two usize"));
+    assert!(err(i.call("mixed", &[f(1.0)])).contains("two floats of one type or two usize"));
     // shape mismatch
     let e = err(i.call(
         "add",
@@ -560,7 +560,10 @@ fn scalars_casts_and_math() {
         i.call("dot", &[Value::vec(&[1.0]), Value::vec(&[1.0])]),
         Ok(f(42.0))
     );
-    assert!(err(i.call("cmp_bool", &[Value::Bool(true)])).contains("two f64 or two usize"));
+    assert!(
+        err(i.call("cmp_bool", &[Value::Bool(true)]))
+            .contains("two floats of one type or two usize")
+    );
     assert!(err(i.call("lit_shape", &[f(1.0)])).contains("differ in shape"));
 }
 

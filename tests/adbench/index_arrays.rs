@@ -62,7 +62,10 @@ fn ba_over_observations_matches_known_answer_and_reference() {
             k(&mut e, &mut we, inp, &inp.obs_flat(), &mut region).unwrap();
             let want = reference::ba_reproj_errors(inp);
             for (j, (g, w)) in e.iter().zip(&want).enumerate() {
-                assert!(close(*g, *w, 1e-12), "{name}, {what}, element {j}: {g} vs {w}");
+                assert!(
+                    close(*g, *w, 1e-12),
+                    "{name}, {what}, element {j}: {g} vs {w}"
+                );
             }
             assert_eq!(we, reference::ba_weight_errors(inp), "{name}, {what}");
             if what == "test" {
@@ -107,7 +110,10 @@ fn ba_scratch_does_not_grow_with_observations() {
     // const: firmware sizes its slab with it.
     const ONE: usize = ba_obs_f64idx::objective::scratch_len(49, 7776, 1);
     assert_eq!(ba_obs_f64idx::objective::scratch_len(49, 7776, 31843), ONE);
-    assert_eq!(ba_obs_f64idx::objective::scratch_len(49, 7776, 1 << 30), ONE);
+    assert_eq!(
+        ba_obs_f64idx::objective::scratch_len(49, 7776, 1 << 30),
+        ONE
+    );
     #[cfg(fsmooth_index_arrays)]
     {
         const U: usize = ba_obs::objective::scratch_len(49, 7776, 1);
@@ -130,22 +136,23 @@ type Hand = fn(&mut [f64], &Model, &Input, &[usize], &[usize], &mut Region) -> R
 
 fn hand_kernels() -> Vec<(&'static str, bool, Hand)> {
     #[cfg_attr(not(fsmooth_index_arrays), allow(unused_mut))]
-    let mut ks: Vec<(&str, bool, Hand)> = vec![("f64 indices", false, |out, m, inp, par, cor, r| {
-        let par: Vec<f64> = par.iter().map(|&i| i as f64).collect();
-        let cor: Vec<f64> = cor.iter().map(|&i| i as f64).collect();
-        hand_f64idx::objective(
-            out,
-            &inp.theta,
-            &par,
-            &m.base_relatives_flat(),
-            &m.inverse_base_absolutes_flat(),
-            &m.base_positions_flat(),
-            &m.weights,
-            &cor,
-            &inp.points_flat(),
-            r,
-        )
-    })];
+    let mut ks: Vec<(&str, bool, Hand)> =
+        vec![("f64 indices", false, |out, m, inp, par, cor, r| {
+            let par: Vec<f64> = par.iter().map(|&i| i as f64).collect();
+            let cor: Vec<f64> = cor.iter().map(|&i| i as f64).collect();
+            hand_f64idx::objective(
+                out,
+                &inp.theta,
+                &par,
+                &m.base_relatives_flat(),
+                &m.inverse_base_absolutes_flat(),
+                &m.base_positions_flat(),
+                &m.weights,
+                &cor,
+                &inp.points_flat(),
+                r,
+            )
+        })];
     #[cfg(fsmooth_index_arrays)]
     ks.push(("usize indices", true, |out, m, inp, par, cor, r| {
         hand_k::objective(
@@ -181,12 +188,28 @@ fn hand_matches_known_residuals_and_reference() {
     for (name, _, k) in hand_kernels() {
         let par = m.parents_index();
         let mut out = [0.0; 6];
-        k(&mut out, &m, &test, &par, &test.correspondences, &mut region).unwrap();
+        k(
+            &mut out,
+            &m,
+            &test,
+            &par,
+            &test.correspondences,
+            &mut region,
+        )
+        .unwrap();
         for (g, w) in out.iter().zip(known) {
             assert!(close(*g, w, 1e-12), "{name}: {g} vs known {w}");
         }
         let mut out = vec![0.0; 300];
-        k(&mut out, &m, &small, &par, &small.correspondences, &mut region).unwrap();
+        k(
+            &mut out,
+            &m,
+            &small,
+            &par,
+            &small.correspondences,
+            &mut region,
+        )
+        .unwrap();
         assert_close(&out, &hand::objective(&m, &small), 1e-10);
     }
 }
@@ -196,7 +219,8 @@ fn hand_matches_known_residuals_and_reference() {
 fn hand_source_agrees_with_the_interpreter() {
     let m = hand::model();
     let inp = hand::parse_input(hand::TEST, m.n_vertices()).unwrap();
-    let mats = |flat: Vec<f64>| Value::Array(flat.chunks(16).map(|c| Value::matrix(c, 4)).collect());
+    let mats =
+        |flat: Vec<f64>| Value::Array(flat.chunks(16).map(|c| Value::matrix(c, 4)).collect());
     let f64s = |xs: &[usize]| Value::vec(&xs.iter().map(|&i| i as f64).collect::<Vec<_>>());
     let args = [
         Value::vec(&inp.theta),
@@ -222,7 +246,14 @@ fn hand_bad_index_is_an_error() {
         let mut out = [7.0; 6];
         cor[1] = 544;
         let got = k(&mut out, &m, &inp, &par, &cor, &mut region);
-        assert_eq!(got, Err(Error::Index { index: 544, len: 544 }), "{name}");
+        assert_eq!(
+            got,
+            Err(Error::Index {
+                index: 544,
+                len: 544
+            }),
+            "{name}"
+        );
         if at_entry {
             assert_eq!(out, [7.0; 6], "{name}: output written");
         }

@@ -245,27 +245,36 @@ macro_rules! hand_block {
                 points: [[f64; 3]; c],
             ) -> [[f64; 3]; c] {
                 let rels = build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i))));
-                // The chain: at step i, bone i's relative becomes its absolute (its parent,
-                // which precedes it, is already absolute).
-                let absolutes = ifold(b, rels, |acc, i| {
-                    build(b, |k| {
-                        if k == i && (parents[i] $($cast)*) != i {
-                            matmul(acc[parents[i] $($cast)*], acc[i])
-                        } else {
-                            acc[k]
-                        }
-                    })
+                // Bone i's absolute transform: its relative times those of its ancestors,
+                // walking up the parent chain (a root is its own parent) for as many steps as
+                // it has ancestors. F-smooth has no in-place update, so the chain is not an
+                // `ifold` over bones updating an array of absolutes: its state, every bone's
+                // transform, would be rewritten at every step (b * b * 16 copies, 7.6 times
+                // the hand-written instructions on test.txt where this walk costs 3.1).
+                let transforms = build(b, |i| {
+                    let (depth, _) = ifold(i, (0, i), |(d, j), _| {
+                        if (parents[j] $($cast)*) == j { (d, j) } else { (d + 1, parents[j] $($cast)*) }
+                    });
+                    let (a, _) = ifold(depth, (rels[i], parents[i] $($cast)*), |(m, j), _| {
+                        (matmul(rels[j], m), parents[j] $($cast)*)
+                    });
+                    matmul(a, inverse_base_absolutes[i])
                 });
-                let transforms = build(b, |i| matmul(absolutes[i], inverse_base_absolutes[i]));
                 let rg = angle_axis(theta[0..3]);
                 build(c, |j| {
                     let x = base_positions[correspondences[j] $($cast)*];
-                    let skinned = build(3, |r| ifold(b, 0.0, |s, k| {
-                        let t = transforms[k][r];
+                    // Linear blend skinning, the three coordinates summed in one loop.
+                    let (s0, s1, s2) = ifold(b, (0.0, 0.0, 0.0), |(s0, s1, s2), k| {
+                        let t = transforms[k];
                         let w = weights[correspondences[j] $($cast)*][k];
-                        s + (t[0] * x[0] + t[1] * x[1] + t[2] * x[2] + t[3]) * w
-                    }));
-                    build(3, |r| points[j][r] - (dot(rg[r], skinned) + theta[3 + r]))
+                        (
+                            s0 + (t[0][0] * x[0] + t[0][1] * x[1] + t[0][2] * x[2] + t[0][3]) * w,
+                            s1 + (t[1][0] * x[0] + t[1][1] * x[1] + t[1][2] * x[2] + t[1][3]) * w,
+                            s2 + (t[2][0] * x[0] + t[2][1] * x[1] + t[2][2] * x[2] + t[2][3]) * w,
+                        )
+                    });
+                    let s = [s0, s1, s2];
+                    build(3, |r| points[j][r] - (dot(rg[r], s) + theta[3 + r]))
                 })
             }
         }

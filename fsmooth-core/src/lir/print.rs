@@ -149,6 +149,12 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         (slot || streams.iter().any(|s| s.width.is_none())) && !mentions_var(body, var);
     let mut parts: Vec<(TokenStream, TokenStream)> = Vec::new();
     if !slices_only {
+        // A count computed by a block (an `ifold` counted by another's result) goes in
+        // parentheses: `for i in 0..{ .. } { .. }` would take the block for the loop's body.
+        let n = match n {
+            Ex::Block(..) => quote!((#n)),
+            _ => quote!(#n),
+        };
         parts.push((quote!(0..#n), quote!(#var)));
     }
     if slot {

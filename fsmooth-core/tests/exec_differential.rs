@@ -85,6 +85,7 @@ fn outputs(k: &Kernel, p: &Program, i: &Inputs) -> Vec<(String, usize)> {
 fn scalar(s: &Scalar) -> f64 {
     match s {
         Scalar::F64(x) => *x,
+        Scalar::F32(x) => f64::from(*x),
         Scalar::Usize(k) => *k as f64,
         Scalar::Bool(b) => f64::from(u8::from(*b)),
     }
@@ -115,6 +116,7 @@ fn same_results(got: &Outputs, want: &Value) -> bool {
 fn executed(got: &Returned) -> Vec<f64> {
     match got {
         Returned::F64(x) => vec![*x],
+        Returned::F32(x) => vec![f64::from(*x)],
         Returned::Usize(k) => vec![*k as f64],
         Returned::Bool(b) => vec![f64::from(u8::from(*b))],
         Returned::Out(v) => v.clone(),

@@ -347,14 +347,14 @@ impl Dps<'_> {
                     id: a.clone(),
                     mutable: true,
                     usize_ty: false,
-                    val: column(&it, &jt, &j0, width, k, &[]),
+                    val: column(&it, &jt, &j0, width, k, &[], &|b| self.elem_of(b)),
                 });
             }
             let mut step: Vec<St> = accs
                 .iter()
                 .enumerate()
                 .map(|(k, a)| {
-                    let gk = column(&gt, &jt, &j0, width, k, &segs);
+                    let gk = column(&gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
                     St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
                 })
                 .collect();
@@ -524,6 +524,7 @@ fn column(
     width: usize,
     k: usize,
     segs: &[(&TileRow, Ident)],
+    elem_of: &dyn Fn(&Base) -> lir::Scalar,
 ) -> Ex {
     let mut e = e.clone();
     lir::rewrite_ex(&mut e, &mut |x| {
@@ -536,14 +537,15 @@ fn column(
                     .find(|(r, _)| r.base == *b && lir::same(&r.off, o))
             });
             if let Some((_, sg)) = seg {
-                *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
+                let t = elem_of(b);
+                *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k, t);
                 return true;
             }
             let start = match off {
                 Some(o) => wadd(o, Ex::Var(j0.clone())),
                 None => Ex::Var(j0.clone()),
             };
-            *x = Ex::LdRow(b.clone(), Box::new(start), width, k);
+            *x = Ex::LdRow(b.clone(), Box::new(start), width, k, elem_of(b));
             return true;
         }
         if matches!(x, Ex::Var(v) if v == jt) {

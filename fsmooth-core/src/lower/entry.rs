@@ -191,9 +191,16 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     }
     // The columns of index arrays, once the lengths are known to be right.
     checks.extend(g.gather_checks());
-    // Only the default storage takes the frame from the region.
+    // Only the default storage takes the frame from the region. (The sizes of the frame's
+    // length are computed at entry all the same, as they always were: a heap kernel's code
+    // stays what it was.)
     let peaks = match storage {
-        Storage::Heap => Peaks::default(),
+        Storage::Heap => {
+            for part in &peaks.parts {
+                part_len(&mut g, part);
+            }
+            Peaks::default()
+        }
         _ => peaks,
     };
     let frame = frame(&mut g, &peaks, storage == Storage::HeapFrame);

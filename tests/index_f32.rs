@@ -186,6 +186,8 @@ fn f32_math_methods_are_rusts_f32_methods() {
                 a.log10(),
                 a.signum(),
                 a.mul_add(b, 1.5),
+                // The language's clamp (never panics; a NaN gives lo), not Rust's.
+                #[allow(clippy::manual_clamp)]
                 a.max(-0.5).min(0.25),
             ]
         })
@@ -225,6 +227,8 @@ fn f32_math_methods_are_rusts_f32_methods() {
                 a.log10(),
                 a.signum(),
                 a.mul_add(b, 1.5),
+                // The language's clamp (never panics; a NaN gives lo), not Rust's.
+                #[allow(clippy::manual_clamp)]
                 a.max(-0.5).min(0.25),
             ]
         })
@@ -242,9 +246,10 @@ fn casts_between_f32_f64_and_usize_follow_rust() {
     let x = vec![0.3f32, -2.7, 1e9, f32::NAN, 3.5];
     let mut out = vec![0.0; 5];
     casts(&mut out, &x, 7, &mut Region::new()).unwrap();
+    let k = 7usize;
     let want: Vec<f64> = x
         .iter()
-        .map(|&v| (v as f64) * 0.5 + (7usize as f32 as f64) + ((v * 2.0) as usize as f64))
+        .map(|&v| (v as f64) * 0.5 + (k as f32 as f64) + ((v * 2.0) as usize as f64))
         .collect();
     assert_close(&out, &want, 0.0);
     assert!(out[3].is_nan());

@@ -224,3 +224,39 @@ fn tuples_scans_and_views_total_their_frames() {
         }
     }
 }
+
+mod typed {
+    use super::*;
+
+    compiled_and_planned! {
+        pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n]) -> f64 {
+            let s = build(n, |i| a[i].exp());
+            let t = build(n, |i| b[i].exp());
+            let u = ifold(2, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
+            ifold(n, 0.0, |acc, i| acc + s[u[i]] + s[i] + (t[n - 1 - i] as f64) + (t[i] as f64))
+        }
+    }
+
+    #[test]
+    fn a_frame_of_several_types_totals_its_parts() {
+        let kernels = planned(BLOCK);
+        let (k, p, options) = &kernels[0];
+        for n in 0..9u64 {
+            let at = sizes(&[("n", n)]);
+            check_plan(k, p, &at);
+            // The generated scratch_len: f64 n, f32 n (two to a slot), usize 3n.
+            let plan = evaluate_frame(&total(&p.buffers), &at).unwrap();
+            assert_eq!(plan, mixed::scratch_len(n as usize) as u64, "n = {n}");
+            assert_eq!(plan, n + n.div_ceil(2) + 3 * n);
+        }
+        let text = plan(k, p, *options, &sizes(&[("n", 5)]));
+        assert!(text.contains("in parts: f64, then f32"), "{text}");
+        assert!(text.contains("  type  "), "{text}");
+        assert!(
+            text.contains("frame parts: f64 n, f32 n, usize n + n + n elements"),
+            "{text}"
+        );
+        assert!(text.contains("mixed::scratch_len(n) = the same"), "{text}");
+        assert!(text.contains("at n = 5: 23 slots"), "{text}");
+    }
+}

@@ -14,6 +14,8 @@
 //! knows the translation ([`crate::lower`]).
 
 mod print;
+#[cfg(test)]
+mod print_tests;
 mod streams;
 #[cfg(test)]
 mod tests;

@@ -26,6 +26,8 @@ mod tests;
 #[cfg(test)]
 mod tuple_tests;
 mod tuples;
+#[cfg(test)]
+mod typed_tests;
 mod views;
 
 pub use entry::{Lowering, Planned, Translated, entry, translate};

@@ -8,6 +8,7 @@ mod compiled;
 mod memory;
 mod results;
 mod rules;
+mod typed;
 
 use super::{Arg, Fault, Returned, run};
 use fsmooth_core::front::ast::{BinOp, MathFn};

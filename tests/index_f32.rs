@@ -15,6 +15,11 @@ block! {
         build(o, |r| (ifold(i, 0.0f32, |acc, k| acc + w[r][k] * x[k]) + b[r]).tanh())
     }
 
+    /// A matrix product in single precision (taken in tiles of columns, as in f64).
+    pub fn mm(a: [[f32; k]; n], b: [[f32; m]; k], k: usize) -> [[f32; m]; n] {
+        build(n, |i| build(m, |j| ifold(k, 0.0f32, |acc, l| acc + a[i][l] * b[l][j])))
+    }
+
     /// Each v2 math method on f32, one row of 14 per element.
     pub fn math32(x: [f32; n], y: [f32; n]) -> [[f32; 14]; n] {
         build(n, |i| [x[i].atan2(y[i]), x[i].asin(), x[i].acos(), x[i].atan(), x[i].sinh(),
@@ -121,7 +126,8 @@ fn same_f32(a: &[f32], b: &[f32]) -> bool {
 #[test]
 fn an_f32_dense_layer_computes_in_f32() {
     let mut rng = Rng::new(3);
-    for (i, o) in [(0, 0), (1, 1), (3, 5), (16, 9), (33, 2)] {
+    // Rows taken 8 and 4 at a time, and the rows left over.
+    for (i, o) in [(0, 0), (1, 1), (3, 5), (16, 9), (33, 2), (5, 17)] {
         let (w, b, x) = (
             f32s(&mut rng, i * o, 1.0),
             f32s(&mut rng, o, 1.0),
@@ -155,6 +161,35 @@ fn an_f32_dense_layer_computes_in_f32() {
     // An f32 kernel names no f64 anywhere in its body.
     let text = kernel_text("dense");
     assert!(!text.contains("f64"), "{text}");
+}
+
+#[test]
+fn an_f32_matrix_product_adds_its_terms_in_order() {
+    let mut rng = Rng::new(4);
+    for (n, k, m) in [(1, 1, 1), (3, 4, 5), (2, 7, 21), (9, 3, 16), (0, 2, 3)] {
+        let (a, b) = (f32s(&mut rng, n * k, 1.0), f32s(&mut rng, k * m, 1.0));
+        let mut out = vec![0.0f32; mm::out_len(k, n, m)];
+        mm(&mut out, &a, &b, k, &mut Region::new()).unwrap();
+        let want: Vec<f32> = (0..n * m)
+            .map(|e| {
+                let (i, j) = (e / m, e % m);
+                (0..k).fold(0.0f32, |acc, l| acc + a[i * k + l] * b[l * m + j])
+            })
+            .collect();
+        assert!(same_f32(&out, &want), "{n}x{k}x{m}");
+        let got = executed(
+            "mm",
+            &[
+                ("a", Arg::F32s(a.clone())),
+                ("b", Arg::F32s(b.clone())),
+                ("k", Arg::Usize(k)),
+            ],
+            &[("out", n * m)],
+        )
+        .unwrap();
+        assert_eq!(got.arrays[0], widen(&out), "executor, {n}x{k}x{m}");
+    }
+    assert!(!kernel_text("mm").contains("f64"));
 }
 
 #[test]

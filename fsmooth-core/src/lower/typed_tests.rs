@@ -120,6 +120,9 @@ fn f32_kernels_compute_in_f32() {
             build(o, |r| (ifold(i, 0.0f32, |acc, k| acc + w[r][k] * x[k]) + b[r]).tanh())
         }",
     );
+    // Rows taken 8 at a time, as in f64, with f32 accumulators; the rows left over one by
+    // one.
+    assert!(out.contains("let mut __a3_0_7 = 0f32 ;"), "{out}");
     assert!(out.contains("let mut acc_4 = 0f32 ;"), "{out}");
     assert!(out.contains("out : & mut [f32]"), "{out}");
     let body = &out[out.find("pub fn dense").unwrap()..out.find("pub mod").unwrap()];

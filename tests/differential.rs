@@ -418,10 +418,7 @@ fn regressions_from_the_executor_run() {
 
 /// Index arrays, usize results and f32 kernels (LANGUAGE.md sections 10 and 11), called with
 /// `&[usize]`, `&[f32]`, `&mut [f32]` and `&mut [usize]`, against the interpreter: usize
-/// results exactly, f32 ones within a tolerance suited to f32. Compiled only with
-/// `RUSTFLAGS="--cfg fsmooth_typed"` until the compiler lowers f32 and usize arrays (issue
-/// 18); then drop the `cfg`.
-#[cfg(fsmooth_typed)]
+/// results exactly, f32 ones within a tolerance suited to f32.
 mod typed {
     block! {
         /// A gather, and one through the two columns of an observation table.
@@ -464,7 +461,6 @@ mod typed {
     }
 }
 
-#[cfg(fsmooth_typed)]
 #[test]
 fn index_arrays_usize_results_and_f32_kernels() {
     let mut rng = Rng::new(27);

@@ -189,6 +189,15 @@ fn generated_programs_compiled_by_rustc_match_the_interpreter() {
                     })
             }
             (Err(_), Some(e)) | (Ok(_), Some(e)) if entry_check(e) => true,
+            // The bad index is read only by code the compiler removed (an unused `let`):
+            // the interpreter, which evaluates everything, meets it; the kernel does not.
+            (Err(w), None)
+                if i.bad.is_some_and(|(_, bad)| {
+                    w.starts_with(&format!("index {bad} out of range"))
+                }) =>
+            {
+                true
+            }
             _ => false,
         };
         compared += 1;

@@ -267,7 +267,6 @@ fn corpus_blocks() -> impl Iterator<Item = &'static str> {
 
 /// The typed corpus is valid too: each block expands without an error.
 #[test]
-#[ignore = "until the compiler lowers f32 and usize arrays (issue 18): run with --ignored"]
 fn typed_corpus_is_valid() {
     for b in include_str!("fuzz_corpus_typed.fs").split("====") {
         let out = fsmooth_core::expand(b.parse().unwrap()).to_string();

@@ -52,9 +52,9 @@ use state::{Gen, Helper, Var};
 use ty::T;
 pub use ty::{D, Elem};
 
-/// Whether [`program`] writes typed programs when `FSMOOTH_PROGEN_TYPED` is not set: off
-/// until the compiler supports f32 and usize arrays end to end (switch it on then).
-pub const TYPED_BY_DEFAULT: bool = false;
+/// Whether [`program`] writes typed programs when `FSMOOTH_PROGEN_TYPED` is not set (the
+/// planned digest sets it off, so that the digest stays that of the untyped programs).
+pub const TYPED_BY_DEFAULT: bool = true;
 
 /// What the generator writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

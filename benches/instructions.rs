@@ -17,7 +17,8 @@ use workloads::{Variant, Workload, each_workload, repeat, results};
 /// Calls per measured run: enough to drown the noise of the setup, few enough for valgrind.
 fn calls<W: Workload>() -> u64 {
     match W::GROUP {
-        "ba_reproj" | "gmm_d10_K5" => 3,
+        "ba_reproj" | "ba_obs" | "ba_obs_random" | "gmm_d10_K5" => 3,
+        "hand_c100" => 100,
         "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
         "layer_softmax" | "matchain_16" => 200,
         g if g.ends_with("_1e6") => 3,

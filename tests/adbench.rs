@@ -1,5 +1,5 @@
-//! ADBench workloads (bundle adjustment, GMM) on ADBench's own inputs, against their known
-//! answers and the plain-Rust references in `fsmooth-testdata`.
+//! ADBench workloads (bundle adjustment, GMM, hand tracking) on ADBench's own inputs,
+//! against their known answers and the plain-Rust references in `fsmooth-testdata`.
 // The known answers are quoted with every digit ADBench publishes.
 #![allow(clippy::excessive_precision)]
 
@@ -13,6 +13,9 @@ use fsmooth_testdata::{parse_ba, parse_gmm, reference};
 #[path = "shared/adbench_kernels.rs"]
 mod adbench_kernels;
 use adbench_kernels::{ba, gmm};
+
+#[path = "adbench/index_arrays.rs"]
+mod index_arrays;
 
 /// The GMM block once per step of the paper's ablation (as the benches compile it).
 mod gmm_steps {

@@ -415,3 +415,141 @@ fn regressions_from_the_executor_run() {
         );
     }
 }
+
+/// Index arrays, usize results and f32 kernels (LANGUAGE.md sections 10 and 11), called with
+/// `&[usize]`, `&[f32]`, `&mut [f32]` and `&mut [usize]`, against the interpreter: usize
+/// results exactly, f32 ones within a tolerance suited to f32.
+mod typed {
+    block! {
+        /// A gather, and one through the two columns of an observation table.
+        pub fn gather(a: [f64; n], idx: [usize; g]) -> [f64; g] { build(g, |j| a[idx[j]]) }
+
+        pub fn reproj(cams: [[f64; 3]; nc], pts: [f64; np], obs: [[usize; 2]; p]) -> [f64; p] {
+            build(p, |j| cams[obs[j][0]][1] * pts[obs[j][1]] - cams[obs[j][0]][2])
+        }
+
+        /// The argmax of each row, and the row's value there.
+        pub fn argmax(m: [[f64; c]; r], c: usize) -> ([usize; r], [f64; r]) {
+            let am = build(r, |i| ifold(c, 0, |best, j| if m[i][j] > m[i][best] { j } else { best }));
+            (am, build(r, |i| m[i][am[i]]))
+        }
+
+        /// Neighbours that stay in range, and bounded floats as indexes.
+        pub fn neighbours(a: [f64; n], x: [f64; n]) -> ([f64; n], [usize; n]) {
+            (build(n, |i| a[(i + 1).min(n - 1)] - a[(i * 2).clamp(1, n - 1)]),
+             build(n, |i| (x[i].abs().min((n - 1) as f64)) as usize))
+        }
+
+        /// f32 throughout: literals by context and suffixed, math methods, a scan.
+        pub fn saxpy(x: [f32; n], y: [f32; n], a: f32) -> [f32; n] {
+            build(n, |i| a * x[i] + y[i] * 0.5 + 0.25f32)
+        }
+
+        pub fn biquad(x: [f32; n], b0: f32, b1: f32, a1: f32) -> [f32; n] {
+            scan(n, (0.0, 0.0), |(y, xp), i| (b0 * x[i] + b1 * xp - a1 * y, x[i])).0
+        }
+
+        pub fn shape(y: [f32; n], x: [f32; n]) -> (f32, [f32; n]) {
+            (sum(map(x, |v| v.abs().sqrt() * 2.0)),
+             map2(y, x, |a, b| a.atan2(b).clamp(-1.0, 1.0) + a.hypot(b).cbrt() + a.mul_add(b, 1.0)))
+        }
+
+        /// f32 and f64 side by side, through casts.
+        pub fn mixed(x: [f32; n], s: f64) -> (f64, [f32; n]) {
+            ((sum(x) as f64) * s, map(x, |v| ((v as f64).exp() * s) as f32))
+        }
+    }
+}
+
+#[test]
+fn index_arrays_usize_results_and_f32_kernels() {
+    let mut rng = Rng::new(27);
+    let mut region = Region::new();
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+    let widen = |v: &[f32]| v.iter().map(|&x| f64::from(x)).collect::<Vec<f64>>();
+    let usizes = |v: &[usize]| v.iter().map(|&k| k as f64).collect::<Vec<f64>>();
+    for n in [1, 2, 5, 17] {
+        let a = rng.vec(n);
+        let idx: Vec<usize> = (0..2 * n).map(|k| (k * 7) % n).collect();
+        let mut out = vec![0.0; idx.len()];
+        typed::gather(&mut out, &a, &idx, &mut region).unwrap();
+        let want = reference(typed::SRC, "gather", &[Value::vec(&a), Value::usizes(&idx)]);
+        assert_close(&out, &want, 0.0);
+        // A bad index is an error before anything is written.
+        let bad = [0, n];
+        let mut out = vec![7.0; 2];
+        let e = typed::gather(&mut out, &a, &bad, &mut region).unwrap_err();
+        assert!(
+            matches!(e, fsmooth::Error::Index { index, len } if index == n && len == n),
+            "{e:?}"
+        );
+        assert_eq!(out, [7.0, 7.0]);
+
+        let (cams, pts) = (rng.vec(3 * n), rng.vec(n + 1));
+        let obs: Vec<usize> = (0..n).flat_map(|j| [j % n, (j * 3) % (n + 1)]).collect();
+        let mut out = vec![0.0; n];
+        typed::reproj(&mut out, &cams, &pts, &obs, &mut region).unwrap();
+        let args = [
+            Value::matrix(&cams, 3),
+            Value::vec(&pts),
+            Value::usize_matrix(&obs, 2),
+        ];
+        assert_close(&out, &reference(typed::SRC, "reproj", &args), 1e-12);
+
+        let m = rng.vec(n * 3);
+        let (mut am, mut at) = (vec![0usize; n], vec![0.0; n]);
+        typed::argmax(&mut am, &mut at, &m, 3, &mut region).unwrap();
+        let want = reference_parts(
+            typed::SRC,
+            "argmax",
+            &[Value::matrix(&m, 3), Value::Usize(3)],
+        )
+        .unwrap();
+        assert_eq!(usizes(&am), want[0]);
+        assert_eq!(at, want[1]);
+
+        let x: Vec<f64> = rng.vec(n).iter().map(|v| v * 3.0 * n as f64).collect();
+        let (mut nb, mut ks) = (vec![0.0; n], vec![0usize; n]);
+        typed::neighbours(&mut nb, &mut ks, &a, &x, &mut region).unwrap();
+        let want =
+            reference_parts(typed::SRC, "neighbours", &[Value::vec(&a), Value::vec(&x)]).unwrap();
+        assert_close(&nb, &want[0], 0.0);
+        assert_eq!(usizes(&ks), want[1]);
+
+        let (x32, y32) = (f32s(&rng.vec(n)), f32s(&rng.vec(n)));
+        let mut out = vec![0.0f32; n];
+        typed::saxpy(&mut out, &x32, &y32, 1.5, &mut region).unwrap();
+        let want = reference(
+            typed::SRC,
+            "saxpy",
+            &[Value::vec_f32(&x32), Value::vec_f32(&y32), Value::F32(1.5)],
+        );
+        assert_close(&widen(&out), &want, 1e-5);
+        typed::biquad(&mut out, &x32, 0.5, 0.25, -0.5, &mut region).unwrap();
+        let args = [
+            Value::vec_f32(&x32),
+            Value::F32(0.5),
+            Value::F32(0.25),
+            Value::F32(-0.5),
+        ];
+        assert_close(&widen(&out), &reference(typed::SRC, "biquad", &args), 1e-5);
+        let s = typed::shape(&mut out, &y32, &x32, &mut region).unwrap();
+        let want = reference_parts(
+            typed::SRC,
+            "shape",
+            &[Value::vec_f32(&y32), Value::vec_f32(&x32)],
+        )
+        .unwrap();
+        assert_close(&[f64::from(s)], &want[0], 1e-5);
+        assert_close(&widen(&out), &want[1], 1e-5);
+        let t = typed::mixed(&mut out, &x32, 0.75, &mut region).unwrap();
+        let want = reference_parts(
+            typed::SRC,
+            "mixed",
+            &[Value::vec_f32(&x32), Value::F64(0.75)],
+        )
+        .unwrap();
+        assert_close(&[t], &want[0], 1e-12);
+        assert_close(&widen(&out), &want[1], 1e-5);
+    }
+}

@@ -208,3 +208,30 @@ fn matrix_vector_rows_in_groups_are_bit_identical_to_the_interpreter() {
         }
     }
 }
+
+mod counted {
+    block! {
+        /// An `ifold` counted by another `ifold`'s result (the hand objective's walk up the
+        /// bone chain): the count is a block in the generated code.
+        pub fn steps(v: [f64; n]) -> [f64; n] {
+            build(n, |i| {
+                let (k, _) = ifold(i, (0, 0.0), |(c, s), j| if v[j] > 0.0 { (c + 1, s) } else { (c, s + v[j]) });
+                ifold(k, v[i], |acc, _| acc * 2.0)
+            })
+        }
+    }
+}
+
+#[test]
+fn ifold_counted_by_an_ifold_compiles_and_agrees() {
+    let v = [1.0, -1.0, 2.0, 3.0, -4.0, 0.5];
+    let mut out = [0.0; 6];
+    counted::steps(&mut out, &v, &mut fsmooth::Region::new()).unwrap();
+    // Element i doubles v[i] once per positive element before it.
+    assert_eq!(
+        out,
+        [1.0, -2.0, 2.0 * 2.0, 3.0 * 4.0, -4.0 * 8.0, 0.5 * 8.0]
+    );
+    let want = common::reference(counted::SRC, "steps", &[Value::vec(&v)]);
+    assert_eq!(out.to_vec(), want);
+}

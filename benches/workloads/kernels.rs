@@ -1,5 +1,5 @@
-//! The workloads in fsmooth: the paper's micro benchmarks, ADBench's bundle adjustment and
-//! GMM objective (as in `tests/adbench.rs`), and the kernels of `tests/differential.rs`.
+//! The workloads in fsmooth: the paper's micro benchmarks, ADBench's bundle adjustment, GMM
+//! and hand objectives (as in `tests/adbench.rs`), and the kernels of `tests/differential.rs`.
 
 use fsmooth::fsmooth;
 
@@ -8,6 +8,10 @@ use fsmooth::fsmooth;
 mod adbench;
 pub use adbench::ba::{project, reproj_errors};
 pub use adbench::gmm::objective as gmm_objective;
+#[cfg(fsmooth_index_arrays)]
+pub use adbench::{ba_obs, hand};
+#[cfg(not(fsmooth_index_arrays))]
+pub use adbench::{ba_obs_f64idx, hand_f64idx};
 
 fsmooth! {
     /// The paper's add3: one fused loop, no intermediate array.

@@ -24,7 +24,9 @@
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments, dead_code)]
 
 pub mod ba;
+pub mod ba_obs;
 pub mod gmm;
+pub mod hand;
 pub mod kernels;
 pub mod kernels_v2;
 pub mod linalg;
@@ -233,6 +235,10 @@ macro_rules! each_workload {
         $f::<$crate::workloads::micro::Cross>($($arg),*);
         $f::<$crate::workloads::ba::Project>($($arg),*);
         $f::<$crate::workloads::ba::Reproj>($($arg),*);
+        $f::<$crate::workloads::ba_obs::BaObs<false>>($($arg),*);
+        $f::<$crate::workloads::ba_obs::BaObs<true>>($($arg),*);
+        $f::<$crate::workloads::hand::Hand<false>>($($arg),*);
+        $f::<$crate::workloads::hand::Hand<true>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<2>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);

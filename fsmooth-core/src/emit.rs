@@ -8,8 +8,9 @@
 use crate::front::ast::{Options, Storage};
 use crate::front::check::Scope;
 use crate::front::diag::Diags;
-use crate::front::size::{Size, const_size};
+use crate::front::size::const_size;
 use crate::lower::Planned;
+use crate::lower::storage::Peaks;
 use crate::middle::ir::{Kernel, Type};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -106,7 +107,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let peaks = if storage == Storage::Region {
         peaks
     } else {
-        Vec::new()
+        Peaks::default()
     };
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let attrs = &k.attrs;
@@ -124,18 +125,22 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
 }
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
-pub fn module(k: &Kernel, peaks: &[Size]) -> TokenStream {
+pub fn module(k: &Kernel, peaks: &Peaks) -> TokenStream {
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
-    let scratch = peaks
-        .iter()
-        .map(const_size)
-        .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)))
-        .unwrap_or(quote!(0usize));
+    let scratch = peaks.const_tokens();
     let res = results(&k.ret);
-    let doc_s = format!(
-        "f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).",
-        k.name.text
-    );
+    let doc_s = if peaks.typed() {
+        format!(
+            "8-byte scratch slots a call of `{}` needs, for its f64, f32 and usize intermediates \
+             (a `Region::from_slab` of this many f64 suffices).",
+            k.name.text
+        )
+    } else {
+        format!(
+            "f64 scratch slots a call of `{}` needs (a `Region::from_slab` of this length suffices).",
+            k.name.text
+        )
+    };
     let doc_m = format!("Sizes of kernel `{}`.", k.name.text);
     // `out_len`/`OUT_LEN` for `out`, `out1_len`/`OUT1_LEN` for `out1`.
     let outs = res.arrays.iter().map(|(dest, t)| {

@@ -9,12 +9,15 @@
 //! 3,000 in release. The long run (`FSMOOTH_LONG=1`) takes 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
 //! (`FSMOOTH_EXEC_PROGRAMS` sets the count outright, `FSMOOTH_EXEC_FIRST` moves the start of
-//! the range of program seeds; `FSMOOTH_EXEC_TRACE=1` prints each program before it runs).
+//! the range of program seeds; `FSMOOTH_EXEC_TRACE=1` prints each program before it runs;
+//! `FSMOOTH_PROGEN_TYPED=1` adds the generator's typed programs: f32 kernels, index arrays,
+//! usize arrays, passed to the executor in their element types and compared with a
+//! tolerance suited to each result's element type, `Elem::agree`).
 
 use fsmooth_core::middle::ir::Kernel;
 use fsmooth_eval::exec::{Arg, Outputs, Returned, Scalar, call, run};
 use fsmooth_eval::interp::{Interp, Value};
-use fsmooth_testdata::progen::{Inputs, Program, inputs, program};
+use fsmooth_testdata::progen::{ArgValue, Elem, Inputs, Part, Program, inputs, program};
 
 const TRIALS: u64 = 4;
 
@@ -51,7 +54,43 @@ fn args(i: &Inputs) -> Vec<(&'static str, Arg)> {
     ]
 }
 
-/// The same inputs for the interpreter.
+/// The arguments of program `p`'s kernel on inputs `i`, each in its element type.
+fn program_args(p: &Program, i: &Inputs) -> Vec<(&'static str, Arg)> {
+    p.params
+        .iter()
+        .map(|q| {
+            let arg = match q.value(i) {
+                ArgValue::F64(x) => Arg::F64(x),
+                ArgValue::F32(x) => Arg::F32(x),
+                ArgValue::Usize(k) => Arg::Usize(k),
+                ArgValue::F64s(v) => Arg::Array(v),
+                ArgValue::F32s(v) => Arg::F32s(v),
+                ArgValue::Usizes(v) => Arg::Usizes(v),
+            };
+            (q.name, arg)
+        })
+        .collect()
+}
+
+/// The same arguments for the interpreter (matrices as rows).
+fn program_values(p: &Program, i: &Inputs) -> Vec<Value> {
+    p.params
+        .iter()
+        .map(|q| match (q.value(i), q.cols(i)) {
+            (ArgValue::F64(x), _) => Value::F64(x),
+            (ArgValue::F32(x), _) => Value::F32(x),
+            (ArgValue::Usize(k), _) => Value::Usize(k),
+            (ArgValue::F64s(v), None) => Value::vec(&v),
+            (ArgValue::F64s(v), Some(c)) => Value::matrix(&v, c),
+            (ArgValue::F32s(v), None) => Value::vec_f32(&v),
+            (ArgValue::F32s(v), Some(c)) => Value::matrix_f32(&v, c),
+            (ArgValue::Usizes(v), None) => Value::usizes(&v),
+            (ArgValue::Usizes(v), Some(c)) => Value::usize_matrix(&v, c),
+        })
+        .collect()
+}
+
+/// The inputs of the fixed signature `k(a, b, c, s, p)` for the interpreter.
 fn values(i: &Inputs) -> [Value; 5] {
     [
         Value::vec(&i.a),
@@ -85,6 +124,7 @@ fn outputs(k: &Kernel, p: &Program, i: &Inputs) -> Vec<(String, usize)> {
 fn scalar(s: &Scalar) -> f64 {
     match s {
         Scalar::F64(x) => *x,
+        Scalar::F32(x) => f64::from(*x),
         Scalar::Usize(k) => *k as f64,
         Scalar::Bool(b) => f64::from(u8::from(*b)),
     }
@@ -92,17 +132,24 @@ fn scalar(s: &Scalar) -> f64 {
 
 /// Do the executor's outputs and scalar results equal the interpreter's result, component
 /// by component (each array component against its output, in order, and each scalar
-/// component against the returned scalars, in order)?
-fn same_results(got: &Outputs, want: &Value) -> bool {
-    let same =
-        |g: &[f64], w: &[f64]| g.len() == w.len() && g.iter().zip(w).all(|(a, b)| close(*a, *b));
+/// component against the returned scalars, in order), each as its element type asks
+/// (`parts`, the generator's: usize exactly, f32 and f64 each with its tolerance)?
+fn same_results(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
+    let same = |elem: Elem, g: &[f64], w: &[f64]| {
+        g.len() == w.len() && g.iter().zip(w).all(|(a, b)| elem.agree(*a, *b))
+    };
+    if want.parts().len() != parts.len() {
+        return false;
+    }
     let (mut arrays, mut scalars) = (got.arrays.iter(), got.scalars.iter());
-    for part in want.parts() {
+    for (part, kind) in want.parts().iter().zip(parts) {
         let ok = match part {
-            Value::Array(_) => arrays.next().is_some_and(|g| same(g, &part.flatten())),
+            Value::Array(_) => arrays
+                .next()
+                .is_some_and(|g| same(kind.elem, g, &part.flatten())),
             _ => scalars
                 .next()
-                .is_some_and(|g| same(&[scalar(g)], &part.flatten())),
+                .is_some_and(|g| same(kind.elem, &[scalar(g)], &part.flatten())),
         };
         if !ok {
             return false;
@@ -115,6 +162,7 @@ fn same_results(got: &Outputs, want: &Value) -> bool {
 fn executed(got: &Returned) -> Vec<f64> {
     match got {
         Returned::F64(x) => vec![*x],
+        Returned::F32(x) => vec![f64::from(*x)],
         Returned::Usize(k) => vec![*k as f64],
         Returned::Bool(b) => vec![f64::from(u8::from(*b))],
         Returned::Out(v) => v.clone(),
@@ -128,7 +176,7 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
         fsmooth_testdata::runs::length("FSMOOTH_EXEC_PROGRAMS", 500, 100_000),
     );
     let mut failures = Vec::new();
-    let (mut runs, mut kernel_errs) = (0u64, 0u64);
+    let (mut runs, mut kernel_errs, mut entry_errs, mut dropped_errs) = (0u64, 0u64, 0u64, 0u64);
     for j in first..first + count {
         let p = program(j);
         if std::env::var_os("FSMOOTH_EXEC_TRACE").is_some() {
@@ -159,14 +207,27 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
                 let i = inputs(j, t);
                 let outs = outputs(kernel, &p, &i);
                 let outs: Vec<(&str, usize)> = outs.iter().map(|(n, l)| (n.as_str(), *l)).collect();
-                let want = interp.call("k", &values(&i));
+                let want = interp.call("k", &program_values(&p, &i));
                 runs += 1;
-                let got = call(&plan.func, &args(&i), &outs);
+                let got = call(&plan.func, &program_args(&p, &i), &outs);
                 let ok = match (&got, &want) {
-                    (Ok(Ok(g)), Ok(w)) => same_results(g, w),
+                    (Ok(Ok(g)), Ok(w)) => same_results(g, w, &p.parts),
                     // Both fail at run time (an index or size the program cannot meet).
                     (Ok(Err(_)), Err(_)) => {
                         kernel_errs += 1;
+                        true
+                    }
+                    // A bad index in an index array: checked at entry, where the kernel may
+                    // reject it although the interpreter never reads it (section 10).
+                    (Ok(Err(e)), Ok(_)) if bad_index_error(&p, &i, e) => {
+                        entry_errs += 1;
+                        true
+                    }
+                    // The bad index is read only by code that fusion or dead-code removal
+                    // dropped (an unused `let`): the interpreter, which evaluates everything,
+                    // meets it; the kernel has no such read left (docs/language.md, Limits).
+                    (Ok(Ok(_)), Err(w)) if bad_index_read(&i, w) => {
+                        dropped_errs += 1;
                         true
                     }
                     _ => false,
@@ -180,7 +241,9 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
         }
     }
     println!(
-        "{count} programs from seed {first}, {runs} runs ({kernel_errs} failing in both), {} mismatches or faults",
+        "{count} programs from seed {first}, {runs} runs ({kernel_errs} failing in both, \
+         {entry_errs} rejecting a bad index at entry, {dropped_errs} whose bad index only \
+         removed code read), {} mismatches or faults",
         failures.len()
     );
     if !failures.is_empty() {
@@ -193,6 +256,22 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
         failures.len(),
         failures[..failures.len().min(3)].join("\n\n")
     );
+}
+
+/// Is `e` (an executor's error) the `Error::Index` of the bad index that inputs `i` put in
+/// an index array program `p` takes?
+fn bad_index_error(p: &Program, i: &Inputs, e: &str) -> bool {
+    match i.bad {
+        Some((_, bad)) => p.bad_index(i) && e.starts_with(&format!("index {bad} out of bounds")),
+        None => false,
+    }
+}
+
+/// Is `w` (the interpreter's error) the read of the bad index that inputs `i` put in an
+/// index array?
+fn bad_index_read(i: &Inputs, w: &str) -> bool {
+    i.bad
+        .is_some_and(|(_, bad)| w.starts_with(&format!("index {bad} out of range")))
 }
 
 /// The generated programs reach the code the long runs are there to check: groups of eight
@@ -241,13 +320,17 @@ fn wrong_lengths_are_errors_in_the_executor() {
         let outs = outputs(kernel, &p, &i);
         let outs: Vec<(&str, usize)> = outs.iter().map(|(n, l)| (n.as_str(), *l)).collect();
         for (which, extra) in [(0, 1), (1, 1), (2, 1), (2, 0)] {
-            let mut a = args(&i);
-            if let (_, Arg::Array(v)) = &mut a[which] {
-                if extra == 0 {
+            let mut a = program_args(&p, &i);
+            match &mut a[which] {
+                (_, Arg::Array(v)) if extra == 0 => {
                     v.pop();
-                } else {
-                    v.push(1.0);
                 }
+                (_, Arg::Array(v)) => v.push(1.0),
+                (_, Arg::F32s(v)) if extra == 0 => {
+                    v.pop();
+                }
+                (_, Arg::F32s(v)) => v.push(1.0),
+                (_, other) => panic!("argument {which} is {other:?}, not a float array"),
             }
             match call(&plan.func, &a, &outs) {
                 Ok(Err(_)) => {}
@@ -257,7 +340,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
         for k in 0..outs.len() {
             let mut long = outs.clone();
             long[k].1 += 1;
-            match call(&plan.func, &args(&i), &long) {
+            match call(&plan.func, &program_args(&p, &i), &long) {
                 Ok(Err(e)) => assert!(e.contains(long[k].0), "program {j}: {e}"),
                 other => panic!("program {j}, {} too long: {other:?}\n{}", long[k].0, p.src),
             }
@@ -367,15 +450,8 @@ fn planned(src: &str) -> (fsmooth_core::lir::Func, String) {
 
 /// Random inputs with `n` rows, `m` columns and `p`.
 fn sized(rng: &mut fsmooth_testdata::Rng, n: usize, m: usize, p: usize) -> Inputs {
-    Inputs {
-        n,
-        m,
-        a: rng.vec(n),
-        b: rng.vec(m),
-        c: rng.vec(n * m),
-        s: rng.f64(),
-        p,
-    }
+    let (a, b, c) = (rng.vec(n), rng.vec(m), rng.vec(n * m));
+    Inputs::new(n, m, a, b, c, rng.f64(), p)
 }
 
 /// `func` (kernel `k` of `src`) gives the interpreter's result to the bit on `i`, its `out`

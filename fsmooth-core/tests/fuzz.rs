@@ -1,7 +1,9 @@
 //! The macro never panics and never hangs: random token streams, and random mutations of
 //! valid programs (tokens deleted, duplicated, swapped; sizes, literals and names changed),
 //! all expand to code or to spanned errors. The valid programs (`fuzz_corpus.fs`) include
-//! tuples and their patterns, kernels with several results, scans and every layout view.
+//! tuples and their patterns, kernels with several results, scans and every layout view;
+//! `fuzz_corpus_typed.fs` adds index arrays (gathers), usize arrays, f32 kernels, casts and
+//! the math methods of version 2, mutated alike.
 //!
 //! `cargo test` tries 2,000 of each; the long run (`FSMOOTH_LONG=1`) 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`
@@ -77,6 +79,11 @@ const IDENTS: &[&str] = &[
     "pad",
     "transpose",
     "out0",
+    "f32",
+    "clamp",
+    "mul_add",
+    "atan2",
+    "idx",
 ];
 const PUNCTS: &[&str] = &[
     "+", "-", "*", "/", "%", ";", ",", ":", "->", "=", "==", "<", ">", "<=", "!", "&&", "||", "|",
@@ -251,10 +258,25 @@ fn random_token_streams() {
     });
 }
 
+/// The blocks of the corpus, and of the typed corpus.
+fn corpus_blocks() -> impl Iterator<Item = &'static str> {
+    include_str!("fuzz_corpus.fs")
+        .split("====")
+        .chain(include_str!("fuzz_corpus_typed.fs").split("===="))
+}
+
+/// The typed corpus is valid too: each block expands without an error.
+#[test]
+fn typed_corpus_is_valid() {
+    for b in include_str!("fuzz_corpus_typed.fs").split("====") {
+        let out = fsmooth_core::expand(b.parse().unwrap()).to_string();
+        assert!(!out.contains("compile_error"), "{b}\n{out}");
+    }
+}
+
 #[test]
 fn mutated_valid_programs() {
-    let corpus: Vec<Vec<String>> = include_str!("fuzz_corpus.fs")
-        .split("====")
+    let corpus: Vec<Vec<String>> = corpus_blocks()
         .map(|b| {
             let mut v = Vec::new();
             flatten(b.parse().expect("corpus tokens"), &mut v);

@@ -1,26 +1,37 @@
 //! The memory plan of a kernel: every buffer the frame planner placed
 //! ([`fsmooth_core::lower::storage`]), with what it holds, its offset and length as size
 //! expressions, when it is live and the rule that placed it; then the frame's total, which
-//! is what `scratch_len` computes.
+//! is what `scratch_len` computes. A frame with `f32` or `usize` intermediates has one part
+//! per element type, each planned as a stack of its own: the table then says each buffer's
+//! type, offsets are within its part, and the total adds up the parts' 8-byte slots.
 
 use fsmooth_core::front::ast::{Options, Storage};
 use fsmooth_core::front::size::Size;
+use fsmooth_core::lir::FRAME_PARTS;
 use fsmooth_core::lower::Planned;
-use fsmooth_core::lower::storage::{Buffer, Holds, distinct_peaks, peaks_of};
+use fsmooth_core::lower::storage::{Buffer, Holds, Peaks};
 use fsmooth_core::middle::ir::Kernel;
 use fsmooth_core::middle::print;
 
 /// Concrete values of size names, to evaluate the total at (`--sizes d=2,k=3`).
 pub type SizeValues = Vec<(String, u64)>;
 
-/// The frame's total as the plan's buffers give it: the largest `offset + length` (the
-/// candidates with the dominated ones dropped, as `scratch_len` has them).
-pub fn total(buffers: &[Buffer]) -> Vec<Size> {
-    distinct_peaks(&peaks_of(buffers))
+/// The frame's total as the plan's buffers give it: for each part, the largest `offset +
+/// length` (the candidates with the dominated ones dropped, as `scratch_len` has them).
+pub fn total(buffers: &[Buffer]) -> Peaks {
+    Peaks::of(buffers)
+}
+
+/// The frame's 8-byte slots at the given sizes; `None` when a size is missing or the
+/// arithmetic fails.
+pub fn evaluate_frame(peaks: &Peaks, sizes: &SizeValues) -> Option<u64> {
+    let env = |n: &str| sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
+    peaks.eval(&env)
 }
 
 /// The largest of `candidates` at the given sizes (0 for none); `None` when a size is
 /// missing or the arithmetic fails.
+#[cfg(test)]
 pub fn evaluate(candidates: &[Size], sizes: &SizeValues) -> Option<u64> {
     let env = |n: &str| sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
     candidates
@@ -32,34 +43,46 @@ pub fn evaluate(candidates: &[Size], sizes: &SizeValues) -> Option<u64> {
 pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues) -> String {
     let names = &k.var_names;
     let heap = options.storage == Storage::Heap;
+    let buffers = &planned.buffers;
+    // Typed: some buffer holds other than f64 (the frame then has a part per type).
+    let typed = buffers.iter().any(|b| b.elem != FRAME_PARTS[0]);
     let mut out = String::new();
-    out.push_str(match options.storage {
-        Storage::Region => {
+    out.push_str(match (options.storage, typed) {
+        (Storage::Region, false) => {
             "storage = \"region\": one frame of f64 slots, taken from the caller's region\n"
         }
-        Storage::HeapFrame => {
+        (Storage::Region, true) => {
+            "storage = \"region\": one frame of 8-byte slots, taken from the caller's region, \
+             in parts: f64, then f32 (two to a slot), then usize\n"
+        }
+        (Storage::HeapFrame, false) => {
             "storage = \"heap_frame\": one frame of f64 slots, a heap allocation per call (scratch_len is 0)\n"
         }
-        Storage::Heap => {
+        (Storage::HeapFrame, true) => {
+            "storage = \"heap_frame\": one frame of 8-byte slots in parts (f64, f32, usize), a heap \
+             allocation per call (scratch_len is 0)\n"
+        }
+        (Storage::Heap, _) => {
             "storage = \"heap\": every buffer is a heap allocation of its own, made where it is bound; no frame (scratch_len is 0)\n"
         }
     });
-    let buffers = &planned.buffers;
     if buffers.is_empty() {
         out.push_str("no buffers: every array is fused into the loops that read it\n");
     } else {
-        let mut rows = vec![[
+        let mut rows = vec![vec![
             "#".to_string(),
             "holds".into(),
+            "type".into(),
             "offset".into(),
             "length".into(),
             "live".into(),
             "placed".into(),
         ]];
         for (i, b) in buffers.iter().enumerate() {
-            rows.push([
+            rows.push(vec![
                 format!("#{i}"),
                 holds(&b.holds, names, heap),
+                b.elem.name().to_string(),
                 if heap {
                     "-".into()
                 } else {
@@ -74,7 +97,13 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
                 },
             ]);
         }
-        let widths: Vec<usize> = (0..6)
+        if !typed {
+            // The type column only says something when the frame has several parts.
+            for r in &mut rows {
+                r.remove(2);
+            }
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
             .collect();
         for r in &rows {
@@ -97,14 +126,13 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
         return out;
     }
     let total = total(buffers);
-    let shown: Vec<String> = total
-        .iter()
-        .map(|s| print::size(&s.fold(), names))
-        .collect();
-    let total_text = match shown.len() {
-        0 => "0".to_string(),
-        1 => shown[0].clone(),
-        _ => format!("max({})", shown.join(", ")),
+    let part_text = |part: &[Size]| {
+        let shown: Vec<String> = part.iter().map(|s| print::size(&s.fold(), names)).collect();
+        match shown.len() {
+            0 => "0".to_string(),
+            1 => shown[0].clone(),
+            _ => format!("max({})", shown.join(", ")),
+        }
     };
     let args = k.sizes.join(", ");
     let call = if k.sizes.is_empty() {
@@ -112,7 +140,16 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
     } else {
         format!("{}::scratch_len({args})", k.name.text)
     };
-    out.push_str(&format!("frame total: {total_text} f64 slots\n"));
+    if typed {
+        let [a, b, c] = [0, 1, 2].map(|k| part_text(&total.parts[k]));
+        out.push_str(&format!(
+            "frame parts: f64 {a}, f32 {b}, usize {c} elements\n\
+             frame total: ({a}) + ceil(({b}) / 2) + ({c}) 8-byte slots\n"
+        ));
+    } else {
+        let total_text = part_text(&total.parts[0]);
+        out.push_str(&format!("frame total: {total_text} f64 slots\n"));
+    }
     // The generated code's length: the planner's peaks, as `scratch_len` computes them.
     let agrees = agree(&total, &planned.peaks, sizes);
     if options.storage == Storage::Region {
@@ -127,7 +164,7 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
     }
     if !sizes.is_empty() {
         let at: Vec<String> = sizes.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        match evaluate(&total, sizes) {
+        match evaluate_frame(&total, sizes) {
             Some(v) => out.push_str(&format!("at {}: {v} slots\n", at.join(", "))),
             None => out.push_str(&format!(
                 "at {}: not computable (a size is missing, or an entry check fails)\n",
@@ -138,12 +175,15 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
     out
 }
 
-/// The plan's total and the generated code's peaks are the same maximum: as polynomials
-/// when the candidates match one to one, else at the given sizes.
-fn agree(total: &[Size], peaks: &[Size], sizes: &SizeValues) -> bool {
-    let matched =
-        total.len() == peaks.len() && total.iter().all(|t| peaks.iter().any(|p| p.same(t)));
-    matched || (!sizes.is_empty() && evaluate(total, sizes) == evaluate(peaks, sizes))
+/// The plan's total and the generated code's peaks are the same, part by part: as
+/// polynomials when the candidates match one to one, else at the given sizes.
+fn agree(total: &Peaks, peaks: &Peaks, sizes: &SizeValues) -> bool {
+    let matched = total.parts.iter().zip(&peaks.parts).all(|(t, p)| {
+        // A part of only empty buffers is a 0 the code names.
+        let p: Vec<&Size> = p.iter().filter(|s| s.as_const() != Some(0)).collect();
+        t.len() == p.len() && t.iter().all(|t| p.iter().any(|p| p.same(t)))
+    });
+    matched || (!sizes.is_empty() && evaluate_frame(total, sizes) == evaluate_frame(peaks, sizes))
 }
 
 /// What a buffer holds, in the core's names (`heap`: an accumulator's buffers are one).

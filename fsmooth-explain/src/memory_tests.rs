@@ -1,5 +1,6 @@
 use super::*;
 use fsmooth_core::front::diag::Diags;
+use fsmooth_core::lir::FRAME_PARTS;
 use fsmooth_core::pipeline;
 
 /// Every public kernel of `block` (with `options` prepended), planned.
@@ -33,14 +34,21 @@ fn sizes(pairs: &[(&str, u64)]) -> SizeValues {
     pairs.iter().map(|(n, v)| (n.to_string(), *v)).collect()
 }
 
+/// Each part's element count at these sizes.
+fn total_parts(buffers: &[Buffer], at: &SizeValues) -> [u64; 3] {
+    let t = total(buffers);
+    [0, 1, 2].map(|k| evaluate(&t.parts[k], at).unwrap())
+}
+
 /// At these sizes: the plan's total is the frame the code asks for (the maximum of the
 /// planner's peaks, which `scratch_len` computes), every buffer lies inside it, and two
 /// buffers live at the same time do not overlap.
 fn check_plan(k: &Kernel, p: &Planned, at: &SizeValues) {
     let name = &k.name.text;
-    let total = evaluate(&total(&p.buffers), at).unwrap();
-    let frame = evaluate(&p.peaks, at).unwrap();
+    let total = evaluate_frame(&total(&p.buffers), at).unwrap();
+    let frame = evaluate_frame(&p.peaks, at).unwrap();
     assert_eq!(total, frame, "{name} at {at:?}");
+    let parts = total_parts(&p.buffers, at);
     let env = |n: &str| at.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
     let range = |b: &Buffer| {
         let off = b.offset.eval(&env).unwrap();
@@ -48,9 +56,16 @@ fn check_plan(k: &Kernel, p: &Planned, at: &SizeValues) {
     };
     for (i, b) in p.buffers.iter().enumerate() {
         let (lo, hi) = range(b);
-        assert!(hi <= total, "{name}: #{i} ends at {hi}, past {total}");
+        let part = parts[FRAME_PARTS.iter().position(|t| *t == b.elem).unwrap()];
+        assert!(
+            hi <= part,
+            "{name}: #{i} ends at {hi}, past its part's {part}"
+        );
         let until = b.freed.unwrap_or(p.buffers.len());
         for (j, c) in p.buffers.iter().enumerate().take(until).skip(i + 1) {
+            if c.elem != b.elem {
+                continue;
+            }
             let (clo, chi) = range(c);
             let empty = lo == hi || clo == chi;
             assert!(
@@ -79,7 +94,7 @@ fn the_gmm_objective_plan_totals_its_frame() {
     // component scores, one centred point).
     assert_eq!(p.buffers.len(), 4);
     assert_eq!(
-        evaluate(&total(&p.buffers), &sizes(&[("d", 2), ("k", 3), ("n", 1)])),
+        evaluate_frame(&total(&p.buffers), &sizes(&[("d", 2), ("k", 3), ("n", 1)])),
         Some(14)
     );
     let text = plan(k, p, *options, &sizes(&[("d", 2), ("k", 3), ("n", 1)]));
@@ -172,7 +187,7 @@ fn the_plan_totals_what_the_generated_scratch_len_returns() {
             triangle::scratch_len(n as usize),
         ];
         for ((k, p, _), want) in kernels.iter().zip(generated) {
-            let plan = evaluate(&total(&p.buffers), &at).unwrap();
+            let plan = evaluate_frame(&total(&p.buffers), &at).unwrap();
             assert_eq!(plan, want as u64, "{} at {at:?}", k.name.text);
         }
     }
@@ -207,5 +222,41 @@ fn tuples_scans_and_views_total_their_frames() {
         for (k, p, _) in planned(&format!("{options}\n{block}")) {
             check_plan(&k, &p, &at);
         }
+    }
+}
+
+mod typed {
+    use super::*;
+
+    compiled_and_planned! {
+        pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n]) -> f64 {
+            let s = build(n, |i| a[i].exp());
+            let t = build(n, |i| b[i].exp());
+            let u = ifold(2, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
+            ifold(n, 0.0, |acc, i| acc + s[u[i]] + s[i] + (t[n - 1 - i] as f64) + (t[i] as f64))
+        }
+    }
+
+    #[test]
+    fn a_frame_of_several_types_totals_its_parts() {
+        let kernels = planned(BLOCK);
+        let (k, p, options) = &kernels[0];
+        for n in 0..9u64 {
+            let at = sizes(&[("n", n)]);
+            check_plan(k, p, &at);
+            // The generated scratch_len: f64 n, f32 n (two to a slot), usize 3n.
+            let plan = evaluate_frame(&total(&p.buffers), &at).unwrap();
+            assert_eq!(plan, mixed::scratch_len(n as usize) as u64, "n = {n}");
+            assert_eq!(plan, n + n.div_ceil(2) + 3 * n);
+        }
+        let text = plan(k, p, *options, &sizes(&[("n", 5)]));
+        assert!(text.contains("in parts: f64, then f32"), "{text}");
+        assert!(text.contains("  type  "), "{text}");
+        assert!(
+            text.contains("frame parts: f64 n, f32 n, usize n + n + n elements"),
+            "{text}"
+        );
+        assert!(text.contains("mixed::scratch_len(n) = the same"), "{text}");
+        assert!(text.contains("at n = 5: 23 slots"), "{text}");
     }
 }

@@ -3,34 +3,72 @@
 //! Every access here is panic-free: loads and stores the compiler proved in bounds go through
 //! `ld`/`st`, whose out-of-range arm is unreachable and folds away where LLVM can see it;
 //! accesses it could not prove go through the `*_checked` forms, which return `Err`.
+//!
+//! Buffers hold `f64`, `f32` or `usize` ([`Elem`]); the math (`math.rs`) is generic over the
+//! float types ([`Float`]), so an `f32` kernel computes in `f32` throughout.
 
 use crate::Error;
 
+mod frame;
+mod math;
+pub use frame::*;
+pub use math::*;
+
+mod sealed {
+    /// Only the runtime's element types.
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for f32 {}
+    impl Sealed for usize {}
+}
+
+/// What a buffer holds: `f64`, `f32` or `usize` (LANGUAGE.md sections 10 and 11).
+pub trait Elem: Copy + Default + PartialOrd + sealed::Sealed {
+    /// Zero, usable in constants.
+    const ZERO: Self;
+}
+impl Elem for f64 {
+    const ZERO: f64 = 0.0;
+}
+impl Elem for f32 {
+    const ZERO: f32 = 0.0;
+}
+impl Elem for usize {
+    const ZERO: usize = 0;
+}
+
 /// Load a proven-in-bounds element.
 #[inline(always)]
-pub fn ld(s: &[f64], i: usize) -> f64 {
+pub fn ld<T: Elem>(s: &[T], i: usize) -> T {
     match s.get(i) {
         Some(v) => *v,
-        None => 0.0,
+        None => T::ZERO,
     }
+}
+
+/// [`ldr_of`] on an `f64` buffer: the form generated `f64` code calls (`ldr::<N>`), whose
+/// one generic argument the call spells out.
+#[inline(always)]
+pub fn ldr<const N: usize>(s: &[f64], off: usize, k: usize) -> f64 {
+    ldr_of::<N, f64>(s, off, k)
 }
 
 /// Element `k` of the row `s[off..off + N]`, both proven in bounds: every load of one row
 /// makes the same range check, so LLVM keeps only the first.
 #[inline(always)]
-pub fn ldr<const N: usize>(s: &[f64], off: usize, k: usize) -> f64 {
+pub fn ldr_of<const N: usize, T: Elem>(s: &[T], off: usize, k: usize) -> T {
     // A choice of row, not of value: the same choice for every load of the row, which
     // LLVM computes once.
-    let row: &[f64; N] = match s
+    let row: &[T; N] = match s
         .get(off..off.wrapping_add(N))
-        .and_then(|r| <&[f64; N]>::try_from(r).ok())
+        .and_then(|r| <&[T; N]>::try_from(r).ok())
     {
         Some(r) => r,
-        None => &[0.0; N],
+        None => &const { [T::ZERO; N] },
     };
     match row.get(k) {
         Some(v) => *v,
-        None => 0.0,
+        None => T::ZERO,
     }
 }
 
@@ -38,21 +76,21 @@ pub fn ldr<const N: usize>(s: &[f64], off: usize, k: usize) -> f64 {
 /// length test (a `get` of row `l` would also compute and test its offset). Rows of width 0
 /// never end; the loops that take them have another part of their length.
 #[inline(always)]
-pub fn rows(s: &[f64], w: usize) -> Rows<'_> {
+pub fn rows<T: Elem>(s: &[T], w: usize) -> Rows<'_, T> {
     Rows { rest: s, w }
 }
 
 /// The iterator of [`rows`].
-pub struct Rows<'a> {
-    rest: &'a [f64],
+pub struct Rows<'a, T> {
+    rest: &'a [T],
     w: usize,
 }
 
-impl<'a> Iterator for Rows<'a> {
-    type Item = &'a [f64];
+impl<'a, T> Iterator for Rows<'a, T> {
+    type Item = &'a [T];
 
     #[inline(always)]
-    fn next(&mut self) -> Option<&'a [f64]> {
+    fn next(&mut self) -> Option<&'a [T]> {
         let (row, rest) = self.rest.split_at_checked(self.w)?;
         self.rest = rest;
         Some(row)
@@ -61,7 +99,7 @@ impl<'a> Iterator for Rows<'a> {
 
 /// Store to a proven-in-bounds element.
 #[inline(always)]
-pub fn st(s: &mut [f64], i: usize, v: f64) {
+pub fn st<T: Elem>(s: &mut [T], i: usize, v: T) {
     if let Some(d) = s.get_mut(i) {
         *d = v;
     }
@@ -70,7 +108,7 @@ pub fn st(s: &mut [f64], i: usize, v: f64) {
 /// Store `v` at `s[off..off + N]`, proven in bounds: one range check for the row (a column
 /// tile's sums), where a store per slot would test each.
 #[inline(always)]
-pub fn st_row<const N: usize>(s: &mut [f64], off: usize, v: [f64; N]) {
+pub fn st_row<T: Elem, const N: usize>(s: &mut [T], off: usize, v: [T; N]) {
     if let Some(d) = s.get_mut(off..off.wrapping_add(N)) {
         d.copy_from_slice(&v);
     }
@@ -84,6 +122,26 @@ pub fn check(i: usize, len: usize) -> Result<usize, Error> {
     } else {
         Err(Error::Index { index: i, len })
     }
+}
+
+/// An index array checked once at kernel entry (LANGUAGE.md section 10): every element
+/// `s[at]`, `s[at + stride]`, `s[at + 2 * stride]`, .. (one column of a parameter's rows, or
+/// the whole array for a stride of 1) is below `len`, else `Error::Index` with the first bad
+/// value. The loops then use those elements as indexes without a check.
+#[inline]
+pub fn check_column(s: &[usize], at: usize, stride: usize, len: usize) -> Result<(), Error> {
+    let mut i = at;
+    while let Some(&v) = s.get(i) {
+        if v >= len {
+            return Err(Error::Index { index: v, len });
+        }
+        // A stride of 0 only comes with rows of no elements: nothing more to check.
+        i = match i.checked_add(stride) {
+            Some(j) if stride > 0 => j,
+            _ => break,
+        };
+    }
+    Ok(())
 }
 
 /// A slice `lo..hi` of an array of `len` elements: `lo <= hi <= len`, else `Error::Index`.
@@ -139,20 +197,27 @@ pub fn solve_linear(v: usize, scale: usize, offset: i128) -> usize {
 }
 /// The integer `k`-th root of `v`, rounded down (a size read from a square or cubic
 /// array's length; the length check that follows rejects lengths that are not exact powers).
+/// Integers only: a kernel's entry makes no float operation of another width than its own.
 pub fn root(v: usize, k: u32) -> usize {
     if k <= 1 || v < 2 {
         return v;
     }
-    // Start from the float estimate and correct it exactly in integers.
-    let mut r = powf(v as f64, 1.0 / f64::from(k)) as usize;
-    let pow = |x: usize| (0..k).try_fold(1usize, |acc, _| acc.checked_mul(x));
-    while r > 0 && pow(r).is_none_or(|p| p > v) {
-        r -= 1;
+    let fits = |x: usize| {
+        (0..k)
+            .try_fold(1usize, |acc, _| acc.checked_mul(x))
+            .is_some_and(|p| p <= v)
+    };
+    // The largest r with r^k <= v, by bisection: 1 fits, v does not (k >= 2, v >= 2).
+    let (mut lo, mut hi) = (1usize, v);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
     }
-    while pow(r.saturating_add(1)).is_some_and(|p| p <= v) && r < v {
-        r += 1;
-    }
-    r
+    lo
 }
 /// See [`add`].
 #[inline(always)]
@@ -164,13 +229,13 @@ pub fn rem(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
 /// (`#![fsmooth(storage = "heap")]` and `"heap_frame"`): the paper's D, DF and DFB. A failed
 /// allocation is `Error::Scratch`, not an abort.
 #[cfg(feature = "alloc")]
-pub fn heap(n: usize) -> Result<alloc::vec::Vec<f64>, Error> {
+pub fn heap<T: Elem>(n: usize) -> Result<alloc::vec::Vec<T>, Error> {
     let mut v = alloc::vec::Vec::new();
     v.try_reserve_exact(n).map_err(|_| Error::Scratch {
         needed: n,
         available: 0,
     })?;
-    v.resize(n, 0.0);
+    v.resize(n, T::ZERO);
     Ok(v)
 }
 
@@ -191,85 +256,8 @@ pub const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
 }
 
-/// Integer power with wrapping-free semantics matching `f64::powi`.
-#[inline(always)]
-pub fn powi(x: f64, k: i32) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        x.powi(k)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        nostd::powi(x, k)
-    }
-}
-
-macro_rules! unary {
-    ($($name:ident),*) => {$(
-        /// The f64 function of the same name (std's with feature `std`, else libm's).
-        #[inline(always)]
-        pub fn $name(x: f64) -> f64 {
-            #[cfg(feature = "std")]
-            { x.$name() }
-            #[cfg(not(feature = "std"))]
-            { nostd::$name(x) }
-        }
-    )*};
-}
-unary!(sqrt, exp, ln, sin, cos, tan, tanh, abs, floor, ceil);
-
-/// `x.powf(y)`.
-#[inline(always)]
-pub fn powf(x: f64, y: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        x.powf(y)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        nostd::powf(x, y)
-    }
-}
-
-/// The math of builds without `std`: libm, and `powi` by squaring. Compiled with `std` too, so
-/// that the host tests can compare it with std's (`tests::libm_matches_std`).
-#[cfg_attr(feature = "std", allow(dead_code, unused_imports))]
-mod nostd {
-    pub use libm::{
-        ceil, cos, exp, fabs as abs, floor, log as ln, pow as powf, sin, sqrt, tan, tanh,
-    };
-
-    #[inline(always)]
-    pub fn powi(x: f64, k: i32) -> f64 {
-        // Exponentiation by squaring, the algorithm behind LLVM's powi lowering.
-        let mut base = x;
-        let mut n = k.unsigned_abs();
-        let mut acc = 1.0;
-        while n > 0 {
-            if n & 1 == 1 {
-                acc *= base;
-            }
-            base *= base;
-            n >>= 1;
-        }
-        if k < 0 { 1.0 / acc } else { acc }
-    }
-}
-
-/// `x.min(y)` (IEEE minNum, as std).
-#[inline(always)]
-pub fn min(x: f64, y: f64) -> f64 {
-    x.min(y)
-}
-/// `x.max(y)` (IEEE maxNum, as std).
-#[inline(always)]
-pub fn max_f(x: f64, y: f64) -> f64 {
-    x.max(y)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::nostd;
     use std::vec::Vec;
 
     #[test]
@@ -281,6 +269,12 @@ mod tests {
         assert_eq!(super::ldr::<2>(&s, 4, 0), 0.0);
         assert_eq!(super::ldr::<2>(&s, usize::MAX, 0), 0.0);
         assert_eq!(super::ldr::<2>(&s, 0, 2), 0.0);
+        let u = [4usize, 5, 6, 7];
+        assert_eq!(super::ldr_of::<2, _>(&u, 2, 1), 7);
+        assert_eq!(super::ldr_of::<2, _>(&u, 3, 0), 0);
+        let f = [1.5f32, 2.5];
+        assert_eq!(super::ld(&f, 1), 2.5);
+        assert_eq!(super::ld(&f, 2), 0.0);
     }
 
     #[test]
@@ -290,112 +284,58 @@ mod tests {
         assert_eq!(r, [&[1.0, 2.0][..], &[3.0, 4.0][..]]);
         assert!(super::rows(&s, 0).take(7).all(|r| r.is_empty()));
         assert_eq!(super::rows(&s, 0).take(7).count(), 7);
-    }
-
-    /// Distance in ulps (representable values between); 0 for two NaNs or for 0.0 and -0.0.
-    fn ulps(a: f64, b: f64) -> u64 {
-        if a.is_nan() && b.is_nan() || a == b {
-            return 0;
-        }
-        if a.is_nan() || b.is_nan() {
-            return u64::MAX;
-        }
-        let ord = |x: f64| {
-            let i = x.to_bits() as i64;
-            if i < 0 { i64::MIN.wrapping_sub(i) } else { i }
-        };
-        ord(a).wrapping_sub(ord(b)).unsigned_abs()
-    }
-
-    /// Special values, then a deterministic sweep (xorshift64*) over many magnitudes.
-    fn inputs() -> Vec<f64> {
-        let mut v = std::vec![
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            2.0,
-            10.0,
-            1e-300,
-            5e-324,
-            1e300,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-            core::f64::consts::PI,
-            core::f64::consts::FRAC_PI_2,
-            -core::f64::consts::FRAC_PI_4,
-            710.0,
-            -745.0,
-            1e22,
-        ];
-        let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
-        for k in 0..20_000 {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            let u = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
-            // Uniform in [-1, 1), scaled by 10^(k % 13 - 4): small angles to 1e8.
-            let scale = 10f64.powi((k % 13) - 4);
-            v.push((u * 2.0 - 1.0) * scale);
-        }
-        v
-    }
-
-    /// The largest ulp distance between `f` and `g` over `xs`, with the worst input.
-    fn worst(xs: &[f64], f: impl Fn(f64) -> f64, g: impl Fn(f64) -> f64) -> (u64, f64) {
-        xs.iter()
-            .map(|&x| (ulps(f(x), g(x)), x))
-            .fold((0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+        let u = [1usize, 2, 3];
+        assert_eq!(super::rows(&u, 3).next(), Some(&u[..]));
     }
 
     #[test]
-    #[cfg_attr(miri, ignore = "libm uses inline assembly, which Miri cannot run")]
-    fn libm_matches_std() {
-        let xs = inputs();
-        // (name, libm, std, allowed ulps): sqrt, abs, floor and ceil are exact in both;
-        // glibc's and libm's transcendental functions are each within an ulp of the true value.
-        type F = fn(f64) -> f64;
-        let cases: [(&str, F, F, u64); 10] = [
-            ("sqrt", nostd::sqrt, f64::sqrt, 0),
-            ("abs", nostd::abs, f64::abs, 0),
-            ("floor", nostd::floor, f64::floor, 0),
-            ("ceil", nostd::ceil, f64::ceil, 0),
-            ("exp", nostd::exp, f64::exp, 1),
-            ("ln", nostd::ln, f64::ln, 1),
-            ("sin", nostd::sin, f64::sin, 1),
-            ("cos", nostd::cos, f64::cos, 1),
-            ("tan", nostd::tan, f64::tan, 2),
-            ("tanh", nostd::tanh, f64::tanh, 2),
-        ];
-        for (name, f, g, allowed) in cases {
-            let (u, x) = worst(&xs, f, g);
-            assert!(
-                u <= allowed,
-                "{name}({x:e}): libm {:e}, std {:e}: {u} ulps (allowed {allowed})",
-                f(x),
-                g(x)
-            );
-        }
-        let ys = [-3.5, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 7.25];
-        let mut worst_pow = (0, 0.0, 0.0);
-        for &x in &xs {
-            for &y in &ys {
-                let u = ulps(nostd::powf(x, y), x.powf(y));
-                if u > worst_pow.0 {
-                    worst_pow = (u, x, y);
+    fn stores_of_every_element_type() {
+        let mut u = [0usize; 4];
+        super::st(&mut u, 1, 9);
+        super::st(&mut u, 4, 9);
+        super::st_row(&mut u, 2, [5, 6]);
+        super::st_row(&mut u, 3, [7, 8]);
+        assert_eq!(u, [0, 9, 5, 6]);
+    }
+
+    #[test]
+    fn columns_are_checked_against_their_length() {
+        // obs: [[usize; 2]; 3], column 0 indexes 4 cameras, column 1 indexes 3 points.
+        let obs = [0, 2, 3, 1, 1, 0];
+        assert_eq!(super::check_column(&obs, 0, 2, 4), Ok(()));
+        assert_eq!(super::check_column(&obs, 1, 2, 3), Ok(()));
+        assert_eq!(
+            super::check_column(&obs, 0, 2, 3),
+            Err(crate::Error::Index { index: 3, len: 3 })
+        );
+        // The whole array (stride 1), an empty one, a stride of 0 (no elements).
+        assert_eq!(
+            super::check_column(&obs, 0, 1, 3),
+            Err(crate::Error::Index { index: 3, len: 3 })
+        );
+        assert_eq!(super::check_column(&[], 0, 1, 0), Ok(()));
+        assert_eq!(
+            super::check_column(&[5], 0, 0, 1),
+            Err(crate::Error::Index { index: 5, len: 1 })
+        );
+        assert_eq!(super::check_column(&obs, usize::MAX, 2, 1), Ok(()));
+    }
+
+    #[test]
+    fn integer_roots_are_exact() {
+        for k in 2..=4u32 {
+            for r in 0usize..300 {
+                let p = r.pow(k);
+                assert_eq!(super::root(p, k), r, "{r}^{k}");
+                if r > 1 {
+                    assert_eq!(super::root(p - 1, k), r - 1, "{r}^{k} - 1");
                 }
             }
         }
-        assert!(worst_pow.0 <= 1, "powf: {worst_pow:?}");
-        for &x in &xs {
-            for k in -12..=12 {
-                let u = ulps(nostd::powi(x, k), x.powi(k));
-                assert!(u <= 2, "powi({x:e}, {k}): {u} ulps");
-            }
-        }
+        assert_eq!(
+            super::root(usize::MAX, 2),
+            (1usize << (usize::BITS / 2)) - 1
+        );
+        assert_eq!(super::root(usize::MAX, 64), 1);
     }
 }

@@ -50,6 +50,12 @@ impl Diags {
         self.errors.len()
     }
 
+    /// Forget the errors reported after the first `n` (a tentative elaboration that was
+    /// redone with other literal types).
+    pub fn truncate(&mut self, n: usize) {
+        self.errors.truncate(n);
+    }
+
     /// The messages, for tests.
     pub fn messages(&self) -> Vec<String> {
         self.errors.iter().map(|e| e.to_string()).collect()

@@ -522,7 +522,9 @@ impl Parser<'_> {
                         .unwrap_or_default();
                     self.err(
                         m.method.span(),
-                        format!("unknown method `{mname}`: fsmooth has `len` and the f64 math methods{hint}"),
+                        format!(
+                            "unknown method `{mname}`: fsmooth has `len` and the math methods{hint}"
+                        ),
                     );
                     return placeholder(span);
                 }

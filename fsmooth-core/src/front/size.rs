@@ -398,20 +398,26 @@ impl Size {
         }
     }
 
-    /// Evaluate with checked arithmetic (`None` on underflow, overflow, `/ 0`, or inexact `/`).
+    /// Evaluate with checked arithmetic (`None` on underflow, overflow, `/ 0`, or inexact `/`),
+    /// as a whole ([`Size::whole`]).
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
+        self.whole().eval_tree(env)
+    }
+
+    /// [`Size::eval`] of the tree as it is.
+    fn eval_tree(&self, env: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
         match self {
             Size::Lit(v) => Some(*v),
             Size::Name(n) => env(n),
             Size::Loop(_) => None,
-            Size::Add(a, b) => a.eval(env)?.checked_add(b.eval(env)?),
-            Size::Sub(a, b) => a.eval(env)?.checked_sub(b.eval(env)?),
-            Size::Mul(a, b) => a.eval(env)?.checked_mul(b.eval(env)?),
+            Size::Add(a, b) => a.eval_tree(env)?.checked_add(b.eval_tree(env)?),
+            Size::Sub(a, b) => a.eval_tree(env)?.checked_sub(b.eval_tree(env)?),
+            Size::Mul(a, b) => a.eval_tree(env)?.checked_mul(b.eval_tree(env)?),
             Size::Div(a, b) => {
-                let (x, y) = (a.eval(env)?, b.eval(env)?);
+                let (x, y) = (a.eval_tree(env)?, b.eval_tree(env)?);
                 (y != 0 && x % y == 0).then(|| x / y)
             }
-            Size::Rem(a, b) => a.eval(env)?.checked_rem(b.eval(env)?),
+            Size::Rem(a, b) => a.eval_tree(env)?.checked_rem(b.eval_tree(env)?),
         }
     }
 
@@ -421,6 +427,40 @@ impl Size {
         // Every subtree's constant value is found in one bottom-up pass first: asking each
         // subtree again at every level made folding a long sum quadratic in its length.
         Folding::of(self).0.fold()
+    }
+
+    /// The tree the generated code evaluates for this size (LANGUAGE.md section 10: sizes
+    /// are checked as whole expressions, not term by term): the folded tree, unless a
+    /// subtraction in it could fail where the whole is a natural number (`n - w + 1` with
+    /// n = w - 1, whose `n - w` is negative, or `(n - 1) * m` with m = 0). Such a size is
+    /// written as its polynomial: the positive terms, minus the negative ones, then one
+    /// exact division (`1 + n - w`), so that only a size that is really negative fails.
+    /// Sizes with `%` or a division by a non-constant, or loop indexes, stay as written.
+    pub fn whole(&self) -> Size {
+        let f = self.fold();
+        if subtractions_last(&f) {
+            return f;
+        }
+        f.poly().to_size().map(|w| w.fold()).unwrap_or(f)
+    }
+}
+
+/// True when every subtraction of `s` is one whose failure means the whole is negative: a
+/// chain `a - b - c` at the top (or under a top-level exact division), with no subtraction
+/// in what is subtracted.
+fn subtractions_last(s: &Size) -> bool {
+    fn free(s: &Size) -> bool {
+        match s {
+            Size::Lit(_) | Size::Name(_) | Size::Loop(_) => true,
+            Size::Sub(..) => false,
+            Size::Add(a, b) | Size::Mul(a, b) | Size::Div(a, b) | Size::Rem(a, b) => {
+                free(a) && free(b)
+            }
+        }
+    }
+    match s {
+        Size::Sub(a, b) | Size::Div(a, b) => subtractions_last(a) && free(b),
+        s => free(s),
     }
 }
 
@@ -548,9 +588,9 @@ impl fmt::Display for Size {
     }
 }
 
-/// Saturating evaluation of a size in a `const fn`.
+/// Saturating evaluation of a size in a `const fn`, as a whole ([`Size::whole`]).
 pub fn const_size(s: &Size) -> TokenStream {
-    let s = s.fold();
+    let s = s.whole();
     let bin = |f: TokenStream, a: &Size, b: &Size| {
         let (a, b) = (const_size(a), const_size(b));
         quote!(#f(#a, #b))
@@ -668,6 +708,45 @@ mod tests {
         assert_eq!(w2.eval(&|_| Some(5)), Some(3));
         let odd = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));
         assert_eq!(odd.eval(&|_| Some(3)), None);
+    }
+
+    #[test]
+    fn sizes_are_evaluated_as_wholes() {
+        let (n, w) = (|| Size::Name("n".into()), || Size::Name("w".into()));
+        // slide(w, a) of n elements: n - w + 1 windows; 0 for n = w - 1, not an error.
+        let windows = Size::plus(Size::minus(n(), w()), Size::Lit(1));
+        let at = |nv: u64, wv: u64| move |x: &str| Some(if x == "n" { nv } else { wv });
+        assert_eq!(windows.eval(&at(4, 5)), Some(0));
+        assert_eq!(windows.eval(&at(9, 3)), Some(7));
+        // Really negative: still an error.
+        assert_eq!(windows.eval(&at(3, 5)), None);
+        assert_eq!(windows.whole().to_string(), "1 + n - w");
+        // (n - 1) * m with n = m = 0 is 0; with n = 0 and m = 5, -5.
+        let m = Size::Name("m".into());
+        let prod = Size::times(Size::minus(n(), Size::Lit(1)), m);
+        assert_eq!(prod.eval(&|_| Some(0)), Some(0));
+        assert_eq!(prod.eval(&at(0, 5)), None);
+        // Subtractions that can only fail when the whole is negative stay as written.
+        for s in [
+            Size::minus(n(), Size::Lit(2)),
+            Size::minus(Size::minus(n(), w()), Size::Lit(1)),
+            Size::Div(
+                Box::new(Size::minus(Size::times(n(), n()), n())),
+                Box::new(Size::Lit(2)),
+            ),
+        ] {
+            assert_eq!(s.whole(), s.fold(), "{s}");
+        }
+        let q = Size::Div(
+            Box::new(Size::times(n(), Size::plus(n(), Size::Lit(1)))),
+            Box::new(Size::Lit(2)),
+        );
+        assert_eq!(q.whole(), q.fold());
+        assert!(
+            const_size(&windows).to_string().contains("sat_sub"),
+            "{}",
+            const_size(&windows)
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //! knows the translation ([`crate::lower`]).
 
 mod print;
+#[cfg(test)]
+mod print_tests;
 mod streams;
 #[cfg(test)]
 mod tests;
@@ -27,6 +29,7 @@ pub use visit::{
 
 use crate::front::ast::{BinOp, MathFn};
 use crate::front::size::Size;
+pub use crate::middle::ir::Scalar;
 use proc_macro2::Ident;
 
 /// Where an array lives.
@@ -39,8 +42,9 @@ pub enum Base {
     /// The kernel's `outK`: the destination of array result K of a kernel with several
     /// results (numbered by tuple position).
     OutPart(usize),
-    /// The scratch frame.
-    Scratch,
+    /// The part of the scratch frame holding elements of this type (`scratch` for `f64`,
+    /// `scratch_f32`, `scratch_usize`): the frame is planned per element type.
+    Scratch(Scalar),
     /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
     Heap(usize),
     /// The current row of an enclosing loop's row stream (read only; see [`Stream::width`]),
@@ -56,7 +60,8 @@ impl Base {
             Base::Param(id) => id.to_string(),
             Base::Out => "out".into(),
             Base::OutPart(k) => format!("out{k}"),
-            Base::Scratch => "scratch".into(),
+            Base::Scratch(Scalar::F64) => "scratch".into(),
+            Base::Scratch(s) => format!("scratch_{s}"),
             Base::Heap(k) => format!("heap_{k}"),
             Base::Row(id) => id.to_string(),
         }
@@ -119,13 +124,17 @@ pub enum Entry {
     SolveLinear(usize, i128),
     /// `max(a, b)`.
     Max,
+    /// `slots(f64s, f32s, usizes)`: the 8-byte slots of a frame of those element counts.
+    Slots,
 }
 
-/// A scalar (`f64`, `usize` or `bool`) expression.
+/// A scalar (`f64`, `f32`, `usize` or `bool`) expression.
 #[derive(Clone, Debug)]
 pub enum Ex {
     /// An `f64` literal.
     F64(f64),
+    /// An `f32` literal.
+    F32(f32),
     /// A `bool` literal.
     Bool(bool),
     /// A `usize` literal.
@@ -147,6 +156,8 @@ pub enum Ex {
     Not(Box<Ex>),
     /// `x as f64`.
     ToF64(Box<Ex>),
+    /// `x as f32`.
+    ToF32(Box<Ex>),
     /// `x as usize` (saturating, as Rust's float-to-int cast).
     ToUsize(Box<Ex>),
     /// A math function of the runtime.
@@ -160,8 +171,9 @@ pub enum Ex {
     /// `ldr::<width>(base, off, k)`: element `k < width` of the row `base[off..off + width]`,
     /// which the compiler proved in bounds. Loads of one row share one range check, which
     /// LLVM then drops for all but the first (a written-out loop's loads of a row of a
-    /// parameter, `cams[i % n][0]` to `cams[i % n][10]`).
-    LdRow(Base, Box<Ex>, usize, usize),
+    /// parameter, `cams[i % n][0]` to `cams[i % n][10]`). The last field is the buffer's
+    /// element type (`ldr_of::<width, _>` for the types other than `f64`).
+    LdRow(Base, Box<Ex>, usize, usize, Scalar),
     /// `check(i, len)?`: `i`, or `Error::Index` unless `i < len`.
     Check(Box<Ex>, Box<Ex>),
     /// The current element of a stream (see [`Stream`]).
@@ -294,23 +306,29 @@ pub enum St {
         /// Slot count.
         n: Ex,
     },
-    /// `len` slots of the frame at `off` are taken until the end of the enclosing
-    /// statement list. Prints nothing: the offsets are static.
+    /// `len` elements of the frame's part of type `elem` ([`Base::Scratch`]`(elem)`) at
+    /// `off` are taken until the end of the enclosing statement list. Prints nothing: the
+    /// offsets are static.
     Alloc {
-        /// First slot.
+        /// The element type: which part of the frame.
+        elem: Scalar,
+        /// First element.
         off: Ex,
-        /// Slot count.
+        /// Element count.
         len: Ex,
     },
-    /// A zeroed heap buffer [`Base::Heap`]`(id)` of `len` slots, freed at the end of the
-    /// enclosing statement list (`storage = "heap"`).
+    /// A zeroed heap buffer [`Base::Heap`]`(id)` of `len` elements of type `elem`, freed at
+    /// the end of the enclosing statement list (`storage = "heap"`).
     Heap {
         /// The buffer's number.
         id: usize,
-        /// Slot count.
+        /// Element count.
         len: Ex,
+        /// The element type.
+        elem: Scalar,
     },
-    /// Return `Error::Shape` naming `arg` unless `base.len() == want`.
+    /// Return `Error::Shape` naming `arg` unless `base.len() == want`. `elem` is the
+    /// buffer's element type as the signature has it (`&[f32]`, `&mut [usize]`, ..).
     CheckLen {
         /// The argument's name in the error.
         arg: String,
@@ -318,16 +336,37 @@ pub enum St {
         base: Base,
         /// The expected length.
         want: Ex,
+        /// The element type.
+        elem: Scalar,
     },
-    /// Take the frame from the region: `len` slots (a fixed-size array when `constant`),
-    /// or no frame.
+    /// `check_column(base, at, stride, len)?`: every element `base[at + k * stride]` (a
+    /// column of an index array parameter, or all of it) is below `len`, else
+    /// `Error::Index`; made at entry, after the length checks, for the indexes that the
+    /// loops then use unchecked (LANGUAGE.md section 10).
+    CheckColumn {
+        /// The index array (a `usize` parameter).
+        base: Base,
+        /// The first element checked.
+        at: Ex,
+        /// The distance between two checked elements.
+        stride: Ex,
+        /// The length of the array the elements index.
+        len: Ex,
+    },
+    /// Take the frame from the region: `len` 8-byte slots (a fixed-size array when
+    /// `constant`), or no frame.
     Frame {
-        /// Its length; `None` when the kernel needs no scratch.
+        /// Its length in slots; `None` when the kernel needs no scratch.
         len: Option<Ex>,
         /// The length when it is a constant.
         constant: Option<usize>,
         /// From the heap rather than the region (`storage = "heap_frame"`).
         heap: bool,
+        /// The element counts of its `f64`, `f32` and `usize` parts ([`FRAME_PARTS`]), when
+        /// it has parts other than `f64`: the frame is then cut once into `scratch`,
+        /// `scratch_f32` and `scratch_usize`, those that the code names (`Some`; a part
+        /// that is `None` has no element and no name). `None`: it is all `scratch`.
+        parts: Option<Box<[Option<Ex>; 3]>>,
     },
 }
 
@@ -338,6 +377,20 @@ pub struct Func {
     pub body: Vec<St>,
     /// The returned scalar; `None` for array kernels (which return `Ok(())`).
     pub result: Option<Ex>,
+}
+
+/// The element types of the frame's parts, in the order they are laid out: `[f64 slots |
+/// f32 slots | usize slots]`.
+pub const FRAME_PARTS: [Scalar; 3] = [Scalar::F64, Scalar::F32, Scalar::Usize];
+
+/// A zero of scalar type `t` (`false` for `bool`): a placeholder for a local assigned later.
+pub fn zero(t: Scalar) -> Ex {
+    match t {
+        Scalar::F64 => Ex::F64(0.0),
+        Scalar::F32 => Ex::F32(0.0),
+        Scalar::Usize => Ex::Usize(0),
+        Scalar::Bool => Ex::Bool(false),
+    }
 }
 
 /// `a + b`, wrapping (an added literal 0 is left out).

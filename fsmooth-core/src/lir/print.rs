@@ -1,6 +1,6 @@
 //! The loop IR printed as Rust: each node becomes the Rust it names.
 
-use super::{Base, Entry, Ex, Func, St, Stream, Wrap, mentions_var, wadd, whole_read};
+use super::{Base, Entry, Ex, Func, Scalar, St, Stream, Wrap, mentions_var, wadd, whole_read};
 use crate::front::ast::{BinOp, MathFn};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -14,7 +14,11 @@ impl ToTokens for Base {
                 let id = quote::format_ident!("out{}", k);
                 quote!(#id)
             }
-            Base::Scratch => quote!(scratch),
+            Base::Scratch(Scalar::F64) => quote!(scratch),
+            Base::Scratch(s) => {
+                let id = format_ident!("scratch_{}", s.name());
+                quote!(#id)
+            }
             Base::Heap(k) => {
                 let id = format_ident!("heap_{}", k);
                 quote!(#id)
@@ -35,6 +39,25 @@ fn f64_lit(v: f64) -> TokenStream {
         }
     } else {
         let l = proc_macro2::Literal::f64_suffixed(v.abs());
+        if v.is_sign_negative() {
+            quote!((-#l))
+        } else {
+            quote!(#l)
+        }
+    }
+}
+
+fn f32_lit(v: f32) -> TokenStream {
+    if v.is_nan() {
+        quote!(f32::NAN)
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            quote!(f32::INFINITY)
+        } else {
+            quote!(f32::NEG_INFINITY)
+        }
+    } else {
+        let l = proc_macro2::Literal::f32_suffixed(v.abs());
         if v.is_sign_negative() {
             quote!((-#l))
         } else {
@@ -65,6 +88,7 @@ impl ToTokens for Ex {
     fn to_tokens(&self, ts: &mut TokenStream) {
         ts.extend(match self {
             Ex::F64(v) => f64_lit(*v),
+            Ex::F32(v) => f32_lit(*v),
             Ex::Bool(b) => quote!(#b),
             Ex::Usize(v) => quote!(#v),
             Ex::Var(id) => quote!(#id),
@@ -88,6 +112,7 @@ impl ToTokens for Ex {
             Ex::Neg(a) => quote!((-#a)),
             Ex::Not(a) => quote!((!#a)),
             Ex::ToF64(a) => quote!((#a as f64)),
+            Ex::ToF32(a) => quote!((#a as f32)),
             Ex::ToUsize(a) => quote!((#a as usize)),
             Ex::Math(f, xs) => {
                 let x = &xs[0];
@@ -108,6 +133,16 @@ impl ToTokens for Ex {
                         let y = &xs[1];
                         quote!(::fsmooth::__rt::max_f(#x, #y))
                     }
+                    MathFn::Atan2 | MathFn::Hypot => {
+                        let name = format_ident!("{}", f.name());
+                        let y = &xs[1];
+                        quote!(::fsmooth::__rt::#name(#x, #y))
+                    }
+                    MathFn::MulAdd | MathFn::Clamp => {
+                        let name = format_ident!("{}", f.name());
+                        let (y, z) = (&xs[1], &xs[2]);
+                        quote!(::fsmooth::__rt::#name(#x, #y, #z))
+                    }
                     f => {
                         let name = format_ident!("{}", f.name());
                         quote!(::fsmooth::__rt::#name(#x))
@@ -121,10 +156,16 @@ impl ToTokens for Ex {
                     quote!(::fsmooth::__rt::solve_linear(#(#xs),*, #scale, #offset))
                 }
                 Entry::Max => quote!(::fsmooth::__rt::max(#(#xs),*)),
+                Entry::Slots => quote!(::fsmooth::__rt::slots(#(#xs),*)),
             },
             Ex::Const(s) => crate::front::size::const_size(s),
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
-            Ex::LdRow(b, off, width, k) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
+            Ex::LdRow(b, off, width, k, Scalar::F64) => {
+                quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k))
+            }
+            Ex::LdRow(b, off, width, k, _) => {
+                quote!(::fsmooth::__rt::ldr_of::<#width, _>(#b, #off, #k))
+            }
             Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),
             Ex::Elem(e) => quote!((*#e)),
             Ex::Block(st, v) => quote!({ #(#st)* #v }),
@@ -149,6 +190,12 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         (slot || streams.iter().any(|s| s.width.is_none())) && !mentions_var(body, var);
     let mut parts: Vec<(TokenStream, TokenStream)> = Vec::new();
     if !slices_only {
+        // A count computed by a block (an `ifold` counted by another's result) goes in
+        // parentheses: `for i in 0..{ .. } { .. }` would take the block for the loop's body.
+        let n = match n {
+            Ex::Block(..) => quote!((#n)),
+            _ => quote!(#n),
+        };
         parts.push((quote!(0..#n), quote!(#var)));
     }
     if slot {
@@ -278,11 +325,25 @@ impl ToTokens for St {
                 }
             }
             St::Alloc { .. } => TokenStream::new(),
-            St::CheckLen { arg, base, want } => quote! {
+            St::CheckColumn {
+                base,
+                at,
+                stride,
+                len,
+            } => quote!(::fsmooth::__rt::check_column(#base, #at, #stride, #len)?;),
+            St::CheckLen {
+                arg, base, want, ..
+            } => quote! {
                 if #base.len() != #want {
                     return ::core::result::Result::Err(::fsmooth::Error::Shape { arg: #arg, expected: #want, found: #base.len() });
                 }
             },
+            St::Frame {
+                len: Some(len),
+                constant,
+                heap,
+                parts: Some(parts),
+            } => frame_parts(len, *constant, *heap, parts),
             St::Frame {
                 len: Some(len),
                 heap: true,
@@ -291,9 +352,10 @@ impl ToTokens for St {
                 let _ = region;
                 let scratch: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;
             },
-            St::Heap { id, len } => {
+            St::Heap { id, len, elem } => {
                 let b = Base::Heap(*id);
-                quote!(let #b: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;)
+                let t = format_ident!("{}", elem.name());
+                quote!(let #b: &mut [#t] = &mut ::fsmooth::__rt::heap(#len)?;)
             }
             St::Frame { len, constant, .. } => match (len, constant) {
                 // A constant frame is a fixed-size array: LLVM then knows its length, and
@@ -311,6 +373,56 @@ impl ToTokens for St {
             },
         })
     }
+}
+
+/// A frame of several element types: taken (from the region, or the heap), then cut once
+/// into one slice per type; a part of constant length becomes a fixed-size array.
+fn frame_parts(
+    len: &Ex,
+    constant: Option<usize>,
+    heap: bool,
+    parts: &[Option<Ex>; 3],
+) -> TokenStream {
+    let names: Vec<TokenStream> = super::FRAME_PARTS
+        .iter()
+        .zip(parts)
+        .map(|(t, n)| match n {
+            None => quote!(_),
+            Some(_) => {
+                let b = Base::Scratch(*t);
+                quote!(#b)
+            }
+        })
+        .collect();
+    let [a, b, c] = parts
+        .clone()
+        .map(|p| p.unwrap_or(Ex::Usize(0)).into_token_stream());
+    let take = match (heap, constant) {
+        (true, _) => quote! {
+            let _ = region;
+            let mut __frame = ::fsmooth::__rt::heap::<f64>(#len)?;
+            let (#(#names),*) = ::fsmooth::__rt::split(&mut __frame, #a, #b, #c)?;
+        },
+        (false, Some(n)) => quote! {
+            let (#(#names),*) = ::fsmooth::__rt::split(region.frame(#n)?, #a, #b, #c)?;
+        },
+        (false, None) => quote! {
+            let (#(#names),*) = ::fsmooth::__rt::split(region.frame(#len)?, #a, #b, #c)?;
+        },
+    };
+    // Constant parts as fixed-size arrays (not for a heap frame, as before).
+    let fixed = super::FRAME_PARTS
+        .iter()
+        .zip(parts)
+        .filter_map(|(t, n)| match n {
+            Some(Ex::Usize(k)) if !heap => {
+                let b = Base::Scratch(*t);
+                let e = format_ident!("{}", t.name());
+                Some(quote!(let #b: &mut [#e; #k] = ::fsmooth::__rt::fixed(#b)?;))
+            }
+            _ => None,
+        });
+    quote!(#take #(#fixed)*)
 }
 
 impl ToTokens for Func {

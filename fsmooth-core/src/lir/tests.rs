@@ -216,7 +216,7 @@ fn loops_inside_expressions_take_row_streams_too() {
         ["b rows of w", "__rl_0 from 0usize"]
     );
     assert_eq!(
-        in_let(Base::Scratch, true),
+        in_let(Base::Scratch(Scalar::F64), true),
         ["scratch from (l) . wrapping_mul (w)"]
     );
 }
@@ -294,7 +294,7 @@ fn no_row_stream_of_an_offset_the_loop_assigns() {
 
 #[test]
 fn no_row_stream_over_a_buffer_the_loop_writes() {
-    let mut sts = nest(Base::Scratch, true);
+    let mut sts = nest(Base::Scratch(Scalar::F64), true);
     row_streams(&mut sts);
     assert_eq!(row_widths(&sts), ["scratch from (l) . wrapping_mul (w)"]);
 }

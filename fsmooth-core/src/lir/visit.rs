@@ -85,14 +85,24 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(src_off, f);
             walk_ex(n, f);
         }
-        St::Alloc { off, len } => {
+        St::Alloc { off, len, .. } => {
             walk_ex(off, f);
             walk_ex(len, f);
         }
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => walk_ex(want, f),
-        St::Frame { len, .. } => {
+        St::CheckColumn {
+            at, stride, len, ..
+        } => {
+            walk_ex(at, f);
+            walk_ex(stride, f);
+            walk_ex(len, f);
+        }
+        St::Frame { len, parts, .. } => {
             if let Some(l) = len {
                 walk_ex(l, f);
+            }
+            for p in parts.iter().flat_map(|p| p.iter().flatten()) {
+                walk_ex(p, f);
             }
         }
         St::Swap(..) => {}
@@ -110,6 +120,7 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
         Ex::Neg(a)
         | Ex::Not(a)
         | Ex::ToF64(a)
+        | Ex::ToF32(a)
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => walk_ex(a, f),
@@ -137,7 +148,8 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
             | St::StoreRow(x, ..)
             | St::Segment { base: x, .. }
             | St::Fill { base: x, .. }
-            | St::CheckLen { base: x, .. },
+            | St::CheckLen { base: x, .. }
+            | St::CheckColumn { base: x, .. },
         ) => x == b,
         Node::St(St::Copy { dst, src, .. }) => dst == b || src == b,
         _ => false,
@@ -300,6 +312,7 @@ pub fn rewrite_ex(e: &mut Ex, f: &mut dyn FnMut(&mut Ex) -> bool) {
         Ex::Neg(a)
         | Ex::Not(a)
         | Ex::ToF64(a)
+        | Ex::ToF32(a)
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => rewrite_ex(a, f),
@@ -357,9 +370,15 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             n,
             ..
         } => vec![dst_off, src_off, n],
-        St::Alloc { off, len } => vec![off, len],
+        St::Alloc { off, len, .. } => vec![off, len],
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => vec![want],
-        St::Frame { len, .. } => len.iter_mut().collect(),
+        St::CheckColumn {
+            at, stride, len, ..
+        } => vec![at, stride, len],
+        St::Frame { len, parts, .. } => len
+            .iter_mut()
+            .chain(parts.iter_mut().flat_map(|p| p.iter_mut().flatten()))
+            .collect(),
         St::Block(_) | St::Swap(..) => Vec::new(),
     }
 }

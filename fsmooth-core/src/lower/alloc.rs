@@ -2,28 +2,30 @@
 //! heap buffer of its own with `storage = "heap"`.
 
 use crate::front::size::Size;
-use crate::lir::{Base, Ex, St};
+use crate::lir::{Base, Ex, Scalar, St};
 use crate::lower::dps::{Dps, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::VarId;
 
 impl Dps<'_> {
-    /// Take room for an array of `dims` in the frame, for what `holds` (the memory plan's
-    /// label): the allocation's marker and its view.
-    pub(super) fn alloc(&mut self, dims: &[Size], holds: Holds) -> (St, View) {
+    /// Take room for an array of `dims` of element type `elem` in the frame's part of that
+    /// type, for what `holds` (the memory plan's label): the allocation's marker and its view.
+    pub(super) fn alloc(&mut self, elem: Scalar, dims: &[Size], holds: Holds) -> (St, View) {
         let len = dims
             .iter()
             .cloned()
             .reduce(Size::times)
             .unwrap_or(Size::Lit(1));
-        let off = self.frame.push(len.clone(), holds);
+        let off = self.frame.push(len.clone(), holds, elem);
         if let Some(k) = self.heap.as_mut() {
             // A buffer of its own, made here.
             let id = *k;
             *k += 1;
+            self.heap_elems.push(elem);
             let marker = St::Heap {
                 id,
                 len: self.sizes.get(&len),
+                elem,
             };
             let view = View {
                 base: Base::Heap(id),
@@ -39,11 +41,12 @@ impl Dps<'_> {
         };
         // The length is only for the executor: `Const` adds nothing to the printed code.
         let marker = St::Alloc {
+            elem,
             off: off.clone().unwrap_or(Ex::Usize(0)),
             len: Ex::Const(len),
         };
         let view = View {
-            base: Base::Scratch,
+            base: Base::Scratch(elem),
             off,
             dims: dims.to_vec(),
         };
@@ -52,12 +55,17 @@ impl Dps<'_> {
 
     /// Two buffers of `dims` for `acc`, a double-buffered accumulator: two frame slots, or
     /// one heap buffer of twice the length (so that swapping offsets swaps them).
-    pub(super) fn alloc_pair(&mut self, dims: &[Size], acc: VarId) -> (Vec<St>, View, View) {
+    pub(super) fn alloc_pair(
+        &mut self,
+        elem: Scalar,
+        dims: &[Size],
+        acc: VarId,
+    ) -> (Vec<St>, View, View) {
         let first = Holds::Acc { acc, first: true };
         if self.heap.is_some() {
             let mut two = vec![Size::Lit(2)];
             two.extend(dims.iter().cloned());
-            let (m, w) = self.alloc(&two, first);
+            let (m, w) = self.alloc(elem, &two, first);
             let len = dims
                 .iter()
                 .cloned()
@@ -74,8 +82,8 @@ impl Dps<'_> {
             };
             return (vec![m], first, second);
         }
-        let (ma, a) = self.alloc(dims, first);
-        let (mb, b) = self.alloc(dims, Holds::Acc { acc, first: false });
+        let (ma, a) = self.alloc(elem, dims, first);
+        let (mb, b) = self.alloc(elem, dims, Holds::Acc { acc, first: false });
         (vec![ma, mb], a, b)
     }
 }

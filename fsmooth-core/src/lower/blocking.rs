@@ -8,7 +8,7 @@ use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View, fill};
 use crate::lower::streams::idents_ok;
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -116,14 +116,19 @@ impl Dps<'_> {
     /// of the destination's buffer.
     pub(super) fn jam(&mut self, n: &Size, i: VarId, body: &Core, dest: &View) -> Option<Vec<St>> {
         let narrowest = JAMS[JAMS.len() - 1] as u64;
-        if !self.jam || body.ty != Type::F64 || n.as_const().is_some_and(|c| c < narrowest) {
+        if !self.jam || !body.ty.is_float() || n.as_const().is_some_and(|c| c < narrowest) {
             return None;
         }
         // The row's value with the fold's place held by a variable of no kernel (bound to
         // each row's accumulator in turn).
         let held = VarId::MAX - i;
         let mut rest = body.clone();
-        let taken = take_fold(&mut rest, &Core::new(Kind::Var(held), Type::F64, body.span))?;
+        // (Of the body's float type: strict typing keeps one width through `+`, `*` and
+        // the math methods that lead to the fold.)
+        let taken = take_fold(
+            &mut rest,
+            &Core::new(Kind::Var(held), body.ty.clone(), body.span),
+        )?;
         let fold = SumFold::of(&taken)?;
         if fold.cnt.mentions(i) {
             return None;
@@ -347,14 +352,14 @@ impl Dps<'_> {
                     id: a.clone(),
                     mutable: true,
                     usize_ty: false,
-                    val: column(&it, &jt, &j0, width, k, &[]),
+                    val: column(&it, &jt, &j0, width, k, &[], &|b| self.elem_of(b)),
                 });
             }
             let mut step: Vec<St> = accs
                 .iter()
                 .enumerate()
                 .map(|(k, a)| {
-                    let gk = column(&gt, &jt, &j0, width, k, &segs);
+                    let gk = column(&gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
                     St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
                 })
                 .collect();
@@ -480,7 +485,7 @@ impl<'a> SumFold<'a> {
             (_, Kind::Var(a)) if a == acc => (&**x, false),
             _ => return None,
         };
-        (e.ty == Type::F64 && !g.mentions(*acc)).then_some(SumFold {
+        (e.ty.is_float() && !g.mentions(*acc)).then_some(SumFold {
             cnt,
             init,
             l: *l,
@@ -501,7 +506,7 @@ impl<'a> SumFold<'a> {
 /// `ifold(..).tanh()`), so that it is evaluated exactly once per row.
 fn take_fold(e: &mut Core, held: &Core) -> Option<Core> {
     if let Kind::Ifold(..) = e.kind
-        && e.ty == Type::F64
+        && e.ty == held.ty
     {
         return Some(std::mem::replace(e, held.clone()));
     }
@@ -524,6 +529,7 @@ fn column(
     width: usize,
     k: usize,
     segs: &[(&TileRow, Ident)],
+    elem_of: &dyn Fn(&Base) -> lir::Scalar,
 ) -> Ex {
     let mut e = e.clone();
     lir::rewrite_ex(&mut e, &mut |x| {
@@ -536,14 +542,15 @@ fn column(
                     .find(|(r, _)| r.base == *b && lir::same(&r.off, o))
             });
             if let Some((_, sg)) = seg {
-                *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k);
+                let t = elem_of(b);
+                *x = Ex::LdRow(Base::Row(sg.clone()), Box::new(Ex::Usize(0)), width, k, t);
                 return true;
             }
             let start = match off {
                 Some(o) => wadd(o, Ex::Var(j0.clone())),
                 None => Ex::Var(j0.clone()),
             };
-            *x = Ex::LdRow(b.clone(), Box::new(start), width, k);
+            *x = Ex::LdRow(b.clone(), Box::new(start), width, k, elem_of(b));
             return true;
         }
         if matches!(x, Ex::Var(v) if v == jt) {

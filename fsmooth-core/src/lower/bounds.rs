@@ -2,11 +2,44 @@
 //! underflow, over every value the enclosing loops' indexes take. A proven index is a plain
 //! load; others are checked.
 
+use crate::front::ast::MathFn;
 use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lower::dps::Dps;
-use crate::middle::ir::{Core, VarId};
+use crate::middle::ir::{Core, Kind, Type, VarId};
 
 impl Dps<'_> {
+    /// Is index `i` below `dim` without a check where it is used: proven from its symbolic
+    /// value over the loop bounds, through `min`, `max` or `clamp` of proven operands
+    /// (`(i + 1).min(n - 1)`), or an element of an index array parameter whose column is
+    /// then checked once at entry ([`Dps::gathered`]).
+    pub(super) fn in_bounds(&mut self, i: &Core, dim: &Size) -> bool {
+        self.proven(&i.sym, &Size::Lit(1), dim) || self.bounded(i, dim, 0) || self.gathered(i, dim)
+    }
+
+    /// `i`, a `min`, `max` or `clamp` of `usize` values (or a variable bound to one), is
+    /// below `dim` because its operands are: `min` of any, `max` of all, `clamp` of its
+    /// upper bound (`x.max(lo).min(hi)` is at most `hi`) or of the other two.
+    fn bounded(&self, i: &Core, dim: &Size, depth: usize) -> bool {
+        if depth > 8 || i.ty != Type::Usize {
+            return false;
+        }
+        let ok =
+            |x: &Core| self.proven(&x.sym, &Size::Lit(1), dim) || self.bounded(x, dim, depth + 1);
+        match &i.kind {
+            Kind::Math(MathFn::Min, xs) => xs.iter().any(ok),
+            Kind::Math(MathFn::Max, xs) => !xs.is_empty() && xs.iter().all(ok),
+            Kind::Math(MathFn::Clamp, xs) => match xs.as_slice() {
+                [x, lo, hi] => ok(hi) || (ok(x) && ok(lo)),
+                _ => false,
+            },
+            Kind::Var(v) => self
+                .capped
+                .get(v)
+                .is_some_and(|e| self.bounded(e, dim, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// Can `idx` (of symbolic value `sym`) be proven below `dim`, given the loop bounds?
     pub(super) fn proven(&self, sym: &Option<Size>, extra: &Size, dim: &Size) -> bool {
         let Some(s) = sym else { return false };

@@ -16,7 +16,8 @@
 
 use crate::front::ast::{BinOp, CastTy};
 use crate::front::size::Size;
-use crate::lir::{Base, Checked, Ex, St, Stream, Wrap, plus, wadd, wmul};
+use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
+use crate::lower::gathers::{Gather, Origin};
 use crate::lower::storage::{Frame, Holds};
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
@@ -55,7 +56,9 @@ pub struct SizeTable {
 impl SizeTable {
     /// The expression for size `s`: a literal, a size name, or a local computed at entry.
     pub fn get(&mut self, s: &Size) -> Ex {
-        let s = s.fold();
+        // As a whole: `n - w + 1` is `n + 1 - w`, which is 0 for n = w - 1 (LANGUAGE.md
+        // section 10), where `n - w` alone would fail.
+        let s = s.whole();
         match &s {
             Size::Lit(v) => Ex::Usize(*v as usize),
             Size::Name(n) => Ex::Var(crate::front::ast::ident(n, Span::call_site())),
@@ -152,6 +155,17 @@ pub struct Dps<'k> {
     pub(super) temps: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
     pub(super) heap: Option<usize>,
+    /// The element type of each heap buffer made, by number.
+    pub(super) heap_elems: Vec<Scalar>,
+    /// Variables bound to a part of an index array parameter (a row `obs[j]`, an element
+    /// `obs[j][0]`): where in the parameter they are.
+    pub(super) origins: HashMap<VarId, Origin>,
+    /// `usize` variables bound to a `min`, `max` or `clamp`, with that expression (an index
+    /// `(i + 1).min(n - 1)` bound to a name is proven as the expression is).
+    pub(super) capped: HashMap<VarId, Core>,
+    /// The columns of index array parameters checked at entry, so that the loops index with
+    /// their elements unchecked.
+    pub(super) gathers: Vec<Gather>,
     /// Take the rows of a build over a sum fold `JAMS` at a time (`Dps::jam`): set when
     /// fusion and unrolling are on.
     pub jam: bool,
@@ -192,6 +206,10 @@ impl<'k> Dps<'k> {
             slices: 0,
             temps: 0,
             heap: heap_arrays.then_some(0),
+            heap_elems: Vec::new(),
+            origins: HashMap::new(),
+            capped: HashMap::new(),
+            gathers: Vec::new(),
             jam: false,
             views: true,
         }
@@ -246,6 +264,7 @@ impl<'k> Dps<'k> {
     /// Translate a scalar expression.
     pub fn scalar(&mut self, e: &Core) -> Ex {
         match &e.kind {
+            Kind::Float(v) if e.ty == Type::F32 => Ex::F32(*v as f32),
             Kind::Float(v) => Ex::F64(*v),
             Kind::Bool(b) => Ex::Bool(*b),
             Kind::Size(s) => self.sizes.get(s),
@@ -301,13 +320,13 @@ impl<'k> Dps<'k> {
             Kind::Not(a) => Ex::Not(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::F64, a) => Ex::ToF64(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::Usize, a) => Ex::ToUsize(Box::new(self.scalar(a))),
-            Kind::Cast(CastTy::F32, _) => Ex::Internal("f32 is not lowered yet"),
+            Kind::Cast(CastTy::F32, a) => Ex::ToF32(Box::new(self.scalar(a))),
             Kind::Math(f, xs) => Ex::Math(*f, xs.iter().map(|x| self.scalar(x)).collect()),
             Kind::Index(a, i) => {
                 let depth = self.frame.depth();
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
-                let r = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                let r = if self.in_bounds(i, &dim0) {
                     match self.stream(&w, i).or_else(|| self.running(&w, i)) {
                         Some(e) => e,
                         None => {
@@ -411,6 +430,7 @@ impl<'k> Dps<'k> {
         if a.ty.is_tuple() {
             return self.bind_tuple(v, a);
         }
+        self.note(v, a);
         if a.ty.is_arr() {
             let (pre, w) = self.view_holding(a, Some(Holds::Let(v)));
             self.env.insert(v, Loc::View(w));
@@ -425,6 +445,26 @@ impl<'k> Dps<'k> {
                 usize_ty: false,
                 val,
             }]
+        }
+    }
+
+    /// The element type of buffer `b`.
+    pub(super) fn elem_of(&self, b: &Base) -> Scalar {
+        let of = |t: Option<&Type>| t.and_then(Type::scalar).unwrap_or(Scalar::F64);
+        match b {
+            Base::Param(id) => of(self
+                .kernel
+                .params
+                .iter()
+                .find(|p| id == p.name.text.as_str() || *id == p.name.text.trim_start_matches("r#"))
+                .map(|p| &p.ty)),
+            Base::Out => of(Some(&self.kernel.ret)),
+            Base::OutPart(k) => of(self.kernel.ret.parts().get(*k)),
+            Base::Scratch(t) => *t,
+            Base::Heap(k) => self.heap_elems.get(*k).copied().unwrap_or(Scalar::F64),
+            // Rows are cut during the translation only from parameters (blocking's row
+            // streams); a row of anything else is found by the buffer it is cut from.
+            Base::Row(_) => Scalar::F64,
         }
     }
 
@@ -541,7 +581,8 @@ impl<'k> Dps<'k> {
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
-                let (mut code, a, b) = self.alloc_pair(e.ty.dims(), *acc);
+                let elem = e.ty.scalar().unwrap_or(Scalar::F64);
+                let (mut code, a, b) = self.alloc_pair(elem, e.ty.dims(), *acc);
                 let nt = self.scalar(n);
                 code.extend(self.write(init, &a));
                 let (cur, nxt) = (

@@ -3,20 +3,20 @@
 
 use crate::front::ast::Storage;
 use crate::front::size::Size;
-use crate::lir::{Base, Entry, Ex, Func, St};
+use crate::lir::{Base, Entry, Ex, FRAME_PARTS, Func, Scalar, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
-use crate::lower::storage::{Buffer, distinct_peaks};
+use crate::lower::storage::{Buffer, Peaks};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
 
-/// A kernel planned: its body in the loop IR and the candidate frame lengths (the frame is
-/// their maximum).
+/// A kernel planned: its body in the loop IR and the candidate lengths of each part of the
+/// frame (each part is their maximum).
 pub struct Planned {
     /// The body: entry (sizes, length checks, frame), loops, result.
     pub func: Func,
-    /// The frame's candidate peaks, as sizes.
-    pub peaks: Vec<Size>,
+    /// The candidate peaks of the frame's parts, as sizes (none with `storage = "heap"`).
+    pub peaks: Peaks,
     /// Every allocation the planner made, in order (the memory plan; with `storage =
     /// "heap"` each is a heap buffer of its own, not a place in a frame).
     pub buffers: Vec<Buffer>,
@@ -101,11 +101,14 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
         body,
         result,
     } = translated;
-    let mut peaks = distinct_peaks(&g.frame.peaks());
+    let mut peaks = Peaks::of(g.frame.buffers());
     // Allocations of no slots (`map(slide(3, [x, y]), f)` unfused: zero windows) take no
-    // room, but the code that fills and reads them still names the frame: it is empty.
-    if peaks.is_empty() && !g.frame.buffers().is_empty() {
-        peaks.push(Size::Lit(0));
+    // room, but the code that fills and reads them still names the frame's part: it is
+    // empty.
+    for (part, t) in peaks.parts.iter_mut().zip(FRAME_PARTS) {
+        if part.is_empty() && g.frame.buffers().iter().any(|b| b.elem == t) {
+            part.push(Size::Lit(0));
+        }
     }
 
     // Entry: sizes from lengths, then every length, then the frame.
@@ -157,12 +160,14 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
         g.sizes.get(s);
     }
     let mut checks = Vec::new();
+    let elem = |t: &Type| t.scalar().unwrap_or(Scalar::F64);
     for p in &k.params {
         if let Type::Arr(..) = &p.ty {
             checks.push(St::CheckLen {
                 arg: p.name.text.clone(),
                 base: Base::Param(crate::front::ast::ident(&p.name.text, p.name.span)),
                 want: g.sizes.get(&p.ty.slots()),
+                elem: elem(&p.ty),
             });
         }
     }
@@ -171,6 +176,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
             arg: "out".into(),
             base: Base::Out,
             want: g.sizes.get(&k.ret.slots()),
+            elem: elem(&k.ret),
         });
     }
     for (pos, t) in k.ret.parts().iter().enumerate() {
@@ -179,23 +185,25 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
                 arg: format!("out{pos}"),
                 base: Base::OutPart(pos),
                 want: g.sizes.get(&t.slots()),
+                elem: elem(t),
             });
         }
     }
-    let len = peaks
-        .iter()
-        .map(|p| g.sizes.get(p))
-        .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]));
-    // Only the default storage takes the frame from the region.
-    let (len, peaks) = match storage {
-        Storage::Heap => (None, Vec::new()),
-        _ => (len, peaks),
+    // The columns of index arrays, once the lengths are known to be right.
+    checks.extend(g.gather_checks());
+    // Only the default storage takes the frame from the region. (The sizes of the frame's
+    // length are computed at entry all the same, as they always were: a heap kernel's code
+    // stays what it was.)
+    let peaks = match storage {
+        Storage::Heap => {
+            for part in &peaks.parts {
+                part_len(&mut g, part);
+            }
+            Peaks::default()
+        }
+        _ => peaks,
     };
-    let frame = St::Frame {
-        constant: len.as_ref().and(const_frame(&peaks)),
-        len,
-        heap: storage == Storage::HeapFrame,
-    };
+    let frame = frame(&mut g, &peaks, storage == Storage::HeapFrame);
     // Size statements go after the pins (they only use size names).
     let mut all = entry;
     all.extend(g.sizes.statements());
@@ -209,7 +217,47 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
     }
 }
 
-/// The frame's length when it is a constant.
+/// The length of a part of the frame, the largest of its candidates (`None`: no part).
+fn part_len(g: &mut Dps<'_>, peaks: &[Size]) -> Option<Ex> {
+    peaks
+        .iter()
+        .map(|p| g.sizes.get(p))
+        .reduce(|a, b| Ex::Entry(Entry::Max, vec![a, b]))
+}
+
+/// Taking the frame: its length (the f64 part's alone, as it always was, or the slots of
+/// every part), and its parts when it has parts of other types.
+fn frame(g: &mut Dps<'_>, peaks: &Peaks, heap: bool) -> St {
+    if !peaks.typed() {
+        let len = part_len(g, &peaks.parts[0]);
+        return St::Frame {
+            constant: len.as_ref().and(const_frame(&peaks.parts[0])),
+            len,
+            heap,
+            parts: None,
+        };
+    }
+    let parts = [0, 1, 2].map(|k| part_len(g, &peaks.parts[k]));
+    let counts = parts.clone().map(|p| p.unwrap_or(Ex::Usize(0))).to_vec();
+    let consts = [0, 1, 2].map(|k| const_frame(&peaks.parts[k]));
+    let constant = match consts {
+        [Some(a), Some(b), Some(c)] => Some(fsmooth_slots(a, b, c)),
+        _ => None,
+    };
+    St::Frame {
+        len: Some(Ex::Entry(Entry::Slots, counts)),
+        constant,
+        heap,
+        parts: Some(Box::new(parts)),
+    }
+}
+
+/// `fsmooth::__rt::slots` at compile time.
+fn fsmooth_slots(f64s: usize, f32s: usize, usizes: usize) -> usize {
+    f64s.saturating_add(f32s.div_ceil(2)).saturating_add(usizes)
+}
+
+/// The largest of a part's candidates when they are constants (0 for none).
 fn const_frame(peaks: &[Size]) -> Option<usize> {
     peaks
         .iter()

@@ -6,6 +6,7 @@
 //! - `views`: rows, slices and variables as views of a buffer, never copies;
 //! - `alloc`: the allocations the translation takes, placed by the frame plan ([`storage`]);
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
+//! - `gathers`: elements of index array parameters used as indexes, checked once at entry;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows.
 //!
@@ -17,6 +18,7 @@ mod blocking;
 mod bounds;
 pub mod dps;
 mod entry;
+mod gathers;
 pub mod storage;
 mod streams;
 #[cfg(test)]
@@ -24,6 +26,8 @@ mod tests;
 #[cfg(test)]
 mod tuple_tests;
 mod tuples;
+#[cfg(test)]
+mod typed_tests;
 mod views;
 
 pub use entry::{Lowering, Planned, Translated, entry, translate};

@@ -7,12 +7,19 @@
 //! inside a loop body gets the same offset on every iteration (hoisted out of the loop).
 //! The frame's length is the peak over every path, which is exactly what the code touches.
 //!
+//! The frame is planned per element type (LANGUAGE.md sections 10 and 11): one stack of
+//! allocations for each of `f64`, `f32` and `usize`, each in its own part of the frame, laid
+//! out `[f64 slots | f32 slots | usize slots]` in 8-byte slots ([`Peaks`]).
+//!
 //! The frame also records every allocation ([`Buffer`]: what it holds, where, for how long,
 //! and the buffers it was placed on top of), which the explain tool prints as the memory
 //! plan. The translation says what each allocation holds when it asks for it ([`Frame::push`]).
 
-use crate::front::size::{Poly, Size};
+use crate::front::size::{Poly, Size, const_size};
+use crate::lir::{FRAME_PARTS, Scalar};
 use crate::middle::ir::{Core, Kind, VarId};
+use proc_macro2::TokenStream;
+use quote::quote;
 
 /// The frame being planned, and a record of every allocation (for the memory plan the
 /// explain tool prints; recording changes nothing the translation sees).
@@ -63,12 +70,15 @@ impl Holds {
 pub struct Buffer {
     /// What it holds.
     pub holds: Holds,
-    /// Its first slot.
+    /// Its element type: the part of the frame it is in.
+    pub elem: Scalar,
+    /// Its first element in its part.
     pub offset: Size,
-    /// How many slots.
+    /// How many elements.
     pub len: Size,
-    /// The buffers live when it was made (their indexes in [`Frame::buffers`], bottom
-    /// first): it starts where the last of them ends, and this is the rule that placed it.
+    /// The buffers of its part live when it was made (their indexes in [`Frame::buffers`],
+    /// bottom first): it starts where the last of them ends, and this is the rule that
+    /// placed it.
     pub above: Vec<usize>,
     /// How many buffers had been made when it was freed (`None`: never freed): it is live
     /// together with the buffers from its own index up to this one, excluded.
@@ -76,23 +86,33 @@ pub struct Buffer {
 }
 
 impl Frame {
-    /// The offset of the next allocation: the lengths of the live allocations, summed.
-    pub fn top(&self) -> Size {
+    /// The offset of the next allocation of element type `elem`: the lengths of the live
+    /// allocations of that type, summed.
+    pub fn top(&self, elem: Scalar) -> Size {
         self.live
             .iter()
+            .filter(|&&b| self.buffers[b].elem == elem)
             .map(|&b| self.buffers[b].len.clone())
             .reduce(Size::plus)
             .unwrap_or(Size::Lit(0))
     }
 
-    /// Allocate `len` slots for what `holds`; returns the offset. Freed by [`Frame::pop`].
-    pub fn push(&mut self, len: Size, holds: Holds) -> Size {
-        let off = self.top();
+    /// Allocate `len` elements of type `elem` for what `holds`; returns the offset in the
+    /// frame's part of that type. Freed by [`Frame::pop`].
+    pub fn push(&mut self, len: Size, holds: Holds, elem: Scalar) -> Size {
+        let off = self.top(elem);
+        let above = self
+            .live
+            .iter()
+            .copied()
+            .filter(|&b| self.buffers[b].elem == elem)
+            .collect();
         self.buffers.push(Buffer {
             holds,
+            elem,
             offset: off.clone(),
             len,
-            above: self.live.clone(),
+            above,
             freed: None,
         });
         self.live.push(self.buffers.len() - 1);
@@ -117,9 +137,10 @@ impl Frame {
         }
     }
 
-    /// The candidate peaks; the frame length is their maximum (0 if none).
-    pub fn peaks(&self) -> Vec<Size> {
-        peaks_of(&self.buffers)
+    /// The candidate peaks of the part of type `elem`; its length is their maximum (0 if
+    /// none).
+    pub fn peaks(&self, elem: Scalar) -> Vec<Size> {
+        peaks_of(&self.buffers, elem)
     }
 
     /// Every allocation made, in order.
@@ -128,12 +149,13 @@ impl Frame {
     }
 }
 
-/// Every `offset + length` the allocations reach, in the order they were made (empty
-/// allocations take no room and reach nothing): the frame's length is their maximum.
-pub fn peaks_of(buffers: &[Buffer]) -> Vec<Size> {
+/// Every `offset + length` the allocations of type `elem` reach, in the order they were made
+/// (empty allocations take no room and reach nothing): the length of the frame's part of
+/// that type is their maximum.
+pub fn peaks_of(buffers: &[Buffer], elem: Scalar) -> Vec<Size> {
     buffers
         .iter()
-        .filter(|b| b.len.as_const() != Some(0))
+        .filter(|b| b.elem == elem && b.len.as_const() != Some(0))
         .map(|b| Size::plus(b.offset.clone(), b.len.clone()))
         .collect()
 }
@@ -174,6 +196,76 @@ pub fn distinct_peaks(peaks: &[Size]) -> Vec<Size> {
     keep
 }
 
+/// The frame's length, part by part: for each element type of [`FRAME_PARTS`] (`f64`, `f32`,
+/// `usize`), the candidate peaks of its part, whose maximum is the part's element count.
+/// The frame is `f64 count + ceil(f32 count / 2) + usize count` 8-byte slots.
+#[derive(Clone, Debug, Default)]
+pub struct Peaks {
+    /// The candidates of each part, in the order of [`FRAME_PARTS`].
+    pub parts: [Vec<Size>; 3],
+}
+
+impl Peaks {
+    /// The distinct peaks of each part of the buffers (see [`distinct_peaks`]).
+    pub fn of(buffers: &[Buffer]) -> Peaks {
+        Peaks {
+            parts: FRAME_PARTS.map(|t| distinct_peaks(&peaks_of(buffers, t))),
+        }
+    }
+
+    /// The candidates of the part of type `elem` (none for `bool`).
+    pub fn part(&self, elem: Scalar) -> &[Size] {
+        match FRAME_PARTS.iter().position(|t| *t == elem) {
+            Some(k) => &self.parts[k],
+            None => &[],
+        }
+    }
+
+    /// True when the frame has parts other than `f64`'s (it is then cut into one slice
+    /// per type).
+    pub fn typed(&self) -> bool {
+        self.parts[1..].iter().any(|p| !p.is_empty())
+    }
+
+    /// True when no part has a candidate (no frame).
+    pub fn is_empty(&self) -> bool {
+        self.parts.iter().all(Vec::is_empty)
+    }
+
+    /// The frame's slots at the given size values, with checked arithmetic (`None` when a
+    /// size is missing or a part fails).
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
+        let mut counts = [0u64; 3];
+        for (c, part) in counts.iter_mut().zip(&self.parts) {
+            *c = part.iter().try_fold(0, |m, p| Some(m.max(p.eval(env)?)))?;
+        }
+        counts[0]
+            .checked_add(counts[1].div_ceil(2))?
+            .checked_add(counts[2])
+    }
+
+    /// The frame's slots in a `const fn` (`scratch_len`): the largest candidate of each
+    /// part, saturating, and the parts' slots added up (the f64 part alone as before when
+    /// there is no other).
+    pub fn const_tokens(&self) -> TokenStream {
+        let max = |p: &[Size]| {
+            p.iter()
+                .map(const_size)
+                .reduce(|a, b| quote!(::fsmooth::__rt::max(#a, #b)))
+                .unwrap_or(quote!(0usize))
+        };
+        if !self.typed() {
+            return max(&self.parts[0]);
+        }
+        let [a, b, c] = [
+            max(&self.parts[0]),
+            max(&self.parts[1]),
+            max(&self.parts[2]),
+        ];
+        quote!(::fsmooth::__rt::slots(#a, #b, #c))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,18 +274,51 @@ mod tests {
     fn siblings_share_slots_and_peaks_are_kept() {
         let n = Size::Name("n".into());
         let mut f = Frame::default();
-        let a = f.push(n.clone(), Holds::Value("array"));
+        let a = f.push(n.clone(), Holds::Value("array"), Scalar::F64);
         assert_eq!(a.as_const(), Some(0));
-        let b = f.push(Size::Lit(3), Holds::Value("array"));
+        let b = f.push(Size::Lit(3), Holds::Value("array"), Scalar::F64);
         assert!(b.same(&n));
         f.pop();
-        let c = f.push(Size::Lit(5), Holds::Value("array"));
+        let c = f.push(Size::Lit(5), Holds::Value("array"), Scalar::F64);
         assert!(c.same(&n));
         f.pop();
         f.pop();
-        let peaks = distinct_peaks(&f.peaks());
+        let peaks = distinct_peaks(&f.peaks(Scalar::F64));
         // n, n + 3 and n + 5: only n + 5 matters.
         assert_eq!(peaks.len(), 1);
         assert!(peaks[0].same(&Size::plus(n, Size::Lit(5))));
+    }
+
+    #[test]
+    fn each_element_type_has_its_own_stack() {
+        let n = Size::Name("n".into());
+        let mut f = Frame::default();
+        assert_eq!(
+            f.push(n.clone(), Holds::Value("a"), Scalar::F64).as_const(),
+            Some(0)
+        );
+        // An f32 buffer on top of an f64 one starts its own part at 0, and a usize one too.
+        assert_eq!(
+            f.push(Size::Lit(3), Holds::Value("b"), Scalar::F32)
+                .as_const(),
+            Some(0)
+        );
+        assert_eq!(
+            f.push(Size::Lit(2), Holds::Value("c"), Scalar::Usize)
+                .as_const(),
+            Some(0)
+        );
+        let d = f.push(Size::Lit(4), Holds::Value("d"), Scalar::F32);
+        assert_eq!(d.as_const(), Some(3));
+        assert_eq!(f.buffers()[3].above, vec![1]);
+        f.truncate(0);
+        let p = Peaks::of(f.buffers());
+        assert!(p.typed());
+        // f64: n; f32: 3 + 4 = 7 (4 slots); usize: 2.
+        assert_eq!(p.eval(&|_| Some(10)), Some(10 + 4 + 2));
+        assert_eq!(
+            p.const_tokens().to_string(),
+            quote!(::fsmooth::__rt::slots(n, 7usize, 2usize)).to_string()
+        );
     }
 }

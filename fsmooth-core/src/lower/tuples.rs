@@ -6,7 +6,7 @@
 //! writes each state straight into its row of the destination and reads it back from there.
 
 use crate::front::size::Size;
-use crate::lir::{Ex, St, plus, wadd, wmul};
+use crate::lir::{Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, Type, VarId};
@@ -32,8 +32,7 @@ impl Dps<'_> {
         let id = self.temp(what);
         let (val, usize_ty) = match t {
             Type::Usize => (Ex::Usize(0), true),
-            Type::Bool => (Ex::Bool(false), false),
-            _ => (Ex::F64(0.0), false),
+            t => (crate::lir::zero(t.scalar().unwrap_or(Scalar::F64)), false),
         };
         code.push(St::Let {
             id: id.clone(),
@@ -48,8 +47,8 @@ impl Dps<'_> {
     pub(super) fn place(&mut self, t: &Type, holds: &Holds, code: &mut Vec<St>) -> Loc {
         match t {
             Type::Tuple(ts) => Loc::Tuple(ts.iter().map(|x| self.place(x, holds, code)).collect()),
-            Type::Arr(_, d) => {
-                let (marker, w) = self.alloc(d, holds.clone());
+            Type::Arr(elem, d) => {
+                let (marker, w) = self.alloc(*elem, d, holds.clone());
                 code.push(marker);
                 Loc::View(w)
             }
@@ -243,8 +242,8 @@ impl Dps<'_> {
                 }
                 (Loc::Tuple(cur), Loc::Tuple(nxt))
             }
-            Type::Arr(_, d) => {
-                let (markers, a, b) = self.alloc_pair(d, acc);
+            Type::Arr(elem, d) => {
+                let (markers, a, b) = self.alloc_pair(*elem, d, acc);
                 code.extend(markers);
                 let (c, n) = (self.temp("cur"), self.temp("nxt"));
                 for (id, w) in [(&c, &a), (&n, &b)] {
@@ -351,8 +350,10 @@ impl Dps<'_> {
         // A local per scalar component: its current value, then its next one.
         let mut leaves = Vec::new();
         leaves_of(&start, dest, &mut leaves);
+        let mut types = Vec::new();
+        leaf_types(&init.ty, &mut types);
         let mut scalars = Vec::new();
-        for (s, d) in &leaves {
+        for ((s, d), t) in leaves.iter().zip(types) {
             if let (Loc::Scalar(s), Loc::View(_) | Loc::Nowhere) = (s, d) {
                 let c = self.temp("acc");
                 code.push(St::Let {
@@ -361,7 +362,7 @@ impl Dps<'_> {
                     usize_ty: false,
                     val: Ex::Var(s.clone()),
                 });
-                let nx = self.scalar_place(&Type::F64, "next", &mut code);
+                let nx = self.scalar_place(t, "next", &mut code);
                 let kept = match d {
                     Loc::View(w) => Some(w.clone()),
                     _ => None,
@@ -596,6 +597,14 @@ fn leaves_of(start: &Loc, dest: &Loc, out: &mut Vec<(Loc, Loc)>) {
             }
         }
         (s, d) => out.push((s.clone(), d.clone())),
+    }
+}
+
+/// The types of the leaves of a value of type `t`, in the order of [`leaves_of`].
+fn leaf_types<'t>(t: &'t Type, out: &mut Vec<&'t Type>) {
+    match t {
+        Type::Tuple(ts) => ts.iter().for_each(|x| leaf_types(x, out)),
+        t => out.push(t),
     }
 }
 

@@ -2,7 +2,7 @@
 //! variable's array), with no copy; what is not already one is written to the frame.
 
 use crate::front::size::Size;
-use crate::lir::{Base, Checked, Ex, St, Wrap, plus, wadd, wmul};
+use crate::lir::{Base, Checked, Ex, Scalar, St, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind};
@@ -28,7 +28,7 @@ impl Dps<'_> {
             Kind::Index(a, i) if e.ty.is_arr() => {
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
-                let it = if self.proven(&i.sym, &Size::Lit(1), &dim0) {
+                let it = if self.in_bounds(i, &dim0) {
                     self.index_expr(i)
                 } else {
                     let it = self.scalar(i);
@@ -121,7 +121,8 @@ impl Dps<'_> {
             _ => {}
         }
         let holds = holds.unwrap_or_else(|| Holds::value(e));
-        let (marker, w) = self.alloc(e.ty.dims(), holds);
+        let elem = e.ty.scalar().unwrap_or(Scalar::F64);
+        let (marker, w) = self.alloc(elem, e.ty.dims(), holds);
         let mut code = vec![marker];
         code.extend(self.write(e, &w));
         (code, w)
@@ -152,10 +153,17 @@ impl Dps<'_> {
             && c.checked_add(k).is_some_and(|at| at < width)
             && self.param_rows(id).contains(&width)
         {
-            return Ex::LdRow(w.base.clone(), Box::new(x.clone()), width, c + k);
+            let t = self.elem_of(&w.base);
+            return Ex::LdRow(w.base.clone(), Box::new(x.clone()), width, c + k, t);
         }
         match row_width(&w.dims) {
-            Some(width) => Ex::LdRow(w.base.clone(), Box::new(off.clone()), width, k),
+            Some(width) => Ex::LdRow(
+                w.base.clone(),
+                Box::new(off.clone()),
+                width,
+                k,
+                self.elem_of(&w.base),
+            ),
             None => Ex::Ld(w.base.clone(), Box::new(wadd(off.clone(), Ex::Usize(k)))),
         }
     }

@@ -200,7 +200,7 @@ fn float_lets(e: &mut Core) {
     }
 }
 
-/// Fold constant f64 and bool arithmetic (IEEE-exact: only operations on two constants, and
+/// Fold constant float and bool arithmetic (IEEE-exact: only operations on two constants, and
 /// identities that hold for every f64, such as `x * 1.0`).
 pub fn fold(e: &mut Core) {
     for c in e.children_mut() {
@@ -210,12 +210,21 @@ pub fn fold(e: &mut Core) {
         Kind::Bin(op, a, b, _) => match (&a.kind, &b.kind) {
             (Kind::Float(x), Kind::Float(y)) => {
                 let (x, y) = (*x, *y);
+                // An f32 operation rounds to f32: computed in f32, as the kernel would.
+                let arith = |f: fn(f64, f64) -> f64, g: fn(f32, f32) -> f32| {
+                    let v = if a.ty == Type::F32 {
+                        f64::from(g(x as f32, y as f32))
+                    } else {
+                        f(x, y)
+                    };
+                    Some(Folded::To(Kind::Float(v)))
+                };
                 match op {
-                    BinOp::Add => Some(Folded::To(Kind::Float(x + y))),
-                    BinOp::Sub => Some(Folded::To(Kind::Float(x - y))),
-                    BinOp::Mul => Some(Folded::To(Kind::Float(x * y))),
-                    BinOp::Div => Some(Folded::To(Kind::Float(x / y))),
-                    BinOp::Rem => Some(Folded::To(Kind::Float(x % y))),
+                    BinOp::Add => arith(|x, y| x + y, |x, y| x + y),
+                    BinOp::Sub => arith(|x, y| x - y, |x, y| x - y),
+                    BinOp::Mul => arith(|x, y| x * y, |x, y| x * y),
+                    BinOp::Div => arith(|x, y| x / y, |x, y| x / y),
+                    BinOp::Rem => arith(|x, y| x % y, |x, y| x % y),
                     BinOp::Lt => Some(Folded::To(Kind::Bool(x < y))),
                     BinOp::Le => Some(Folded::To(Kind::Bool(x <= y))),
                     BinOp::Gt => Some(Folded::To(Kind::Bool(x > y))),
@@ -412,7 +421,7 @@ fn key(e: &Core) -> Option<String> {
         match &c.kind {
             Kind::Var(v) => Some(format!("v{v}")),
             Kind::Size(s) => Some(format!("s({s})")),
-            Kind::Float(x) => Some(format!("f{:x}", x.to_bits())),
+            Kind::Float(x) => Some(format!("f{}{:x}", c.ty, x.to_bits())),
             Kind::Bool(b) => Some(format!("b{b}")),
             Kind::Index(..) | Kind::Bin(..) => key(c),
             _ => None,

@@ -185,10 +185,15 @@ fn every_prelude_function_passes_every_pass() {
         sizes.sort();
         sizes.dedup();
         let sizes: String = sizes.iter().map(|s| format!(", {s}: usize")).collect();
-        block.push_str(&format!(
-            "pub fn p_{name}({params}{sizes}) -> {ret} {{ {name}({}) }}\n",
-            args.join(", ")
-        ));
+        // The prelude is generic in its element type `T`: each function at f64 and at f32.
+        for elem in ["f64", "f32"] {
+            let params = params.replace('T', elem);
+            let ret = ret.replace('T', elem);
+            block.push_str(&format!(
+                "pub fn p_{name}_{elem}({params}{sizes}) -> {ret} {{ {name}({}) }}\n",
+                args.join(", ")
+            ));
+        }
     }
     assert!(block.lines().count() > 10, "{block}");
     passes_every_pass(&block);

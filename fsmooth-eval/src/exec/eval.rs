@@ -4,14 +4,15 @@
 use super::resolve::{ResolvedEx, ResolvedSize};
 use super::state::{Executor, Outcome, Value, arithmetic_error, fault, runtime_error};
 use fsmooth_core::front::ast::{BinOp, MathFn};
-use fsmooth_core::lir::{Checked, Entry, Wrap};
+use fsmooth_core::lir::{Checked, Entry, Scalar, Wrap};
 use fsmooth_runtime::__rt;
 
 impl Executor<'_> {
-    pub(super) fn eval_f64(&mut self, e: &ResolvedEx) -> Outcome<f64> {
+    /// The value of `e`, a scalar (what a store or a slot takes).
+    pub(super) fn eval_scalar(&mut self, e: &ResolvedEx) -> Outcome<Value> {
         match self.eval(e)? {
-            Value::F64(v) => Ok(v),
-            v => fault(format!("expected f64, found {}", v.describe())),
+            v @ (Value::F64(_) | Value::F32(_) | Value::Usize(_) | Value::Bool(_)) => Ok(v),
+            v => fault(format!("expected a scalar, found {}", v.describe())),
         }
     }
 
@@ -33,10 +34,11 @@ impl Executor<'_> {
     pub(super) fn eval(&mut self, e: &ResolvedEx) -> Outcome<Value> {
         Ok(match e {
             ResolvedEx::F64(v) => Value::F64(*v),
+            ResolvedEx::F32(v) => Value::F32(*v),
             ResolvedEx::Bool(v) => Value::Bool(*v),
             ResolvedEx::Usize(v) => Value::Usize(*v),
             ResolvedEx::Var(id) => match self.binding(*id)?.value {
-                v @ (Value::F64(_) | Value::Usize(_) | Value::Bool(_)) => v,
+                v @ (Value::F64(_) | Value::F32(_) | Value::Usize(_) | Value::Bool(_)) => v,
                 v => {
                     return fault(format!(
                         "`{}` is used as a scalar but is {}",
@@ -45,7 +47,7 @@ impl Executor<'_> {
                     ));
                 }
             },
-            ResolvedEx::Len(b) => Value::Usize(self.buffers[self.buffer_of(*b)?].data.len()),
+            ResolvedEx::Len(b) => Value::Usize(self.buffers[self.buffer_of(*b)?].len()),
             ResolvedEx::Bin(op, a, b) => self.binary(*op, a, b)?,
             ResolvedEx::Checked(c, a, b, text) => {
                 let a = self.eval_usize(a)?;
@@ -71,6 +73,7 @@ impl Executor<'_> {
             }
             ResolvedEx::Neg(a) => match self.eval(a)? {
                 Value::F64(v) => Value::F64(-v),
+                Value::F32(v) => Value::F32(-v),
                 v => return fault(format!("`-` on {}", v.describe())),
             },
             ResolvedEx::Not(a) => match self.eval(a)? {
@@ -80,58 +83,36 @@ impl Executor<'_> {
             },
             ResolvedEx::ToF64(a) => match self.eval(a)? {
                 Value::F64(v) => Value::F64(v),
+                Value::F32(v) => Value::F64(f64::from(v)),
                 Value::Usize(v) => Value::F64(v as f64),
                 v => return fault(format!("`as f64` on {}", v.describe())),
             },
+            ResolvedEx::ToF32(a) => match self.eval(a)? {
+                Value::F64(v) => Value::F32(v as f32),
+                Value::F32(v) => Value::F32(v),
+                Value::Usize(v) => Value::F32(v as f32),
+                v => return fault(format!("`as f32` on {}", v.describe())),
+            },
             ResolvedEx::ToUsize(a) => match self.eval(a)? {
                 Value::F64(v) => Value::Usize(v as usize),
+                Value::F32(v) => Value::Usize(v as usize),
                 Value::Usize(v) => Value::Usize(v),
                 Value::Bool(v) => Value::Usize(usize::from(v)),
                 v => return fault(format!("`as usize` on {}", v.describe())),
             },
-            ResolvedEx::Math(f, x, y) => {
-                let x = self.eval_f64(x)?;
-                Value::F64(match (f, y) {
-                    (MathFn::Powi, Some(n)) => {
-                        let n = self.eval_usize(n)?;
-                        __rt::powi(x, i32::try_from(n).unwrap_or(i32::MAX))
-                    }
-                    (MathFn::Powf, Some(y)) => {
-                        let y = self.eval_f64(y)?;
-                        __rt::powf(x, y)
-                    }
-                    (MathFn::Min, Some(y)) => {
-                        let y = self.eval_f64(y)?;
-                        __rt::min(x, y)
-                    }
-                    (MathFn::Max, Some(y)) => {
-                        let y = self.eval_f64(y)?;
-                        __rt::max_f(x, y)
-                    }
-                    (MathFn::Powi | MathFn::Powf | MathFn::Min | MathFn::Max, None) => {
-                        return fault(format!("`{}` without its argument", f.name()));
-                    }
-                    (MathFn::Sqrt, _) => __rt::sqrt(x),
-                    (MathFn::Exp, _) => __rt::exp(x),
-                    (MathFn::Ln, _) => __rt::ln(x),
-                    (MathFn::Sin, _) => __rt::sin(x),
-                    (MathFn::Cos, _) => __rt::cos(x),
-                    (MathFn::Tan, _) => __rt::tan(x),
-                    (MathFn::Tanh, _) => __rt::tanh(x),
-                    (MathFn::Abs, _) => __rt::abs(x),
-                    (MathFn::Floor, _) => __rt::floor(x),
-                    (MathFn::Ceil, _) => __rt::ceil(x),
-                    (other, _) => {
-                        return fault(format!("`{}` is not in the executor yet", other.name()));
-                    }
-                })
+            ResolvedEx::Math(f, args) => {
+                let mut vs = Vec::with_capacity(args.len());
+                for a in args {
+                    vs.push(self.eval(a)?);
+                }
+                math(*f, &vs)?
             }
             ResolvedEx::Entry(en, xs) => self.entry(en, xs)?,
             ResolvedEx::Const(s) => Value::Usize(self.eval_size(s)?),
             ResolvedEx::Ld(b, at) => {
                 let buf = self.buffer_of(*b)?;
                 let at = self.eval_usize(at)?;
-                let len = self.buffers[buf].data.len();
+                let len = self.buffers[buf].len();
                 if at >= len {
                     return fault(format!(
                         "proven load {}[{at}] out of range for length {len} \
@@ -140,13 +121,21 @@ impl Executor<'_> {
                     ));
                 }
                 self.check_live(buf, at, at + 1)?;
-                Value::F64(self.read_slot(buf, at)?)
+                self.read_slot(buf, at)?
             }
-            ResolvedEx::LdRow(b, off, width, at) => {
+            ResolvedEx::LdRow(b, off, width, at, elem) => {
                 // A buffer, or a row (a segment's): offsets are the row's.
                 let (buf, row_off, row) = self.buffer_part(*b)?;
                 let off = self.eval_usize(off)?;
-                let len = row.unwrap_or(self.buffers[buf].data.len());
+                // `ldr` takes `&[f64]`; `ldr_of` any element type.
+                if *elem == Scalar::F64 && self.buffers[buf].elem != Scalar::F64 {
+                    return fault(format!(
+                        "`ldr` (of f64) on `{}`, a buffer of {}",
+                        self.buffers[buf].name(),
+                        self.buffers[buf].elem
+                    ));
+                }
+                let len = row.unwrap_or(self.buffers[buf].len());
                 if *at >= *width || off.checked_add(*width).is_none_or(|end| end > len) {
                     return fault(format!(
                         "proven row load {}[{off}..{off} + {width}][{at}] out of range for \
@@ -155,7 +144,7 @@ impl Executor<'_> {
                     ));
                 }
                 self.check_live(buf, row_off + off, row_off + off + width)?;
-                Value::F64(self.read_slot(buf, row_off + off + at)?)
+                self.read_slot(buf, row_off + off + at)?
             }
             ResolvedEx::Check(i, d) => {
                 let i = self.eval_usize(i)?;
@@ -163,7 +152,7 @@ impl Executor<'_> {
                 Value::Usize(__rt::check(i, d).map_err(runtime_error)?)
             }
             ResolvedEx::Elem(id) => match self.binding(*id)?.value {
-                Value::Elem(buf, i) => Value::F64(self.read_slot(buf, i)?),
+                Value::Elem(buf, i) => self.read_slot(buf, i)?,
                 v => {
                     return fault(format!(
                         "`*{}` of {}, not a stream element",
@@ -230,6 +219,17 @@ impl Executor<'_> {
                     None => return bad(Value::F64(x), Value::F64(y)),
                 },
             }),
+            (Value::F32(x), Value::F32(y)) => Ok(match op {
+                BinOp::Add => Value::F32(x + y),
+                BinOp::Sub => Value::F32(x - y),
+                BinOp::Mul => Value::F32(x * y),
+                BinOp::Div => Value::F32(x / y),
+                BinOp::Rem => Value::F32(x % y),
+                _ => match cmp(x.partial_cmp(&y)) {
+                    Some(r) => Value::Bool(r),
+                    None => return bad(Value::F32(x), Value::F32(y)),
+                },
+            }),
             (Value::Usize(x), Value::Usize(y)) => {
                 let r = match op {
                     BinOp::Add => x.checked_add(y),
@@ -276,6 +276,10 @@ impl Executor<'_> {
                 __rt::max(a, b)
             }
             Entry::Root(k) => __rt::root(arg(0)?, *k),
+            Entry::Slots => {
+                let (a, b, c) = (arg(0)?, arg(1)?, arg(2)?);
+                __rt::slots(a, b, c)
+            }
             Entry::SolveLinear(scale, offset) => __rt::solve_linear(arg(0)?, *scale, *offset),
         }))
     }
@@ -320,4 +324,90 @@ impl Executor<'_> {
             }
         })
     }
+}
+
+/// A math method on values as the runtime computes it: each float type in its own width
+/// (the runtime's generic functions), `min`, `max` and `clamp` on usize too. The operands
+/// must all be of the receiver's type (`powi`'s exponent is a usize).
+fn math(f: MathFn, vs: &[Value]) -> Outcome<Value> {
+    let bad = || {
+        let types: Vec<&str> = vs.iter().map(|v| v.describe()).collect();
+        fault(format!("`{}` on {}", f.name(), types.join(", ")))
+    };
+    if f == MathFn::Powi {
+        return match vs {
+            [Value::F64(x), Value::Usize(k)] => Ok(Value::F64(__rt::powi(*x, exponent(*k)))),
+            [Value::F32(x), Value::Usize(k)] => Ok(Value::F32(__rt::powi(*x, exponent(*k)))),
+            _ => bad(),
+        };
+    }
+    let same = |t: Scalar| vs.iter().all(|v| v.scalar() == Some(t));
+    match vs.first() {
+        Some(Value::F64(_)) if same(Scalar::F64) => {
+            let xs: Vec<f64> = vs
+                .iter()
+                .map(|v| if let Value::F64(x) = v { *x } else { 0.0 })
+                .collect();
+            float(f, &xs).map(Value::F64).map_or_else(bad, Ok)
+        }
+        Some(Value::F32(_)) if same(Scalar::F32) => {
+            let xs: Vec<f32> = vs
+                .iter()
+                .map(|v| if let Value::F32(x) = v { *x } else { 0.0 })
+                .collect();
+            float(f, &xs).map(Value::F32).map_or_else(bad, Ok)
+        }
+        Some(Value::Usize(_)) if same(Scalar::Usize) => {
+            let xs: Vec<usize> = vs
+                .iter()
+                .map(|v| if let Value::Usize(x) = v { *x } else { 0 })
+                .collect();
+            Ok(Value::Usize(match (f, xs.as_slice()) {
+                (MathFn::Min, [x, y]) => __rt::min(*x, *y),
+                (MathFn::Max, [x, y]) => __rt::max_f(*x, *y),
+                (MathFn::Clamp, [x, lo, hi]) => __rt::clamp(*x, *lo, *hi),
+                _ => return bad(),
+            }))
+        }
+        _ => bad(),
+    }
+}
+
+/// `powi`'s exponent as printed: `i32::try_from(k).unwrap_or(i32::MAX)`.
+fn exponent(k: usize) -> i32 {
+    i32::try_from(k).unwrap_or(i32::MAX)
+}
+
+/// A float method of `xs[0]` with the arguments `xs[1..]`, as the runtime computes it.
+fn float<F: __rt::Float + __rt::Ordered>(f: MathFn, xs: &[F]) -> Option<F> {
+    Some(match (f, xs) {
+        (MathFn::Sqrt, [x]) => __rt::sqrt(*x),
+        (MathFn::Exp, [x]) => __rt::exp(*x),
+        (MathFn::Ln, [x]) => __rt::ln(*x),
+        (MathFn::Sin, [x]) => __rt::sin(*x),
+        (MathFn::Cos, [x]) => __rt::cos(*x),
+        (MathFn::Tan, [x]) => __rt::tan(*x),
+        (MathFn::Tanh, [x]) => __rt::tanh(*x),
+        (MathFn::Abs, [x]) => __rt::abs(*x),
+        (MathFn::Floor, [x]) => __rt::floor(*x),
+        (MathFn::Ceil, [x]) => __rt::ceil(*x),
+        (MathFn::Asin, [x]) => __rt::asin(*x),
+        (MathFn::Acos, [x]) => __rt::acos(*x),
+        (MathFn::Atan, [x]) => __rt::atan(*x),
+        (MathFn::Sinh, [x]) => __rt::sinh(*x),
+        (MathFn::Cosh, [x]) => __rt::cosh(*x),
+        (MathFn::Cbrt, [x]) => __rt::cbrt(*x),
+        (MathFn::Exp2, [x]) => __rt::exp2(*x),
+        (MathFn::Log2, [x]) => __rt::log2(*x),
+        (MathFn::Log10, [x]) => __rt::log10(*x),
+        (MathFn::Signum, [x]) => __rt::signum(*x),
+        (MathFn::Powf, [x, y]) => __rt::powf(*x, *y),
+        (MathFn::Min, [x, y]) => __rt::min(*x, *y),
+        (MathFn::Max, [x, y]) => __rt::max_f(*x, *y),
+        (MathFn::Atan2, [y, x]) => __rt::atan2(*y, *x),
+        (MathFn::Hypot, [x, y]) => __rt::hypot(*x, *y),
+        (MathFn::MulAdd, [x, a, b]) => __rt::mul_add(*x, *a, *b),
+        (MathFn::Clamp, [x, lo, hi]) => __rt::clamp(*x, *lo, *hi),
+        _ => return None,
+    })
 }

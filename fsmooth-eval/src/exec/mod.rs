@@ -8,10 +8,14 @@
 //! results are returned, several for a tuple of them ([`lir::Ex::Tuple`]). It flags:
 //!
 //! * a proven load or store (`ld`/`st`) out of range (the printed code reads 0.0 or skips);
+//! * a value stored to a buffer of another element type, an argument whose element type is
+//!   not the signature's, f32 mixed with f64 (buffers and values are typed: `f64`, `f32`
+//!   and `usize` each exactly, f32 arithmetic in f32);
 //! * a `get`/`get_mut` range of a fill, a stream or a copy out of range (the printed code
 //!   skips the loop);
-//! * an allocation outside the frame or overlapping a live one, an access to the frame
-//!   outside every live allocation, a read of a slot of an output, of the frame or of a heap
+//! * an allocation outside its part of the frame or overlapping a live one there (the
+//!   frame is one part per element type, each its own stack), an access to the frame
+//!   outside every live allocation, a frame too short for its parts, a read of a slot of an output, of the frame or of a heap
 //!   buffer that was never written (since its allocation);
 //! * for each output: a slot never written by a successful call, a slot written twice with
 //!   no read between (overlapping writes: each slot is written once, or read and written
@@ -40,7 +44,7 @@ mod stmt;
 mod tests;
 
 use fsmooth_core::lir::{self, St};
-use resolve::{NameId, Resolver, canonical_name};
+use resolve::{FIRST_NAMES, NameId, Resolver, canonical_name};
 use state::{Executor, Stop, Value};
 
 /// An argument value.
@@ -48,12 +52,18 @@ use state::{Executor, Stop, Value};
 pub enum Arg {
     /// An `f64` scalar.
     F64(f64),
+    /// An `f32` scalar.
+    F32(f32),
     /// A `usize` scalar (or size).
     Usize(usize),
     /// A `bool` scalar.
     Bool(bool),
-    /// An array, row-major and flat.
+    /// An `f64` array, row-major and flat.
     Array(Vec<f64>),
+    /// An `f32` array, row-major and flat.
+    F32s(Vec<f32>),
+    /// A `usize` array (an index array), row-major and flat.
+    Usizes(Vec<usize>),
 }
 
 /// What a kernel call returned.
@@ -61,11 +71,13 @@ pub enum Arg {
 pub enum Returned {
     /// A scalar kernel's `f64`.
     F64(f64),
+    /// A scalar kernel's `f32`.
+    F32(f32),
     /// A scalar kernel's `usize`.
     Usize(usize),
     /// A scalar kernel's `bool`.
     Bool(bool),
-    /// An array kernel's `out`, every slot written.
+    /// An array kernel's `out`, every slot written (f32 and usize elements as f64).
     Out(Vec<f64>),
 }
 
@@ -91,6 +103,8 @@ const MAX_FRAME: usize = 1 << 24;
 pub enum Scalar {
     /// An `f64`.
     F64(f64),
+    /// An `f32`.
+    F32(f32),
     /// A `usize`.
     Usize(usize),
     /// A `bool`.
@@ -101,6 +115,7 @@ impl From<Scalar> for Returned {
     fn from(s: Scalar) -> Returned {
         match s {
             Scalar::F64(v) => Returned::F64(v),
+            Scalar::F32(v) => Returned::F32(v),
             Scalar::Usize(v) => Returned::Usize(v),
             Scalar::Bool(v) => Returned::Bool(v),
         }
@@ -110,7 +125,8 @@ impl From<Scalar> for Returned {
 /// What a kernel call gave: its outputs and its scalar results.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outputs {
-    /// Each output, in the order the call named them, every slot written.
+    /// Each output, in the order the call named them, every slot written (f32 and usize
+    /// elements as f64: exact for f32, and for usize up to 2^53).
     pub arrays: Vec<Vec<f64>>,
     /// The scalar results in position order: none for a kernel of array results only, one
     /// for a scalar kernel (or a kernel with one scalar among several results), several for
@@ -170,7 +186,7 @@ pub fn call(
 ) -> Result<Result<Outputs, String>, Fault> {
     check_output_names(outs);
     let mut resolver = Resolver::default();
-    for n in ["out", "scratch"] {
+    for n in FIRST_NAMES {
         resolver.intern(n);
     }
     let body = resolver.stmts(&f.body);
@@ -213,6 +229,7 @@ pub fn call(
             for (k, v) in values.into_iter().enumerate() {
                 scalars.push(match v {
                     Value::F64(v) => Scalar::F64(v),
+                    Value::F32(v) => Scalar::F32(v),
                     Value::Usize(v) => Scalar::Usize(v),
                     Value::Bool(v) => Scalar::Bool(v),
                     v => {

@@ -4,15 +4,27 @@
 
 use fsmooth_core::front::ast::{BinOp, MathFn};
 use fsmooth_core::front::size::Size;
-use fsmooth_core::lir::{self, Base, Checked, Entry, Ex, St, Wrap};
+use fsmooth_core::lir::{self, Base, Checked, Entry, Ex, Scalar, St, Wrap};
 use proc_macro2::{Ident, Span};
 use std::collections::HashMap;
 
 /// An interned name: its index in [`Resolver::names`].
 pub(super) type NameId = u32;
-/// The names `run` interns first.
+/// The names `run` interns first ([`FIRST_NAMES`]).
 pub(super) const OUT_NAME: NameId = 0;
 pub(super) const SCRATCH_NAME: NameId = 1;
+
+/// The names interned first, in order: `out`, then the frame's parts.
+pub(super) const FIRST_NAMES: [&str; 4] = ["out", "scratch", "scratch_f32", "scratch_usize"];
+
+/// The name of the frame's part of element type `elem`.
+pub(super) fn scratch_name(elem: Scalar) -> NameId {
+    match elem {
+        Scalar::F32 => 2,
+        Scalar::Usize => 3,
+        _ => SCRATCH_NAME,
+    }
+}
 
 /// The name as Rust resolves it: `r#x` and `x` are one identifier.
 pub(super) fn canonical_name(s: &str) -> String {
@@ -22,6 +34,7 @@ pub(super) fn canonical_name(s: &str) -> String {
 /// A resolved [`Ex`].
 pub(super) enum ResolvedEx<'a> {
     F64(f64),
+    F32(f32),
     Bool(bool),
     Usize(usize),
     Var(NameId),
@@ -32,12 +45,14 @@ pub(super) enum ResolvedEx<'a> {
     Neg(Box<ResolvedEx<'a>>),
     Not(Box<ResolvedEx<'a>>),
     ToF64(Box<ResolvedEx<'a>>),
+    ToF32(Box<ResolvedEx<'a>>),
     ToUsize(Box<ResolvedEx<'a>>),
-    Math(MathFn, Box<ResolvedEx<'a>>, Option<Box<ResolvedEx<'a>>>),
+    /// The receiver, then the arguments (exactly as many as the method takes).
+    Math(MathFn, Vec<ResolvedEx<'a>>),
     Entry(Entry, Vec<ResolvedEx<'a>>),
     Const(ResolvedSize),
     Ld(NameId, Box<ResolvedEx<'a>>),
-    LdRow(NameId, Box<ResolvedEx<'a>>, usize, usize),
+    LdRow(NameId, Box<ResolvedEx<'a>>, usize, usize, Scalar),
     Check(Box<ResolvedEx<'a>>, Box<ResolvedEx<'a>>),
     Elem(NameId),
     Block(Vec<ResolvedSt<'a>>, Box<ResolvedEx<'a>>),
@@ -111,16 +126,26 @@ pub(super) enum ResolvedSt<'a> {
         src_off: ResolvedEx<'a>,
         n: ResolvedEx<'a>,
     },
-    Alloc(ResolvedEx<'a>, ResolvedEx<'a>),
-    Heap(NameId, ResolvedEx<'a>),
+    Alloc(Scalar, ResolvedEx<'a>, ResolvedEx<'a>),
+    Heap(NameId, ResolvedEx<'a>, Scalar),
     CheckLen {
         arg: &'a str,
         base: NameId,
         want: ResolvedEx<'a>,
+        elem: Scalar,
+    },
+    CheckColumn {
+        base: NameId,
+        at: ResolvedEx<'a>,
+        stride: ResolvedEx<'a>,
+        len: ResolvedEx<'a>,
     },
     Frame {
         len: Option<ResolvedEx<'a>>,
         constant: Option<usize>,
+        /// The element counts of the parts a typed frame is cut into (`None`: a part with
+        /// no name), as printed.
+        parts: Option<[Option<ResolvedEx<'a>>; 3]>,
     },
 }
 
@@ -163,7 +188,7 @@ impl Resolver {
         match b {
             Base::Param(i) => self.ident(i),
             Base::Out => OUT_NAME,
-            Base::Scratch => SCRATCH_NAME,
+            Base::Scratch(t) => scratch_name(*t),
             Base::Heap(_) | Base::OutPart(_) => self.intern(&b.name()),
             Base::Row(i) => self.ident(i),
         }
@@ -215,6 +240,7 @@ impl Resolver {
                 ResolvedEx::Internal("a tuple inside an expression")
             }
             Ex::F64(v) => ResolvedEx::F64(*v),
+            Ex::F32(v) => ResolvedEx::F32(*v),
             Ex::Bool(b) => ResolvedEx::Bool(*b),
             Ex::Usize(v) => ResolvedEx::Usize(*v),
             Ex::Var(i) => ResolvedEx::Var(self.ident(i)),
@@ -225,30 +251,32 @@ impl Resolver {
             Ex::Neg(a) => ResolvedEx::Neg(self.boxed(a)),
             Ex::Not(a) => ResolvedEx::Not(self.boxed(a)),
             Ex::ToF64(a) => ResolvedEx::ToF64(self.boxed(a)),
+            Ex::ToF32(a) => ResolvedEx::ToF32(self.boxed(a)),
             Ex::ToUsize(a) => ResolvedEx::ToUsize(self.boxed(a)),
             Ex::Math(f, xs) => {
-                // Printing takes `xs[0]` (and `xs[1]`) and ignores the rest.
+                // Printing takes the receiver and the method's arguments and ignores the rest.
                 if xs.len() < 1 + f.arity() {
                     self.fail(format!("`{}` with {} arguments", f.name(), xs.len()));
                     return ResolvedEx::Internal("malformed math call");
                 }
-                let y = (f.arity() == 1).then(|| self.boxed(&xs[1]));
-                ResolvedEx::Math(*f, self.boxed(&xs[0]), y)
+                let args = xs[..1 + f.arity()].iter().map(|x| self.expr(x)).collect();
+                ResolvedEx::Math(*f, args)
             }
             Ex::Entry(en, xs) => {
                 let want = match en {
                     Entry::FromLen | Entry::Max => 2,
                     Entry::Root(_) | Entry::SolveLinear(..) => 1,
+                    Entry::Slots => 3,
                 };
                 if xs.len() != want {
                     self.fail(format!("`{en:?}` called with {} arguments", xs.len()));
                 }
                 ResolvedEx::Entry(en.clone(), xs.iter().map(|x| self.expr(x)).collect())
             }
-            Ex::Const(s) => ResolvedEx::Const(self.size(&s.fold())),
+            Ex::Const(s) => ResolvedEx::Const(self.size(&s.whole())),
             Ex::Ld(b, at) => ResolvedEx::Ld(self.read(b), self.boxed(at)),
-            Ex::LdRow(b, off, width, k) => {
-                ResolvedEx::LdRow(self.read(b), self.boxed(off), *width, *k)
+            Ex::LdRow(b, off, width, k, t) => {
+                ResolvedEx::LdRow(self.read(b), self.boxed(off), *width, *k, *t)
             }
             Ex::Check(i, d) => ResolvedEx::Check(self.boxed(i), self.boxed(d)),
             Ex::Elem(i) => ResolvedEx::Elem(self.ident(i)),
@@ -278,9 +306,10 @@ impl Resolver {
         }
     }
 
-    /// A folded size, node by node as `size::const_size` prints it (which folds every node).
+    /// A folded size, node by node as `size::const_size` prints it (which takes every node
+    /// as a whole, [`Size::whole`]).
     fn size(&mut self, s: &Size) -> ResolvedSize {
-        let s = s.fold();
+        let s = s.whole();
         let mut bin = |a: &Size, b: &Size| (Box::new(self.size(a)), Box::new(self.size(b)));
         match &s {
             Size::Lit(v) => ResolvedSize::Lit(*v as usize),
@@ -422,20 +451,40 @@ impl Resolver {
                     n: self.expr(n),
                 }
             }
-            St::Alloc { off, len } => ResolvedSt::Alloc(self.expr(off), self.expr(len)),
-            St::Heap { id, len } => {
-                let len = self.expr(len);
-                ResolvedSt::Heap(self.intern(&Base::Heap(*id).name()), len)
+            St::Alloc { elem, off, len } => {
+                ResolvedSt::Alloc(*elem, self.expr(off), self.expr(len))
             }
-            St::CheckLen { arg, base, want } => ResolvedSt::CheckLen {
+            St::Heap { id, len, elem } => {
+                let len = self.expr(len);
+                ResolvedSt::Heap(self.intern(&Base::Heap(*id).name()), len, *elem)
+            }
+            St::CheckLen {
+                arg,
+                base,
+                want,
+                elem,
+            } => ResolvedSt::CheckLen {
                 arg,
                 base: self.read(base),
                 want: self.expr(want),
+                elem: *elem,
+            },
+            St::CheckColumn {
+                base,
+                at,
+                stride,
+                len,
+            } => ResolvedSt::CheckColumn {
+                base: self.read(base),
+                at: self.expr(at),
+                stride: self.expr(stride),
+                len: self.expr(len),
             },
             St::Frame {
                 len,
                 constant,
                 heap,
+                parts,
             } => {
                 // As printed: a heap frame is `len` slots; a constant frame prints only the
                 // constant; no length, no frame.
@@ -444,7 +493,14 @@ impl Resolver {
                     (Some(_), Some(n), false) => (None, Some(*n)),
                     (None, ..) => (None, None),
                 };
-                ResolvedSt::Frame { len, constant }
+                let parts = parts
+                    .as_ref()
+                    .map(|ps| [0, 1, 2].map(|k| ps[k].as_ref().map(|p| self.expr(p))));
+                ResolvedSt::Frame {
+                    len,
+                    constant,
+                    parts,
+                }
             }
         }
     }

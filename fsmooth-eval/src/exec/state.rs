@@ -4,14 +4,22 @@
 
 use super::resolve::{NameId, OUT_NAME, SCRATCH_NAME};
 use super::{Arg, STEP_BUDGET};
+use fsmooth_core::lir::{FRAME_PARTS, Scalar};
 
-/// The buffer index of the frame; the outputs, the parameters and heap buffers follow.
-pub(super) const SCRATCH_BUFFER: usize = 0;
+/// The buffer index of the frame's part of element type `elem` (`f64`, `f32`, `usize`:
+/// buffers 0, 1 and 2); the outputs, the parameters and heap buffers follow.
+pub(super) fn scratch_buffer(elem: Scalar) -> usize {
+    FRAME_PARTS.iter().position(|t| *t == elem).unwrap_or(0)
+}
+
+/// How many buffers the frame's parts take.
+pub(super) const SCRATCH_BUFFERS: usize = 3;
 
 /// A run-time value of the loop IR: a scalar, or a reference to (part of) a buffer.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Value {
     F64(f64),
+    F32(f32),
     Usize(usize),
     Bool(bool),
     /// A buffer (by index).
@@ -27,12 +35,24 @@ impl Value {
     pub(super) fn describe(self) -> &'static str {
         match self {
             Value::F64(_) => "f64",
+            Value::F32(_) => "f32",
             Value::Usize(_) => "usize",
             Value::Bool(_) => "bool",
             Value::Buffer(_) => "a buffer",
-            Value::Elem(..) => "a stream element (&f64)",
-            Value::Row(..) => "a row (&[f64])",
+            Value::Elem(..) => "a stream element (&T)",
+            Value::Row(..) => "a row (&[T])",
         }
+    }
+
+    /// The scalar type of a scalar value.
+    pub(super) fn scalar(self) -> Option<Scalar> {
+        Some(match self {
+            Value::F64(_) => Scalar::F64,
+            Value::F32(_) => Scalar::F32,
+            Value::Usize(_) => Scalar::Usize,
+            Value::Bool(_) => Scalar::Bool,
+            _ => return None,
+        })
     }
 
     pub(super) fn same_type(self, o: Value) -> bool {
@@ -53,15 +73,19 @@ pub(super) enum BufferKind {
     Param(String),
     /// An output: `out`, or `outK` of a kernel with several results (its name).
     Out(String),
-    Scratch,
+    /// The frame's part of this element type.
+    Scratch(Scalar),
     /// A buffer of `storage = "heap"` (its Rust name).
     Heap(String),
 }
 
-/// A buffer's slots, and which of them were written.
+/// A buffer's slots (of its element type, each kept as its bits: exact for every type),
+/// and which of them were written.
 pub(super) struct Buffer {
     pub(super) kind: BufferKind,
-    pub(super) data: Vec<f64>,
+    /// The element type.
+    pub(super) elem: Scalar,
+    data: Vec<u64>,
     pub(super) written: Vec<bool>,
     /// Whether `written` is kept (outputs, the frame and heap buffers).
     tracked: bool,
@@ -74,11 +98,12 @@ pub(super) struct Buffer {
 }
 
 impl Buffer {
-    /// A buffer of `len` never-written slots whose writes are tracked.
-    pub(super) fn tracked(kind: BufferKind, len: usize) -> Buffer {
+    /// A buffer of `len` never-written slots of type `elem` whose writes are tracked.
+    pub(super) fn tracked(kind: BufferKind, elem: Scalar, len: usize) -> Buffer {
         Buffer {
             kind,
-            data: vec![f64::NAN; len],
+            elem,
+            data: vec![f64::NAN.to_bits(); len],
             written: vec![false; len],
             tracked: true,
             unread: Vec::new(),
@@ -86,10 +111,68 @@ impl Buffer {
         }
     }
 
+    /// A parameter's buffer: read-only, untracked.
+    fn param(name: &str, elem: Scalar, data: Vec<u64>) -> Buffer {
+        Buffer {
+            kind: BufferKind::Param(name.to_string()),
+            elem,
+            written: Vec::new(),
+            data,
+            tracked: false,
+            unread: Vec::new(),
+            checked: false,
+        }
+    }
+
+    /// How many slots.
+    pub(super) fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Slot `i` (in range) as a value of the buffer's type.
+    fn value(&self, i: usize) -> Value {
+        let bits = self.data[i];
+        match self.elem {
+            Scalar::F32 => Value::F32(f32::from_bits(bits as u32)),
+            Scalar::Usize => Value::Usize(bits as usize),
+            Scalar::Bool => Value::Bool(bits != 0),
+            Scalar::F64 => Value::F64(f64::from_bits(bits)),
+        }
+    }
+
+    /// The bits of `v` for a slot, when it is of the buffer's type.
+    fn bits(&self, v: Value) -> Option<u64> {
+        Some(match (self.elem, v) {
+            (Scalar::F64, Value::F64(x)) => x.to_bits(),
+            (Scalar::F32, Value::F32(x)) => u64::from(x.to_bits()),
+            (Scalar::Usize, Value::Usize(x)) => x as u64,
+            _ => return None,
+        })
+    }
+
+    /// Every slot as f64 (exact for f32, and for usize up to 2^53): an output's values.
+    pub(super) fn as_f64s(&self) -> Vec<f64> {
+        (0..self.len())
+            .map(|i| match self.value(i) {
+                Value::F32(x) => f64::from(x),
+                Value::Usize(x) => x as f64,
+                Value::F64(x) => x,
+                _ => f64::NAN,
+            })
+            .collect()
+    }
+
+    /// Every slot as usize (an index array's elements), `None` unless the buffer holds usize.
+    pub(super) fn as_usizes(&self) -> Option<Vec<usize>> {
+        (self.elem == Scalar::Usize).then(|| self.data.iter().map(|&b| b as usize).collect())
+    }
+
     pub(super) fn name(&self) -> &str {
         match &self.kind {
             BufferKind::Param(n) | BufferKind::Heap(n) | BufferKind::Out(n) => n,
-            BufferKind::Scratch => "scratch",
+            BufferKind::Scratch(Scalar::F64) => "scratch",
+            BufferKind::Scratch(Scalar::F32) => "scratch_f32",
+            BufferKind::Scratch(_) => "scratch_usize",
         }
     }
 
@@ -142,12 +225,14 @@ pub(super) struct Executor<'c> {
     pub(super) env: Vec<Vec<Binding>>,
     /// Names bound, in order (popped at the end of each statement list).
     trail: Vec<NameId>,
-    /// The frame, the outputs, the parameters, then the heap buffers of the open scopes.
+    /// The frame's parts (f64, f32, usize), the outputs, the parameters, then the heap
+    /// buffers of the open scopes.
     pub(super) buffers: Vec<Buffer>,
     /// How many outputs the call has.
     outputs: usize,
-    /// Live allocations of the frame, `[off, end)`, in allocation order.
-    pub(super) live: Vec<(usize, usize)>,
+    /// Live allocations of the frame: the part's buffer and `[off, end)`, in allocation
+    /// order.
+    pub(super) live: Vec<(usize, usize, usize)>,
     /// The current slot of each enclosing fill: (buffer, index).
     pub(super) slots: Vec<(usize, usize)>,
     /// Loop iterations and copied slots so far, against [`STEP_BUDGET`].
@@ -163,7 +248,10 @@ impl<'c> Executor<'c> {
             env: vec![Vec::new(); names.len()],
             names,
             trail: Vec::new(),
-            buffers: vec![Buffer::tracked(BufferKind::Scratch, 0)],
+            buffers: FRAME_PARTS
+                .iter()
+                .map(|t| Buffer::tracked(BufferKind::Scratch(*t), *t, 0))
+                .collect(),
             outputs: 0,
             live: Vec::new(),
             slots: Vec::new(),
@@ -174,7 +262,8 @@ impl<'c> Executor<'c> {
 
     /// Bind output `name` (interned as `id`) to a buffer of `len` never-written slots.
     pub(super) fn bind_output(&mut self, id: NameId, name: &str, len: usize) {
-        let mut b = Buffer::tracked(BufferKind::Out(name.to_string()), len);
+        // Typed by its length check, which the signature's type comes with.
+        let mut b = Buffer::tracked(BufferKind::Out(name.to_string()), Scalar::F64, len);
         b.unread = vec![false; len];
         self.buffers.push(b);
         self.outputs += 1;
@@ -186,18 +275,20 @@ impl<'c> Executor<'c> {
     pub(super) fn bind_arg(&mut self, id: NameId, name: &str, arg: &Arg) {
         let value = match arg {
             Arg::F64(x) => Value::F64(*x),
+            Arg::F32(x) => Value::F32(*x),
             Arg::Usize(n) => Value::Usize(*n),
             Arg::Bool(b) => Value::Bool(*b),
             Arg::Array(data) => {
-                self.buffers.push(Buffer {
-                    kind: BufferKind::Param(name.to_string()),
-                    data: data.clone(),
-                    written: Vec::new(),
-                    tracked: false,
-                    unread: Vec::new(),
-                    checked: false,
-                });
-                Value::Buffer(self.buffers.len() - 1)
+                let bits = data.iter().map(|x| x.to_bits()).collect();
+                self.push_param(name, Scalar::F64, bits)
+            }
+            Arg::F32s(data) => {
+                let bits = data.iter().map(|x| u64::from(x.to_bits())).collect();
+                self.push_param(name, Scalar::F32, bits)
+            }
+            Arg::Usizes(data) => {
+                let bits = data.iter().map(|&x| x as u64).collect();
+                self.push_param(name, Scalar::Usize, bits)
             }
         };
         self.bind(id, value, false);
@@ -205,6 +296,11 @@ impl<'c> Executor<'c> {
 }
 
 impl Executor<'_> {
+    fn push_param(&mut self, name: &str, elem: Scalar, data: Vec<u64>) -> Value {
+        self.buffers.push(Buffer::param(name, elem, data));
+        Value::Buffer(self.buffers.len() - 1)
+    }
+
     pub(super) fn name(&self, id: NameId) -> &str {
         &self.names[id as usize]
     }
@@ -281,7 +377,7 @@ impl Executor<'_> {
     }
 
     /// Read slot `i` (in range) of buffer `buf`.
-    pub(super) fn read_slot(&mut self, buf: usize, i: usize) -> Outcome<f64> {
+    pub(super) fn read_slot(&mut self, buf: usize, i: usize) -> Outcome<Value> {
         let b = &mut self.buffers[buf];
         if b.tracked && !b.written[i] {
             return fault(format!("read of a never-written slot: {}[{i}]", b.name()));
@@ -289,13 +385,21 @@ impl Executor<'_> {
         if let Some(u) = b.unread.get_mut(i) {
             *u = false;
         }
-        Ok(b.data[i])
+        Ok(b.value(i))
     }
 
     /// Write slot `i` (in range) of buffer `buf`; an output must have been length-checked,
     /// and the slot not written since it was last read.
-    pub(super) fn write_slot(&mut self, buf: usize, i: usize, v: f64) -> Outcome<()> {
+    pub(super) fn write_slot(&mut self, buf: usize, i: usize, v: Value) -> Outcome<()> {
         let b = &mut self.buffers[buf];
+        let Some(bits) = b.bits(v) else {
+            return fault(format!(
+                "{} stored to `{}`, a buffer of {}",
+                v.describe(),
+                b.name(),
+                b.elem
+            ));
+        };
         if b.is_output() {
             if !b.checked {
                 return fault(format!("`{}` written before its length check", b.name()));
@@ -308,7 +412,7 @@ impl Executor<'_> {
             }
             b.unread[i] = true;
         }
-        b.data[i] = v;
+        b.data[i] = bits;
         if b.tracked {
             b.written[i] = true;
         }
@@ -316,8 +420,9 @@ impl Executor<'_> {
     }
 
     /// A length check of buffer `buf`, which reports `arg` if it fails: an output's check
-    /// must name the output, and lets it be written.
-    pub(super) fn length_checked(&mut self, buf: usize, arg: &str) -> Outcome<()> {
+    /// must name the output, and lets it be written. `elem` is the element type the
+    /// signature gives the buffer: an output takes it; a parameter must have it.
+    pub(super) fn length_checked(&mut self, buf: usize, arg: &str, elem: Scalar) -> Outcome<()> {
         let b = &mut self.buffers[buf];
         if b.is_output() {
             if arg != b.name() {
@@ -327,6 +432,13 @@ impl Executor<'_> {
                 ));
             }
             b.checked = true;
+            b.elem = elem;
+        } else if b.elem != elem {
+            return fault(format!(
+                "`{}` holds {}, but the signature has `&[{elem}]`",
+                b.name(),
+                b.elem
+            ));
         }
         Ok(())
     }
@@ -338,19 +450,32 @@ impl Executor<'_> {
         }
     }
 
-    /// A non-empty access `[lo, hi)` of the frame must lie in one live allocation.
+    /// A non-empty access `[lo, hi)` of the frame must lie in one live allocation of its
+    /// part.
     pub(super) fn check_live(&self, buf: usize, lo: usize, hi: usize) -> Outcome<()> {
-        if buf == SCRATCH_BUFFER && lo < hi && !self.live.iter().any(|&(o, e)| o <= lo && hi <= e) {
+        if buf < SCRATCH_BUFFERS
+            && lo < hi
+            && !self
+                .live
+                .iter()
+                .any(|&(b, o, e)| b == buf && o <= lo && hi <= e)
+        {
             return fault(format!(
-                "access outside any live buffer: scratch[{lo}..{hi}] (live: {})",
-                self.live_text()
+                "access outside any live buffer: {}[{lo}..{hi}] (live: {})",
+                self.buffers[buf].name(),
+                self.live_text(buf)
             ));
         }
         Ok(())
     }
 
-    fn live_text(&self) -> String {
-        let v: Vec<String> = self.live.iter().map(|(o, e)| format!("{o}..{e}")).collect();
+    pub(super) fn live_text(&self, buf: usize) -> String {
+        let v: Vec<String> = self
+            .live
+            .iter()
+            .filter(|l| l.0 == buf)
+            .map(|(_, o, e)| format!("{o}..{e}"))
+            .collect();
         format!("[{}]", v.join(", "))
     }
 
@@ -363,7 +488,7 @@ impl Executor<'_> {
         what: &str,
     ) -> Outcome<()> {
         let end = start.wrapping_add(n);
-        let len = self.buffers[buf].data.len();
+        let len = self.buffers[buf].len();
         if start > end || end > len {
             return fault(format!(
                 "{what} range {}[{start}..{start}+{n}] out of bounds for length {len} \
@@ -395,7 +520,7 @@ impl Executor<'_> {
             if let Some(slot) = b.written.iter().position(|w| !w) {
                 return fault(format!("{} slot {slot} never written", b.name()));
             }
-            outs.push(std::mem::take(&mut b.data));
+            outs.push(b.as_f64s());
         }
         Ok(outs)
     }

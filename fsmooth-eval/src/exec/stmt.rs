@@ -2,10 +2,11 @@
 //! its allocations, and the length checks of the entry.
 
 use super::MAX_FRAME;
-use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, SCRATCH_NAME};
+use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, scratch_name};
 use super::state::{
-    Buffer, BufferKind, Executor, Outcome, SCRATCH_BUFFER, Stop, Value, fault, runtime_error,
+    Buffer, BufferKind, Executor, Outcome, Stop, Value, fault, runtime_error, scratch_buffer,
 };
+use fsmooth_core::lir::{FRAME_PARTS, Scalar};
 use fsmooth_runtime::__rt;
 
 impl Executor<'_> {
@@ -66,11 +67,11 @@ impl Executor<'_> {
                 b.value = v;
             }
             ResolvedSt::Store(b, at, val) => {
-                let v = self.eval_f64(val)?;
+                let v = self.eval_scalar(val)?;
                 let buf = self.buffer_of(*b)?;
                 let at = self.eval_usize(at)?;
                 self.check_writable(buf)?;
-                let len = self.buffers[buf].data.len();
+                let len = self.buffers[buf].len();
                 if at >= len {
                     return fault(format!(
                         "proven store {}[{at}] out of range for length {len} \
@@ -84,12 +85,12 @@ impl Executor<'_> {
             ResolvedSt::StoreRow(b, off, vals) => {
                 let mut vs = Vec::with_capacity(vals.len());
                 for val in vals {
-                    vs.push(self.eval_f64(val)?);
+                    vs.push(self.eval_scalar(val)?);
                 }
                 let buf = self.buffer_of(*b)?;
                 let off = self.eval_usize(off)?;
                 self.check_writable(buf)?;
-                let len = self.buffers[buf].data.len();
+                let len = self.buffers[buf].len();
                 let end = off.checked_add(vs.len()).filter(|&e| e <= len);
                 let Some(end) = end else {
                     return fault(format!(
@@ -105,7 +106,7 @@ impl Executor<'_> {
                 }
             }
             ResolvedSt::Slot(val) => {
-                let v = self.eval_f64(val)?;
+                let v = self.eval_scalar(val)?;
                 let Some(&(buf, i)) = self.slots.last() else {
                     return fault("`__slot` outside a fill");
                 };
@@ -116,8 +117,23 @@ impl Executor<'_> {
                     return fault("`__slot` outside a fill");
                 };
                 let old = self.read_slot(buf, i)?;
-                let v = self.eval_f64(val)?;
-                self.write_slot(buf, i, old + v)?;
+                let v = self.eval_scalar(val)?;
+                let sum = match (old, v) {
+                    (Value::F64(a), Value::F64(b)) => Value::F64(a + b),
+                    (Value::F32(a), Value::F32(b)) => Value::F32(a + b),
+                    (Value::Usize(a), Value::Usize(b)) => match a.checked_add(b) {
+                        Some(s) => Value::Usize(s),
+                        None => return fault("`*__slot + ..` on usize overflows (a panic)"),
+                    },
+                    (a, b) => {
+                        return fault(format!(
+                            "`*__slot + ..` of {} and {}",
+                            a.describe(),
+                            b.describe()
+                        ));
+                    }
+                };
+                self.write_slot(buf, i, sum)?;
             }
             ResolvedSt::Loop {
                 fill,
@@ -143,7 +159,7 @@ impl Executor<'_> {
             } => {
                 let (buf, row_off, row) = self.buffer_part(*base)?;
                 let off = self.eval_usize(off)?;
-                let room = row.unwrap_or(self.buffers[buf].data.len());
+                let room = row.unwrap_or(self.buffers[buf].len());
                 let Some(end) = off.checked_add(*width).filter(|&e| e <= room) else {
                     return fault(format!(
                         "proven segment {}[{row_off} + {off}..+{width}] out of its {room} slots \
@@ -201,6 +217,15 @@ impl Executor<'_> {
                 if dst_buf == src_buf {
                     return fault(format!("copy within `{}`", self.buffers[dst_buf].name()));
                 }
+                if self.buffers[dst_buf].elem != self.buffers[src_buf].elem {
+                    return fault(format!(
+                        "copy from `{}` ({}) to `{}` ({})",
+                        self.buffers[src_buf].name(),
+                        self.buffers[src_buf].elem,
+                        self.buffers[dst_buf].name(),
+                        self.buffers[dst_buf].elem
+                    ));
+                }
                 self.check_slice(dst_buf, dst_start, n, "copy destination")?;
                 self.check_slice(src_buf, src_start, n, "copy source")?;
                 self.take_steps(n)?;
@@ -209,34 +234,40 @@ impl Executor<'_> {
                     self.write_slot(dst_buf, dst_start + j, v)?;
                 }
             }
-            ResolvedSt::Alloc(off, len) => {
+            ResolvedSt::Alloc(elem, off, len) => {
                 let off = self.eval_usize(off)?;
                 let len = self.eval_usize(len)?;
-                if self.env[SCRATCH_NAME as usize].is_empty() {
+                let part = scratch_buffer(*elem);
+                let name = self.buffers[part].name().to_string();
+                if self.env[scratch_name(*elem) as usize].is_empty() {
                     return fault(format!(
-                        "allocation scratch[{off}..{off}+{len}] without a frame"
+                        "allocation {name}[{off}..{off}+{len}] without a frame (part)"
                     ));
                 }
-                let frame = self.buffers[SCRATCH_BUFFER].data.len();
+                let frame = self.buffers[part].len();
                 let end = match off.checked_add(len) {
                     Some(e) if e <= frame => e,
                     _ => {
                         return fault(format!(
-                            "allocation outside the frame: scratch[{off}..{off}+{len}] \
-                             in a frame of {frame}"
+                            "allocation outside the frame: {name}[{off}..{off}+{len}] \
+                             in a part of {frame}"
                         ));
                     }
                 };
-                if let Some(&(o, e)) = self.live.iter().find(|&&(o, e)| off < e && o < end) {
+                if let Some(&(_, o, e)) = self
+                    .live
+                    .iter()
+                    .find(|&&(b, o, e)| b == part && off < e && o < end)
+                {
                     return fault(format!(
-                        "overlapping live buffers: scratch[{off}..{end}] allocated while \
-                         scratch[{o}..{e}] is live"
+                        "overlapping live buffers: {name}[{off}..{end}] allocated while \
+                         {name}[{o}..{e}] is live"
                     ));
                 }
-                self.buffers[SCRATCH_BUFFER].written[off..end].fill(false);
-                self.live.push((off, end));
+                self.buffers[part].written[off..end].fill(false);
+                self.live.push((part, off, end));
             }
-            ResolvedSt::Heap(id, len) => {
+            ResolvedSt::Heap(id, len, elem) => {
                 let n = self.eval_usize(len)?;
                 if n > MAX_FRAME {
                     return Err(runtime_error(fsmooth_runtime::Error::Scratch {
@@ -246,14 +277,41 @@ impl Executor<'_> {
                 }
                 let name = self.name(*id).to_string();
                 self.buffers
-                    .push(Buffer::tracked(BufferKind::Heap(name), n));
+                    .push(Buffer::tracked(BufferKind::Heap(name), *elem, n));
                 self.bind(*id, Value::Buffer(self.buffers.len() - 1), false);
             }
-            ResolvedSt::CheckLen { arg, base, want } => {
+            ResolvedSt::CheckColumn {
+                base,
+                at,
+                stride,
+                len,
+            } => {
+                let buf = self.buffer_of(*base)?;
+                let at = self.eval_usize(at)?;
+                let stride = self.eval_usize(stride)?;
+                let len = self.eval_usize(len)?;
+                let Some(data) = self.buffers[buf].as_usizes() else {
+                    return fault(format!(
+                        "`check_column` of `{}`, a buffer of {}",
+                        self.buffers[buf].name(),
+                        self.buffers[buf].elem
+                    ));
+                };
+                if let Err(e) = __rt::check_column(&data, at, stride, len) {
+                    self.outputs_untouched("an index array's check failed")?;
+                    return Err(runtime_error(e));
+                }
+            }
+            ResolvedSt::CheckLen {
+                arg,
+                base,
+                want,
+                elem,
+            } => {
                 let buf = self.buffer_of(*base)?;
                 let want = self.eval_usize(want)?;
-                self.length_checked(buf, arg)?;
-                let found = self.buffers[buf].data.len();
+                self.length_checked(buf, arg, *elem)?;
+                let found = self.buffers[buf].len();
                 if found != want {
                     self.outputs_untouched("a length check failed")?;
                     return Err(Stop::Error(format!(
@@ -262,7 +320,11 @@ impl Executor<'_> {
                     )));
                 }
             }
-            ResolvedSt::Frame { len, constant } => {
+            ResolvedSt::Frame {
+                len,
+                constant,
+                parts,
+            } => {
                 if self.frame_ran {
                     return fault("a second frame");
                 }
@@ -279,12 +341,42 @@ impl Executor<'_> {
                             available: 0,
                         }));
                     }
-                    self.buffers[SCRATCH_BUFFER] = Buffer::tracked(BufferKind::Scratch, n);
-                    self.bind(SCRATCH_NAME, Value::Buffer(SCRATCH_BUFFER), false);
+                    match parts {
+                        None => self.frame_part(Scalar::F64, n),
+                        Some(parts) => {
+                            // Cut as `split` cuts it: each part exactly its count, and the
+                            // frame is exactly their slots.
+                            let mut counts = [0usize; 3];
+                            for (c, p) in counts.iter_mut().zip(parts) {
+                                if let Some(p) = p {
+                                    *c = self.eval_usize(p)?;
+                                }
+                            }
+                            let [a, b, c] = counts;
+                            if __rt::slots(a, b, c) > n {
+                                return fault(format!(
+                                    "a frame of {n} slots cut into parts of {a} f64, {b} f32 \
+                                     and {c} usize (the printed `split` would fail)"
+                                ));
+                            }
+                            for ((t, p), count) in FRAME_PARTS.iter().zip(parts).zip(counts) {
+                                if p.is_some() {
+                                    self.frame_part(*t, count);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// The frame's part of type `elem`: `len` never-written slots, bound to its name.
+    fn frame_part(&mut self, elem: Scalar, len: usize) {
+        let buf = scratch_buffer(elem);
+        self.buffers[buf] = Buffer::tracked(BufferKind::Scratch(elem), elem, len);
+        self.bind(scratch_name(elem), Value::Buffer(buf), false);
     }
 
     /// A `for` loop or a fill: its ranges checked in the order the printed code takes
@@ -312,7 +404,7 @@ impl Executor<'_> {
             match off {
                 Some(lo) => self.check_slice(buf, lo, n, "fill")?,
                 None => {
-                    let len = self.buffers[buf].data.len();
+                    let len = self.buffers[buf].len();
                     if n > len {
                         return fault(format!(
                             "fill range {}[..{n}] out of bounds for length {len} \

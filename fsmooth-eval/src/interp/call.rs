@@ -2,11 +2,11 @@
 //! arguments and the result against the declared types), closures, and functions passed
 //! as `fn(..)` parameters, whose uses are checked against that type.
 
-use super::MAX_DEPTH;
 use super::env::{Denotation, Env, Function, bind, describe_denotation, lookup};
-use super::types::{bind_sizes, check_shape, fmt_ty, ty_size_names};
+use super::types::{bind_sizes, check_shape, fmt_ty, settle_ty, ty_size_names};
 use super::value::{Value, describe};
 use super::views::VIEWS;
+use super::{MAX_DEPTH, unwrap_rc};
 use fsmooth_core::front::ast::{Expr, FnDef, Name, Ty};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -172,6 +172,7 @@ impl<'a> Evaluator<'a> {
                 describe_denotation(&v)
             )),
             (_, Denotation::Value(v)) => match check_shape(ty, &v, env) {
+                Ok(()) if v.has_untyped() => Ok(Denotation::from(settle_ty(ty, unwrap_rc(v)))),
                 Ok(()) => Ok(Denotation::Value(v)),
                 Err(e) => Err(format!(
                     "{}: expected `{}`, found `{}` ({e})",

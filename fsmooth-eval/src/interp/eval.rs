@@ -1,10 +1,11 @@
-//! Expressions: each form of the source language has its own method, scalar arithmetic is
-//! Rust's (f64) or checked (usize).
+//! Expressions: each form of the source language has its own method; scalar operations are
+//! in `scalar`.
 
 use super::call::Evaluator;
 use super::env::{Denotation, Env, Function, bind, lookup};
+use super::scalar;
 use super::types::unknown_size;
-use super::value::{Value, describe, same_shape};
+use super::value::{Value, describe, same_shape, unify};
 use super::{STACK_BUDGET, sorted_names, stack_address, unwrap_rc};
 use fsmooth_core::front::ast::{BinOp, CastTy, Expr, ExprKind, Let, MathFn, Name, UnOp};
 use fsmooth_core::front::diag::closest;
@@ -61,16 +62,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn f64_of(&self, e: &'a Expr, env: &Env<'a>, depth: usize, what: &str) -> Result<f64, String> {
-        match *self.rc_value(e, env, depth)? {
-            Value::F64(x) => Ok(x),
-            ref other => Err(format!(
-                "{what} must be an f64, found `{}`",
-                describe(other)
-            )),
-        }
-    }
-
     /// The error for an unknown name, with the closest known name as a hint.
     pub(super) fn unknown_name(&self, name: &str, env: &Env<'a>) -> String {
         let mut candidates = sorted_names(self.fns);
@@ -102,7 +93,7 @@ impl<'a> Evaluator<'a> {
         }
         match &e.kind {
             ExprKind::Error => Err("this expression did not parse".to_string()),
-            ExprKind::Float(x, _) => Ok(Denotation::from(Value::F64(*x))),
+            ExprKind::Float(x, suffix) => Ok(Denotation::from(float_lit(*x, *suffix))),
             ExprKind::Int(k) => int_lit(*k),
             ExprKind::Bool(b) => Ok(Denotation::from(Value::Bool(*b))),
             ExprKind::Var(n) => self.var(n, env),
@@ -252,7 +243,7 @@ impl<'a> Evaluator<'a> {
             }
             xs.push(x);
         }
-        Ok(Denotation::from(Value::Array(xs)))
+        Ok(Denotation::from(Value::Array(unify(xs))))
     }
 
     fn array(&self, es: &'a [Expr], env: &Env<'a>, depth: usize) -> Result<Denotation<'a>, String> {
@@ -271,7 +262,7 @@ impl<'a> Evaluator<'a> {
             }
             xs.push(x);
         }
-        Ok(Denotation::from(Value::Array(xs)))
+        Ok(Denotation::from(Value::Array(unify(xs))))
     }
 
     fn unary(
@@ -282,13 +273,7 @@ impl<'a> Evaluator<'a> {
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
         match op {
-            UnOp::Neg => match *self.rc_value(x, env, depth)? {
-                Value::F64(x) => Ok(Denotation::from(Value::F64(-x))),
-                ref other => Err(format!(
-                    "unary `-` applies to f64, not `{}`",
-                    describe(other)
-                )),
-            },
+            UnOp::Neg => scalar::negate(&*self.rc_value(x, env, depth)?).map(Denotation::from),
             UnOp::Not => Ok(Denotation::from(Value::Bool(!self.bool_of(
                 x,
                 env,
@@ -305,19 +290,7 @@ impl<'a> Evaluator<'a> {
         env: &Env<'a>,
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
-        let x = self.rc_value(x, env, depth)?;
-        match (&*x, to) {
-            (Value::F64(x), CastTy::F64) => Ok(Denotation::from(Value::F64(*x))),
-            (Value::Usize(k), CastTy::F64) => Ok(Denotation::from(Value::F64(*k as f64))),
-            // Rust's `as`: saturating, NaN to 0.
-            (Value::F64(x), CastTy::Usize) => Ok(Denotation::from(Value::Usize(*x as usize))),
-            (Value::Usize(k), CastTy::Usize) => Ok(Denotation::from(Value::Usize(*k))),
-            (other, _) => Err(format!(
-                "cannot cast `{}` with `as {}`",
-                describe(other),
-                if to == CastTy::F64 { "f64" } else { "usize" }
-            )),
-        }
+        scalar::cast(&*self.rc_value(x, env, depth)?, to).map(Denotation::from)
     }
 
     fn math(
@@ -328,8 +301,6 @@ impl<'a> Evaluator<'a> {
         env: &Env<'a>,
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
-        let what = format!("the receiver of `{}`", f.name());
-        let x = self.f64_of(x, env, depth, &what)?;
         if args.len() != f.arity() {
             return Err(format!(
                 "`{}` takes {} argument(s), found {}",
@@ -338,17 +309,16 @@ impl<'a> Evaluator<'a> {
                 args.len()
             ));
         }
+        let x = self.rc_value(x, env, depth)?;
+        if f == MathFn::Powi {
+            let k = self.powi_exponent(&args[0], env, depth)?;
+            return scalar::powi(&x, k).map(Denotation::from);
+        }
         let mut ys = Vec::with_capacity(args.len());
         for y in args {
-            ys.push(match f {
-                MathFn::Powi => f64::from(self.powi_exponent(y, env, depth)?),
-                _ => {
-                    let what = format!("the argument of `{}`", f.name());
-                    self.f64_of(y, env, depth, &what)?
-                }
-            });
+            ys.push(self.value(y, env, depth)?);
         }
-        Ok(Denotation::from(Value::F64(f.eval(x, &ys))))
+        scalar::math(f, &x, &ys).map(Denotation::from)
     }
 
     /// The exponent of `powi`: a usize expression or a negated integer literal, as i32.
@@ -381,7 +351,7 @@ impl<'a> Evaluator<'a> {
         }
         let a = self.rc_value(l, env, depth)?;
         let b = self.rc_value(r, env, depth)?;
-        arithmetic(op, &a, &b)
+        scalar::arithmetic(op, &a, &b)
     }
 
     /// `l && r`, `l || r`: `false && r` and `true || r` do not evaluate r.
@@ -416,63 +386,19 @@ pub(super) fn no_tuple(x: &Value, what: impl FnOnce() -> String) -> Result<(), S
     }
 }
 
-fn not_bool(op: BinOp) -> String {
-    format!("`{}` needs bool operands", op.symbol())
+/// A float literal: `2.0f64` is an f64, `2.0f32` an f32 (the f32 nearest the written
+/// value), and `2.0` is untyped until it meets a typed float ([`Value::Untyped`]).
+fn float_lit(x: f64, suffix: Option<CastTy>) -> Value {
+    match suffix {
+        Some(CastTy::F64) => Value::F64(x),
+        Some(CastTy::F32) => Value::F32(x as f32),
+        // The parser gives float literals no other suffix.
+        Some(CastTy::Usize) | None => Value::Untyped(x, x as f32),
+    }
 }
 
 fn int_lit<'a>(k: u64) -> Result<Denotation<'a>, String> {
     usize::try_from(k)
         .map(|k| Denotation::from(Value::Usize(k)))
         .map_err(|_| format!("literal {k} does not fit in usize"))
-}
-
-/// `a op b` for the arithmetic and comparison operators: both f64 (Rust's f64 operations)
-/// or both usize (checked: underflow, overflow and division by zero are errors).
-fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
-    match (a, b) {
-        (Value::F64(x), Value::F64(y)) => {
-            let (x, y) = (*x, *y);
-            Ok(match op {
-                BinOp::Add => Value::F64(x + y),
-                BinOp::Sub => Value::F64(x - y),
-                BinOp::Mul => Value::F64(x * y),
-                BinOp::Div => Value::F64(x / y),
-                BinOp::Rem => Value::F64(x % y),
-                BinOp::Lt => Value::Bool(x < y),
-                BinOp::Le => Value::Bool(x <= y),
-                BinOp::Gt => Value::Bool(x > y),
-                BinOp::Ge => Value::Bool(x >= y),
-                BinOp::Eq => Value::Bool(x == y),
-                BinOp::Ne => Value::Bool(x != y),
-                BinOp::And | BinOp::Or => return Err(not_bool(op)),
-            })
-        }
-        (Value::Usize(x), Value::Usize(y)) => {
-            let (x, y) = (*x, *y);
-            let checked = |r: Option<usize>, fault: &str| {
-                r.map(Value::Usize)
-                    .ok_or_else(|| format!("usize `{x} {} {y}` {fault}", op.symbol()))
-            };
-            match op {
-                BinOp::Add => checked(x.checked_add(y), "overflows"),
-                BinOp::Sub => checked(x.checked_sub(y), "underflows"),
-                BinOp::Mul => checked(x.checked_mul(y), "overflows"),
-                BinOp::Div => checked(x.checked_div(y), "divides by zero"),
-                BinOp::Rem => checked(x.checked_rem(y), "divides by zero"),
-                BinOp::Lt => Ok(Value::Bool(x < y)),
-                BinOp::Le => Ok(Value::Bool(x <= y)),
-                BinOp::Gt => Ok(Value::Bool(x > y)),
-                BinOp::Ge => Ok(Value::Bool(x >= y)),
-                BinOp::Eq => Ok(Value::Bool(x == y)),
-                BinOp::Ne => Ok(Value::Bool(x != y)),
-                BinOp::And | BinOp::Or => Err(not_bool(op)),
-            }
-        }
-        (a, b) => Err(format!(
-            "`{}` needs two f64 or two usize operands, found `{}` and `{}`",
-            op.symbol(),
-            describe(a),
-            describe(b)
-        )),
-    }
 }

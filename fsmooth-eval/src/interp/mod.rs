@@ -26,8 +26,17 @@
 //!   argument shapes (a bare size name `n` in `[T; n]` takes that dimension's length), and
 //!   every argument, and the result, is then checked against its declared type with those
 //!   sizes (composite sizes such as `n + 1` must match the length they describe);
-//! - f64 arithmetic is Rust's; usize arithmetic is checked (underflow, overflow and `/` or
-//!   `%` by zero are errors, never wrapped values);
+//! - f64 and f32 arithmetic are Rust's, each in its own type (an f32 never passes through
+//!   f64; the math methods are [`MathFn::eval`] and [`MathFn::eval_f32`]); usize arithmetic
+//!   is checked (underflow, overflow and `/` or `%` by zero are errors, never wrapped
+//!   values), and `min`, `max`, `clamp` apply to usize too; casts are Rust's `as`;
+//! - an unsuffixed float literal is untyped ([`Value::Untyped`]) until it meets a typed
+//!   float (an operand, a math method's receiver or argument, a declared type, an element
+//!   of the same array), and then has that type, as Rust gives a literal the type its
+//!   context needs; what meets nothing is an f64. A float of one type meeting one of the
+//!   other is an error, as in the checker;
+//! - usize arrays are arrays of [`Value::Usize`]: index arrays (`a[idx[i]]`, a gather) are
+//!   indexes like any other, and one out of range is an error where it is used;
 //! - every fault (bad index, bad slice, shape or type mismatch, unknown name, runaway
 //!   recursion) is an `Err` with a description, never a panic.
 //!
@@ -47,17 +56,23 @@
 //!
 //! The module is in parts: `value` (the values), `env` (what names stand for), `types`
 //! (sizes and types as written, and values checked against them), `call` (calls and the
-//! evaluator), `eval` (expressions), `tuples` (tuples, projections, `ifold` and `scan`) and
-//! `views` (the layout views).
+//! evaluator), `eval` (expressions), `scalar` (operators, casts and math on scalars),
+//! `tuples` (tuples, projections, `ifold` and `scan`) and `views` (the layout views).
+//!
+//! [`MathFn::eval`]: fsmooth_core::front::ast::MathFn::eval
+//! [`MathFn::eval_f32`]: fsmooth_core::front::ast::MathFn::eval_f32
 
 mod call;
 mod env;
 mod eval;
+mod scalar;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tuple_tests;
 mod tuples;
+#[cfg(test)]
+mod typed_tests;
 mod types;
 mod value;
 #[cfg(test)]
@@ -146,7 +161,8 @@ impl Interp {
         };
         let args = args.iter().map(|v| Denotation::from(v.clone())).collect();
         match evaluator.call_fn(def, args, 1)? {
-            Denotation::Value(v) => Ok(unwrap_rc(v)),
+            // An untyped float that met no type is an f64 (a helper returning `T`).
+            Denotation::Value(v) => Ok(unwrap_rc(v).settle(value::Float::F64)),
             _ => Err(format!("`{name}` returned a function, not a value")),
         }
     }

@@ -188,7 +188,8 @@ fn prelude_matrices() {
     // inner dimensions must agree
     let e = err(interp("").call("matmul", &[a.clone(), a.clone()]));
     assert!(
-        e.contains("argument `b` of `matmul`") && e.contains("[[f64; m]; k]"),
+        // The prelude is generic in its element type `T` (LANGUAGE.md section 11).
+        e.contains("argument `b` of `matmul`") && e.contains("[[T; m]; k]"),
         "{e}"
     );
     // a ragged matrix is rejected
@@ -430,7 +431,7 @@ fn runtime_faults() {
     let e = err(i.call("half", &[v.clone(), u(0)]));
     assert!(e.contains("divides by zero"), "{e}");
     assert!(err(i.call("big", &[u(usize::MAX)])).contains("overflows"));
-    assert!(err(i.call("mixed", &[f(1.0)])).contains("two f64 or two usize"));
+    assert!(err(i.call("mixed", &[f(1.0)])).contains("two floats of one type or two usize"));
     // shape mismatch
     let e = err(i.call(
         "add",
@@ -559,7 +560,10 @@ fn scalars_casts_and_math() {
         i.call("dot", &[Value::vec(&[1.0]), Value::vec(&[1.0])]),
         Ok(f(42.0))
     );
-    assert!(err(i.call("cmp_bool", &[Value::Bool(true)])).contains("two f64 or two usize"));
+    assert!(
+        err(i.call("cmp_bool", &[Value::Bool(true)]))
+            .contains("two floats of one type or two usize")
+    );
     assert!(err(i.call("lit_shape", &[f(1.0)])).contains("differ in shape"));
 }
 

@@ -4,7 +4,7 @@
 
 use super::call::Evaluator;
 use super::env::{Denotation, Env, bind};
-use super::value::{Value, describe, same_shape};
+use super::value::{Value, describe, same_shape, unify};
 use fsmooth_core::front::ast::{Expr, Name};
 use std::rc::Rc;
 
@@ -145,7 +145,7 @@ struct Fold<'a> {
 /// the states, or for a tuple, the tuple of each component's stack.
 fn stack(states: Vec<Value>, like: &Value) -> Result<Value, String> {
     let Value::Tuple(parts) = like else {
-        return Ok(Value::Array(states));
+        return Ok(Value::Array(unify(states)));
     };
     let mut columns: Vec<Vec<Value>> = parts
         .iter()

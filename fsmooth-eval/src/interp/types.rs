@@ -2,7 +2,7 @@
 //! messages, and values checked against them.
 
 use super::env::{Denotation, Env, lookup};
-use super::value::{Value, describe};
+use super::value::{Float, Value, describe};
 use fsmooth_core::front::ast::{SizeAst, SizeOp, Ty};
 
 /// The error for a size name that no argument determined.
@@ -175,10 +175,12 @@ pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Check that `v` has type `ty`, with the sizes of `env`. The error says what differs.
+/// Check that `v` has type `ty`, with the sizes of `env`. The error says what differs. An
+/// untyped float has either float type (see [`settle_ty`]).
 pub(super) fn check_shape(ty: &Ty, v: &Value, env: &Env<'_>) -> Result<(), String> {
     match (ty, v) {
-        (Ty::F64(_), Value::F64(_))
+        (Ty::F64(_), Value::F64(_) | Value::Untyped(..))
+        | (Ty::F32(_), Value::F32(_) | Value::Untyped(..))
         | (Ty::Usize(_), Value::Usize(_))
         | (Ty::Bool(_), Value::Bool(_)) => Ok(()),
         // An element-type parameter stands for any element (the compiler checks that its
@@ -209,5 +211,23 @@ pub(super) fn check_shape(ty: &Ty, v: &Value, env: &Env<'_>) -> Result<(), Strin
             Ok(())
         }
         _ => Err(format!("`{}` is not a `{}`", describe(v), fmt_ty(ty))),
+    }
+}
+
+/// `v` (which has type `ty`, [`check_shape`]) with its untyped floats given the float types
+/// `ty` declares for them: a literal takes its declared type (`let x: f32 = 0.1`, an
+/// argument for an `f32` parameter, a result). Under an element-type parameter `T` they
+/// stay untyped.
+pub(super) fn settle_ty(ty: &Ty, v: Value) -> Value {
+    match (ty, v) {
+        (Ty::F64(_), v @ Value::Untyped(..)) => v.settle(Float::F64),
+        (Ty::F32(_), v @ Value::Untyped(..)) => v.settle(Float::F32),
+        (Ty::Array(elem, _, _), Value::Array(xs)) => {
+            Value::Array(xs.into_iter().map(|x| settle_ty(elem, x)).collect())
+        }
+        (Ty::Tuple(ts, _), Value::Tuple(xs)) => {
+            Value::Tuple(ts.iter().zip(xs).map(|(t, x)| settle_ty(t, x)).collect())
+        }
+        (_, v) => v,
     }
 }

@@ -251,7 +251,7 @@ fn view_errors() {
     check(
         "cat_scalar",
         &[v(2)],
-        &["`b` must be an array, found `f64`"],
+        &["`b` must be an array, found `{float}`"],
     );
     check(
         "cat_tuple",
@@ -288,10 +288,14 @@ fn view_errors() {
         &[mat(&data(4, 1), 2), v(3)],
         &["`[f64; 2]`, found `[f64; 3]`"],
     );
-    check("spad", &[mat(&data(4, 1), 2)], &["`[f64; 2]`, found `f64`"]);
-    check("tpad", &[v(2)], &["found `(f64, f64)`"]);
+    check(
+        "spad",
+        &[mat(&data(4, 1), 2)],
+        &["`[f64; 2]`, found `{float}`"],
+    );
+    check("tpad", &[v(2)], &["found `({float}, {float})`"]);
     check("bigpad", &[v(2), u(usize::MAX)], &["overflows"]);
-    check("fsize", &[v(4)], &["`m` must be a usize, found `f64`"]);
+    check("fsize", &[v(4)], &["`m` must be a usize, found `{float}`"]);
     check(
         "arity",
         &[v(2)],

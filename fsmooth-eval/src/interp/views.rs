@@ -4,11 +4,13 @@
 //! a view). Each builds its result array outright: the interpreter has no views, only
 //! values, which is what makes it a plain statement of their meaning.
 //!
-//! They work on arrays of any element (scalars or rows of any rank), never on tuples.
+//! They work on arrays of any element (scalars of any type or rows of any rank), never on
+//! tuples; where they put two arrays' elements (or `pad`'s v) together, untyped floats take
+//! the type of the typed ones, as in any array.
 
 use super::call::Evaluator;
 use super::env::{Denotation, Env};
-use super::value::{Value, describe, same_shape};
+use super::value::{Value, describe, same_shape, unify};
 use fsmooth_core::front::ast::{Expr, Name};
 
 // The views' names and how each is called are the language's (the checker's table): the
@@ -102,7 +104,7 @@ fn concat(a: &[Value], b: &[Value]) -> Result<Value, String> {
             describe(&b[0])
         ));
     }
-    Ok(Value::Array(a.iter().chain(b).cloned().collect()))
+    Ok(Value::Array(unify(a.iter().chain(b).cloned().collect())))
 }
 
 /// `join(a)`: the rows of `a` one after the other (row-major flattening of one level).
@@ -159,7 +161,7 @@ fn interleave(a: &[Value], b: &[Value]) -> Result<Value, String> {
         out.push(x.clone());
         out.push(y.clone());
     }
-    Ok(Value::Array(out))
+    Ok(Value::Array(unify(out)))
 }
 
 /// `slide(w, a)`: the n - w + 1 windows `a[i..i + w]`. A window of no elements or wider
@@ -206,5 +208,5 @@ fn pad(a: &[Value], l: usize, r: usize, v: &Value) -> Result<Value, String> {
     out.extend(std::iter::repeat_n(v, l).cloned());
     out.extend(a.iter().cloned());
     out.extend(std::iter::repeat_n(v, r).cloned());
-    Ok(Value::Array(out))
+    Ok(Value::Array(unify(out)))
 }

@@ -20,11 +20,17 @@ impl Gen {
             D::TwoN => "interleave(a, reverse(a))".into(),
             D::NxM => "join(c)".into(),
             D::Np2 => "pad(a, 1, 1, s)".into(),
+            // A gather through the index array.
+            D::G => "build(g, |z| a[ix[z]])".into(),
         }
     }
 
     pub(super) fn vector(&mut self, d: D, depth: usize) -> String {
+        let e = self.take_expect();
         let leaf = self.leaf(depth, 4);
+        if self.typed && !leaf && self.r.one_in(6) {
+            return self.typed_vector(d, depth, e);
+        }
         match self.r.below(if leaf {
             2
         } else if self.v2 {
@@ -35,7 +41,9 @@ impl Gen {
             0 | 1 => self.vec_var_or_param(d),
             2 | 3 => {
                 let i = self.name("i");
-                let body = self.with(&i, T::U, Some(d), |g| g.scalar(depth + 1));
+                let body = self.with(&i, T::U, Some(d), |g| {
+                    g.expecting(e, |g| g.scalar(depth + 1))
+                });
                 format!("build({}, |{i}| {body})", d.text())
             }
             4 => {
@@ -59,17 +67,19 @@ impl Gen {
             }
             8 => {
                 let c = self.boolean(depth + 1);
-                let (x, y) = (self.vector(d, depth + 1), self.vector(d, depth + 1));
+                let x = self.expecting(e, |g| g.vector(d, depth + 1));
+                let y = self.expecting(e, |g| g.vector(d, depth + 1));
                 format!("if {c} {{ {x} }} else {{ {y} }}")
             }
             9 => {
                 let (cnt, trip) = self.count(depth + 1);
                 let init = self.vector(d, depth + 1);
                 let (acc, i) = (self.name("acc"), self.name("i"));
+                let half = self.lit_s("0.5");
                 let body = self.with(&acc, T::V(d), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
                         let e = g.vector(d, depth + 1);
-                        format!("add(smul({acc}, 0.5), {e})")
+                        format!("add(smul({acc}, {half}), {e})")
                     })
                 });
                 format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
@@ -85,19 +95,18 @@ impl Gen {
                 format!("matvec({m}, {v})")
             }
             11 if d == D::Three => {
-                let (x, y, z) = (
-                    self.scalar(depth + 1),
-                    self.scalar(depth + 1),
-                    self.scalar(depth + 1),
-                );
+                let x = self.expecting(e, |g| g.scalar(depth + 1));
+                let y = self.expecting(e, |g| g.scalar(depth + 1));
+                let z = self.expecting(e, |g| g.scalar(depth + 1));
                 format!("[{x}, {y}, {z}]")
             }
             11 if d == D::Two => {
-                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                let x = self.expecting(e, |g| g.scalar(depth + 1));
+                let y = self.expecting(e, |g| g.scalar(depth + 1));
                 format!("[{x}, {y}]")
             }
             11 if d == D::N => "a[0..n]".into(),
-            12 => self.let_in(&T::V(d), depth),
+            12 => self.expecting(e, |g| g.let_in(&T::V(d), depth)),
             13 | 14 => self.view_vector(d, depth),
             15 => {
                 // A scan with a scalar state: its states are the vector.
@@ -107,7 +116,7 @@ impl Gen {
             16 => self.tupled(&T::V(d), depth),
             17 => self.rows(d, depth),
             _ => {
-                let x = self.vector(d, depth + 1);
+                let x = self.expecting(true, |g| g.vector(d, depth + 1));
                 format!("twice({x}, |q| q - 0.25)")
             }
         }
@@ -150,6 +159,7 @@ impl Gen {
     }
 
     pub(super) fn matrix(&mut self, r: D, c: D, depth: usize) -> String {
+        let e = self.take_expect();
         let leaf = self.leaf(depth, 3);
         let nm = (r, c) == (D::N, D::M);
         match self.r.below(if leaf {
@@ -162,7 +172,9 @@ impl Gen {
             0 => self.mat_leaf(r, c),
             1 | 2 => {
                 let i = self.name("i");
-                let row = self.with(&i, T::U, Some(r), |g| g.vector(c, depth + 1));
+                let row = self.with(&i, T::U, Some(r), |g| {
+                    g.expecting(e, |g| g.vector(c, depth + 1))
+                });
                 format!("build({}, |{i}| {row})", r.text())
             }
             3 => {
@@ -196,20 +208,22 @@ impl Gen {
                 let (cnt, trip) = self.count(depth + 1);
                 let init = self.matrix(r, c, depth + 1);
                 let (acc, i) = (self.name("acc"), self.name("i"));
+                let half = self.lit_s("0.5");
                 let body = self.with(&acc, T::M(r, c), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
                         let e = g.matrix(r, c, depth + 1);
-                        format!("madd(msmul({acc}, 0.5), {e})")
+                        format!("madd(msmul({acc}, {half}), {e})")
                     })
                 });
                 format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
             }
             12 => {
                 let b = self.boolean(depth + 1);
-                let (x, y) = (self.matrix(r, c, depth + 1), self.matrix(r, c, depth + 1));
+                let x = self.expecting(e, |g| g.matrix(r, c, depth + 1));
+                let y = self.expecting(e, |g| g.matrix(r, c, depth + 1));
                 format!("if {b} {{ {x} }} else {{ {y} }}")
             }
-            _ => self.let_in(&T::M(r, c), depth),
+            _ => self.expecting(e, |g| g.let_in(&T::M(r, c), depth)),
         }
     }
 }

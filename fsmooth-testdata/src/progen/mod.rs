@@ -20,23 +20,71 @@
 //! of their loop's size, `i % n` with n >= 1, a packed triangle's below its size, or
 //! constants below literal sizes; windows are never wider than their vector plus one), so
 //! every run compares values; errors are tested apart.
+//!
+//! **Typed programs** (LANGUAGE.md sections 10 and 11), written only when [`Config::typed`]
+//! is on ([`program_with`]; [`program`] reads it from `FSMOOTH_PROGEN_TYPED`, off by
+//! default, so that the programs of a seed stay what they were until the compiler supports
+//! them): three programs in four are typed. Half of those are f32 programs (every float
+//! parameter, value and result `f32`; literals typed by their context, or suffixed `f32`
+//! where no type flows into them; casts to f64 and back inside the kernel), half f64 ones
+//! with casts to f32 and back; half take index arrays `ix: [usize; g]` (indexes below n)
+//! and `jx: [[usize; 2]; g]` (below n, then below m) used as gathers (`a[ix[j]]`,
+//! `c[jx[j][0]][jx[j][1]]`), whose inputs sometimes hold a bad index ([`Inputs::bad`]).
+//! Typed programs also have usize arrays as locals and results (an argmax per row, `x as
+//! usize` of bounded floats, `(i + 1).min(n - 1)`, usize scans), `min`/`max`/`clamp` on
+//! usize, and the math methods of version 2 (`atan2 asin acos atan sinh cosh hypot cbrt
+//! exp2 log2 log10 signum mul_add clamp`). The rest is drawn as before, so the constructs
+//! of versions 1 and 2 keep most of their share.
 
 mod array;
+mod inputs;
 mod scalar;
 mod state;
 mod tuple;
 mod ty;
+mod typed;
 mod view;
 
 pub use crate::Rng;
+pub use inputs::{ArgValue, Inputs, Param, inputs};
+use inputs::{params, params_text};
 use state::{Gen, Helper, Var};
-pub use ty::D;
 use ty::T;
+pub use ty::{D, Elem};
+
+/// Whether [`program`] writes typed programs when `FSMOOTH_PROGEN_TYPED` is not set (the
+/// planned digest sets it off, so that the digest stays that of the untyped programs).
+pub const TYPED_BY_DEFAULT: bool = true;
+
+/// What the generator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Typed programs (LANGUAGE.md sections 10 and 11, see the module's documentation).
+    /// Off, every seed gives the program it always has.
+    pub typed: bool,
+}
+
+impl Config {
+    /// [`TYPED_BY_DEFAULT`], unless `FSMOOTH_PROGEN_TYPED` is set: `1` (or anything but `0`
+    /// and empty) switches typed programs on, `0` off.
+    pub fn from_env() -> Config {
+        let typed = match std::env::var("FSMOOTH_PROGEN_TYPED") {
+            Ok(v) if v.is_empty() || v == "0" => false,
+            Ok(_) => true,
+            Err(_) => TYPED_BY_DEFAULT,
+        };
+        Config { typed }
+    }
+}
 
 /// A generated program and the result type of its kernel `k`.
 pub struct Program {
     /// The block's source.
     pub src: String,
+    /// The program's float type: every float parameter and result of `k` has it.
+    pub fl: Elem,
+    /// The kernel's parameters, in order.
+    pub params: Vec<Param>,
     /// The kernel's result type as written (`"f64"`, `"[f64; n + m]"`,
     /// `"(f64, [[f64; m]; n])"`, ..).
     pub ret: String,
@@ -50,6 +98,8 @@ pub struct Program {
 pub struct Part {
     /// The sizes of an array, outermost first; empty for a scalar.
     pub dims: Vec<D>,
+    /// Its element type (its type, for a scalar).
+    pub elem: Elem,
 }
 
 impl Part {
@@ -58,7 +108,7 @@ impl Part {
         !self.dims.is_empty()
     }
 
-    /// The number of f64 slots of an array on inputs `i` (1 for a scalar).
+    /// The number of elements of an array on inputs `i` (1 for a scalar).
     pub fn len(&self, i: &Inputs) -> usize {
         self.dims.iter().map(|d| d.eval(i)).product()
     }
@@ -74,59 +124,23 @@ impl Program {
             .map(|p| p.len(i))
             .collect()
     }
-}
-/// The inputs of one call: sizes and values.
-pub struct Inputs {
-    /// Size of `a`.
-    pub n: usize,
-    /// Size of `b`.
-    pub m: usize,
-    /// `a`, `n` values.
-    pub a: Vec<f64>,
-    /// `b`, `m` values.
-    pub b: Vec<f64>,
-    /// `c`, `n * m` values, row-major.
-    pub c: Vec<f64>,
-    /// The scalar `s`.
-    pub s: f64,
-    /// The size parameter `p`.
-    pub p: usize,
-}
 
-/// Deterministic inputs for program `prog`, trial `trial`.
-pub fn inputs(prog: u64, trial: u64) -> Inputs {
-    let mut r = Rng::new(
-        prog.wrapping_mul(1_000_003)
-            .wrapping_add(trial)
-            .wrapping_add(7),
-    );
-    // n, m >= 1: generated programs index with `i % n`; p may be 0 (empty loops). Every
-    // fourth trial takes sizes up to 19, so that rows taken eight and four at a time and
-    // columns in tiles of sixteen and four run, with every kind of remainder.
-    let (n, m) = if trial % 4 == 3 {
-        (r.below(15) + 5, r.below(15) + 5)
-    } else {
-        (
-            r.below(4) + 1,
-            r.below(3) + 1 + usize::from(trial.is_multiple_of(2)),
-        )
-    };
-    let p = r.below(4);
-    let vec = |r: &mut Rng, k: usize| (0..k).map(|_| r.f64() * 2.0).collect::<Vec<f64>>();
-    Inputs {
-        n,
-        m,
-        a: vec(&mut r, n),
-        b: vec(&mut r, m),
-        c: vec(&mut r, n * m),
-        s: r.f64(),
-        p,
+    /// The kernel's size names in the order `k::out_len` and `k::scratch_len` take them
+    /// (first appearance in the signature): `n, m, p`, then `g` with index arrays.
+    pub fn size_names(&self) -> &'static [&'static str] {
+        if self.params.iter().any(|p| p.name == "ix") {
+            &["n", "m", "p", "g"]
+        } else {
+            &["n", "m", "p"]
+        }
+    }
+
+    /// Does the kernel take an index array holding the bad index of `i` ([`Inputs::bad`])?
+    /// Then it may fail with `Error::Index` where the interpreter does not.
+    pub fn bad_index(&self, i: &Inputs) -> bool {
+        self.params.iter().any(|p| p.has_bad_index(i))
     }
 }
-
-/// The kernel's parameters, which helpers take too (so that their bodies are generated
-/// with the same names in scope).
-const PARAMS: &str = "a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize";
 
 /// A random result type for the kernel: a scalar, a vector or a matrix of any of the
 /// generator's shapes, and a third of the time a flat tuple of two to four of those.
@@ -155,18 +169,36 @@ fn kernel_ret(g: &mut Gen) -> T {
     }
 }
 
-/// Program number `seed`.
+/// Program number `seed`, typed or not as [`Config::from_env`] says.
 pub fn program(seed: u64) -> Program {
+    program_with(seed, Config::from_env())
+}
+
+/// Program number `seed` of the generator configured by `cfg`.
+pub fn program_with(seed: u64, cfg: Config) -> Program {
     let mut g = Gen {
         r: Rng::new(seed),
         vars: Vec::new(),
         fresh: 0,
         helpers: Vec::new(),
         v2: false,
+        typed: false,
+        fl: Elem::F64,
+        gathers: false,
+        expect: false,
     };
     g.v2 = !g.r.one_in(3);
-    let mut src = String::from(
-        "fn twice(v: [f64; q], f: fn(f64) -> f64) -> [f64; q] { build(q, |i| f(f(v[i]))) }\n",
+    if cfg.typed && !g.r.one_in(4) {
+        g.typed = true;
+        if g.r.one_in(2) {
+            g.fl = Elem::F32;
+        }
+        g.gathers = g.r.one_in(2);
+    }
+    let fl = g.fl.text();
+    let sig = params_text(g.fl, g.gathers);
+    let mut src = format!(
+        "fn twice(v: [{fl}; q], f: fn({fl}) -> {fl}) -> [{fl}; q] {{ build(q, |i| f(f(v[i]))) }}\n",
     );
     for h in 0..if g.v2 { g.r.below(3) } else { 0 } {
         let name = format!("h{h}");
@@ -180,31 +212,44 @@ pub fn program(seed: u64) -> Program {
             .iter()
             .map(|t| Var::new("t", t.clone(), None))
             .collect();
-        let body = g.with_vars(vars, |g| g.expr(&ret, 2));
+        // A declared result type flows into the body's literals (unless it is a tuple).
+        let expect = !matches!(ret, T::Tup(_));
+        let body = g.with_vars(vars, |g| g.expr_e(expect, &ret, 2));
         let extra = param
             .as_ref()
-            .map(|t| format!(", t: {}", t.text()))
+            .map(|t| format!(", t: {}", t.text(g.fl)))
             .unwrap_or_default();
         src += &format!(
-            "fn {name}({PARAMS}{extra}) -> {} {{ {body} }}\n",
-            ret.text()
+            "fn {name}({sig}{extra}) -> {} {{ {body} }}\n",
+            ret.text(g.fl)
         );
         g.helpers.push(Helper { name, param, ret });
     }
-    let t = kernel_ret(&mut g);
+    let t = if g.typed && g.r.one_in(4) {
+        g.typed_ret()
+    } else {
+        kernel_ret(&mut g)
+    };
     // Skip trivial bodies (`a`, `s`): they test nothing.
-    let mut body = g.expr(&t, 0);
+    let expect = !matches!(t, T::Tup(_));
+    let mut body = g.expr_e(expect, &t, 0);
     while body.len() < 24 {
-        body = g.expr(&t, 0);
+        body = g.expr_e(expect, &t, 0);
     }
-    src += &format!("pub fn k({PARAMS}) -> {} {{\n    {body}\n}}\n", t.text());
+    src += &format!("pub fn k({sig}) -> {} {{\n    {body}\n}}\n", t.text(g.fl));
+    let part = |t: &T| Part {
+        dims: t.dims(),
+        elem: t.elem(g.fl),
+    };
     let parts = match &t {
-        T::Tup(ts) => ts.iter().map(|t| Part { dims: t.dims() }).collect(),
-        t => vec![Part { dims: t.dims() }],
+        T::Tup(ts) => ts.iter().map(part).collect(),
+        t => vec![part(t)],
     };
     Program {
         src,
-        ret: t.text(),
+        fl: g.fl,
+        params: params(g.fl, g.gathers),
+        ret: t.text(g.fl),
         parts,
     }
 }
@@ -254,5 +299,82 @@ mod tests {
             assert_eq!(p.parts.len() > 1, p.ret.starts_with('('), "{}", p.ret);
             assert!(p.out_lens(&i).len() <= p.parts.len());
         }
+    }
+
+    /// Without typed programs, nothing of sections 10 and 11 appears: every seed gives the
+    /// program it gave before they existed.
+    #[test]
+    fn untyped_programs_have_no_typed_constructs() {
+        for j in 0..300 {
+            let p = program_with(j, Config { typed: false });
+            for word in [
+                "f32", "[usize;", "ix", "jx", ".clamp(", "mul_add", "as usize",
+            ] {
+                assert!(!p.src.contains(word), "`{word}` in program {j}:\n{}", p.src);
+            }
+            assert_eq!(p.fl, Elem::F64);
+            assert_eq!(p.params.len(), 5);
+            assert!(p.parts.iter().all(|q| q.elem == Elem::F64));
+        }
+    }
+
+    /// Typed programs: a quarter are written as before, half of the others in f32, half take
+    /// index arrays; gathers, usize arrays and results, casts both ways, suffixed literals
+    /// and every math method of version 2 occur at a useful rate.
+    #[test]
+    fn typed_programs_use_the_constructs_of_sections_10_and_11() {
+        let progs: Vec<Program> = (0..600)
+            .map(|j| program_with(j, Config { typed: true }))
+            .collect();
+        let count = |f: &dyn Fn(&Program) -> bool| progs.iter().filter(|p| f(p)).count();
+        let f32s = count(&|p| p.fl == Elem::F32);
+        let gathers = count(&|p| p.params.iter().any(|q| q.name == "ix"));
+        assert!(
+            (150..300).contains(&f32s) && (150..300).contains(&gathers),
+            "{f32s} {gathers}"
+        );
+        for word in [
+            "ix[", "jx[", "[usize;", "as usize", ").min(", ".clamp(", "mul_add", "as f64)",
+            "as f32)", "0.5f32", "scan(", "concat(", "best",
+        ] {
+            let k = count(&|p| p.src.contains(word));
+            assert!(k >= 30, "`{word}` in {k} of 600 programs");
+        }
+        for method in [
+            "atan2", "hypot", "asin", "acos", "sinh", "cosh", "cbrt", "exp2", "log2", "log10",
+            "signum", "atan()",
+        ] {
+            let k = count(&|p| p.src.contains(method));
+            assert!(k >= 4, "`{method}` in {k} of 600 programs");
+        }
+        // Literals by context in f32 programs: some unsuffixed literal next to a float.
+        let by_context = count(&|p| p.fl == Elem::F32 && p.src.contains(" * 0.5 + "));
+        assert!(by_context >= 50, "{by_context}");
+        let usize_arrays = count(&|p| {
+            p.parts
+                .iter()
+                .any(|q| q.elem == Elem::Usize && q.is_array())
+        });
+        assert!(usize_arrays >= 40, "{usize_arrays}");
+        // The parameters' element types follow the program's float type.
+        for p in &progs {
+            let a = &p.params[0];
+            assert_eq!((a.name, a.elem), ("a", p.fl));
+            assert!(p.src.contains(&format!("a: [{}; n]", p.fl.text())));
+        }
+        // Every input of a program with index arrays has them in range but when it holds a
+        // bad index, and some inputs do.
+        let mut bad = 0;
+        for j in 0..200 {
+            for t in 0..4 {
+                let i = inputs(j, t);
+                let ok_ix = i.ix.iter().all(|&k| k < i.n);
+                let ok_jx = i.jx.chunks(2).all(|r| r[0] < i.n && r[1] < i.m);
+                assert_eq!(ok_ix && ok_jx, i.bad.is_none(), "{j} {t}");
+                assert_eq!((i.ix.len(), i.jx.len()), (i.g, 2 * i.g));
+                bad += usize::from(i.bad.is_some());
+            }
+        }
+        assert!(bad >= 20, "{bad}");
     }
 }

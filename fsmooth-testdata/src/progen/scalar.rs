@@ -2,10 +2,19 @@
 
 use super::state::{Gen, Var};
 use super::ty::{D, T};
+use super::typed::UNARY;
 
 impl Gen {
     pub(super) fn scalar(&mut self, depth: usize) -> String {
+        // Does an expected type flow in (kept for the literals and the parts it flows to)?
+        let e = self.take_expect();
         let leaf = self.leaf(depth, 4);
+        if self.typed && !leaf && self.r.one_in(5) {
+            return self.typed_scalar(depth, e);
+        }
+        if self.gathers && !leaf && self.r.one_in(8) {
+            return self.gather_sum(depth);
+        }
         match self.r.below(if leaf {
             4
         } else if self.v2 {
@@ -13,7 +22,10 @@ impl Gen {
         } else {
             19
         }) {
-            0 => format!("{:.3}", self.r.f64() * 3.0),
+            0 => {
+                let x = self.r.f64() * 3.0;
+                self.lit(x, e)
+            }
             1 => self.pick_var(&T::F).unwrap_or_else(|| "s".into()),
             2 => {
                 let d = [D::N, D::M, D::Three][self.r.below(3)];
@@ -28,7 +40,8 @@ impl Gen {
             }
             4 => {
                 let op = ["+", "-", "*", "/"][self.r.below(4)];
-                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                let x = self.expecting(e, |g| g.scalar(depth + 1));
+                let y = self.expecting(e, |g| g.scalar(depth + 1));
                 format!("({x} {op} {y})")
             }
             5 => {
@@ -42,10 +55,17 @@ impl Gen {
                     "powi(2)",
                     "abs().sqrt()",
                 ];
+                // Typed programs also draw the methods of version 2.
+                if self.typed && self.r.one_in(2) {
+                    return format!("({x}).{}", UNARY[self.r.below(UNARY.len())]);
+                }
                 format!("({x}).{}", f[self.r.below(f.len())])
             }
             6 => {
-                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                // The receiver has a type of its own (a literal one is suffixed), which
+                // flows into the argument.
+                let x = self.scalar(depth + 1);
+                let y = self.expecting(true, |g| g.scalar(depth + 1));
                 let f = ["min", "max"][self.r.below(2)];
                 format!("({x}).{f}({y})")
             }
@@ -65,7 +85,7 @@ impl Gen {
                 let (acc, i) = (self.name("acc"), self.name("i"));
                 let body = self.with(&acc, T::F, None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
-                        let e = g.scalar(depth + 1);
+                        let e = g.expecting(true, |g| g.scalar(depth + 1));
                         format!("{acc} * 0.5 + {e}")
                     })
                 });
@@ -73,16 +93,17 @@ impl Gen {
             }
             10 => {
                 let c = self.boolean(depth + 1);
-                let (x, y) = (self.scalar(depth + 1), self.scalar(depth + 1));
+                let x = self.expecting(e, |g| g.scalar(depth + 1));
+                let y = self.expecting(e, |g| g.scalar(depth + 1));
                 format!("if {c} {{ {x} }} else {{ {y} }}")
             }
-            11 => self.let_in(&T::F, depth),
+            11 => self.expecting(e, |g| g.let_in(&T::F, depth)),
             12 => {
                 let u = self.usize_expr(depth + 1);
-                format!("(({u}) as f64)")
+                format!("(({u}) as {})", self.fl())
             }
             13 => {
-                let x = self.scalar(depth + 1);
+                let x = self.expecting(e, |g| g.scalar(depth + 1));
                 format!("(-{x})")
             }
             14 => {
@@ -91,7 +112,8 @@ impl Gen {
                 format!("sum(a[0..0 + {len}])")
             }
             15 => {
-                let v = self.expr(&T::V(D::M), depth + 1);
+                // `twice` takes the program's float type.
+                let v = self.expr_e(true, &T::V(D::M), depth + 1);
                 format!("sum(twice({v}, |q| q * s + 1.0))")
             }
             // Near the top only: nested, its m^2 work per element would multiply.
@@ -140,14 +162,16 @@ impl Gen {
             format!("{l} * (2 * m - {l} - 1) / 2 + ({j} - {l} - 1)")
         };
         let w = self.with(&j, T::U, Some(D::M), |g| {
-            g.with(&l, T::U, Some(D::M), |g| g.scalar(depth + 3))
+            g.with(&l, T::U, Some(D::M), |g| {
+                g.expecting(true, |g| g.scalar(depth + 3))
+            })
         });
         // Half the time GMM's shape: the fold starts from a row's element `j` and its terms
         // read its elements `l < j`, a prefix of what the loop over `j` reads.
         let (start, times) = if self.r.one_in(2) {
             (format!("c[p % n][{j}]"), format!(" * c[p % n][{l}]"))
         } else {
-            ("0.0".to_string(), String::new())
+            (self.lit_s("0.0"), String::new())
         };
         format!(
             "{{ let {tri} = build(m * (m + 1) / 2, |{t}| {elem}); \

@@ -1,7 +1,7 @@
 //! The generator's state (variables in scope, helpers, fresh names) and its small pieces:
 //! random types, indexes, sizes and conditions.
 
-use super::ty::{D, T};
+use super::ty::{D, Elem, T};
 use crate::Rng;
 
 /// A variable in scope.
@@ -68,6 +68,19 @@ pub(super) struct Gen {
     /// so that the shapes of version 1 (rows taken eight at a time, column tiles, triangle
     /// folds) keep their rate.
     pub(super) v2: bool,
+    /// Does the program use the constructs of sections 10 and 11 (f32 kernels, usize
+    /// arrays, casts, the math methods of version 2)? Only then does the generator draw
+    /// anything more than it always has, so an untyped program is the same text as before.
+    pub(super) typed: bool,
+    /// The program's float type.
+    pub(super) fl: Elem,
+    /// Does the kernel take the index arrays `ix` and `jx`?
+    pub(super) gathers: bool,
+    /// Does an expected float type flow into the expression generated next (its declared
+    /// type, the other operand of an operator, ..)? A literal there may be unsuffixed in an
+    /// f32 program; elsewhere it gets `f32`, since a literal no type flows into is an f64.
+    /// Set just before a call ([`Gen::expecting`]) and taken by the generator it reaches.
+    pub(super) expect: bool,
 }
 
 /// Every way to reach a value of type `want` inside `have` (named `at`): `at` itself, or a
@@ -125,6 +138,57 @@ const MAT_DIMS: [(D, D); 17] = [
 ];
 
 impl Gen {
+    /// The program's float type as written.
+    pub(super) fn fl(&self) -> &'static str {
+        self.fl.text()
+    }
+
+    /// The other float type (for casts there and back).
+    pub(super) fn other_fl(&self) -> &'static str {
+        match self.fl {
+            Elem::F32 => "f64",
+            _ => "f32",
+        }
+    }
+
+    /// Takes [`Gen::expect`], leaving it unset.
+    pub(super) fn take_expect(&mut self) -> bool {
+        std::mem::take(&mut self.expect)
+    }
+
+    /// Runs `f` (which generates one expression) with [`Gen::expect`] set to `e`.
+    pub(super) fn expecting<R>(&mut self, e: bool, f: impl FnOnce(&mut Gen) -> R) -> R {
+        self.expect = e;
+        let r = f(self);
+        self.expect = false;
+        r
+    }
+
+    /// A float literal of value `x` (three decimals), where an expected type flows in or
+    /// not (`expect`): in a typed program, sometimes suffixed; in an f32 program always
+    /// where no type flows in.
+    pub(super) fn lit(&mut self, x: f64, expect: bool) -> String {
+        let text = format!("{x:.3}");
+        if !self.typed {
+            return text;
+        }
+        let suffix = match self.fl {
+            Elem::F32 if !expect || self.r.one_in(5) => "f32",
+            Elem::F64 if self.r.one_in(12) => "f64",
+            _ => "",
+        };
+        text + suffix
+    }
+
+    /// The literal `text` of a template where no type flows in (`smul(acc, 0.5)`): suffixed
+    /// in an f32 program.
+    pub(super) fn lit_s(&self, text: &str) -> String {
+        match (self.typed, self.fl) {
+            (true, Elem::F32) => format!("{text}f32"),
+            _ => text.to_string(),
+        }
+    }
+
     pub(super) fn name(&mut self, base: &str) -> String {
         self.fresh += 1;
         format!("{base}{}", self.fresh)
@@ -198,6 +262,9 @@ impl Gen {
     /// A random vector size; inside loops, only the small ones (`n * m` is up to 361 on
     /// the larger inputs).
     pub(super) fn vec_dim(&mut self) -> D {
+        if self.gathers && self.r.one_in(8) {
+            return D::G;
+        }
         if !self.v2 {
             return [D::N, D::M, D::P, D::Three][self.r.below(4)];
         }
@@ -255,7 +322,13 @@ impl Gen {
                     let (r, c) = self.mat_dims();
                     T::M(r, c)
                 }
-                16 if usize_ok => T::U,
+                16 if usize_ok => {
+                    if self.typed && self.r.one_in(2) {
+                        T::UV(self.vec_dim())
+                    } else {
+                        T::U
+                    }
+                }
                 17..=19 if nest > 0 => T::Tup(self.rand_tuple(nest - 1, usize_ok)),
                 _ => T::F,
             })
@@ -271,6 +344,7 @@ impl Gen {
                 let (r, c) = self.mat_dims();
                 T::M(r, c)
             }
+            3 if self.typed && self.r.one_in(2) => T::UV(self.vec_dim()),
             3 => T::U,
             _ => T::Tup(self.rand_tuple(1, true)),
         }
@@ -279,6 +353,11 @@ impl Gen {
     /// An index below size `d` (never 0).
     pub(super) fn index(&mut self, d: D, depth: usize) -> String {
         assert!(d.min() > 0, "an index below a size that may be 0");
+        if self.typed
+            && let Some(i) = self.typed_index(d)
+        {
+            return i;
+        }
         if let Some(i) = self.loop_index(d)
             && !self.r.one_in(4)
         {
@@ -304,7 +383,10 @@ impl Gen {
     }
 
     /// A `usize` expression and the largest value it may have.
-    fn usize_max(&mut self, depth: usize) -> (String, u64) {
+    pub(super) fn usize_max(&mut self, depth: usize) -> (String, u64) {
+        if self.typed && depth <= 3 && self.r.one_in(4) {
+            return self.typed_usize(depth);
+        }
         match self.r.below(if depth > 3 { 3 } else { 6 }) {
             0 => {
                 let d = [D::N, D::M, D::P][self.r.below(3)];
@@ -371,14 +453,21 @@ impl Gen {
         }
     }
 
-    /// An expression of type `t`.
+    /// An expression of type `t`, into which an expected type flows if [`Gen::expect`].
     pub(super) fn expr(&mut self, t: &T, depth: usize) -> String {
+        let e = self.take_expect();
         match t {
-            T::F => self.scalar(depth),
+            T::F => self.expecting(e, |g| g.scalar(depth)),
             T::U => self.usize_expr(depth),
-            T::V(d) => self.vector(*d, depth),
-            T::M(r, c) => self.matrix(*r, *c, depth),
+            T::V(d) => self.expecting(e, |g| g.vector(*d, depth)),
+            T::M(r, c) => self.expecting(e, |g| g.matrix(*r, *c, depth)),
+            T::UV(d) => self.usize_vector(*d, depth),
             T::Tup(ts) => self.tuple(ts, depth),
         }
+    }
+
+    /// An expression of type `t`, into which an expected type flows or not (`e`).
+    pub(super) fn expr_e(&mut self, e: bool, t: &T, depth: usize) -> String {
+        self.expecting(e, |g| g.expr(t, depth))
     }
 }

@@ -61,7 +61,7 @@ impl Gen {
             _ => {
                 let base = match t {
                     T::Tup(_) => "t",
-                    T::V(_) | T::M(..) => "v",
+                    T::V(_) | T::M(..) | T::UV(_) => "v",
                     _ => "x",
                 };
                 let name = self.name(base);
@@ -86,10 +86,19 @@ impl Gen {
     }
 
     fn let_of(&mut self, bt: &T, t: &T, depth: usize) -> String {
-        let val = self.expr(bt, depth + 1);
+        let e = self.take_expect();
+        // In a typed program, sometimes `let x: T = ..`: the type flows into the value
+        // (taken as not flowing through a tuple's components).
+        let ann = self.typed && self.r.one_in(2);
+        let val = self.expr_e(ann && !matches!(bt, T::Tup(_)), bt, depth + 1);
         let pat = self.pattern(bt, true);
-        let body = self.with_vars(pat.binds, |g| g.expr(t, depth + 1));
-        format!("{{ let {} = {val}; {body} }}", pat.text)
+        let body = self.with_vars(pat.binds, |g| g.expr_e(e, t, depth + 1));
+        let ty = if ann {
+            format!(": {}", bt.text(self.fl))
+        } else {
+            String::new()
+        };
+        format!("{{ let {}{ty} = {val}; {body} }}", pat.text)
     }
 
     /// A value of type `t` (not a tuple) taken out of a tuple: a projection, a pattern, a
@@ -134,7 +143,7 @@ impl Gen {
     /// the other components are arrays of `d` rows too, so that a scan can give them.
     fn tuple_with(&mut self, t: &T) -> (Vec<T>, String) {
         let rows = match t {
-            T::V(d) | T::M(d, _) => Some(*d),
+            T::V(d) | T::M(d, _) | T::UV(d) => Some(*d),
             _ => None,
         };
         let mut ts = match rows {
@@ -284,13 +293,19 @@ impl Gen {
                 .collect();
             return format!("({})", parts.join(", "));
         }
-        let e = self.expr(t, depth + 1);
+        // `x * 0.5 + e`: the type of `x * 0.5` flows into e.
+        let e = self.expr_e(
+            matches!(t, T::F) && matches!(cur, Cur::Expr(_)),
+            t,
+            depth + 1,
+        );
         let Cur::Expr(x) = cur else { return e };
         match t {
             T::F => format!("{x} * 0.5 + {e}"),
             T::U => format!("({x} + {e}) % 5"),
-            T::V(_) => format!("add(smul({x}, 0.5), {e})"),
-            T::M(..) => format!("madd(msmul({x}, 0.5), {e})"),
+            T::V(_) => format!("add(smul({x}, {}), {e})", self.lit_s("0.5")),
+            T::M(..) => format!("madd(msmul({x}, {}), {e})", self.lit_s("0.5")),
+            T::UV(_) => format!("map2({x}, {e}, |u, w| (u + w) % 5)"),
             T::Tup(_) => unreachable!(),
         }
     }
@@ -306,12 +321,17 @@ impl Gen {
             ("s", T::F),
         ] {
             if self.r.one_in(4) {
-                args.push(self.expr(&t, depth + 2));
+                // A parameter's declared type flows into its argument.
+                args.push(self.expr_e(true, &t, depth + 2));
             } else {
                 args.push(plain.to_string());
             }
         }
         args.push("p".into());
+        if self.gathers {
+            args.push("ix".into());
+            args.push("jx".into());
+        }
         if let Some(t) = self.helpers[h].param.clone() {
             args.push(self.expr(&t, depth + 1));
         }
@@ -337,7 +357,7 @@ fn path_to(have: &T, want: &T, at: String, out: &mut Vec<String>) {
 /// or a matrix of `d` rows), a scan of `d` steps gives them: `d` and the scan's state type.
 fn scan_state(ts: &[T]) -> Option<(D, T)> {
     let rows = |t: &T| match t {
-        T::V(d) | T::M(d, _) => Some(*d),
+        T::V(d) | T::M(d, _) | T::UV(d) => Some(*d),
         _ => None,
     };
     let d = rows(&ts[0])?;
@@ -346,6 +366,7 @@ fn scan_state(ts: &[T]) -> Option<(D, T)> {
         .map(|t| match t {
             T::V(r) if *r == d => Some(T::F),
             T::M(r, c) if *r == d => Some(T::V(*c)),
+            T::UV(r) if *r == d => Some(T::U),
             _ => None,
         })
         .collect();

@@ -1,4 +1,4 @@
-//! The generator's types: sizes ([`D`]) and value types ([`T`]).
+//! The generator's types: sizes ([`D`]), value types ([`T`]) and element types ([`Elem`]).
 
 use super::Inputs;
 
@@ -25,6 +25,9 @@ pub enum D {
     NxM,
     /// `n + 2`.
     Np2,
+    /// `g`, the length of the index arrays `ix` and `jx` of a program with gathers (may
+    /// be 0).
+    G,
 }
 
 impl D {
@@ -40,6 +43,7 @@ impl D {
             D::TwoN => "2 * n",
             D::NxM => "n * m",
             D::Np2 => "n + 2",
+            D::G => "g",
         }
     }
 
@@ -63,6 +67,7 @@ impl D {
             D::TwoN => 2 * i.n,
             D::NxM => i.n * i.m,
             D::Np2 => i.n + 2,
+            D::G => i.g,
         }
     }
 
@@ -72,6 +77,7 @@ impl D {
         match self {
             D::N | D::M => 19,
             D::P | D::Three => 3,
+            D::G => 6,
             D::Two => 2,
             D::NpM | D::TwoN => 38,
             D::NxM => 361,
@@ -83,45 +89,98 @@ impl D {
     pub(super) fn min(self) -> usize {
         match self {
             D::N | D::M | D::NxM => 1,
-            D::P => 0,
+            D::P | D::G => 0,
             D::Two | D::NpM | D::TwoN => 2,
             D::Three | D::Np2 => 3,
         }
     }
 }
 
-/// A value type of the generated language.
+/// The element type of a kernel's parameter or result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Elem {
+    /// `f64`
+    F64,
+    /// `f32`
+    F32,
+    /// `usize`
+    Usize,
+}
+
+impl Elem {
+    /// The type as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            Elem::F64 => "f64",
+            Elem::F32 => "f32",
+            Elem::Usize => "usize",
+        }
+    }
+
+    /// Does a compiled kernel's value `got` agree with the reference interpreter's `want`
+    /// (both as f64) for a result of this element type? A usize exactly; a float within a
+    /// relative 1e-9 (f64) or 1e-5 (f32, some 80 units in the last place), with an absolute
+    /// floor of that much near zero, for what the compiler may compute differently but
+    /// equally well (a sum from -0.0, a hoisted call); NaN agrees with NaN and an infinity
+    /// with itself.
+    pub fn agree(self, got: f64, want: f64) -> bool {
+        let tol = match self {
+            Elem::F64 => 1e-9,
+            Elem::F32 => 1e-5,
+            Elem::Usize => return got == want,
+        };
+        if got.is_nan() || want.is_nan() {
+            return got.is_nan() && want.is_nan();
+        }
+        got == want || (got - want).abs() <= tol * got.abs().max(want.abs()).max(1.0)
+    }
+}
+
+/// A value type of the generated language. Its floats are the program's float type (`f64`,
+/// or `f32` for an f32 program), given when the type is written.
 #[derive(Clone, PartialEq, Debug)]
 pub(super) enum T {
     F,
     U,
-    /// A vector `[f64; d]`.
+    /// A vector `[fl; d]`.
     V(D),
-    /// A matrix `[[f64; cols]; rows]`, as `M(rows, cols)`.
+    /// A matrix `[[fl; cols]; rows]`, as `M(rows, cols)`.
     M(D, D),
+    /// A usize vector `[usize; d]` (an index array, an argmax per row).
+    UV(D),
     /// A tuple of two or more components.
     Tup(Vec<T>),
 }
 
 impl T {
-    /// The type as written in a signature.
-    pub(super) fn text(&self) -> String {
+    /// The type as written in a signature, with `fl` its floats' type.
+    pub(super) fn text(&self, fl: Elem) -> String {
+        let name = fl.text();
         match self {
-            T::F => "f64".into(),
+            T::F => name.into(),
             T::U => "usize".into(),
-            T::V(d) => format!("[f64; {}]", d.text()),
-            T::M(r, c) => format!("[[f64; {}]; {}]", c.text(), r.text()),
+            T::V(d) => format!("[{name}; {}]", d.text()),
+            T::M(r, c) => format!("[[{name}; {}]; {}]", c.text(), r.text()),
+            T::UV(d) => format!("[usize; {}]", d.text()),
             T::Tup(ts) => {
-                let parts: Vec<String> = ts.iter().map(T::text).collect();
+                let parts: Vec<String> = ts.iter().map(|t| t.text(fl)).collect();
                 format!("({})", parts.join(", "))
             }
+        }
+    }
+
+    /// The element type of an array or scalar of this type, with `fl` its floats' type.
+    pub(super) fn elem(&self, fl: Elem) -> Elem {
+        match self {
+            T::U | T::UV(_) => Elem::Usize,
+            _ => fl,
         }
     }
 
     /// The sizes whose product is the number of f64 slots of an array (none for a scalar).
     pub(super) fn dims(&self) -> Vec<D> {
         match self {
-            T::V(d) => vec![*d],
+            T::V(d) | T::UV(d) => vec![*d],
             T::M(r, c) => vec![*r, *c],
             _ => Vec::new(),
         }

@@ -75,7 +75,7 @@ impl Gen {
             // Not for `p` rows: the interpreter cannot transpose an empty matrix (its
             // values do not show an empty array's inner sizes), so a column of `p` is a
             // reversed vector.
-            (D::P, _) => {
+            (D::P | D::G, _) => {
                 let x = self.vector(d, depth + 1);
                 format!("reverse({x})")
             }
@@ -105,7 +105,7 @@ impl Gen {
                 format!("reverse({m})")
             }
             // Not of a matrix of `p` rows (see `view_vector`).
-            (_, _, 1) if c != D::P => {
+            (_, _, 1) if c != D::P && c != D::G => {
                 let m = self.matrix(c, r, depth + 1);
                 format!("transpose({m})")
             }
@@ -149,7 +149,7 @@ impl Gen {
                 let v = self.vector(D::Three, depth + 1);
                 format!("slide(2, {v})")
             }
-            _ if c != D::P => {
+            _ if c != D::P && c != D::G => {
                 let m = self.matrix(c, r, depth + 1);
                 format!("transpose({m})")
             }

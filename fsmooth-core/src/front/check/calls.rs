@@ -1,19 +1,27 @@
 //! Calls: a block or prelude function is inlined at the sizes its arguments fix; a closure
 //! is checked where it is applied; a function parameter, in a generic check, by its type.
 
-use super::elab::{
-    Bind, Elab, Elaborated, Env, FunVal, MAX_INLINED, cast_help, placeholder, wrap_lets,
-};
-use super::signature::{bind_elems, ty_in};
+use super::elab::{Bind, Elab, Elaborated, Env, FunVal, MAX_INLINED, placeholder, wrap_lets};
+use super::infer::{Want, lit_only};
+use super::scalars::convert_help;
+use super::signature::{bind_elems, has_elems, ty_in, ty_of};
 use crate::front::ast::{Expr, ExprKind, Name, Sp, Ty};
+use crate::front::diag::Diags;
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Type};
+use crate::middle::ir::{Core, Scalar, Type};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 impl Elab<'_> {
     /// A call `n(args)`: to a function value in scope, or a block or prelude function.
-    pub(super) fn call(&mut self, n: &Name, args: &[Expr], e: &Expr, env: &Env) -> Elaborated {
+    pub(super) fn call(
+        &mut self,
+        n: &Name,
+        args: &[Expr],
+        e: &Expr,
+        env: &Env,
+        want: &Want,
+    ) -> Elaborated {
         let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),
             Some(Bind::Failed) => return Err(()),
@@ -32,13 +40,21 @@ impl Elab<'_> {
                 }
             },
         };
-        self.apply(&fun, n, args, e.span, env)
+        self.apply(&fun, n, args, e.span, env, want)
     }
 
-    /// Apply a function value to the arguments.
-    fn apply(&mut self, fun: &FunVal, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
+    /// Apply a function value to the arguments, where the context expects `want`.
+    fn apply(
+        &mut self,
+        fun: &FunVal,
+        n: &Name,
+        args: &[Expr],
+        sp: Sp,
+        env: &Env,
+        want: &Want,
+    ) -> Elaborated {
         match fun {
-            FunVal::Def(fi) => self.call_def(*fi, n, args, sp, env),
+            FunVal::Def(fi) => self.call_def(*fi, n, args, sp, env, want),
             FunVal::Closure {
                 params,
                 body,
@@ -73,16 +89,20 @@ impl Elab<'_> {
                 for (p, v) in params.iter().zip(vals) {
                     let id = self.fresh(&p.text);
                     cenv.push((p.text.clone(), Bind::Val(id, v.ty.clone(), v.sym.clone())));
+                    self.link(id, &v);
                     bound.push((id, v));
                 }
                 let saved = self.report;
                 self.report = *report;
-                let r = self.expr(body, &cenv);
+                // The result type the parameter declares, else what the call's context expects.
+                let bwant = expect.as_ref().map_or(want.clone(), |(t, _)| Want::of(t));
+                let r = self.expr_want(body, &cenv, &bwant);
                 let r = match (r, expect) {
                     (Ok(r), Some((want, what))) if !r.ty.same(want) => {
+                        self.clash_ty(&r, want);
                         self.err(
                             body.span,
-                            format!("mismatched types: this closure gives `{}`, but {what} must give `{want}`", r.ty),
+                            format!("mismatched types: this closure gives `{}`, but {what} must give `{want}`{}", r.ty, convert_help(body, &r.ty, want)),
                         );
                         Err(())
                     }
@@ -105,13 +125,17 @@ impl Elab<'_> {
                     return Err(());
                 }
                 for (a, t) in args.iter().zip(ptys) {
-                    let v = self.expr(a, env)?;
+                    let v = self.expr_want(a, env, &Want::of(t))?;
                     if !v.ty.same(t) {
+                        self.clash_ty(&v, t);
                         self.err(
                             v.span,
                             format!(
-                                "mismatched shapes: `{}` expects `{t}`, found `{}`",
-                                n.text, v.ty
+                                "mismatched {}: `{}` expects `{t}`, found `{}`{}",
+                                super::elab::mismatch(t, &v.ty),
+                                n.text,
+                                v.ty,
+                                convert_help(a, &v.ty, t)
                             ),
                         );
                         return Err(());
@@ -125,7 +149,15 @@ impl Elab<'_> {
 
     /// A call to the scope's function `fi`: its size names unified with the arguments' shapes,
     /// then its body inlined at those sizes.
-    fn call_def(&mut self, fi: usize, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
+    fn call_def(
+        &mut self,
+        fi: usize,
+        n: &Name,
+        args: &[Expr],
+        sp: Sp,
+        env: &Env,
+        want: &Want,
+    ) -> Elaborated {
         let f = &self.scope.fns[fi];
         if f.params.len() != args.len() {
             let sig: Vec<String> = f.params.iter().map(|p| p.name.text.clone()).collect();
@@ -197,7 +229,14 @@ impl Elab<'_> {
                 funs.push(fv);
                 vals.push(None);
             } else {
-                match self.expr(a, env) {
+                // A concrete parameter type is what the argument's literals take; one with
+                // element-type parameters is known once the other arguments bind them.
+                let pw = if has_elems(&p.ty) {
+                    Want::Any
+                } else {
+                    ty_of(&p.ty, &mut Diags::default()).map_or(Want::Any, |t| Want::of(&t))
+                };
+                match self.expr_want(a, env, &pw) {
                     Ok(v) => vals.push(Some(v)),
                     Err(()) => ok = false,
                 }
@@ -220,13 +259,51 @@ impl Elab<'_> {
                 from.insert(p.name.text.clone(), format!("`{}`", p.name.text));
             }
         }
-        // Element-type parameters take the types the arguments give them.
+        // Element-type parameters take the types the arguments give them: first those that
+        // are not literal-only, whose types are their own.
         let mut elems: HashMap<String, Type> = HashMap::new();
-        for (p, v) in f.params.iter().zip(&vals) {
-            if let Some(v) = v {
+        for ((p, v), a) in f.params.iter().zip(&vals).zip(args) {
+            if let Some(v) = v
+                && !lit_only(a)
+            {
                 bind_elems(&p.ty, &v.ty, &mut elems);
             }
         }
+        // A row bound to a parameter that stands for scalars only is an argument of the
+        // wrong rank: the scalar makes the error name the argument.
+        self.scalar_rows(fi, &mut elems);
+        // Literal-only arguments take the parameter's type, or with its element type still
+        // unbound, what the call's context expects; then they bind what is left.
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
+            let Some(v) = &vals[k] else { continue };
+            if !lit_only(a) {
+                continue;
+            }
+            let w = ty_in(&p.ty, &elems).map_or(want.elem(), |t| Want::of(&t));
+            if Want::of(&v.ty) != w && w != Want::Any {
+                match self.expr_want(a, env, &w) {
+                    Ok(v) => vals[k] = Some(v),
+                    Err(()) => return Err(()),
+                }
+            }
+            if let Some(v) = &vals[k] {
+                bind_elems(&p.ty, &v.ty, &mut elems);
+            }
+        }
+        // An element type that an argument of too low a rank left unbound is its scalar, so
+        // that the argument check below names the ranks (`sum` of an `f64`).
+        for (p, v) in f.params.iter().zip(&vals) {
+            if let Some(v) = v
+                && ty_in(&p.ty, &elems).is_none()
+            {
+                let s =
+                    v.ty.scalar()
+                        .filter(|s| *s != Scalar::Bool)
+                        .unwrap_or(Scalar::F64);
+                unbound_elems(&p.ty, &s.ty(), &mut elems);
+            }
+        }
+        let f = &self.scope.fns[fi];
         let mut ptys: Vec<Option<Type>> = Vec::new();
         for (p, v) in f.params.iter().zip(&vals) {
             let t = match &p.ty {
@@ -249,7 +326,7 @@ impl Elab<'_> {
         }
         let subty = |w: &Ty, t: &Type| subst_type(w, t, &|nm| sizes.get(nm).cloned());
         let mut bad = false;
-        for ((p, v), t) in f.params.iter().zip(&vals).zip(&ptys) {
+        for (((p, v), t), a) in f.params.iter().zip(&vals).zip(&ptys).zip(args) {
             let (Some(v), Some(t)) = (v, t) else { continue };
             let want = subty(&p.ty, t);
             let unbound: Vec<String> = {
@@ -272,7 +349,11 @@ impl Elab<'_> {
                             .then(|| format!("`{nm}` is `{s}`, fixed by argument {src}"))
                     })
                     .collect();
-                let note = if fixed.is_empty() {
+                // A mismatch of element types only: the sizes agree, so notes about them
+                // are noise.
+                let types_only =
+                    unbound.is_empty() && super::elab::mismatch(&want, &v.ty) == "types";
+                let note = if fixed.is_empty() || types_only {
                     String::new()
                 } else {
                     format!(
@@ -287,7 +368,12 @@ impl Elab<'_> {
                     .dims()
                     .iter()
                     .zip(v.ty.dims())
-                    .find(|(a, b)| !a.same(b) && a.as_const().is_none() && b.as_const().is_none())
+                    .find(|(a, b)| {
+                        !types_only
+                            && !a.same(b)
+                            && a.as_const().is_none()
+                            && b.as_const().is_none()
+                    })
                     .map(|(a, b)| {
                         format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
                     })
@@ -299,10 +385,13 @@ impl Elab<'_> {
                 } else {
                     help
                 };
+                self.clash_ty(v, &want);
+                let help = format!("{help}{}", convert_help(a, &v.ty, &want));
                 self.err(
                     v.span,
                     format!(
-                        "mismatched shapes: argument `{}` of `{}` expects `{}`, found `{}`{note}{help}",
+                        "mismatched {}: argument `{}` of `{}` expects `{}`, found `{}`{note}{help}",
+                        super::elab::mismatch(&want, &v.ty),
                         p.name.text,
                         n.text,
                         if unbound.is_empty() {
@@ -324,7 +413,7 @@ impl Elab<'_> {
                         p.name.text,
                         n.text,
                         v.ty,
-                        cast_help(&v.ty)
+                        convert_help(a, &v.ty, t)
                     ),
                 );
                 bad = true;
@@ -374,6 +463,7 @@ impl Elab<'_> {
                     p.name.text.clone(),
                     Bind::Val(id, v.ty.clone(), v.sym.clone()),
                 ));
+                self.link(id, &v);
                 bound.push((id, v));
             }
         }
@@ -387,7 +477,8 @@ impl Elab<'_> {
         let saved = (self.report, self.suppressed.take());
         self.report = false;
         self.depth += 1;
-        let r = self.expr(&body, &cenv);
+        let bwant = ret.as_ref().map_or(want.clone(), Want::of);
+        let r = self.expr_want(&body, &cenv, &bwant);
         self.depth -= 1;
         self.report = saved.0;
         let inner = std::mem::replace(&mut self.suppressed, saved.1);
@@ -489,6 +580,18 @@ fn type_names(t: &Type, out: &mut Vec<String>) {
     match t {
         Type::Arr(_, d) => d.iter().for_each(|s| s.names(out)),
         Type::Tuple(ts) => ts.iter().for_each(|x| type_names(x, out)),
+        _ => {}
+    }
+}
+
+/// Bind every element-type parameter of written type `w` that `elems` lacks to `t`.
+fn unbound_elems(w: &Ty, t: &Type, elems: &mut HashMap<String, Type>) {
+    match w {
+        Ty::Elem(n) => {
+            elems.entry(n.text.clone()).or_insert_with(|| t.clone());
+        }
+        Ty::Array(e, _, _) => unbound_elems(e, t, elems),
+        Ty::Tuple(ps, _) => ps.iter().for_each(|p| unbound_elems(p, t, elems)),
         _ => {}
     }
 }

@@ -3,12 +3,14 @@
 //! [`super::calls`].
 
 use super::Scope;
-use super::show::{as_f64, show};
+use super::infer::{Want, retypable};
+use super::scalars::{cast_help, convert_help};
 use super::signature::ty_of;
 use crate::front::ast::{self, BinOp, CastTy, Expr, ExprKind, MathFn, Name, Sp, UnOp};
 use crate::front::diag::{Diags, closest};
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What a name in scope stands for.
@@ -44,6 +46,9 @@ pub(super) enum FunVal {
     Opaque(Vec<Type>, Type),
 }
 
+/// A retypable variable, and the tuple component meant (`None`: the whole value).
+pub(super) type Root = (VarId, Option<usize>);
+
 /// The names in scope, innermost last.
 pub(super) type Env = Vec<(String, Bind)>;
 
@@ -68,6 +73,17 @@ pub(super) struct Elab<'a> {
     pub(super) inlined: usize,
     /// Sizes the kernel computes at entry for their checks ([`crate::middle::ir::Kernel::entry_sizes`]).
     pub(super) entry_sizes: Vec<Size>,
+    /// Variables whose float type came from literals alone (`let c = 0.5;`, an `ifold`
+    /// state started at `0.0`): a clash with an `f32` retypes them ([`super::infer`]).
+    pub(super) flex: Vec<VarId>,
+    /// The clashes met by those variables: the variable, and the tuple component if only
+    /// one clashed.
+    pub(super) demand: Vec<Root>,
+    /// Variables bound to values of retypable ones, and those ([`Elab::link`]).
+    pub(super) links: Vec<(VarId, Vec<Root>)>,
+    /// Whether an element-type parameter of a generic helper stands for scalars only, by
+    /// helper, parameter and scalar type ([`super::generic`]).
+    pub(super) scalar_elems: HashMap<(usize, String, Scalar), bool>,
 }
 
 /// How many calls one function may inline in all.
@@ -113,8 +129,14 @@ impl Elab<'_> {
         );
     }
 
-    /// Elaborate `e` in `env`.
+    /// Elaborate `e` in `env`, expecting nothing of it.
     pub(super) fn expr(&mut self, e: &Expr, env: &Env) -> Elaborated {
+        self.expr_want(e, env, &Want::Any)
+    }
+
+    /// Elaborate `e` in `env`, where the context expects `want` (the type its unsuffixed
+    /// float literals take, [`super::infer`]).
+    pub(super) fn expr_want(&mut self, e: &Expr, env: &Env, want: &Want) -> Elaborated {
         let sp = e.span;
         match &e.kind {
             // Already reported by the parser.
@@ -122,7 +144,8 @@ impl Elab<'_> {
             ExprKind::Float(v, suffix) => {
                 let ty = match suffix {
                     Some(CastTy::F32) => Type::F32,
-                    _ => Type::F64,
+                    Some(_) => Type::F64,
+                    None => want.float(),
                 };
                 let v = if ty == Type::F32 {
                     f64::from(*v as f32)
@@ -161,7 +184,7 @@ impl Elab<'_> {
                     Err(())
                 }
             },
-            ExprKind::Block(lets, tail) => self.e_block(lets, tail, sp, env),
+            ExprKind::Block(lets, tail) => self.e_block(lets, tail, sp, env, want),
             ExprKind::Index(a, i) => self.e_index(a, i, sp, env),
             ExprKind::Slice(a, lo, hi) => self.e_slice(a, lo, hi, sp, env),
             ExprKind::Len(a) => {
@@ -174,15 +197,15 @@ impl Elab<'_> {
                     }
                 }
             }
-            ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env),
-            ExprKind::Ifold(..) => self.e_ifold(e, env),
-            ExprKind::Scan(..) => self.e_scan(e, env),
-            ExprKind::Tuple(xs) => self.e_tuple(xs, sp, env),
+            ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env, want),
+            ExprKind::Ifold(..) => self.e_ifold(e, env, want),
+            ExprKind::Scan(..) => self.e_scan(e, env, want),
+            ExprKind::Tuple(xs) => self.e_tuple(xs, sp, env, want),
             ExprKind::Proj(t, k, ksp) => self.e_proj(t, *k, *ksp, sp, env),
-            ExprKind::Array(xs) => self.e_array(xs, sp, env),
-            ExprKind::If(c, a, b) => self.e_if(c, a, b, sp, env),
-            ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env),
-            ExprKind::Un(op, a) => self.e_un(op, a, sp, env),
+            ExprKind::Array(xs) => self.e_array(xs, sp, env, want),
+            ExprKind::If(c, a, b) => self.e_if(c, a, b, sp, env, want),
+            ExprKind::Bin(op, a, b) => self.binary(*op, a, b, e, env, want),
+            ExprKind::Un(op, a) => self.e_un(op, a, sp, env, want),
             ExprKind::Cast(a, to) => self.e_cast(a, to, sp, env),
             ExprKind::Math(MathFn::Powi, r, args)
                 if matches!(
@@ -199,16 +222,17 @@ impl Elab<'_> {
                     kind: ExprKind::Math(MathFn::Powi, r.clone(), vec![(**k).clone()]),
                     span: sp,
                 };
-                let p = self.expr(&pos, env)?;
-                let one = Core::new(Kind::Float(1.0), Type::F64, sp);
+                let p = self.expr_want(&pos, env, want)?;
+                let ty = p.ty.clone();
+                let one = Core::new(Kind::Float(1.0), ty.clone(), sp);
                 Ok(Core::new(
                     Kind::Bin(BinOp::Div, Box::new(one), Box::new(p), String::new()),
-                    Type::F64,
+                    ty,
                     sp,
                 ))
             }
-            ExprKind::Math(f, r, args) => self.e_math(f, r, args, sp, env),
-            ExprKind::Call(n, args) => self.call(n, args, e, env),
+            ExprKind::Math(f, r, args) => self.e_math(*f, r, args, sp, env, want),
+            ExprKind::Call(n, args) => self.call(n, args, e, env, want),
             ExprKind::Closure(..) => {
                 self.err(
                     sp,
@@ -219,24 +243,85 @@ impl Elab<'_> {
         }
     }
 
+    /// `{ let x = e; ..; tail }`. A `let` of a literal-only value without a declared type
+    /// (or of an `ifold` started at one) is an `f64` unless a use clashes with an `f32`:
+    /// then the block is elaborated again with that value an `f32` (component by component
+    /// for a tuple), until no new clash asks for more ([`super::infer`]).
     #[inline(never)]
-    fn e_block(&mut self, lets: &[ast::Let], tail: &Expr, sp: Sp, env: &Env) -> Elaborated {
+    fn e_block(
+        &mut self,
+        lets: &[ast::Let],
+        tail: &Expr,
+        sp: Sp,
+        env: &Env,
+        want: &Want,
+    ) -> Elaborated {
+        let mut wants: Vec<Want> = vec![Want::Any; lets.len()];
+        loop {
+            let m = self.mark();
+            let mut ids: Vec<Option<VarId>> = vec![None; lets.len()];
+            let r = self.block_once(lets, tail, sp, env, want, &wants, &mut ids);
+            match &r {
+                Ok(c) if want_clash(want, &c.ty) => self.demand(c),
+                Ok(_) => return r,
+                Err(()) => {}
+            }
+            let mut changed = false;
+            for (k, id) in ids.iter().enumerate() {
+                let Some(id) = id else { continue };
+                let ds = self.demands_since(&m, *id);
+                let w = retyped(&wants[k], &ds, tuple_arity(&lets[k].value));
+                if w != wants[k] {
+                    wants[k] = w;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return r;
+            }
+            self.rewind(&m);
+        }
+    }
+
+    /// One attempt at a block, with `wants` the expectations of its literal-only `let`s;
+    /// `ids` receives their variables.
+    #[allow(clippy::too_many_arguments)]
+    fn block_once(
+        &mut self,
+        lets: &[ast::Let],
+        tail: &Expr,
+        sp: Sp,
+        env: &Env,
+        want: &Want,
+        wants: &[Want],
+        ids: &mut [Option<VarId>],
+    ) -> Elaborated {
         let mut env = env.clone();
         let mut bound = Vec::new();
         let mut ok = true;
-        for l in lets {
-            let v = self.expr(&l.value, &env);
+        for (k, l) in lets.iter().enumerate() {
             // The declared type, if any; `Err` when it is no type (reported by `ty_of`).
             let declared = l.ty.as_ref().map(|t| ty_of(t, self.diags).ok_or(()));
+            let flexible = l.ty.is_none() && retypable(&l.value);
+            let vwant = match &declared {
+                Some(Ok(t)) => Want::of(t),
+                _ if flexible => wants[k].clone(),
+                _ => Want::Any,
+            };
+            let v = self.expr_want(&l.value, &env, &vwant);
             let v = match (v, declared) {
                 (Ok(v), None) => v,
                 (Ok(v), Some(Ok(want))) if want.same(&v.ty) => v,
                 (Ok(v), Some(Ok(want))) => {
+                    self.clash_ty(&v, &want);
                     self.err(
                         l.value.span,
                         format!(
-                            "mismatched shapes: `{}` is declared `{want}`, but its value is `{}`",
-                            l.name.text, v.ty
+                            "mismatched {}: `{}` is declared `{want}`, but its value is `{}`{}",
+                            mismatch(&want, &v.ty),
+                            l.name.text,
+                            v.ty,
+                            convert_help(&l.value, &v.ty, &want)
                         ),
                     );
                     ok = false;
@@ -256,25 +341,21 @@ impl Elab<'_> {
                 continue;
             }
             let id = self.fresh(&l.name.text);
+            if flexible {
+                self.flex.push(id);
+                ids[k] = Some(id);
+            } else {
+                self.link(id, &v);
+            }
             env.push((
                 l.name.text.clone(),
                 Bind::Val(id, v.ty.clone(), v.sym.clone()),
             ));
             bound.push((id, v));
         }
-        let body = self.expr(tail, &env);
-        let mut body = if ok { body? } else { return Err(()) };
-        for (id, v) in bound.into_iter().rev() {
-            let ty = body.ty.clone();
-            let sym = body.sym.clone();
-            body = Core {
-                kind: Kind::Let(id, Box::new(v), Box::new(body)),
-                ty,
-                sym,
-                span: sp,
-            };
-        }
-        Ok(body)
+        let body = self.expr_want(tail, &env, want);
+        let body = if ok { body? } else { return Err(()) };
+        Ok(wrap_lets(bound, body, sp))
     }
 
     #[inline(never)]
@@ -396,17 +477,21 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_array(&mut self, xs: &[Expr], sp: Sp, env: &Env) -> Elaborated {
-        let items: Vec<Elaborated> = xs.iter().map(|x| self.expr(x, env)).collect();
+    fn e_array(&mut self, xs: &[Expr], sp: Sp, env: &Env, want: &Want) -> Elaborated {
+        let refs: Vec<&Expr> = xs.iter().collect();
+        let items = self.agree(&refs, env, &want.elem());
         let items: Vec<Core> = items.into_iter().collect::<Result<_, _>>()?;
         let elem = items.first().map(|x| x.ty.clone()).unwrap_or(Type::F64);
-        for x in &items[1.min(items.len())..] {
+        for (x, e) in items.iter().zip(xs).skip(1) {
             if !x.ty.same(&elem) {
+                self.clash(&items[0], x);
                 self.err(
                     x.span,
                     format!(
-                        "mismatched shapes: array literal elements must agree; the first is `{elem}`, this one is `{}`",
-                        x.ty
+                        "mismatched {}: array literal elements must agree; the first is `{elem}`, this one is `{}`{}",
+                        mismatch(&elem, &x.ty),
+                        x.ty,
+                        convert_help(e, &x.ty, &elem)
                     ),
                 );
                 return Err(());
@@ -427,9 +512,14 @@ impl Elab<'_> {
     }
 
     #[inline(never)]
-    fn e_if(&mut self, c: &Expr, a: &Expr, b: &Expr, sp: Sp, env: &Env) -> Elaborated {
-        let (c, a, b) = (self.expr(c, env), self.expr(a, env), self.expr(b, env));
-        let (c, a, b) = (c?, a?, b?);
+    fn e_if(&mut self, c: &Expr, a: &Expr, b: &Expr, sp: Sp, env: &Env, want: &Want) -> Elaborated {
+        let cond = self.expr(c, env);
+        let mut branches = self.agree(&[a, b], env, want).into_iter();
+        let (ca, cb) = (
+            branches.next().unwrap_or(Err(())),
+            branches.next().unwrap_or(Err(())),
+        );
+        let (c, ca, cb) = (cond?, ca?, cb?);
         if c.ty != Type::Bool {
             self.err(
                 c.span,
@@ -437,122 +527,27 @@ impl Elab<'_> {
             );
             return Err(());
         }
-        if !a.ty.same(&b.ty) {
+        if !ca.ty.same(&cb.ty) {
+            self.clash(&ca, &cb);
             self.err(
-                b.span,
+                cb.span,
                 format!(
-                    "mismatched shapes: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`{}",
-                    a.ty,
-                    b.ty,
-                    super::tuples::parts_note(&a.ty, &b.ty, "the `then` branch gives", "the `else` branch")
+                    "mismatched {}: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`{}{}",
+                    mismatch(&ca.ty, &cb.ty),
+                    ca.ty,
+                    cb.ty,
+                    super::tuples::parts_note(&ca.ty, &cb.ty, "the `then` branch gives", "the `else` branch"),
+                    convert_help(b, &cb.ty, &ca.ty)
                 ),
             );
             return Err(());
         }
-        let ty = a.ty.clone();
+        let ty = ca.ty.clone();
         Ok(Core::new(
-            Kind::If(Box::new(c), Box::new(a), Box::new(b)),
+            Kind::If(Box::new(c), Box::new(ca), Box::new(cb)),
             ty,
             sp,
         ))
-    }
-
-    #[inline(never)]
-    fn e_un(&mut self, op: &UnOp, a: &Expr, sp: Sp, env: &Env) -> Elaborated {
-        let a = self.expr(a, env)?;
-        match (op, &a.ty) {
-            (UnOp::Neg, Type::F64 | Type::F32) => {
-                let ty = a.ty.clone();
-                Ok(Core::new(Kind::Neg(Box::new(a)), ty, sp))
-            }
-            (UnOp::Not, Type::Bool) => Ok(Core::new(Kind::Not(Box::new(a)), Type::Bool, sp)),
-            (UnOp::Neg, Type::Usize) => {
-                self.err(
-                    sp,
-                    "cannot negate a `usize`; for an f64 write `-(x as f64)` or `-1.0`",
-                );
-                Err(())
-            }
-            (UnOp::Neg, t) => {
-                self.err(sp, format!("cannot negate `{t}`{}", arr_help(t)));
-                Err(())
-            }
-            (UnOp::Not, t) => {
-                self.err(sp, format!("`!` needs a `bool`, found `{t}`"));
-                Err(())
-            }
-        }
-    }
-
-    #[inline(never)]
-    fn e_cast(&mut self, a: &Expr, to: &CastTy, sp: Sp, env: &Env) -> Elaborated {
-        let a = self.expr(a, env)?;
-        let target = match to {
-            CastTy::F64 => Type::F64,
-            CastTy::F32 => Type::F32,
-            CastTy::Usize => Type::Usize,
-        };
-        match &a.ty {
-            t if *t == target => Ok(a),
-            Type::F64 | Type::F32 | Type::Usize => {
-                Ok(Core::new(Kind::Cast(*to, Box::new(a)), target, sp))
-            }
-            t => {
-                self.err(
-                    sp,
-                    format!("cannot cast `{t}`: `as` converts between `f64`, `f32` and `usize`"),
-                );
-                Err(())
-            }
-        }
-    }
-
-    #[inline(never)]
-    fn e_math(&mut self, f: &MathFn, r: &Expr, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
-        let r = self.expr(r, env);
-        let args: Vec<Elaborated> = args.iter().map(|x| self.expr(x, env)).collect();
-        let r = r?;
-        let args: Vec<Core> = args.into_iter().collect::<Result<_, _>>()?;
-        if !r.ty.is_float() {
-            self.err(
-                r.span,
-                format!(
-                    "`{}` is an f64 method, but this is `{}`{}",
-                    f.name(),
-                    r.ty,
-                    cast_help(&r.ty)
-                ),
-            );
-            return Err(());
-        }
-        if *f == MathFn::Powi {
-            let k = args.into_iter().next().ok_or(())?;
-            if k.ty != Type::Usize {
-                self.err(
-                    k.span,
-                    format!("`powi` takes a `usize` exponent, found `{}`", k.ty),
-                );
-                return Err(());
-            }
-            let ty = r.ty.clone();
-            return Ok(Core::new(Kind::Math(*f, vec![r, k]), ty, sp));
-        }
-        for a in &args {
-            if a.ty != r.ty {
-                self.err(
-                    a.span,
-                    format!(
-                        "`{}` takes an f64 argument, found `{}`{}",
-                        f.name(),
-                        a.ty,
-                        cast_help(&a.ty)
-                    ),
-                );
-                return Err(());
-            }
-        }
-        let ty = r.ty.clone();
-        Ok(Core::new(Kind::Math(*f, [vec![r], args].concat()), ty, sp))
     }
 
     /// An expression that must be a usize.
@@ -584,72 +579,6 @@ impl Elab<'_> {
                 self.err(
                     c.span,
                     format!("{what} depends on data: fsmooth must know every size before it runs (use a size name or a `usize` parameter)"),
-                );
-                Err(())
-            }
-        }
-    }
-
-    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr, env: &Env) -> Elaborated {
-        let sp = e.span;
-        let (ca, cb) = (self.expr(a, env), self.expr(b, env));
-        let (ca, cb) = (ca?, cb?);
-        let text = show(e);
-        let mk = |ty: Type, sym: Option<Size>, ca: Core, cb: Core| Core {
-            kind: Kind::Bin(op, Box::new(ca), Box::new(cb), text.clone()),
-            ty,
-            sym,
-            span: sp,
-        };
-        match (&ca.ty, &cb.ty) {
-            (Type::F64, Type::F64) | (Type::F32, Type::F32) if op.is_arith() => {
-                let ty = ca.ty.clone();
-                Ok(mk(ty, None, ca, cb))
-            }
-            (Type::F64, Type::F64) | (Type::F32, Type::F32) if op.is_cmp() => {
-                Ok(mk(Type::Bool, None, ca, cb))
-            }
-            (Type::Usize, Type::Usize) if op.is_arith() => {
-                let sym = crate::middle::ir::usize_sym(op, ca.sym.as_ref(), cb.sym.as_ref());
-                Ok(mk(Type::Usize, sym, ca, cb))
-            }
-            (Type::Usize, Type::Usize) if op.is_cmp() => Ok(mk(Type::Bool, None, ca, cb)),
-            (Type::Bool, Type::Bool)
-                if matches!(op, BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne) =>
-            {
-                Ok(mk(Type::Bool, None, ca, cb))
-            }
-            (Type::F64, Type::Usize) | (Type::Usize, Type::F64) => {
-                let lit = if ca.ty == Type::Usize { a } else { b };
-                let help = match lit.kind {
-                    ExprKind::Int(v) => format!(
-                        "\n  help: an integer literal is a `usize`; write `{v}.0` for an f64"
-                    ),
-                    _ => format!("\n  help: convert with `{}`", as_f64(lit)),
-                };
-                self.err(
-                    lit.span,
-                    format!("mismatched types: `{}` needs both sides of the same type, found `{}` and `{}`{help}", op.symbol(), ca.ty, cb.ty),
-                );
-                Err(())
-            }
-            (Type::Arr(..), _) | (_, Type::Arr(..)) => {
-                let arr = if ca.ty.is_arr() { &ca } else { &cb };
-                self.err(
-                    arr.span,
-                    format!(
-                        "`{}` works on scalars, this is `{}`{}",
-                        op.symbol(),
-                        arr.ty,
-                        arr_help(&arr.ty)
-                    ),
-                );
-                Err(())
-            }
-            (x, y) => {
-                self.err(
-                    sp,
-                    format!("`{}` cannot combine `{x}` and `{y}`", op.symbol()),
                 );
                 Err(())
             }
@@ -687,20 +616,56 @@ pub(super) fn placeholder(t: &Type, sp: Sp) -> Core {
     }
 }
 
-/// A hint to convert a scalar of type `t` with `as`.
-pub(super) fn cast_help(t: &Type) -> &'static str {
-    match t {
-        Type::Usize => "\n  help: convert with `as f64`",
-        Type::F64 => "\n  help: convert with `as usize`",
-        _ => "",
+/// True when a value of type `t` clashes with the float type `want` expects.
+fn want_clash(want: &Want, t: &Type) -> bool {
+    match (want, t) {
+        (Want::Scalar(s), t) => s.is_float() && t.scalar().is_some_and(|x| x.is_float() && x != *s),
+        (Want::Tuple(ws), Type::Tuple(ts)) => ws.iter().zip(ts).any(|(w, t)| want_clash(w, t)),
+        _ => false,
     }
 }
 
-/// A hint, for an array type, that arithmetic on arrays goes through the prelude.
-pub(super) fn arr_help(t: &Type) -> &'static str {
-    if t.is_arr() {
-        "\n  help: for arrays use the prelude (`add`, `sub`, `emul`, `smul`) or `build`"
+/// The number of components of a tuple literal (or of the start of an `ifold` or `scan`).
+pub(super) fn tuple_arity(e: &Expr) -> Option<usize> {
+    match &e.kind {
+        ExprKind::Tuple(xs) => Some(xs.len()),
+        ExprKind::Ifold(_, init, ..) | ExprKind::Scan(_, init, ..) => tuple_arity(init),
+        _ => None,
+    }
+}
+
+/// Expectation `w` of a retypable value after the clashes `ds` (the whole value, or a
+/// component of a tuple of `arity` components): those parts become `f32`.
+pub(super) fn retyped(w: &Want, ds: &[Option<usize>], arity: Option<usize>) -> Want {
+    let f32 = Want::Scalar(Scalar::F32);
+    let mut w = w.clone();
+    for d in ds {
+        w = match (d, arity) {
+            (Some(k), Some(n)) => {
+                let mut parts = match &w {
+                    Want::Tuple(ps) if ps.len() == n => ps.clone(),
+                    _ => vec![Want::Any; n],
+                };
+                if *k < n {
+                    parts[*k] = f32.clone();
+                }
+                Want::Tuple(parts)
+            }
+            (None, Some(n)) => Want::Tuple(vec![f32.clone(); n]),
+            _ => f32.clone(),
+        };
+    }
+    w
+}
+
+/// The word for a difference between types `a` and `b`: `types` when only the scalar
+/// types differ, `shapes` otherwise.
+pub(super) fn mismatch(a: &Type, b: &Type) -> &'static str {
+    let same_dims =
+        a.dims().len() == b.dims().len() && a.dims().iter().zip(b.dims()).all(|(x, y)| x.same(y));
+    if !a.is_tuple() && !b.is_tuple() && same_dims && a.scalar() != b.scalar() {
+        "types"
     } else {
-        ""
+        "shapes"
     }
 }

@@ -10,16 +10,24 @@
 //! This module holds the block: the functions in scope ([`Scope`]) and the rules about the
 //! block as a whole (names, recursion). The rest, in order of use:
 //! `signature` (written types, and one function's parameters, result and body), `elab` (the
-//! expression checker), `loops` (`build`, `ifold`, `scan`), `tuples` (tuples, projections,
-//! patterns' arity), `views` (the layout views), `calls` (calls, closures, inlining), `pins`
+//! expression checker), `infer` (the float type of literals, from their context),
+//! `scalars` (operators, casts and math methods: no implicit mixing of `f64`, `f32` and
+//! `usize`), `loops` (`build`, `ifold`, `scan`), `tuples` (tuples, projections,
+//! patterns' arity), `views` (the layout views), `calls` (calls, closures, inlining),
+//! `generic` (element-type parameters that stand for scalars only), `pins`
 //! (how a kernel reads its size names from its arguments), `show` (expressions as text for
 //! run-time messages), and `prelude` (the prelude's functions, parsed once per thread).
 
 mod calls;
 mod elab;
+mod generic;
+mod infer;
+#[cfg(test)]
+mod literal_tests;
 mod loops;
 mod pins;
 mod prelude;
+mod scalars;
 mod show;
 mod signature;
 #[cfg(test)]

@@ -24,14 +24,9 @@ pub fn show(e: &Expr) -> String {
 }
 
 /// `show`, parenthesised when an operand needs it.
-fn show_p(e: &Expr) -> String {
+pub(super) fn show_p(e: &Expr) -> String {
     match e.kind {
         ExprKind::Bin(..) | ExprKind::Cast(..) => format!("({})", show(e)),
         _ => show(e),
     }
-}
-
-/// `e as f64`, parenthesised only when needed.
-pub(super) fn as_f64(e: &Expr) -> String {
-    format!("{} as f64", show_p(e))
 }

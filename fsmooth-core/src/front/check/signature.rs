@@ -3,8 +3,10 @@
 
 use super::Scope;
 use super::elab::{Bind, Elab, Env, FunVal};
+use super::infer::Want;
 use super::pins::pin_sizes;
-use crate::front::ast::{Expr, ExprKind, SizeAst, SizeOp, Sp, Ty};
+use super::scalars::convert_help;
+use crate::front::ast::{Expr, ExprKind, SizeAst, SizeOp, Ty};
 use crate::front::diag::Diags;
 use crate::front::size::Size;
 use crate::middle::ir::{KParam, Kernel, Type};
@@ -165,6 +167,10 @@ pub(super) fn check_fn(
         depth: 0,
         inlined: 0,
         entry_sizes: Vec::new(),
+        flex: Vec::new(),
+        demand: Vec::new(),
+        links: Vec::new(),
+        scalar_elems: HashMap::new(),
     };
     let mut env: Env = Vec::new();
     let mut sizes: Vec<String> = Vec::new();
@@ -286,18 +292,20 @@ pub(super) fn check_fn(
     } else {
         Some(Vec::new())
     };
-    let body = el.expr(&f.body, &env);
+    let want = ret.as_ref().map_or(Want::Any, Want::of);
+    let body = el.expr_want(&f.body, &env, &want);
     let (body, ret) = match (body, ret) {
         (Ok(b), Some(r)) => (b, r),
         _ => return None,
     };
     // With a size the parameters do not fix, the comparison would only repeat that error.
     if ok && !body.ty.same(&ret) {
-        let tail = tail_span(&f.body);
+        let help = convert_help(tail_expr(&f.body), &body.ty, &ret);
         el.err(
-            tail,
+            tail_expr(&f.body).span,
             format!(
-                "mismatched shapes: `{}` declares `{ret}`, but its body gives `{}`{}",
+                "mismatched {}: `{}` declares `{ret}`, but its body gives `{}`{}{help}",
+                super::elab::mismatch(&ret, &body.ty),
                 f.name.text,
                 body.ty,
                 super::tuples::parts_note(&ret, &body.ty, "declared", "the body gives")
@@ -324,9 +332,9 @@ pub(super) fn check_fn(
 }
 
 /// The last expression of a body, where a wrong result is reported.
-fn tail_span(e: &Expr) -> Sp {
+fn tail_expr(e: &Expr) -> &Expr {
     match &e.kind {
-        ExprKind::Block(_, t) => tail_span(t),
-        _ => e.span,
+        ExprKind::Block(_, t) => tail_expr(t),
+        _ => e,
     }
 }

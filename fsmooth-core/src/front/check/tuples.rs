@@ -3,14 +3,19 @@
 //! into a binding of the whole and projections of it.
 
 use super::elab::{Elab, Elaborated, Env};
+use super::infer::Want;
 use crate::front::ast::{Expr, Name, Sp};
 use crate::middle::ir::{Core, Kind, Type};
 
 impl Elab<'_> {
     /// `(e0, e1, ..)`: every component is checked, then the tuple of their types.
     #[inline(never)]
-    pub(super) fn e_tuple(&mut self, xs: &[Expr], sp: Sp, env: &Env) -> Elaborated {
-        let parts: Vec<Elaborated> = xs.iter().map(|x| self.expr(x, env)).collect();
+    pub(super) fn e_tuple(&mut self, xs: &[Expr], sp: Sp, env: &Env, want: &Want) -> Elaborated {
+        let parts: Vec<Elaborated> = xs
+            .iter()
+            .enumerate()
+            .map(|(k, x)| self.expr_want(x, env, &want.part(k)))
+            .collect();
         let parts: Vec<Core> = parts.into_iter().collect::<Result<_, _>>()?;
         let ty = Type::Tuple(parts.iter().map(|p| p.ty.clone()).collect());
         Ok(Core::new(Kind::Tuple(parts), ty, sp))

@@ -6,6 +6,7 @@
 //! of any rank: the element type is whatever one row is.
 
 use super::elab::{Bind, Elab, Elaborated, Env, wrap_lets};
+use super::infer::Want;
 use super::tuples::hidden;
 use crate::front::ast::{BinOp, Expr, ExprKind, Name, Sp};
 use crate::front::size::Size;
@@ -213,6 +214,7 @@ impl Elab<'_> {
         let n = hidden(text, c.span);
         let id = self.fresh(text);
         env.push((n.text.clone(), Bind::Val(id, c.ty.clone(), c.sym.clone())));
+        self.link(id, &c);
         bound.push((id, c));
         n
     }
@@ -321,9 +323,10 @@ impl Elab<'_> {
         let a = self.array_arg("pad", &args[0], env);
         let l = self.size_expr(&args[1], env, "`pad`'s left count");
         let r = self.size_expr(&args[2], env, "`pad`'s right count");
-        let v = self.expr(&args[3], env);
-        let ((a, _), l, r, v) = (a?, l?, r?, v?);
-        let row = a.ty.elem();
+        let a = a?;
+        let row = a.0.ty.elem();
+        let v = self.expr_want(&args[3], env, &Want::of(&row));
+        let ((a, _), l, r, v) = (a, l?, r?, v?);
         if !v.ty.same(&row) {
             self.err(
                 v.span,

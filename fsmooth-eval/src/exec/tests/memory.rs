@@ -40,23 +40,23 @@ fn allocations_outside_the_frame_fault() {
 fn reads_of_never_written_slots_fault() {
     faults(
         scalar(
-            vec![frame(2), alloc(0, 2), store(Base::Scratch, 0, f(1.0))],
-            ld(Base::Scratch, u(1)),
+            vec![frame(2), alloc(0, 2), store(scratch(), 0, f(1.0))],
+            ld(scratch(), u(1)),
         ),
         "read of a never-written slot: scratch[1]",
     );
     // A new allocation forgets what was written there before.
     let reuse = |again: bool| {
-        let mut second = vec![alloc(0, 1), let_("y", false, ld(Base::Scratch, u(0)))];
+        let mut second = vec![alloc(0, 1), let_("y", false, ld(scratch(), u(0)))];
         if !again {
             second.remove(0);
-            second.insert(0, store(Base::Scratch, 0, f(2.0)));
+            second.insert(0, store(scratch(), 0, f(2.0)));
             second.insert(0, alloc(0, 1));
         }
         scalar(
             vec![
                 frame(1),
-                St::Block(vec![alloc(0, 1), store(Base::Scratch, 0, f(1.0))]),
+                St::Block(vec![alloc(0, 1), store(scratch(), 0, f(1.0))]),
                 St::Block(second),
             ],
             f(0.0),
@@ -96,7 +96,7 @@ fn accesses_outside_live_buffers_fault() {
             vec![
                 frame(4),
                 alloc(0, 2),
-                store(Base::Scratch, 3, f(1.0)),
+                store(scratch(), 3, f(1.0)),
                 fill_out(),
             ],
             3,
@@ -108,7 +108,7 @@ fn accesses_outside_live_buffers_fault() {
         frame(4),
         alloc(0, 2),
         alloc(2, 2),
-        fill(Base::Scratch, None, 4, vec![], vec![St::Slot(f(1.0))]),
+        fill(scratch(), None, 4, vec![], vec![St::Slot(f(1.0))]),
     ];
     faults(
         array(straddle, 3),
@@ -118,13 +118,13 @@ fn accesses_outside_live_buffers_fault() {
         frame(4),
         alloc(0, 2),
         alloc(2, 2),
-        fill(Base::Scratch, Some(0), 2, vec![], vec![St::Slot(f(1.0))]),
-        fill(Base::Scratch, Some(2), 2, vec![], vec![St::Slot(f(1.0))]),
+        fill(scratch(), Some(0), 2, vec![], vec![St::Slot(f(1.0))]),
+        fill(scratch(), Some(2), 2, vec![], vec![St::Slot(f(1.0))]),
         fill(
             Base::Out,
             None,
             2,
-            vec![stream(Base::Scratch, 1, "s")],
+            vec![stream(scratch(), 1, "s")],
             vec![St::Slot(elem("s"))],
         ),
         store(Base::Out, 2, f(0.0)),
@@ -138,14 +138,14 @@ fn accesses_outside_live_buffers_fault() {
         scalar(
             vec![
                 frame(1),
-                St::Block(vec![alloc(0, 1), store(Base::Scratch, 0, f(1.0))]),
+                St::Block(vec![alloc(0, 1), store(scratch(), 0, f(1.0))]),
             ],
-            ld(Base::Scratch, u(0)),
+            ld(scratch(), u(0)),
         ),
         "access outside any live buffer: scratch[0..1]",
     );
     faults(
-        array(vec![no_frame(), store(Base::Scratch, 0, f(1.0))], 3),
+        array(vec![no_frame(), store(scratch(), 0, f(1.0))], 3),
         "`scratch` used where there is no frame",
     );
 }
@@ -216,7 +216,11 @@ fn ranges_out_of_bounds_fault() {
 
 #[test]
 fn heap_buffers_live_to_the_end_of_their_list() {
-    let heap = |len: usize| St::Heap { id: 0, len: u(len) };
+    let heap = |len: usize| St::Heap {
+        id: 0,
+        len: u(len),
+        elem: lir::Scalar::F64,
+    };
     let h = || Base::Heap(0);
     // One buffer per iteration, each written before it is read.
     let body = vec![
@@ -262,6 +266,7 @@ fn constant_and_heap_frames() {
         len: Some(u(2)),
         constant: Some(3),
         heap,
+        parts: None,
     };
     let body = |heap| vec![frame(heap), alloc(0, 3), fill_out()];
     assert_eq!(array(body(false), 3), Ok(Ok(Returned::Out(vec![1.0; 3]))));

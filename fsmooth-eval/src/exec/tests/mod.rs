@@ -8,6 +8,7 @@ mod compiled;
 mod memory;
 mod results;
 mod rules;
+mod typed;
 
 use super::{Arg, Fault, Returned, run};
 use fsmooth_core::front::ast::{BinOp, MathFn};
@@ -36,6 +37,10 @@ fn bin(op: BinOp, a: Ex, b: Ex) -> Ex {
 fn x() -> Base {
     Base::Param(id("x"))
 }
+/// The frame's f64 part.
+fn scratch() -> Base {
+    Base::Scratch(lir::Scalar::F64)
+}
 fn ld(b: Base, at: Ex) -> Ex {
     Ex::Ld(b, Box::new(at))
 }
@@ -44,6 +49,7 @@ fn frame(n: usize) -> St {
         len: Some(u(n)),
         constant: None,
         heap: false,
+        parts: None,
     }
 }
 fn no_frame() -> St {
@@ -51,10 +57,12 @@ fn no_frame() -> St {
         len: None,
         constant: None,
         heap: false,
+        parts: None,
     }
 }
 fn alloc(off: usize, len: usize) -> St {
     St::Alloc {
+        elem: lir::Scalar::F64,
         off: u(off),
         len: u(len),
     }
@@ -105,6 +113,7 @@ fn check_out(base: Base, len: usize) -> St {
         arg: base.name(),
         base,
         want: u(len),
+        elem: lir::Scalar::F64,
     }
 }
 /// An array kernel over `x = [1, 2, 3]`, `out` length-checked first.
@@ -152,11 +161,12 @@ fn a_correct_array_kernel_runs() {
             arg: "x".into(),
             base: x(),
             want: u(3),
+            elem: lir::Scalar::F64,
         },
         frame(3),
         alloc(0, 3),
         fill(
-            Base::Scratch,
+            scratch(),
             None,
             3,
             vec![stream(x(), 0, "e")],
@@ -166,7 +176,7 @@ fn a_correct_array_kernel_runs() {
             Base::Out,
             Some(0),
             3,
-            vec![stream(Base::Scratch, 0, "s")],
+            vec![stream(scratch(), 0, "s")],
             vec![
                 St::Slot(bin(BinOp::Add, elem("s"), Ex::ToF64(Box::new(var("i"))))),
                 St::SlotAdd(f(0.5)),
@@ -196,14 +206,14 @@ fn a_correct_scalar_kernel_runs() {
         ),
         alloc(0, 2),
         St::Copy {
-            dst: Base::Scratch,
+            dst: scratch(),
             dst_off: u(0),
             src: x(),
             src_off: u(1),
             n: u(2),
         },
     ];
-    let result = bin(BinOp::Add, var("acc"), ld(Base::Scratch, u(1)));
+    let result = bin(BinOp::Add, var("acc"), ld(scratch(), u(1)));
     assert_eq!(scalar(body, result), Ok(Ok(Returned::F64(14.0 + 3.0))));
 }
 
@@ -276,7 +286,7 @@ fn segments_bind_their_part_of_a_row_or_fault() {
         body: vec![St::Store(
             Base::Out,
             u(0),
-            Ex::LdRow(Base::Row(id("g")), Box::new(u(0)), 2, 1),
+            Ex::LdRow(Base::Row(id("g")), Box::new(u(0)), 2, 1, lir::Scalar::F64),
         )],
     };
     let rest = fill(Base::Out, Some(1), 2, vec![], vec![St::Slot(f(1.0))]);
@@ -368,7 +378,8 @@ fn prefix_streams_read_the_enclosing_slice() {
 
 #[test]
 fn row_loads_stay_in_their_row() {
-    let ldr = |off: usize, w: usize, k: usize| Ex::LdRow(x(), Box::new(u(off)), w, k);
+    let ldr =
+        |off: usize, w: usize, k: usize| Ex::LdRow(x(), Box::new(u(off)), w, k, lir::Scalar::F64);
     assert_eq!(scalar(vec![], ldr(1, 2, 1)), Ok(Ok(Returned::F64(3.0))));
     faults(
         scalar(vec![], ldr(1, 3, 0)),

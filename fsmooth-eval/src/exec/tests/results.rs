@@ -265,6 +265,7 @@ fn every_output_is_length_checked_before_anything_is_written() {
             arg: "out".into(),
             base: out(1),
             want: u(2),
+            elem: lir::Scalar::F64,
         },
     ];
     body.extend(rest());

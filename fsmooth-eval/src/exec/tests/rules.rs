@@ -38,6 +38,7 @@ fn kernel_errors_come_back_as_errors() {
         arg: "x".into(),
         base: x(),
         want: u(4),
+        elem: lir::Scalar::F64,
     };
     errs(
         array(vec![check_len.clone(), fill_out()], 3),

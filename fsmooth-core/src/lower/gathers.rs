@@ -1,0 +1,135 @@
+//! Index arrays (LANGUAGE.md section 10): an element of a `usize` parameter used as an index
+//! (`cams[obs[j][0]]`, `x[idx[i]]`, a gather) is checked once, at entry: every element in
+//! that position of the parameter (`obs[..][0]` is one column, `idx[..]` all of it) against
+//! the length of the array it indexes, before anything is written. The loops then index
+//! with it unchecked.
+//!
+//! Which variables hold a part of an index array is noted as they are bound ([`Origin`]);
+//! each index proven this way adds a [`Gather`], which the entry turns into one
+//! `check_column` call ([`crate::lir::St::CheckColumn`]).
+
+use crate::front::size::{Size, names_nonneg};
+use crate::lir::{Base, St};
+use crate::lower::dps::{Dps, Loc};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
+use proc_macro2::Ident;
+
+/// Where a value is in an index array parameter: the parameter, its dimensions, and the
+/// index applied to each dimension so far (a constant, or `None` for any other index).
+#[derive(Clone, Debug)]
+pub(crate) struct Origin {
+    param: Ident,
+    dims: Vec<Size>,
+    at: Vec<Option<u64>>,
+}
+
+/// A column of an index array checked at entry: the elements `param[at + k * stride]` are
+/// below `len`.
+#[derive(Clone, Debug)]
+pub(crate) struct Gather {
+    param: Ident,
+    at: Size,
+    stride: Size,
+    len: Size,
+}
+
+impl Dps<'_> {
+    /// Where `e` (a row or element of an array) is in an index array parameter, if it is.
+    fn origin(&self, e: &Core) -> Option<Origin> {
+        match &e.kind {
+            Kind::Var(v) => {
+                if let Some(o) = self.origins.get(v) {
+                    return Some(o.clone());
+                }
+                let Some(Loc::View(w)) = self.env.get(v) else {
+                    return None;
+                };
+                let Base::Param(id) = &w.base else {
+                    return None;
+                };
+                let p = self.kernel.params.iter().find(|p| p.id == *v)?;
+                let usize_array = matches!(&p.ty, Type::Arr(Scalar::Usize, _));
+                (usize_array && w.off.is_none()).then(|| Origin {
+                    param: id.clone(),
+                    dims: w.dims.clone(),
+                    at: Vec::new(),
+                })
+            }
+            Kind::Index(a, k) => {
+                let mut o = self.origin(a)?;
+                if o.at.len() >= o.dims.len() {
+                    return None;
+                }
+                o.at.push(k.sym.as_ref().and_then(Size::as_const));
+                Some(o)
+            }
+            _ => None,
+        }
+    }
+
+    /// Note what variable `v`, bound to `a`, is: a part of an index array, or a bounded
+    /// `usize` (`min`, `max`, `clamp`), for the proofs of the indexes that use it.
+    pub(super) fn note(&mut self, v: VarId, a: &Core) {
+        if let Some(o) = self.origin(a) {
+            self.origins.insert(v, o);
+        }
+        if a.ty == Type::Usize && matches!(a.kind, Kind::Math(..)) {
+            self.capped.insert(v, a.clone());
+        }
+    }
+
+    /// True when index `i` of an array whose first dimension is `dim` is an element of an
+    /// index array parameter whose column can be checked at entry: the elements after the
+    /// first index are constants proven in range, and `dim` is known at entry. The column
+    /// is then checked there (once for each column and length).
+    pub(super) fn gathered(&mut self, i: &Core, dim: &Size) -> bool {
+        if dim.has_loop() {
+            return false;
+        }
+        let Some(o) = self.origin(i) else {
+            return false;
+        };
+        if o.at.len() != o.dims.len() || o.dims.is_empty() {
+            return false;
+        }
+        // The offset of the element in its row, and the row's length.
+        let mut at = Size::Lit(0);
+        let mut stride = Size::Lit(1);
+        for d in (1..o.dims.len()).rev() {
+            let Some(c) = o.at[d] else { return false };
+            let last = Size::minus(o.dims[d].clone(), Size::Lit(c + 1));
+            if !names_nonneg(&last) {
+                return false;
+            }
+            at = Size::plus(Size::times(Size::Lit(c), stride.clone()), at);
+            stride = Size::times(o.dims[d].clone(), stride);
+        }
+        let (at, stride) = (at.fold(), stride.fold());
+        let known = self.gathers.iter().any(|g| {
+            g.param == o.param && g.at.same(&at) && g.stride.same(&stride) && g.len.same(dim)
+        });
+        if !known {
+            self.gathers.push(Gather {
+                param: o.param,
+                at,
+                stride,
+                len: dim.clone(),
+            });
+        }
+        true
+    }
+
+    /// The entry's checks of the index array columns the loops use unchecked.
+    pub(super) fn gather_checks(&mut self) -> Vec<St> {
+        let gathers = std::mem::take(&mut self.gathers);
+        gathers
+            .iter()
+            .map(|g| St::CheckColumn {
+                base: Base::Param(g.param.clone()),
+                at: self.sizes.get(&g.at),
+                stride: self.sizes.get(&g.stride),
+                len: self.sizes.get(&g.len),
+            })
+            .collect()
+    }
+}

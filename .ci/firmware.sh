@@ -284,7 +284,7 @@ if no_soft_double "$elf" 2>"$canary_log"; then
     exit 1
 fi
 cat "$canary_log"
-if ! grep -q '^    quat_rotate:.*__aeabi_f2d' "$canary_log"; then
+if ! grep -qE '^    quat_rotate:.*(__aeabi_f2d|__extendsfdf2)' "$canary_log"; then
     echo "the soft-double check failed, but not on the canary's quat_rotate:" >&2
     exit 1
 fi

@@ -158,10 +158,10 @@ call_graph() {
 # (`__aeabi_dadd`, `__aeabi_d2f`, ..) and `__aeabi_*2d` (`__aeabi_f2d`, `__aeabi_i2d`, ..), the
 # `__*df*` routines behind them (`__adddf3`, `__extendsfdf2`, `__truncdfsf2`, ..), and libm's
 # f64 functions (`sin`, `exp`, `rem_pio2`, .. as opposed to `sinf`, `expf`), by their plain C
-# name or as `libm::math::..`. libm's `generic` and `support` modules are left to the other
-# rules: their f32 and f64 instances share one name, and an f64 one does its arithmetic
-# through the routines above (or in integers, never reaching f64 from an f32 value without
-# `__aeabi_f2d`).
+# name or as `libm::math::<module>::<function>` (and the functions nested in those). libm's
+# `generic` and `support` modules are left to the other rules: their f32 and f64 instances
+# share one name, and an f64 one does its arithmetic through the routines above (or in
+# integers, and an f32 value cannot reach it without `__aeabi_f2d`).
 soft_double_calls() {
     awk -F '\t' '
         BEGIN {
@@ -174,8 +174,10 @@ soft_double_calls() {
             if (s ~ /^__aeabi_(d[a-z0-9]*|[a-z0-9]+2d)$/ || s ~ /^__[a-z0-9]*df[a-z0-9]*$/) bad = 1
             else if (c !~ /::/ && (c in f64fn)) bad = 1
             else if (c ~ /^libm::math::/ && c !~ /^libm::math::(generic|support)::/) {
-                m = split(substr(c, 13), seg, "::")
-                for (i = 1; i <= m; i++) if (seg[i] in f64fn) bad = 1
+                # libm::math::<module>::<function>[::<nested fn>]: a module may hold both
+                # widths (`sqrt::sqrt`, `sqrt::sqrtf`), so the function decides.
+                split(substr(c, 13), seg, "::")
+                if (seg[2] in f64fn) bad = 1
             }
             if (bad) print $2 "\t" s
         }'
@@ -297,6 +299,7 @@ for opt in ${FIRMWARE_OVERFLOW_OPT_LEVELS:-s z 1 2 3}; do
     step "build and run with overflow-checks = true, opt-level = $opt"
     CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt build_or_locate --quiet
     no_panic_symbols "$elf"
+    no_soft_double "$elf" >/dev/null
     run
 done
 unset CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS

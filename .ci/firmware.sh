@@ -222,7 +222,7 @@ no_soft_double() {
     fi
     for k in $kernels; do
         n=$(echo "$graph" | awk -F '\t' -v k="$k" '$1 == "C" && $2 == k { n++ } END { print n + 0 }')
-        echo "ok: f32 kernel $k reaches $n functions, none soft-float f64 or f64 math"
+        echo "ok: f32 kernel $k reaches $n function(s), none soft-float f64 or f64 math"
     done
 }
 

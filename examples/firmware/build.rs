@@ -2,9 +2,14 @@
 //! `$OUT_DIR/vectors.rs`, the firmware's inputs beside the results that plain Rust (std's
 //! math, no fsmooth) computes for them on the host. The firmware runs the fsmooth kernels on
 //! the same inputs on the Cortex-M (libm's math) and compares.
+//!
+//! The host functions are generic over [`Real`], so that the f32 kernels' expected values come
+//! from the very code of the f64 ones, in f32 arithmetic throughout and in the same order of
+//! operations as the kernels.
 
 use fsmooth_testdata::{BA_NCAMPARAMS, BA_TEST, parse_ba, reference};
-use std::fmt::Write as _;
+use std::fmt::{Debug, Write as _};
+use std::ops::{Add, Div, Mul, Neg, Sub};
 use std::path::PathBuf;
 
 fn main() {
@@ -36,23 +41,82 @@ impl Rng {
     }
 }
 
-/// Rust source for the generated constants. `{:?}` prints an f64 so that it reads back to the
-/// same bits.
+/// The float types the host computes in: f64, and f32 for the single-precision kernels. The
+/// methods are std's (glibc's math), the operations IEEE's, so `T` decides the precision.
+trait Real:
+    Copy
+    + Debug
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// The Rust type's name, for the generated constants.
+    const TY: &'static str;
+    const NEG_INFINITY: Self;
+    /// `x` rounded to this type (an input, a constant).
+    fn of(x: f64) -> Self;
+    fn exp(self) -> Self;
+    fn tanh(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn atan2(self, x: Self) -> Self;
+    fn max(self, y: Self) -> Self;
+}
+
+macro_rules! real {
+    ($t:ident) => {
+        impl Real for $t {
+            const TY: &'static str = stringify!($t);
+            const NEG_INFINITY: $t = $t::NEG_INFINITY;
+            fn of(x: f64) -> $t {
+                x as $t
+            }
+            fn exp(self) -> $t {
+                $t::exp(self)
+            }
+            fn tanh(self) -> $t {
+                $t::tanh(self)
+            }
+            fn sqrt(self) -> $t {
+                $t::sqrt(self)
+            }
+            fn atan2(self, x: $t) -> $t {
+                $t::atan2(self, x)
+            }
+            fn max(self, y: $t) -> $t {
+                $t::max(self, y)
+            }
+        }
+    };
+}
+real!(f64);
+real!(f32);
+
+/// `v` rounded to `T`.
+fn to<T: Real>(v: &[f64]) -> Vec<T> {
+    v.iter().map(|&x| T::of(x)).collect()
+}
+
+/// Rust source for the generated constants. `{:?}` prints an f64 or an f32 so that it reads
+/// back to the same bits.
 #[derive(Default)]
 struct Src(String);
 
 impl Src {
-    fn arr(&mut self, name: &str, v: &[f64]) {
+    fn arr<T: Real>(&mut self, name: &str, v: &[T]) {
         let items: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
         writeln!(
             self.0,
-            "pub const {name}: [f64; {}] = [{}];",
+            "pub const {name}: [{}; {}] = [{}];",
+            T::TY,
             v.len(),
             items.join(", ")
         )
         .unwrap();
     }
-    fn rows(&mut self, name: &str, rows: &[Vec<f64>]) {
+    fn rows<T: Real>(&mut self, name: &str, rows: &[Vec<T>]) {
         let w = rows.first().map_or(0, Vec::len);
         let rs: Vec<String> = rows
             .iter()
@@ -64,14 +128,15 @@ impl Src {
             .collect();
         writeln!(
             self.0,
-            "pub const {name}: [[f64; {w}]; {}] = [{}];",
+            "pub const {name}: [[{}; {w}]; {}] = [{}];",
+            T::TY,
             rows.len(),
             rs.join(", ")
         )
         .unwrap();
     }
-    fn scalar(&mut self, name: &str, x: f64) {
-        writeln!(self.0, "pub const {name}: f64 = {x:?};").unwrap();
+    fn scalar<T: Real>(&mut self, name: &str, x: T) {
+        writeln!(self.0, "pub const {name}: {} = {x:?};", T::TY).unwrap();
     }
     fn size(&mut self, name: &str, n: usize) {
         writeln!(self.0, "pub const {name}: usize = {n};").unwrap();
@@ -175,17 +240,119 @@ fn vectors() -> String {
     s.scalar("SMOOTH_ALPHA", alpha);
     s.arr("SMOOTH_EXPECTED", &smooth(&xs, 3, alpha));
     s.arr("SMOOTH_ALL_EXPECTED", &smooth_all(&xs, 3, alpha));
+
+    // Single precision: the same layer, network, smoother and Kalman steps on the same inputs
+    // rounded to f32, computed in f32.
+    let (w, b, xin) = (to::<f32>(&w), to::<f32>(&b), to::<f32>(&xin));
+    s.arr("LAYER_F32_W", &w);
+    s.arr("LAYER_F32_B", &b);
+    s.arr("LAYER_F32_X", &xin);
+    s.arr("LAYER_F32_EXPECTED", &layer(&w, &b, &xin));
+    let (w1, w2) = (to::<f32>(&w1), to::<f32>(&w2));
+    s.arr("MLP_F32_W1", &w1);
+    s.arr("MLP_F32_W2", &w2);
+    s.arr("MLP_F32_EXPECTED", &mlp(&w1, &w2, &xin));
+    let (xs, alpha) = (to::<f32>(&xs), alpha as f32);
+    s.arr("SMOOTH_F32_X", &xs);
+    s.scalar("SMOOTH_F32_ALPHA", alpha);
+    s.arr("SMOOTH_F32_EXPECTED", &smooth(&xs, 3, alpha));
+    kalman_f32(&mut s, n, &f, &q, &h, r, &zs);
+
+    quaternions(&mut s, &mut rng);
+    attitude(&mut s, &mut rng);
     s.0
 }
 
+/// The Kalman steps again in f32, from the f64 model rounded to f32.
+fn kalman_f32(s: &mut Src, n: usize, f: &[f64], q: &[f64], h: &[f64], r: f64, zs: &[f64]) {
+    let (f, q, h, r, zs) = (
+        to::<f32>(f),
+        to::<f32>(q),
+        to::<f32>(h),
+        r as f32,
+        to::<f32>(zs),
+    );
+    let mut x = vec![0.0f32, 0.0, 1.0, 0.5];
+    let mut p = vec![0.0f32; n * n];
+    for i in 0..n {
+        p[i * n + i] = 1.0;
+    }
+    s.arr("KALMAN_F32_X0", &x);
+    s.arr("KALMAN_F32_P0", &p);
+    s.arr("KALMAN_F32_F", &f);
+    s.arr("KALMAN_F32_Q", &q);
+    s.arr("KALMAN_F32_H", &h);
+    s.scalar("KALMAN_F32_R", r);
+    s.arr("KALMAN_F32_Z", &zs);
+    let (mut xs, mut ps) = (Vec::new(), Vec::new());
+    for &z in &zs {
+        let (x1, p1) = kalman_step(n, &x, &p, &f, &q, &h, r, z);
+        xs.push(x1.clone());
+        ps.push(p1.clone());
+        (x, p) = (x1, p1);
+    }
+    s.rows("KALMAN_F32_X_EXPECTED", &xs);
+    s.rows("KALMAN_F32_P_EXPECTED", &ps);
+}
+
+/// `quat_rotate`: the identity, a quarter turn about z and two random unit quaternions, each
+/// applied to a random vector.
+fn quaternions(s: &mut Src, rng: &mut Rng) {
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let mut qs = vec![vec![1.0, 0.0, 0.0, 0.0], vec![h, 0.0, 0.0, h]];
+    for _ in 0..2 {
+        let q = rng.vec(4);
+        let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        qs.push(q.iter().map(|x| x / norm).collect());
+    }
+    let qs: Vec<Vec<f32>> = qs.iter().map(|q| to(q)).collect();
+    let vs: Vec<Vec<f32>> = (0..qs.len()).map(|_| to(&rng.vec(3))).collect();
+    let want: Vec<Vec<f32>> = qs.iter().zip(&vs).map(|(q, v)| quat_rotate(q, v)).collect();
+    s.rows("QUAT_Q", &qs);
+    s.rows("QUAT_V", &vs);
+    s.rows("QUAT_EXPECTED", &want);
+}
+
+/// `attitude`: 32 samples at 100 Hz of a body rocking in roll and pitch, the gyro reading the
+/// angle rates and the accelerometer gravity, both with noise; the complementary filter's
+/// result in f32.
+fn attitude(s: &mut Src, rng: &mut Rng) {
+    let (n, dt, k, g) = (32, 0.01, 0.98, 9.81);
+    let (mut gyro, mut acc) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        let t = dt * i as f64;
+        let (wr, wp) = (std::f64::consts::TAU * 0.5, std::f64::consts::TAU * 0.3);
+        let (roll, pitch) = (0.4 * (wr * t).sin(), 0.25 * (wp * t + 0.5).sin());
+        let (droll, dpitch) = (0.4 * wr * (wr * t).cos(), 0.25 * wp * (wp * t + 0.5).cos());
+        gyro.extend([
+            droll + 0.02 * rng.f64(),
+            dpitch + 0.02 * rng.f64(),
+            0.1 + 0.02 * rng.f64(),
+        ]);
+        let (sr, cr, sp, cp) = (roll.sin(), roll.cos(), pitch.sin(), pitch.cos());
+        acc.extend([
+            -g * sp + 0.3 * rng.f64(),
+            g * sr * cp + 0.3 * rng.f64(),
+            g * cr * cp + 0.3 * rng.f64(),
+        ]);
+    }
+    let (gyro, acc, dt, k) = (to::<f32>(&gyro), to::<f32>(&acc), dt as f32, k as f32);
+    s.arr("ATTITUDE_GYRO", &gyro);
+    s.arr("ATTITUDE_ACC", &acc);
+    s.scalar("ATTITUDE_DT", dt);
+    s.scalar("ATTITUDE_K", k);
+    let (roll, pitch) = complementary(&gyro, &acc, dt, k);
+    s.arr("ATTITUDE_EXPECTED", &[roll, pitch]);
+}
+
 /// `sum_k a[k] * b[k]`, accumulated from 0.0 in index order, as the kernels do.
-fn dot(a: impl Iterator<Item = f64>, b: impl Iterator<Item = f64>) -> f64 {
-    a.zip(b).fold(0.0, |acc, (x, y)| acc + x * y)
+fn dot<T: Real>(a: impl Iterator<Item = T>, b: impl Iterator<Item = T>) -> T {
+    a.zip(b).fold(T::of(0.0), |acc, (x, y)| acc + x * y)
 }
 
 /// Row-major `n x n` product `a b^T` (the kernels' `matmul(a, transpose(b))`).
-fn mul_bt(n: usize, a: &[f64], b: &[f64]) -> Vec<f64> {
-    let mut out = vec![0.0; n * n];
+fn mul_bt<T: Real>(n: usize, a: &[T], b: &[T]) -> Vec<T> {
+    let mut out = vec![T::of(0.0); n * n];
     for i in 0..n {
         for j in 0..n {
             out[i * n + j] = dot(
@@ -199,21 +366,21 @@ fn mul_bt(n: usize, a: &[f64], b: &[f64]) -> Vec<f64> {
 
 /// One Kalman predict-and-update step with a scalar measurement `z = h.x + noise(r)`.
 #[allow(clippy::too_many_arguments)]
-fn kalman_step(
+fn kalman_step<T: Real>(
     n: usize,
-    x: &[f64],
-    p: &[f64],
-    f: &[f64],
-    q: &[f64],
-    h: &[f64],
-    r: f64,
-    z: f64,
-) -> (Vec<f64>, Vec<f64>) {
-    let xp: Vec<f64> = (0..n)
+    x: &[T],
+    p: &[T],
+    f: &[T],
+    q: &[T],
+    h: &[T],
+    r: T,
+    z: T,
+) -> (Vec<T>, Vec<T>) {
+    let xp: Vec<T> = (0..n)
         .map(|i| dot(f[i * n..(i + 1) * n].iter().copied(), x.iter().copied()))
         .collect();
     // F P, then (F P) F^T, then + Q.
-    let mut pt = vec![0.0; n * n];
+    let mut pt = vec![T::of(0.0); n * n];
     for i in 0..n {
         for j in 0..n {
             pt[j * n + i] = p[i * n + j];
@@ -221,15 +388,15 @@ fn kalman_step(
     }
     let fp = mul_bt(n, f, &pt);
     let fpf = mul_bt(n, &fp, f);
-    let pp: Vec<f64> = fpf.iter().zip(q).map(|(a, b)| a + b).collect();
-    let ph: Vec<f64> = (0..n)
+    let pp: Vec<T> = fpf.iter().zip(q).map(|(&a, &b)| a + b).collect();
+    let ph: Vec<T> = (0..n)
         .map(|i| dot(pp[i * n..(i + 1) * n].iter().copied(), h.iter().copied()))
         .collect();
     let s = dot(h.iter().copied(), ph.iter().copied()) + r;
     let gain = (z - dot(h.iter().copied(), xp.iter().copied())) / s;
     let x1 = (0..n).map(|i| xp[i] + ph[i] * gain).collect();
-    let inv = 1.0 / s;
-    let mut p1 = vec![0.0; n * n];
+    let inv = T::of(1.0) / s;
+    let mut p1 = vec![T::of(0.0); n * n];
     for i in 0..n {
         for j in 0..n {
             p1[i * n + j] = pp[i * n + j] - ph[i] * ph[j] * inv;
@@ -239,24 +406,24 @@ fn kalman_step(
 }
 
 /// `w x` for a row-major `w` of `x.len()` columns.
-fn matvec(w: &[f64], x: &[f64]) -> Vec<f64> {
+fn matvec<T: Real>(w: &[T], x: &[T]) -> Vec<T> {
     w.chunks(x.len())
         .map(|row| dot(row.iter().copied(), x.iter().copied()))
         .collect()
 }
 
 /// `softmax(w x + b)`, the max subtracted before `exp`.
-fn layer(w: &[f64], b: &[f64], x: &[f64]) -> Vec<f64> {
-    let v: Vec<f64> = matvec(w, x).iter().zip(b).map(|(a, b)| a + b).collect();
-    let mx = v.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b));
-    let e: Vec<f64> = v.iter().map(|a| (a - mx).exp()).collect();
-    let inv = 1.0 / e.iter().fold(0.0, |a, b| a + b);
-    e.iter().map(|a| a * inv).collect()
+fn layer<T: Real>(w: &[T], b: &[T], x: &[T]) -> Vec<T> {
+    let v: Vec<T> = matvec(w, x).iter().zip(b).map(|(&a, &b)| a + b).collect();
+    let mx = v.iter().fold(T::NEG_INFINITY, |a, &b| a.max(b));
+    let e: Vec<T> = v.iter().map(|&a| (a - mx).exp()).collect();
+    let inv = T::of(1.0) / e.iter().fold(T::of(0.0), |a, &b| a + b);
+    e.iter().map(|&a| a * inv).collect()
 }
 
 /// `tanh(w2 tanh(w1 x))`.
-fn mlp(w1: &[f64], w2: &[f64], x: &[f64]) -> Vec<f64> {
-    let h: Vec<f64> = matvec(w1, x).iter().map(|v| v.tanh()).collect();
+fn mlp<T: Real>(w1: &[T], w2: &[T], x: &[T]) -> Vec<T> {
+    let h: Vec<T> = matvec(w1, x).iter().map(|v| v.tanh()).collect();
     matvec(w2, &h).iter().map(|v| v.tanh()).collect()
 }
 
@@ -274,12 +441,50 @@ fn smooth_all(x: &[f64], d: usize, alpha: f64) -> Vec<f64> {
 }
 
 /// `s = x[0]; s = (1 - alpha) s + alpha x[i]` for every row `i` of `x` (row 0 included).
-fn smooth(x: &[f64], d: usize, alpha: f64) -> Vec<f64> {
+fn smooth<T: Real>(x: &[T], d: usize, alpha: T) -> Vec<T> {
     let mut s = x[..d].to_vec();
     for row in x.chunks(d) {
-        for (sj, xj) in s.iter_mut().zip(row) {
-            *sj = *sj * (1.0 - alpha) + xj * alpha;
+        for (sj, &xj) in s.iter_mut().zip(row) {
+            *sj = *sj * (T::of(1.0) - alpha) + xj * alpha;
         }
     }
     s
+}
+
+/// `a x b`, the prelude's `cross`.
+fn cross<T: Real>(a: &[T], b: &[T]) -> [T; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// `v + w t + u x t` with `t = 2 u x v`, for `q = (w, u)` (the kernel's order).
+fn quat_rotate<T: Real>(q: &[T], v: &[T]) -> Vec<T> {
+    let t = cross(&q[1..4], v).map(|c| c * T::of(2.0));
+    let ut = cross(&q[1..4], &t);
+    (0..3).map(|i| (v[i] + t[i] * q[0]) + ut[i]).collect()
+}
+
+/// Roll and pitch from an accelerometer's reading of gravity.
+fn tilt<T: Real>(a: &[T]) -> (T, T) {
+    (
+        a[1].atan2(a[2]),
+        (-a[0]).atan2((a[1] * a[1] + a[2] * a[2]).sqrt()),
+    )
+}
+
+/// The complementary filter: from the first sample's tilt, per sample
+/// `k (angle + rate dt) + (1 - k) tilt`, for roll (gyro x) and pitch (gyro y).
+fn complementary<T: Real>(gyro: &[T], acc: &[T], dt: T, k: T) -> (T, T) {
+    let (mut roll, mut pitch) = tilt(&acc[..3]);
+    for (g, a) in gyro.chunks(3).zip(acc.chunks(3)) {
+        let (ar, ap) = tilt(a);
+        (roll, pitch) = (
+            k * (roll + g[0] * dt) + (T::of(1.0) - k) * ar,
+            k * (pitch + g[1] * dt) + (T::of(1.0) - k) * ap,
+        );
+    }
+    (roll, pitch)
 }

@@ -4,8 +4,15 @@
 //! (no size names), so each comes with `SCRATCH_LEN`/`OUT_LEN` constants for static slabs;
 //! `reproj_errors` shows a sized kernel, whose `scratch_len(n, m, p)` is a `const fn`.
 //!
+//! The second block holds single-precision kernels (LANGUAGE.md section 11): the layer, the
+//! network, the smoother and the two-result Kalman step again in `f32`, a quaternion rotation
+//! and an attitude estimator (a complementary filter, an `ifold` with a tuple state). The
+//! Cortex-M4F's FPU does f32 in hardware, so these must call no soft-float f64 routine:
+//! `.ci/firmware.sh` checks every kernel whose signature names only `f32` for that.
+//!
 //! `unroll = false`: on this soft-float core, writing out the 4 x 4 products trades a few
-//! hundred bytes of slab for kilobytes of flash and more stack (docs/EMBEDDED.md).
+//! hundred bytes of slab for kilobytes of flash and more stack (docs/EMBEDDED.md). The f32
+//! block keeps the same setting, so that f32 and f64 compare the same code.
 
 use fsmooth::fsmooth;
 
@@ -118,5 +125,91 @@ fsmooth! {
     /// its row of `out` and read back from there by the next step.
     pub fn smooth_all(x: [[f64; 3]; 16], alpha: f64) -> [[f64; 3]; 16] {
         scan(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
+    }
+}
+
+fsmooth! {
+    #![fsmooth(unroll = false)]
+
+    fn softmax32(v: [f32; n]) -> [f32; n] {
+        let mx = vmax(v);
+        let e = map(v, |x| (x - mx).exp());
+        smul(e, 1.0 / sum(e))
+    }
+
+    /// `layer` in single precision: a dense layer with softmax, 8 inputs, 4 outputs.
+    pub fn layer_f32(w: [[f32; 8]; 4], b: [f32; 4], x: [f32; 8]) -> [f32; 4] {
+        softmax32(add(matvec(w, x), b))
+    }
+
+    /// `mlp` in single precision: two tanh layers, 8 inputs, 6 hidden units, 3 outputs.
+    pub fn mlp_f32(w1: [[f32; 8]; 6], w2: [[f32; 6]; 3], x: [f32; 8]) -> [f32; 3] {
+        let h1 = map(matvec(w1, x), |v| v.tanh());
+        map(matvec(w2, h1), |v| v.tanh())
+    }
+
+    /// `smooth` in single precision: exponential smoothing over 16 samples of 3 channels.
+    pub fn smooth_f32(x: [[f32; 3]; 16], alpha: f32) -> [f32; 3] {
+        ifold(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))
+    }
+
+    fn predict_p32(p: [[f32; n]; n], f: [[f32; n]; n], q: [[f32; n]; n]) -> [[f32; n]; n] {
+        madd(matmul(matmul(f, p), transpose(f)), q)
+    }
+
+    /// `kalman` in single precision: the new state in `out0`, the new covariance in `out1`.
+    pub fn kalman_f32(
+        x: [f32; 4], p: [[f32; 4]; 4], f: [[f32; 4]; 4], q: [[f32; 4]; 4],
+        h: [f32; 4], r: f32, z: f32,
+    ) -> ([f32; 4], [[f32; 4]; 4]) {
+        let xp = matvec(f, x);
+        let pp = predict_p32(p, f, q);
+        let ph = matvec(pp, h);
+        let s = dot(h, ph) + r;
+        (add(xp, smul(ph, (z - dot(h, xp)) / s)), msub(pp, msmul(outer(ph, ph), 1.0 / s)))
+    }
+
+    /// Rotates `v` by the unit quaternion `q = (w, x, y, z)`: with `u = (x, y, z)` and
+    /// `t = 2 u x v`, the result is `v + w t + u x t` (no trigonometry: 15 multiplications).
+    pub fn quat_rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
+        let u = q[1..4];
+        let t = smul(cross(u, v), 2.0);
+        add(add(v, smul(t, q[0])), cross(u, t))
+    }
+
+    /// Roll and pitch of a body at rest from its accelerometer's reading of gravity.
+    fn tilt(a: [f32; 3]) -> (f32, f32) {
+        (a[1].atan2(a[2]), (-a[0]).atan2((a[1] * a[1] + a[2] * a[2]).sqrt()))
+    }
+
+    /// Attitude estimation, a complementary filter over 32 samples: each step integrates the
+    /// gyro's roll and pitch rates over `dt` and blends in the accelerometer's tilt with
+    /// weight `1 - k`. An `ifold` whose state is the tuple (roll, pitch), started from the
+    /// first sample's tilt; both are returned.
+    pub fn attitude(gyro: [[f32; 3]; 32], acc: [[f32; 3]; 32], dt: f32, k: f32) -> (f32, f32) {
+        ifold(32, tilt(acc[0]), |(roll, pitch), i| {
+            let (ar, ap) = tilt(acc[i]);
+            (
+                k * (roll + gyro[i][0] * dt) + (1.0 - k) * ar,
+                k * (pitch + gyro[i][1] * dt) + (1.0 - k) * ap,
+            )
+        })
+    }
+}
+
+/// With feature `canary-f64`: `quat_rotate` with one value taken through f64
+/// (`(w as f64).sin() as f32`). The firmware calls it instead of the real one, and
+/// `.ci/firmware.sh`'s soft-double check must reject the build (it checks the check).
+#[cfg(feature = "canary-f64")]
+pub mod canary {
+    use fsmooth::fsmooth;
+
+    fsmooth! {
+        /// `quat_rotate`, polluted with an f64 sine.
+        pub fn quat_rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
+            let u = q[1..4];
+            let t = smul(cross(u, v), 2.0);
+            add(add(v, smul(t, (q[0] as f64).sin() as f32)), cross(u, t))
+        }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Runs the kernels of [`kernels`] on inputs generated on the host by `build.rs`, compares
 //! every result with the one plain Rust computed there (std's math on the host, libm's here:
-//! a few ulps, 1e-12 relative at most), checks that bad calls return errors, prints it all
-//! over semihosting and exits 0 only if everything matched. `cargo run --release` boots it on
+//! a few ulps, 1e-12 relative at most in f64, 1e-5 in f32; see [`check`]), checks that bad
+//! calls return errors, prints it all over semihosting and exits 0 only if everything
+//! matched. The f32 kernels run in [`single`]. `cargo run --release` boots it on
 //! QEMU's `mps2-an386`; `.ci/firmware.sh` does that in CI.
 //!
 //! Every scratch frame is a static slab of exactly the kernel's `SCRATCH_LEN` (or a local
@@ -12,8 +13,10 @@
 #![no_std]
 #![no_main]
 
+mod check;
 mod kernels;
 mod out;
+mod single;
 mod stack;
 
 /// Inputs and the results plain Rust computes for them on the host (see `build.rs`).
@@ -22,17 +25,13 @@ mod vectors {
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 
+use check::Check;
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
 use fsmooth::{Error, Region};
 use kernels::{kalman, kalman_p, kalman_x, layer, mlp, project, reproj_errors, smooth, smooth_all};
-use out::Out;
 use vectors::*;
-
-/// Agreement with the host: within `ULP_TOL` ulps, or `REL_TOL` relative.
-const ULP_TOL: u64 = 4;
-const REL_TOL: f64 = 1e-12;
 
 const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
@@ -125,91 +124,6 @@ fn call_smooth(o: &mut [f64], x: &[f64], alpha: f64, r: &mut Region) -> Result<(
     smooth(o, x, alpha, r)
 }
 
-/// Distance in ulps between two finite f64s (the count of representable values between).
-fn ulps(a: f64, b: f64) -> u64 {
-    let ord = |x: f64| {
-        let i = x.to_bits() as i64;
-        if i < 0 { i64::MIN.wrapping_sub(i) } else { i }
-    };
-    ord(a).wrapping_sub(ord(b)).unsigned_abs()
-}
-
-fn close(a: f64, b: f64) -> bool {
-    if a.is_nan() || b.is_nan() {
-        return false;
-    }
-    ulps(a, b) <= ULP_TOL || (a - b).abs() <= REL_TOL * a.abs().max(b.abs())
-}
-
-/// The tally of checks, printed as they go.
-struct Check {
-    out: Out,
-    checks: usize,
-    failures: usize,
-}
-
-impl Check {
-    fn pass_fail(&mut self, ok: bool) {
-        self.checks = self.checks.wrapping_add(1);
-        if !ok {
-            self.failures = self.failures.wrapping_add(1);
-        }
-        self.out.str(if ok { "ok    " } else { "FAIL  " });
-    }
-
-    /// One kernel call: it must have succeeded and `got` must match the host's `want`.
-    fn result(&mut self, what: &str, r: Result<(), Error>, got: &[f64], want: &[f64]) {
-        let mut worst = 0;
-        let mut ok = r.is_ok() && got.len() == want.len();
-        for (&g, &w) in got.iter().zip(want) {
-            ok &= close(g, w);
-            worst = worst.max(ulps(g, w));
-        }
-        self.pass_fail(ok);
-        self.out.str(what);
-        if r.is_err() {
-            self.out.str(": the kernel returned an error").nl();
-            return;
-        }
-        self.out
-            .str(": max ")
-            .u64(worst)
-            .str(" ulps from the host; ");
-        // `zip` with a range, not `enumerate`: no counter with an overflow check.
-        for (k, &g) in (0..4usize).zip(got) {
-            self.out.str(if k == 0 { "[" } else { ", " }).f64(g);
-        }
-        self.out.str(if got.len() > 4 { ", ..]" } else { "]" }).nl();
-        if !ok {
-            for (&g, &w) in got.iter().zip(want) {
-                self.out
-                    .str("        got ")
-                    .f64(g)
-                    .str(" (")
-                    .hex(g.to_bits());
-                self.out.str("), host ").f64(w).str(" (").hex(w.to_bits());
-                self.out.str("): ").u64(ulps(g, w)).str(" ulps").nl();
-            }
-        }
-    }
-
-    /// A bad call: it must return `want`.
-    fn error(&mut self, what: &str, r: Result<(), Error>, want: Error, out_kept: bool) {
-        self.pass_fail(r == Err(want) && out_kept);
-        self.out.str(what).nl();
-    }
-
-    fn stack(&mut self, kernel: &str, bytes: usize, scratch: usize) {
-        self.out
-            .str("      ")
-            .str(kernel)
-            .str(": stack ")
-            .usize(bytes);
-        self.out.str(" B, scratch ").usize(scratch).str(" f64 (");
-        self.out.usize(scratch.wrapping_mul(8)).str(" B)").nl();
-    }
-}
-
 #[entry]
 fn main() -> ! {
     // Static slabs. cortex-m-rt hands each `static mut` declared at the top of the entry
@@ -219,12 +133,9 @@ fn main() -> ! {
         [0.0; reproj_errors::scratch_len(BA_N, BA_M, BA_P)];
     static mut KALMAN_SLAB: [f64; KALMAN_SCRATCH] = [0.0; KALMAN_SCRATCH];
     static mut NET_SLAB: [f64; NET_SCRATCH] = [0.0; NET_SCRATCH];
+    static mut SINGLE_SLABS: single::Slabs = single::Slabs::new();
 
-    let mut c = Check {
-        out: Out::new(),
-        checks: 0,
-        failures: 0,
-    };
+    let mut c = Check::new();
     c.out
         .str("fsmooth firmware: Cortex-M4F, no_std, no allocator, libm")
         .nl();
@@ -392,6 +303,8 @@ fn main() -> ! {
     };
     let kept = o.iter().all(|&v| v == 7.0);
     c.error("layer with 7 inputs: Error::Shape", r, shape, kept);
+
+    single::run(&mut c, SINGLE_SLABS);
 
     #[cfg(feature = "canary-panic")]
     {

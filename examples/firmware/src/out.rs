@@ -4,6 +4,7 @@
 //! and counters step with `wrapping_*`, so that the firmware links with `overflow-checks`
 //! on too.
 
+use core::num::NonZeroU64;
 use cortex_m_semihosting::hio::{self, HostStream};
 
 /// A line buffer flushed to the host's stdout.
@@ -90,9 +91,19 @@ impl Out {
         self
     }
 
-    /// `x` with 13 significant digits (`-2.690488492352e-1`). The digits come from scaling by
-    /// tens, so the last one may be off by one; the firmware compares bits, not this text.
+    /// `x` with 13 significant digits (`-2.690488492352e-1`).
     pub fn f64(&mut self, x: f64) -> &mut Out {
+        self.float(x, 13)
+    }
+
+    /// `x` with 8 significant digits (`-2.6904885e-1`), enough to tell f32s apart.
+    pub fn f32(&mut self, x: f32) -> &mut Out {
+        self.float(f64::from(x), 8)
+    }
+
+    /// `x` with `digits` (2 to 16) significant digits. The digits come from scaling by tens,
+    /// so the last one may be off by one; the firmware compares bits, not this text.
+    fn float(&mut self, x: f64, digits: u32) -> &mut Out {
         if x.is_nan() {
             return self.str("NaN");
         }
@@ -115,14 +126,20 @@ impl Out {
             m *= 10.0;
             e = e.wrapping_sub(1);
         }
-        let mut d = (m * 1e12 + 0.5) as u64;
-        if d >= 10_000_000_000_000 {
+        // 10^(digits - 1): the scale that puts `digits` digits before the point (non-zero by
+        // type, so the divisions below have no division-by-zero panic path).
+        let mut scale = NonZeroU64::MIN;
+        for _ in 1..digits.clamp(2, 16) {
+            scale = scale.saturating_mul(NonZeroU64::MIN.saturating_add(9));
+        }
+        let mut d = (m * scale.get() as f64 + 0.5) as u64;
+        if d >= scale.get().wrapping_mul(10) {
             d /= 10;
             e = e.wrapping_add(1);
         }
-        self.u64(d / 1_000_000_000_000).byte(b'.');
-        let frac = d % 1_000_000_000_000;
-        let mut p = 100_000_000_000;
+        self.u64(d / scale).byte(b'.');
+        let frac = d % scale;
+        let mut p = scale.get() / 10;
         while p > 0 {
             self.byte(b'0' + ((frac / p) % 10) as u8);
             p /= 10;

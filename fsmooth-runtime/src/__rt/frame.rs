@@ -9,8 +9,14 @@ use crate::Error;
 /// f32 to a slot; a usize takes a slot of its own on every target). Saturating, as the
 /// `const fn` sizes are: an overflowing frame is one no slab satisfies.
 pub const fn slots(f64s: usize, f32s: usize, usizes: usize) -> usize {
-    f64s.saturating_add(f32s / 2 + f32s % 2)
-        .saturating_add(usizes)
+    f64s.saturating_add(f32_slots(f32s)).saturating_add(usizes)
+}
+
+/// The 8-byte slots of `f32s` f32: `div_ceil`, whose `+ 1` cannot overflow and, being core's,
+/// carries no overflow check into a build with `overflow-checks` (`f32s / 2 + f32s % 2`
+/// did, a panic path LLVM does not remove at opt-level 1).
+const fn f32_slots(f32s: usize) -> usize {
+    f32s.div_ceil(2)
 }
 
 /// The parts of a frame of [`slots`]`(f64s, f32s, usizes)` slots, each exactly as long as
@@ -30,9 +36,7 @@ pub fn split(
         available: frame.len(),
     };
     let (a, rest) = frame.split_at_mut_checked(f64s).ok_or(short)?;
-    let (b, c) = rest
-        .split_at_mut_checked(f32s / 2 + f32s % 2)
-        .ok_or(short)?;
+    let (b, c) = rest.split_at_mut_checked(f32_slots(f32s)).ok_or(short)?;
     let b: &mut [f32] = bytemuck::try_cast_slice_mut(b).map_err(|_| short)?;
     let c: &mut [usize] = bytemuck::try_cast_slice_mut(c).map_err(|_| short)?;
     match (b.get_mut(..f32s), c.get_mut(..usizes)) {

@@ -351,6 +351,19 @@ mod found_v2 {
         pub fn scan_state_call(b: [f64; m], n: usize) -> [[f64; m]; n] {
             build(n, |i| scan(m, 1.5, |x, l| x * 0.5 + x.cos() * b[l]))
         }
+
+        /// A `concat` read at an index that binds a variable of its own: the choice of
+        /// part copied the index, and with it the binding (bound twice, found by the rustc
+        /// run of issue 18's typed programs).
+        pub fn concat_index_binds(a: [f64; n], b: [f64; m]) -> [f64; m] {
+            build(m, |i| concat(a, b)[build(m, |z| z * 2)[(i + 1) % m] % (n + m)])
+        }
+
+        /// A load whose index stores into the buffer it loads from (both literals are in
+        /// the frame): `ld(scratch, ..)` borrowed the frame while the index wrote it.
+        pub fn index_writes_its_buffer(a: [f64; n], s: f64) -> f64 {
+            [s, 1.5, -0.5][(([s, 1.5, -0.5][n % 3]).abs().min(2.0) as usize) % 3] + a[0]
+        }
     }
 }
 
@@ -411,6 +424,22 @@ fn regressions_from_the_executor_run() {
         assert_close(
             &[got],
             &reference(found_v2_unfused::SRC, "zero_windows", &args),
+            0.0,
+        );
+        let a = rng.vec(n);
+        let mut out = vec![0.0; m];
+        found_v2::concat_index_binds(&mut out, &a, &b, &mut region).unwrap();
+        let args = [Value::vec(&a), Value::vec(&b)];
+        assert_close(
+            &out,
+            &reference(found_v2::SRC, "concat_index_binds", &args),
+            0.0,
+        );
+        let got = found_v2::index_writes_its_buffer(&a, -0.75, &mut region).unwrap();
+        let args = [Value::vec(&a), Value::F64(-0.75)];
+        assert_close(
+            &[got],
+            &reference(found_v2::SRC, "index_writes_its_buffer", &args),
             0.0,
         );
     }

@@ -1,6 +1,8 @@
 //! The loop IR printed as Rust: each node becomes the Rust it names.
 
-use super::{Base, Entry, Ex, Func, Scalar, St, Stream, Wrap, mentions_var, wadd, whole_read};
+use super::{
+    Base, Entry, Ex, Func, Scalar, St, Stream, Wrap, mentions_var, wadd, whole_read, writes_ex,
+};
 use crate::front::ast::{BinOp, MathFn};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -159,6 +161,12 @@ impl ToTokens for Ex {
                 Entry::Slots => quote!(::fsmooth::__rt::slots(#(#xs),*)),
             },
             Ex::Const(s) => crate::front::size::const_size(s),
+            // An index that writes the buffer it reads (an array literal stored in the
+            // frame inside the index) is computed first: `ld(b, ..)` would hold `b` borrowed
+            // while the index stores into it.
+            Ex::Ld(b, at) if writes_ex(at, b) => {
+                quote!({ let __at: usize = #at; ::fsmooth::__rt::ld(#b, __at) })
+            }
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
             Ex::LdRow(b, off, width, k, Scalar::F64) => {
                 quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k))

@@ -30,18 +30,24 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
             let (Kind::Concat(x, y), k) = (a.take().kind, k.take()) else {
                 return false;
             };
-            *e = choose(*x, *y, k, span);
+            let (binding, k) = bind_index(k, names, span);
+            *e = with_binding(binding, choose(*x, *y, k, span));
             true
         }
         Kind::Reshape(inner) if matches!(inner.kind, Kind::Build(..)) => {
             let span = e.span;
             let (from, to) = (inner.ty.dims().to_vec(), a.ty.dims().to_vec());
+            // Only a join or a split: checked before anything is taken apart.
+            if from.len() != to.len() + 1 && to.len() != from.len() + 1 {
+                return false;
+            }
             let (Kind::Reshape(inner), k) = (a.take().kind, k.take()) else {
                 return false;
             };
+            let (binding, k) = bind_index(k, names, span);
             match reshaped_index(*inner, &from, &to, k, span, names) {
                 Some(r) => {
-                    *e = r;
+                    *e = with_binding(binding, r);
                     true
                 }
                 None => false,
@@ -193,6 +199,38 @@ fn find_types(body: &Core, x: VarId, y: VarId) -> Option<(Type, Type)> {
 }
 
 /// `concat(a, b)[k]` ~> `if k < len(a) { a[k] } else { b[k - len(a)] }`.
+/// An index that the rules below read more than once: a `k` that binds variables of its own
+/// (a `let`, a loop) is bound to a fresh variable, so that its binders are not duplicated
+/// (each is bound once in a kernel) and it is computed once; simple arithmetic is copied.
+/// The binding, and what to read.
+fn bind_index(k: Core, names: &mut Vec<String>, span: Sp) -> (Option<(VarId, Core)>, Core) {
+    fn binds(e: &Core) -> bool {
+        matches!(
+            e.kind,
+            Kind::Let(..) | Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..)
+        ) || e.children().any(binds)
+    }
+    if !binds(&k) {
+        return (None, k);
+    }
+    let t = names.len() as VarId;
+    names.push("k".into());
+    let mut var = Core::new(Kind::Var(t), k.ty.clone(), span);
+    var.sym = k.sym.clone();
+    (Some((t, k)), var)
+}
+
+/// `body` under the binding [`bind_index`] made, if any.
+fn with_binding(binding: Option<(VarId, Core)>, body: Core) -> Core {
+    match binding {
+        None => body,
+        Some((t, k)) => {
+            let (ty, span) = (body.ty.clone(), body.span);
+            Core::new(Kind::Let(t, Box::new(k), Box::new(body)), ty, span)
+        }
+    }
+}
+
 fn choose(a: Core, b: Core, k: Core, span: Sp) -> Core {
     let n = a.ty.dims()[0].clone();
     let len = Core::size(n.clone(), span);

@@ -167,14 +167,16 @@ fn column_max<const W: usize>(s: &[usize], at: usize) -> usize {
     let (rows, rest) = s.as_chunks::<W>();
     let (quads, tail) = rows.as_chunks::<4>();
     let mut m = [0usize; 4];
+    // `at < W`, so `get` never misses: it is written so only to have no panic path.
+    let elem = |row: &[usize; W]| row.get(at).copied().unwrap_or(0);
     for q in quads {
         for (mj, row) in m.iter_mut().zip(q) {
-            *mj = (*mj).max(row[at]);
+            *mj = (*mj).max(elem(row));
         }
     }
     let mut largest = m[0].max(m[1]).max(m[2].max(m[3]));
     for row in tail {
-        largest = largest.max(row[at]);
+        largest = largest.max(elem(row));
     }
     // A last row cut short (a buffer whose length is not a multiple of W).
     if let Some(&v) = rest.get(at) {

@@ -175,20 +175,8 @@ fn scratch_table() -> String {
         ("cross", k::cross3::SCRATCH_LEN),
         ("ba_project", k::project::SCRATCH_LEN),
         ("ba_reproj", k::reproj_errors::scratch_len(49, 7776, 31843)),
-        #[cfg(fsmooth_index_arrays)]
         ("ba_obs", k::ba_obs::objective::scratch_len(49, 7776, 31843)),
-        #[cfg(not(fsmooth_index_arrays))]
-        (
-            "ba_obs (f64 indices)",
-            k::ba_obs_f64idx::objective::scratch_len(49, 7776, 31843),
-        ),
-        #[cfg(fsmooth_index_arrays)]
         ("hand_c100", k::hand::objective::scratch_len(22, 544, 100)),
-        #[cfg(not(fsmooth_index_arrays))]
-        (
-            "hand_c100 (f64 indices)",
-            k::hand_f64idx::objective::scratch_len(22, 544, 100),
-        ),
         ("gmm_d2_K5", k::gmm_objective::scratch_len(5, 2, 1000)),
         ("gmm_d10_K5", k::gmm_objective::scratch_len(5, 10, 1000)),
         ("matchain_16", k::chain::scratch_len(16)),

@@ -2,9 +2,7 @@
 //! objective over an index array of observations and its GMM objective, each on real
 //! inputs and printed beside the known answer.
 //!
-//! Run with `cargo run --example quickstart`. (Until `usize` index arrays are merged, the
-//! bundle adjustment over `obs` needs `RUSTFLAGS="--cfg fsmooth_index_arrays"`; without it
-//! the example computes ADBench's observations `i % n`, `i % m` in the kernel.)
+//! Run with `cargo run --example quickstart`.
 
 use fsmooth::{Region, fsmooth};
 use fsmooth_testdata::{parse_ba, parse_gmm, reference};
@@ -53,9 +51,7 @@ fsmooth! {
     }
 }
 
-/// Bundle adjustment over an index array of observations (`usize` arrays as kernel
-/// parameters, issue 18; compiled with `--cfg fsmooth_index_arrays` until they are merged).
-#[cfg(fsmooth_index_arrays)]
+/// Bundle adjustment over an index array of observations.
 mod ba {
     use fsmooth::fsmooth;
 
@@ -102,50 +98,6 @@ mod ba {
     }
 }
 
-/// Bundle adjustment with ADBench's observations computed in the kernel (i % n, i % m),
-/// until index arrays are merged.
-#[cfg(not(fsmooth_index_arrays))]
-mod ba {
-    use fsmooth::fsmooth;
-
-    fsmooth! {
-        /// Rodrigues rotation of `x` by the angle-axis vector `r`.
-        fn rodrigues(r: [f64; 3], x: [f64; 3]) -> [f64; 3] {
-            let sqtheta = sqnorm(r);
-            if sqtheta != 0.0 {
-                let theta = sqtheta.sqrt();
-                let w = map(r, |v| v / theta);
-                let tmp = dot(w, x) * (1.0 - theta.cos());
-                add(add(smul(x, theta.cos()), smul(cross(w, x), theta.sin())), smul(w, tmp))
-            } else {
-                add(x, cross(r, x))
-            }
-        }
-
-        fn radial_distort(k: [f64; 2], p: [f64; 2]) -> [f64; 2] {
-            let rsq = sqnorm(p);
-            smul(p, 1.0 + k[0] * rsq + k[1] * rsq * rsq)
-        }
-
-        fn project(cam: [f64; 11], x: [f64; 3]) -> [f64; 2] {
-            let xcam = rodrigues(cam[0..3], sub(x, cam[3..6]));
-            let p = [xcam[0] / xcam[2], xcam[1] / xcam[2]];
-            add(smul(radial_distort(cam[9..11], p), cam[6]), cam[7..9])
-        }
-
-        /// ADBench reprojection errors: observation i sees point i % m from camera i % n.
-        pub fn reproj_errors(
-            cams: [[f64; 11]; n],
-            points: [[f64; 3]; m],
-            w: [f64; p],
-            feats: [[f64; 2]; p],
-        ) -> [[f64; 2]; p] {
-            build(p, |i| smul(sub(project(cams[i % n], points[i % m]), feats[i]), w[i]))
-        }
-
-    }
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One region serves every call: after the largest call it never allocates again.
     let mut region = Region::new();
@@ -164,31 +116,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Bundle adjustment on ADBench's ba/test.txt (10 cameras, 10 points, 10 observations).
     let ba = parse_ba(fsmooth_testdata::BA_TEST)?;
-    let mut err = vec![0.0; ba.p * 2];
-    #[cfg(fsmooth_index_arrays)]
-    {
-        // obs: [[usize; 2]; p], row i = (camera, point) of observation i.
-        let obs = ba.obs_flat();
-        let mut werr = vec![0.0; ba.p];
-        ba::ba_objective(
-            &mut err,
-            &mut werr,
-            &ba.cams,
-            &ba.x,
-            &ba.w,
-            &ba.feats,
-            &obs,
-            &mut region,
-        )?;
-        println!("\nBA over obs = {:?}..: weight error 0", &obs[..6]);
-        println!("  fsmooth     {:.17e}", werr[0]);
-        println!("  known       8.26092651515999976e-01");
-    }
-    #[cfg(not(fsmooth_index_arrays))]
-    ba::reproj_errors(&mut err, &ba.cams, &ba.x, &ba.w, &ba.feats, &mut region)?;
-    println!("\nBA reprojection error, observation 0:");
-    println!("  fsmooth     ({:.17e}, {:.17e})", err[0], err[1]);
-    println!("  known       (-2.69048849235189402e-01, 2.59944792677901881e-01)");
+    // obs: [[usize; 2]; p], row i = (camera, point) of observation i.
+    let obs = ba.obs_flat();
+    let (mut err, mut werr) = (vec![0.0; ba.p * 2], vec![0.0; ba.p]);
+    ba::ba_objective(
+        &mut err,
+        &mut werr,
+        &ba.cams,
+        &ba.x,
+        &ba.w,
+        &ba.feats,
+        &obs,
+        &mut region,
+    )?;
+    println!("\nBA over obs = {:?}.., observation 0:", &obs[..6]);
+    println!(
+        "  reprojection error, fsmooth  ({:.17e}, {:.17e})",
+        err[0], err[1]
+    );
+    println!("  reprojection error, known    (-2.69048849235189402e-1, 2.59944792677901881e-1)");
+    println!("  weight error, fsmooth        {:.17e}", werr[0]);
+    println!("  weight error, known          8.26092651515999976e-1");
 
     // GMM on ADBench's gmm/test.txt (d = 2, K = 3, n = 1).
     let g = parse_gmm(fsmooth_testdata::GMM_TEST)?;

@@ -287,44 +287,28 @@ fn storage_modes_allocate_as_the_paper_says() {
 /// objective on simple_small): no allocation at all once the region has its frame.
 #[test]
 fn index_array_workloads_stop_allocating_after_warm_up() {
-    use adbench_kernels::{ba_obs_f64idx, hand_f64idx};
+    use adbench_kernels::{ba_obs, hand as hand_k};
     use fsmooth_testdata::{data_path, hand, parse_ba};
     let text = std::fs::read_to_string(data_path("ba/ba1_n49_m7776_p31843.txt")).unwrap();
     let ba = parse_ba(&text).unwrap();
     let obs = ba.obs_flat();
-    let obs_f: Vec<f64> = obs.iter().map(|&i| i as f64).collect();
     let (mut e, mut we) = (vec![0.0; ba.p * 2], vec![0.0; ba.p]);
     let m = hand::model();
     let inp = hand::parse_input(hand::SIMPLE_SMALL, m.n_vertices()).unwrap();
     let (par, cor) = (m.parents_index(), inp.correspondences.clone());
-    let (par_f, cor_f): (Vec<f64>, Vec<f64>) = (
-        par.iter().map(|&i| i as f64).collect(),
-        cor.iter().map(|&i| i as f64).collect(),
-    );
     let (rel, ibase) = (m.base_relatives_flat(), m.inverse_base_absolutes_flat());
     let (pos, pts) = (m.base_positions_flat(), inp.points_flat());
     let mut r = vec![0.0; pts.len()];
     let mut region = Region::new();
     let mut calls = |region: &mut Region| {
-        ba_obs_f64idx::objective(
-            &mut e, &mut we, &ba.cams, &ba.x, &ba.w, &ba.feats, &obs_f, region,
+        ba_obs::objective(
+            &mut e, &mut we, &ba.cams, &ba.x, &ba.w, &ba.feats, &obs, region,
         )
         .unwrap();
-        hand_f64idx::objective(
-            &mut r, &inp.theta, &par_f, &rel, &ibase, &pos, &m.weights, &cor_f, &pts, region,
+        hand_k::objective(
+            &mut r, &inp.theta, &par, &rel, &ibase, &pos, &m.weights, &cor, &pts, region,
         )
         .unwrap();
-        #[cfg(fsmooth_index_arrays)]
-        {
-            adbench_kernels::ba_obs::objective(
-                &mut e, &mut we, &ba.cams, &ba.x, &ba.w, &ba.feats, &obs, region,
-            )
-            .unwrap();
-            adbench_kernels::hand::objective(
-                &mut r, &inp.theta, &par, &rel, &ibase, &pos, &m.weights, &cor, &pts, region,
-            )
-            .unwrap();
-        }
     };
     calls(&mut region); // warm-up: the region takes its frame
     let count = allocations(|| {

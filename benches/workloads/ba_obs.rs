@@ -3,9 +3,7 @@
 //! through `obs: [[usize; 2]; p]`, and the weight errors. Observations as ADBench builds
 //! them (`i % n`, `i % m`), or uniform random ones (the gathers jump around memory).
 //!
-//! The fsmooth variant is the kernel over `usize` index arrays under
-//! `--cfg fsmooth_index_arrays`; without it, the same kernel with the indices passed as
-//! `f64` and cast where they are used (`kernels::ba_obs_f64idx`).
+//! The fsmooth variant is `kernels::ba_obs`, whose `obs` is checked once at entry.
 
 use super::ba::{project_hand, project_na};
 use super::{Variant, Workload};
@@ -56,8 +54,6 @@ pub struct BaObs<const RANDOM: bool> {
     w: Vec<f64>,
     feats: Vec<f64>,
     obs: Vec<usize>,
-    #[cfg(not(fsmooth_index_arrays))]
-    obs_f64: Vec<f64>,
     region: Region<'static>,
     out: (Vec<f64>, Vec<f64>),
     hand_out: (Vec<f64>, Vec<f64>),
@@ -108,8 +104,6 @@ impl<const RANDOM: bool> Workload for BaObs<RANDOM> {
         };
         let p = inp.p;
         let mut w = BaObs {
-            #[cfg(not(fsmooth_index_arrays))]
-            obs_f64: obs.iter().map(|&i| i as f64).collect(),
             obs,
             cams: inp.cams,
             points: inp.x,
@@ -129,14 +123,8 @@ impl<const RANDOM: bool> Workload for BaObs<RANDOM> {
     fn fsmooth(&mut self) {
         let (o0, o1) = black_box(&mut self.out);
         let (c, x, w, f) = black_box((&self.cams, &self.points, &self.w, &self.feats));
-        #[cfg(fsmooth_index_arrays)]
-        let (k, obs) = (super::kernels::ba_obs::objective, black_box(&self.obs));
-        #[cfg(not(fsmooth_index_arrays))]
-        let (k, obs) = (
-            super::kernels::ba_obs_f64idx::objective,
-            black_box(&self.obs_f64),
-        );
-        k(o0, o1, c, x, w, f, obs, &mut self.region).unwrap();
+        let obs = black_box(&self.obs);
+        super::kernels::ba_obs::objective(o0, o1, c, x, w, f, obs, &mut self.region).unwrap();
     }
 
     #[inline]

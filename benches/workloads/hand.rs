@@ -2,9 +2,7 @@
 //! the residuals of `hand/test.txt` (2 points) and of `hand1_t26_c100` (100 points). The
 //! bone parents and the points' vertices are index arrays.
 //!
-//! The fsmooth variant is the kernel over `usize` index arrays under
-//! `--cfg fsmooth_index_arrays`; without it, the same kernel with the indices passed as
-//! `f64` and cast where they are used (`kernels::hand_f64idx`).
+//! The fsmooth variant is `kernels::hand`, whose index arrays are checked once at entry.
 
 use super::{Variant, Workload};
 use fsmooth::Region;
@@ -202,8 +200,6 @@ pub struct Hand<const C100: bool> {
     args: HandArgs,
     /// The flat arrays of the fsmooth kernel.
     flat: [Vec<f64>; 5],
-    #[cfg(not(fsmooth_index_arrays))]
-    idx_f64: (Vec<f64>, Vec<f64>),
     region: Region<'static>,
     out: Vec<f64>,
     hand_out: Vec<f64>,
@@ -261,11 +257,6 @@ impl<const C100: bool> Workload for Hand<C100> {
                 m.weights.clone(),
                 inp.points_flat(),
             ],
-            #[cfg(not(fsmooth_index_arrays))]
-            idx_f64: (
-                args.parents.iter().map(|&i| i as f64).collect(),
-                args.correspondences.iter().map(|&i| i as f64).collect(),
-            ),
             args,
             region: Region::new(),
             out: vec![0.0; c * 3],
@@ -291,17 +282,8 @@ impl<const C100: bool> Workload for Hand<C100> {
         let out = black_box(&mut self.out);
         let [rel, ibase, pos, weights, pts] = black_box(&self.flat);
         let theta = black_box(&self.args.theta);
-        #[cfg(fsmooth_index_arrays)]
-        let (k, (par, cor)) = (
-            super::kernels::hand::objective,
-            black_box((&self.args.parents, &self.args.correspondences)),
-        );
-        #[cfg(not(fsmooth_index_arrays))]
-        let (k, (par, cor)) = (
-            super::kernels::hand_f64idx::objective,
-            black_box((&self.idx_f64.0, &self.idx_f64.1)),
-        );
-        k(
+        let (par, cor) = black_box((&self.args.parents, &self.args.correspondences));
+        super::kernels::hand::objective(
             out,
             theta,
             par,

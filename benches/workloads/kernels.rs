@@ -8,10 +8,7 @@ use fsmooth::fsmooth;
 mod adbench;
 pub use adbench::ba::{project, reproj_errors};
 pub use adbench::gmm::objective as gmm_objective;
-#[cfg(fsmooth_index_arrays)]
 pub use adbench::{ba_obs, hand};
-#[cfg(not(fsmooth_index_arrays))]
-pub use adbench::{ba_obs_f64idx, hand_f64idx};
 
 fsmooth! {
     /// The paper's add3: one fused loop, no intermediate array.

@@ -72,45 +72,25 @@ pub mod ba {
 
 /// ADBench's bundle-adjustment objective with the observations as data, `obs[i]` being the
 /// camera and the point of observation `i`: the reprojection error of every observation
-/// and the weight error of every weight (`out0` and `out1`).
-///
-/// `ba_obs_block!(usize;)` is the kernel as written for users, the observations an index
-/// array whose elements are checked once at entry (issue 18). `ba_obs_block!(f64; as usize)`
-/// is the same kernel with the indices passed as `f64` and cast where they are used: each
-/// gather is then a computed index, checked where it happens.
-macro_rules! ba_obs_block {
-    ($idx:ident; $($cast:tt)*) => {
-        ba_block! {
-            pub fn objective(
-                cams: [[f64; 11]; n],
-                x: [[f64; 3]; m],
-                w: [f64; p],
-                feats: [[f64; 2]; p],
-                obs: [[$idx; 2]; p],
-            ) -> ([[f64; 2]; p], [f64; p]) {
-                // Written in the tuple, not `let`-bound first: a `let`-bound array returned
-                // as a tuple component is stored in the frame and copied (p * 2 slots).
-                (
-                    build(p, |i| {
-                        reproj_error(cams[obs[i][0] $($cast)*], x[obs[i][1] $($cast)*], w[i], feats[i])
-                    }),
-                    build(p, |i| 1.0 - w[i] * w[i]),
-                )
-            }
-        }
-    };
-}
-
-/// The BA objective over an index array of observations (needs `usize` arrays as kernel
-/// parameters: switched on by `--cfg fsmooth_index_arrays` until they are merged).
-#[cfg(fsmooth_index_arrays)]
+/// and the weight error of every weight (`out0` and `out1`). The observations are an index
+/// array whose elements are checked once at entry (issue 18), so the gathers need no check.
 pub mod ba_obs {
-    ba_obs_block!(usize;);
-}
-
-/// The BA objective with the observations' indices as `f64`, cast where they are used.
-pub mod ba_obs_f64idx {
-    ba_obs_block!(f64; as usize);
+    ba_block! {
+        pub fn objective(
+            cams: [[f64; 11]; n],
+            x: [[f64; 3]; m],
+            w: [f64; p],
+            feats: [[f64; 2]; p],
+            obs: [[usize; 2]; p],
+        ) -> ([[f64; 2]; p], [f64; p]) {
+            // Written in the tuple, not `let`-bound first: a `let`-bound array returned
+            // as a tuple component is stored in the frame and copied (p * 2 slots).
+            (
+                build(p, |i| reproj_error(cams[obs[i][0]], x[obs[i][1]], w[i], feats[i])),
+                build(p, |i| 1.0 - w[i] * w[i]),
+            )
+        }
+    }
 }
 
 /// The GMM block, with the block options given (the benches compile it once per step of
@@ -164,131 +144,115 @@ pub mod gmm {
 /// are those of ADBench's `src/cpp/shared/hand_light_matrix.h`). The bone parents (a root is
 /// its own parent) and the data points' vertices are index arrays: `parents[i]` gathers the
 /// parent's absolute transform, `correspondences[j]` the vertex's rest position and
-/// weights. `hand_block!(usize;)` is the kernel as written for users;
-/// `hand_block!(f64; as usize)` takes the indices as `f64` and casts them where they are
-/// used (computed indices, checked where they happen).
-macro_rules! hand_block {
-    ($idx:ident; $($cast:tt)*) => {
-        with_src! {
-            /// Euler angles in ADBench's "xzy" order: `R = Rz(p[1]) Ry(p[2]) Rx(p[0])`.
-            fn euler(p: [f64; 3]) -> [[f64; 3]; 3] {
-                let cx = p[0].cos();
-                let sx = p[0].sin();
-                let cy = p[2].cos();
-                let sy = p[2].sin();
-                let cz = p[1].cos();
-                let sz = p[1].sin();
-                let rx = [[1.0, 0.0, 0.0], [0.0, cx, -sx], [0.0, sx, cx]];
-                let ry = [[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]];
-                let rz = [[cz, -sz, 0.0], [sz, cz, 0.0], [0.0, 0.0, 1.0]];
-                matmul(matmul(rz, ry), rx)
-            }
+/// weights. Both are checked once at entry, so the gathers need no check.
+pub mod hand {
+    with_src! {
+        /// Euler angles in ADBench's "xzy" order: `R = Rz(p[1]) Ry(p[2]) Rx(p[0])`.
+        fn euler(p: [f64; 3]) -> [[f64; 3]; 3] {
+            let cx = p[0].cos();
+            let sx = p[0].sin();
+            let cy = p[2].cos();
+            let sy = p[2].sin();
+            let cz = p[1].cos();
+            let sz = p[1].sin();
+            let rx = [[1.0, 0.0, 0.0], [0.0, cx, -sx], [0.0, sx, cx]];
+            let ry = [[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]];
+            let rz = [[cz, -sz, 0.0], [sz, cz, 0.0], [0.0, 0.0, 1.0]];
+            matmul(matmul(rz, ry), rx)
+        }
 
-            /// Bone i's Euler angles from theta (ADBench's `to_pose_params`, column i + 3):
-            /// from bone 2 on, each of the five fingers has three posed bones, the first
-            /// with two angles, then one bone left at rest.
-            fn pose(theta: [f64; 26], i: usize) -> [f64; 3] {
-                if i < 2 {
+        /// Bone i's Euler angles from theta (ADBench's `to_pose_params`, column i + 3):
+        /// from bone 2 on, each of the five fingers has three posed bones, the first
+        /// with two angles, then one bone left at rest.
+        fn pose(theta: [f64; 26], i: usize) -> [f64; 3] {
+            if i < 2 {
+                [0.0, 0.0, 0.0]
+            } else {
+                let f = (i - 2) / 4;
+                let k = (i - 2) % 4;
+                if f >= 5 || k == 3 {
                     [0.0, 0.0, 0.0]
+                } else if k == 0 {
+                    [theta[6 + 4 * f], theta[7 + 4 * f], 0.0]
                 } else {
-                    let f = (i - 2) / 4;
-                    let k = (i - 2) % 4;
-                    if f >= 5 || k == 3 {
-                        [0.0, 0.0, 0.0]
-                    } else if k == 0 {
-                        [theta[6 + 4 * f], theta[7 + 4 * f], 0.0]
-                    } else {
-                        [theta[7 + 4 * f + k], 0.0, 0.0]
-                    }
+                    [theta[7 + 4 * f + k], 0.0, 0.0]
                 }
-            }
-
-            /// `base * [[r, 0], [0, 1]]`: a bone's posed transform relative to its parent.
-            fn posed_relative(base: [[f64; 4]; 4], r: [[f64; 3]; 3]) -> [[f64; 4]; 4] {
-                build(4, |row| build(4, |col| {
-                    if col < 3 {
-                        base[row][0] * r[0][col] + base[row][1] * r[1][col] + base[row][2] * r[2][col]
-                    } else {
-                        base[row][3]
-                    }
-                }))
-            }
-
-            /// The rotation of an angle-axis vector (the identity below |r| = 1e-4, as ADBench).
-            fn angle_axis(r: [f64; 3]) -> [[f64; 3]; 3] {
-                let norm = sqnorm(r).sqrt();
-                if norm < 0.0001 {
-                    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-                } else {
-                    let x = r[0] / norm;
-                    let y = r[1] / norm;
-                    let z = r[2] / norm;
-                    let s = norm.sin();
-                    let c = norm.cos();
-                    [
-                        [x * x + (1.0 - x * x) * c, x * y * (1.0 - c) - z * s, x * z * (1.0 - c) + y * s],
-                        [x * y * (1.0 - c) + z * s, y * y + (1.0 - y * y) * c, y * z * (1.0 - c) - x * s],
-                        [x * z * (1.0 - c) - y * s, z * y * (1.0 - c) + x * s, z * z + (1.0 - z * z) * c]
-                    ]
-                }
-            }
-
-            /// The residuals `points[j] - posed vertex correspondences[j]`, 3 per point.
-            pub fn objective(
-                theta: [f64; 26],
-                parents: [$idx; b],
-                base_relatives: [[[f64; 4]; 4]; b],
-                inverse_base_absolutes: [[[f64; 4]; 4]; b],
-                base_positions: [[f64; 3]; v],
-                weights: [[f64; b]; v],
-                correspondences: [$idx; c],
-                points: [[f64; 3]; c],
-            ) -> [[f64; 3]; c] {
-                let rels = build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i))));
-                // Bone i's absolute transform: its relative times those of its ancestors,
-                // walking up the parent chain (a root is its own parent) for as many steps as
-                // it has ancestors. F-smooth has no in-place update, so the chain is not an
-                // `ifold` over bones updating an array of absolutes: its state, every bone's
-                // transform, would be rewritten at every step (b * b * 16 copies, 7.6 times
-                // the hand-written instructions on test.txt where this walk costs 3.1).
-                let transforms = build(b, |i| {
-                    let (depth, _) = ifold(i, (0, i), |(d, j), _| {
-                        if (parents[j] $($cast)*) == j { (d, j) } else { (d + 1, parents[j] $($cast)*) }
-                    });
-                    let (a, _) = ifold(depth, (rels[i], parents[i] $($cast)*), |(m, j), _| {
-                        (matmul(rels[j], m), parents[j] $($cast)*)
-                    });
-                    matmul(a, inverse_base_absolutes[i])
-                });
-                let rg = angle_axis(theta[0..3]);
-                build(c, |j| {
-                    let x = base_positions[correspondences[j] $($cast)*];
-                    // Linear blend skinning, the three coordinates summed in one loop.
-                    let (s0, s1, s2) = ifold(b, (0.0, 0.0, 0.0), |(s0, s1, s2), k| {
-                        let t = transforms[k];
-                        let w = weights[correspondences[j] $($cast)*][k];
-                        (
-                            s0 + (t[0][0] * x[0] + t[0][1] * x[1] + t[0][2] * x[2] + t[0][3]) * w,
-                            s1 + (t[1][0] * x[0] + t[1][1] * x[1] + t[1][2] * x[2] + t[1][3]) * w,
-                            s2 + (t[2][0] * x[0] + t[2][1] * x[1] + t[2][2] * x[2] + t[2][3]) * w,
-                        )
-                    });
-                    let s = [s0, s1, s2];
-                    build(3, |r| points[j][r] - (dot(rg[r], s) + theta[3 + r]))
-                })
             }
         }
-    };
-}
 
-/// The hand objective over index arrays (needs `usize` arrays as kernel parameters:
-/// switched on by `--cfg fsmooth_index_arrays` until they are merged).
-#[cfg(fsmooth_index_arrays)]
-pub mod hand {
-    hand_block!(usize;);
-}
+        /// `base * [[r, 0], [0, 1]]`: a bone's posed transform relative to its parent.
+        fn posed_relative(base: [[f64; 4]; 4], r: [[f64; 3]; 3]) -> [[f64; 4]; 4] {
+            build(4, |row| build(4, |col| {
+                if col < 3 {
+                    base[row][0] * r[0][col] + base[row][1] * r[1][col] + base[row][2] * r[2][col]
+                } else {
+                    base[row][3]
+                }
+            }))
+        }
 
-/// The hand objective with the indices as `f64`, cast where they are used.
-pub mod hand_f64idx {
-    hand_block!(f64; as usize);
+        /// The rotation of an angle-axis vector (the identity below |r| = 1e-4, as ADBench).
+        fn angle_axis(r: [f64; 3]) -> [[f64; 3]; 3] {
+            let norm = sqnorm(r).sqrt();
+            if norm < 0.0001 {
+                [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+            } else {
+                let x = r[0] / norm;
+                let y = r[1] / norm;
+                let z = r[2] / norm;
+                let s = norm.sin();
+                let c = norm.cos();
+                [
+                    [x * x + (1.0 - x * x) * c, x * y * (1.0 - c) - z * s, x * z * (1.0 - c) + y * s],
+                    [x * y * (1.0 - c) + z * s, y * y + (1.0 - y * y) * c, y * z * (1.0 - c) - x * s],
+                    [x * z * (1.0 - c) - y * s, z * y * (1.0 - c) + x * s, z * z + (1.0 - z * z) * c]
+                ]
+            }
+        }
+
+        /// The residuals `points[j] - posed vertex correspondences[j]`, 3 per point.
+        pub fn objective(
+            theta: [f64; 26],
+            parents: [usize; b],
+            base_relatives: [[[f64; 4]; 4]; b],
+            inverse_base_absolutes: [[[f64; 4]; 4]; b],
+            base_positions: [[f64; 3]; v],
+            weights: [[f64; b]; v],
+            correspondences: [usize; c],
+            points: [[f64; 3]; c],
+        ) -> [[f64; 3]; c] {
+            let rels = build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i))));
+            // Bone i's absolute transform: its relative times those of its ancestors,
+            // walking up the parent chain (a root is its own parent) for as many steps as
+            // it has ancestors. F-smooth has no in-place update, so the chain is not an
+            // `ifold` over bones updating an array of absolutes: its state, every bone's
+            // transform, would be rewritten at every step (b * b * 16 copies, 7.6 times
+            // the hand-written instructions on test.txt where this walk costs 3.1).
+            let transforms = build(b, |i| {
+                let (depth, _) = ifold(i, (0, i), |(d, j), _| {
+                    if parents[j] == j { (d, j) } else { (d + 1, parents[j]) }
+                });
+                let (a, _) = ifold(depth, (rels[i], parents[i]), |(m, j), _| {
+                    (matmul(rels[j], m), parents[j])
+                });
+                matmul(a, inverse_base_absolutes[i])
+            });
+            let rg = angle_axis(theta[0..3]);
+            build(c, |j| {
+                let x = base_positions[correspondences[j]];
+                // Linear blend skinning, the three coordinates summed in one loop.
+                let (s0, s1, s2) = ifold(b, (0.0, 0.0, 0.0), |(s0, s1, s2), k| {
+                    let t = transforms[k];
+                    let w = weights[correspondences[j]][k];
+                    (
+                        s0 + (t[0][0] * x[0] + t[0][1] * x[1] + t[0][2] * x[2] + t[0][3]) * w,
+                        s1 + (t[1][0] * x[0] + t[1][1] * x[1] + t[1][2] * x[2] + t[1][3]) * w,
+                        s2 + (t[2][0] * x[0] + t[2][1] * x[1] + t[2][2] * x[2] + t[2][3]) * w,
+                    )
+                });
+                let s = [s0, s1, s2];
+                build(3, |r| points[j][r] - (dot(rg[r], s) + theta[3 + r]))
+            })
+        }
+    }
 }

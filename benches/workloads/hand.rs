@@ -27,70 +27,6 @@ fn pose(theta: &[f64], i: usize) -> [f64; 3] {
     }
 }
 
-type Mat3 = [[f64; 3]; 3];
-
-#[inline]
-fn mat3_mul(a: &Mat3, b: &Mat3) -> Mat3 {
-    let mut c = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-        }
-    }
-    c
-}
-
-#[inline]
-fn mat4_mul(a: &Mat4, b: &Mat4) -> Mat4 {
-    let mut c = [[0.0; 4]; 4];
-    for i in 0..4 {
-        for j in 0..4 {
-            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] + a[i][3] * b[3][j];
-        }
-    }
-    c
-}
-
-/// `R = Rz(p[1]) Ry(p[2]) Rx(p[0])`.
-#[inline]
-fn euler(p: &[f64; 3]) -> Mat3 {
-    let (sx, cx) = p[0].sin_cos();
-    let (sy, cy) = p[2].sin_cos();
-    let (sz, cz) = p[1].sin_cos();
-    let rx = [[1.0, 0.0, 0.0], [0.0, cx, -sx], [0.0, sx, cx]];
-    let ry = [[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]];
-    let rz = [[cz, -sz, 0.0], [sz, cz, 0.0], [0.0, 0.0, 1.0]];
-    mat3_mul(&mat3_mul(&rz, &ry), &rx)
-}
-
-/// The rotation of an angle-axis vector (the identity below |r| = 1e-4, as ADBench).
-#[inline]
-fn angle_axis(r: &[f64]) -> Mat3 {
-    let norm = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
-    if norm < 1e-4 {
-        return [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    }
-    let (x, y, z) = (r[0] / norm, r[1] / norm, r[2] / norm);
-    let (s, c) = norm.sin_cos();
-    [
-        [
-            x * x + (1.0 - x * x) * c,
-            x * y * (1.0 - c) - z * s,
-            x * z * (1.0 - c) + y * s,
-        ],
-        [
-            x * y * (1.0 - c) + z * s,
-            y * y + (1.0 - y * y) * c,
-            y * z * (1.0 - c) - x * s,
-        ],
-        [
-            x * z * (1.0 - c) - y * s,
-            z * y * (1.0 - c) + x * s,
-            z * z + (1.0 - z * z) * c,
-        ],
-    ]
-}
-
 /// The model and one input, flat, as every variant but nalgebra takes them.
 pub struct HandArgs {
     pub theta: Vec<f64>,
@@ -109,7 +45,7 @@ pub struct HandArgs {
 pub fn objective_hand(out: &mut [f64], a: &HandArgs, abs: &mut [Mat4], transforms: &mut [Mat4]) {
     let nb = a.parents.len();
     for b in 0..nb {
-        let r = euler(&pose(&a.theta, b));
+        let r = hand::euler_to_rotation(&pose(&a.theta, b));
         // base * [[r, 0], [0, 1]]
         let base = &a.base_relatives[b];
         let mut rel = [[0.0; 4]; 4];
@@ -120,10 +56,14 @@ pub fn objective_hand(out: &mut [f64], a: &HandArgs, abs: &mut [Mat4], transform
             rel[i][3] = base[i][3];
         }
         let p = a.parents[b];
-        abs[b] = if p == b { rel } else { mat4_mul(&abs[p], &rel) };
-        transforms[b] = mat4_mul(&abs[b], &a.inverse_base_absolutes[b]);
+        abs[b] = if p == b {
+            rel
+        } else {
+            hand::mat4_mul(&abs[p], &rel)
+        };
+        transforms[b] = hand::mat4_mul(&abs[b], &a.inverse_base_absolutes[b]);
     }
-    let g = angle_axis(&a.theta[0..3]);
+    let g = hand::angle_axis_to_rotation(&[a.theta[0], a.theta[1], a.theta[2]]);
     let rows = out.chunks_exact_mut(3).zip(&a.correspondences);
     for ((o, &v), pt) in rows.zip(&a.points) {
         let x = &a.base_positions[v];

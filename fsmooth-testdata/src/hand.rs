@@ -321,6 +321,7 @@ pub fn pose_params(theta: &[f64], n_bones: usize) -> Vec<[f64; 3]> {
     cols
 }
 
+#[inline]
 fn mat3_mul(a: &Mat3, b: &Mat3) -> Mat3 {
     let mut c = [[0.0; 3]; 3];
     for i in 0..3 {
@@ -332,6 +333,7 @@ fn mat3_mul(a: &Mat3, b: &Mat3) -> Mat3 {
 }
 
 /// The product of two 4x4 matrices.
+#[inline]
 pub fn mat4_mul(a: &Mat4, b: &Mat4) -> Mat4 {
     let mut c = [[0.0; 4]; 4];
     for i in 0..4 {
@@ -344,6 +346,7 @@ pub fn mat4_mul(a: &Mat4, b: &Mat4) -> Mat4 {
 
 /// The rotation of Euler angles stored in ADBench's "xzy" order: with `tx = p[0]`,
 /// `tz = p[1]` and `ty = p[2]`, `R = Rz(tz) Ry(ty) Rx(tx)`.
+#[inline]
 pub fn euler_to_rotation(p: &[f64; 3]) -> Mat3 {
     let (sx, cx) = p[0].sin_cos();
     let (sy, cy) = p[2].sin_cos();
@@ -356,6 +359,7 @@ pub fn euler_to_rotation(p: &[f64; 3]) -> Mat3 {
 
 /// The rotation matrix of the angle-axis vector `r`: the identity when `|r| < 1e-4` (as
 /// ADBench), else Rodrigues' formula `R = c I + s [u]x + (1 - c) u u^T` with `u = r / |r|`.
+#[inline]
 pub fn angle_axis_to_rotation(r: &[f64; 3]) -> Mat3 {
     let norm = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
     if norm < 1e-4 {

@@ -550,45 +550,23 @@ impl MathFn {
     /// Apply to f64 values (the reference semantics): the receiver `x`, then the arguments
     /// (`powi`'s exponent arrives as f64; missing arguments are 0).
     pub fn eval(self, x: f64, args: &[f64]) -> f64 {
-        let y = args.first().copied().unwrap_or(0.0);
-        let z = args.get(1).copied().unwrap_or(0.0);
-        match self {
-            MathFn::Sqrt => x.sqrt(),
-            MathFn::Exp => x.exp(),
-            MathFn::Ln => x.ln(),
-            MathFn::Sin => x.sin(),
-            MathFn::Cos => x.cos(),
-            MathFn::Tan => x.tan(),
-            MathFn::Tanh => x.tanh(),
-            MathFn::Abs => x.abs(),
-            MathFn::Floor => x.floor(),
-            MathFn::Ceil => x.ceil(),
-            MathFn::Powi => x.powi(y as i32),
-            MathFn::Powf => x.powf(y),
-            MathFn::Min => x.min(y),
-            MathFn::Max => x.max(y),
-            MathFn::Atan2 => x.atan2(y),
-            MathFn::Asin => x.asin(),
-            MathFn::Acos => x.acos(),
-            MathFn::Atan => x.atan(),
-            MathFn::Sinh => x.sinh(),
-            MathFn::Cosh => x.cosh(),
-            MathFn::Hypot => x.hypot(y),
-            MathFn::Cbrt => x.cbrt(),
-            MathFn::Exp2 => x.exp2(),
-            MathFn::Log2 => x.log2(),
-            MathFn::Log10 => x.log10(),
-            MathFn::Signum => x.signum(),
-            MathFn::MulAdd => x.mul_add(y, z),
-            MathFn::Clamp => x.max(y).min(z),
-        }
+        apply_math!(self, x, args, f64)
     }
 
     /// Apply to f32 values, in f32 arithmetic (the reference semantics of an f32 kernel).
     pub fn eval_f32(self, x: f32, args: &[f32]) -> f32 {
-        let y = args.first().copied().unwrap_or(0.0);
-        let z = args.get(1).copied().unwrap_or(0.0);
-        match self {
+        apply_math!(self, x, args, f32)
+    }
+}
+
+/// The body of [`MathFn::eval`] at one float type: Rust's own method of that type for each
+/// math method (one text for both widths, so that they cannot drift apart).
+macro_rules! apply_math {
+    ($f:expr, $x:expr, $args:expr, $t:ty) => {{
+        let x: $t = $x;
+        let y: $t = $args.first().copied().unwrap_or(0.0);
+        let z: $t = $args.get(1).copied().unwrap_or(0.0);
+        match $f {
             MathFn::Sqrt => x.sqrt(),
             MathFn::Exp => x.exp(),
             MathFn::Ln => x.ln(),
@@ -618,8 +596,9 @@ impl MathFn {
             MathFn::MulAdd => x.mul_add(y, z),
             MathFn::Clamp => x.max(y).min(z),
         }
-    }
+    }};
 }
+use apply_math;
 
 /// A Rust identifier for `s` (a name as written, perhaps raw: `r#type`). Never panics: a
 /// string that is no identifier (only reachable after an error) becomes `__fsmooth_invalid`.

@@ -54,7 +54,10 @@ pub fn fma(x: f32, y: f32, z: f32) -> f32 {
     // Each operand as M 2^E with M's top bit at 62 (one bit of headroom for a carry).
     let mp = mx.wrapping_mul(my); // < 2^48, nonzero
     let sp = mp.leading_zeros().wrapping_sub(1);
-    let (mp, ep) = (mp.wrapping_shl(sp), qx.wrapping_add(qy).wrapping_sub(sp as i32));
+    let (mp, ep) = (
+        mp.wrapping_shl(sp),
+        qx.wrapping_add(qy).wrapping_sub(sp as i32),
+    );
     let sz = mz.leading_zeros().wrapping_sub(1);
     let (mz, ez) = (mz.wrapping_shl(sz), qz.wrapping_sub(sz as i32));
     let neg_p = (bx ^ by) & SIGN != 0;
@@ -100,14 +103,19 @@ pub fn fma(x: f32, y: f32, z: f32) -> f32 {
     let (kept, rest) = if drop == 64 {
         (0, n)
     } else {
-        (n.wrapping_shr(drop), n & 1u64.wrapping_shl(drop).wrapping_sub(1))
+        (
+            n.wrapping_shr(drop),
+            n & 1u64.wrapping_shl(drop).wrapping_sub(1),
+        )
     };
     let half = 1u64.wrapping_shl(drop.wrapping_sub(1));
     let up = rest > half || (rest == half && kept & 1 == 1);
     let kept = (kept as u32).wrapping_add(u32::from(up));
     let bits = if be >= 1 {
         // kept in [2^23, 2^24]; 2^24 (a carry) is the next binade's 2^23, possibly infinity.
-        (be as u32).wrapping_shl(23).wrapping_add(kept.wrapping_sub(0x0080_0000))
+        (be as u32)
+            .wrapping_shl(23)
+            .wrapping_add(kept.wrapping_sub(0x0080_0000))
     } else {
         // A subnormal's bits are its significand; a carry to 2^23 is the least normal.
         kept

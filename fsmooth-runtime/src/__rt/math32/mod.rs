@@ -44,7 +44,7 @@ const INF: u32 = 0x7f80_0000;
 
 /// π/2 as the f32 nearest it plus the f32 nearest the rest.
 const PIO2_HI: f32 = 1.570_796_4;
-const PIO2_LO: f32 = -4.371_138_8e-8;
+const PIO2_LO: f32 = -4.371_139e-8;
 
 /// `|x|`, by the bits.
 #[inline(always)]
@@ -99,19 +99,23 @@ fn sqrt(x: f32) -> f32 {
 /// `p[0] + z p[1] + z^2 p[2] + ..` by Horner's rule.
 #[inline(always)]
 fn horner<const N: usize>(z: f32, p: &[f32; N]) -> f32 {
-    p.iter().rev().copied().reduce(|acc, c| acc * z + c).unwrap_or(0.0)
+    p.iter()
+        .rev()
+        .copied()
+        .reduce(|acc, c| acc * z + c)
+        .unwrap_or(0.0)
 }
 
 /// asin: the odd series `x + x^3 A(x^2)` on |x| <= 1/2, minimax relative error 2^-35.8
 /// with these f32 coefficients (tools/math32_coeffs.py, "asin").
 const ASIN: [f32; 7] = [
-    1.666_666_7e-1,
-    7.499_949_6e-2,
-    4.465_987_2e-2,
-    3.011_295_6e-2,
-    2.460_577_3e-2,
-    7.497_195_2e-3,
-    3.466_988_4e-2,
+    1.6666667e-1,
+    7.49995e-2,
+    4.465987e-2,
+    3.0112956e-2,
+    2.4605773e-2,
+    7.497195e-3,
+    3.4669884e-2,
 ];
 
 /// `x.asin()` in f32: the series on |x| <= 1/2, else π/2 - 2 asin(s) with s = √((1-|x|)/2),
@@ -124,7 +128,7 @@ pub fn asin(x: f32) -> f32 {
         return if ix == 0x3f80_0000 {
             with_sign(PIO2_HI, bits)
         } else {
-            (x - x) / (x - x)
+            f32::NAN
         };
     }
     if ix < 0x3980_0000 {
@@ -153,13 +157,13 @@ pub fn asin(x: f32) -> f32 {
 /// 2^f - 1 = f E(f) on |f| <= 1/2, minimax relative error 2^-30.0 with these f32
 /// coefficients (tools/math32_coeffs.py, "exp2").
 const EXP2: [f32; 7] = [
-    6.931_472e-1,
-    2.402_265_1e-1,
-    5.550_400_5e-2,
-    9.618_057e-3,
-    1.334_195_1e-3,
-    1.546_136_8e-4,
-    1.335_983_1e-5,
+    6.931472e-1,
+    2.402265e-1,
+    5.5504005e-2,
+    9.618057e-3,
+    1.3341951e-3,
+    1.5461368e-4,
+    1.3359831e-5,
 ];
 
 /// `x.exp2()` in f32: 2^x = 2^k 2^f with k = round(x), f = x - k (exact) in [-1/2, 1/2].
@@ -192,11 +196,11 @@ pub fn exp2(x: f32) -> f32 {
 /// The first guess at ∛f on [1, 2], minimax relative error 2^-16.7 (tools/math32_coeffs.py,
 /// "cbrt").
 const CBRT: [f32; 5] = [
-    5.069_794e-1,
-    7.181_54e-1,
-    -3.006_115_6e-1,
-    8.609_135e-2,
-    -1.060_389_6e-2,
+    5.069794e-1,
+    7.1815395e-1,
+    -3.0061156e-1,
+    8.609135e-2,
+    -1.0603896e-2,
 ];
 
 /// ∛(2^r) for r = 0, 1, 2, rounded to f32 (only the first guess uses them).

@@ -7,7 +7,14 @@ use super::{ABS, INF, PIO2_HI, PIO2_LO, fast_two_sum, horner, pow2, two_prod};
 /// word 0) is the coefficient of 2^-(j - 31) in 2/π. The padding lets the window of
 /// [`reduce`] start before the binary point for |x| near 1 without a special case.
 const TWO_OVER_PI: [u32; 8] = [
-    0, 0xA2F9_836E, 0x4E44_1529, 0xFC27_57D1, 0xF534_DDC0, 0xDB62_9599, 0x3C43_9041, 0xFE51_63AB,
+    0,
+    0xA2F9_836E,
+    0x4E44_1529,
+    0xFC27_57D1,
+    0xF534_DDC0,
+    0xDB62_9599,
+    0x3C43_9041,
+    0xFE51_63AB,
 ];
 
 /// |x| at or below this (0.78539813, just under π/4) needs no reduction.
@@ -15,26 +22,27 @@ const PIO4_BITS: u32 = 0x3f49_0fda;
 
 /// sin r = r + r^3 S(r^2) on |r| <= π/4, minimax relative error 2^-32.2 with these f32
 /// coefficients (tools/math32_coeffs.py, "sin").
-const SIN: [f32; 4] = [-1.666_666_7e-1, 8.333_383e-3, -1.985_465_5e-4, 2.848_806_4e-6];
+const SIN: [f32; 4] = [-1.6666667e-1, 8.333383e-3, -1.9854655e-4, 2.8488064e-6];
 
 /// cos r = 1 - r^2/2 + r^4 C(r^2) on |r| <= π/4, minimax relative error 2^-32.3
 /// (tools/math32_coeffs.py, "cos").
-const COS: [f32; 3] = [4.166_665_3e-2, -1.388_761e-3, 2.446_175e-5];
+const COS: [f32; 3] = [4.1666653e-2, -1.388761e-3, 2.446175e-5];
 
 /// tan r = r + r^3 T(r^2) on |r| <= π/4, minimax relative error 2^-29.3
 /// (tools/math32_coeffs.py, "tan").
 const TAN: [f32; 7] = [
-    3.333_334_3e-1,
-    1.333_282e-1,
-    5.404_625e-2,
-    2.133_951_9e-2,
-    1.071_086_1e-2,
-    2.258_763_3e-4,
-    4.317_414_5e-3,
+    3.3333343e-1,
+    1.333282e-1,
+    5.404625e-2,
+    2.1339519e-2,
+    1.0710861e-2,
+    2.2587633e-4,
+    4.3174145e-3,
 ];
 
 /// For finite |x| > π/4 given as its bits: `(q, rh, rl)` with |x| = q π/2 + rh + rl (q mod
-/// 4), |rh + rl| <= π/4 and rh + rl within about 2^-45 of the true remainder, relatively.
+/// 4), |rh + rl| <= π/4 and rh + rl within 2^-40 of the true remainder, relatively (for the
+/// f32 nearest a multiple of π/2; within 2^-46 for most).
 fn reduce(ix: u32) -> (u32, f32, f32) {
     let (q, frac) = quarter_turns(ix);
     let a = frac.unsigned_abs();
@@ -43,8 +51,8 @@ fn reduce(ix: u32) -> (u32, f32, f32) {
         return (q, 0.0, 0.0);
     }
     // a 2^-94 = n 2^(-94 - lz), n with its top bit at 127: its leading 24 bits and the next
-    // 24 as f32 values (exact), scaled by powers of two. lz <= MAX_LZ for every f32, so both
-    // scales are normal; the clamp only keeps the bits of the second a number otherwise.
+    // 24 as f32 values (exact), scaled by powers of two. lz <= 63 for every f32 (MAX_LZ), so
+    // both scales are normal; the clamp only keeps the second's bits a number otherwise.
     let lz = a.leading_zeros();
     let n = a.wrapping_shl(lz);
     let lz = lz as i32;
@@ -58,12 +66,13 @@ fn reduce(ix: u32) -> (u32, f32, f32) {
     if frac < 0 { (q, -rh, -rl) } else { (q, rh, rl) }
 }
 
-/// The most leading zeros of the reduced fraction's magnitude (a 128-bit integer, at most
-/// 2^93) over all f32 above π/4, measured by the exhaustive test `reduction_keeps_48_bits`:
-/// the nearest an f32 comes to a multiple of π/2 is 2^-(MAX_LZ - 34) quarter turns, and the
-/// 94-bit fraction keeps 94 - (MAX_LZ - 34) >= 48 significant bits.
+/// The most leading zeros of the reduced fraction's magnitude (a 128-bit integer in units of
+/// 2^-94 quarter turns) over all f32 above π/4, measured by the exhaustive test
+/// `reduction_keeps_48_bits` (at 2.1999385e10): the nearest an f32 comes to a multiple of π/2
+/// is 2^(33 - MAX_LZ) = 2^-30 quarter turns, so the fraction has 128 - MAX_LZ = 65
+/// significant bits, the first 40 of them exact (the error is under 2^-70).
 #[cfg(test)]
-pub(super) const MAX_LZ: u32 = 80;
+pub(super) const MAX_LZ: u32 = 63;
 
 /// The integer part of Payne and Hanek's reduction, for finite |x| > π/4 given as its bits:
 /// `(q, f)` with |x| 2/π = q + f 2^-94 (mod 4), q in 0..4 and f in [-2^93, 2^93), short of
@@ -136,7 +145,7 @@ pub fn sin(x: f32) -> f32 {
         return x;
     }
     if ix >= INF {
-        return x - x;
+        return f32::NAN;
     }
     let (q, rh, rl) = reduced(ix);
     let s = match q & 3 {
@@ -158,7 +167,7 @@ pub fn cos(x: f32) -> f32 {
         return 1.0;
     }
     if ix >= INF {
-        return x - x;
+        return f32::NAN;
     }
     // cos is even: the reduction of |x|.
     let (q, rh, rl) = reduced(ix);
@@ -180,7 +189,7 @@ pub fn tan(x: f32) -> f32 {
         return x;
     }
     if ix >= INF {
-        return x - x;
+        return f32::NAN;
     }
     let (q, rh, rl) = reduced(ix);
     let z = rh * rh;

@@ -11,6 +11,7 @@ use crate::Error;
 
 mod frame;
 mod math;
+mod math32;
 pub use frame::*;
 pub use math::*;
 

@@ -1,12 +1,14 @@
 //! The scalar math generated code calls, generic over the float types ([`Float`]: `f64` and
 //! `f32`, each computed in its own width) and, for `min`, `max` and `clamp`, over `usize` too
 //! ([`Ordered`]). With feature `std` each function is std's method of the same name; without
-//! it, libm's function of the type (`sqrt` or `sqrtf`, ..) and `powi` by squaring.
+//! it, libm's function of the type (`sqrt` or `sqrtf`, ..) and `powi` by squaring, except
+//! for the f32 functions whose libm versions compute in f64: those are `math32`'s.
 
 use super::Elem;
 
 /// `f64` and `f32`: the float types of kernels, with the math each computes in its own
-/// width (std's methods with `std`, libm's functions otherwise).
+/// width (std's methods with `std`; libm's functions otherwise, and for f32 `math32`'s where
+/// libm's would compute in f64).
 #[allow(missing_docs)]
 pub trait Float: Elem + core::ops::Mul<Output = Self> + core::ops::Div<Output = Self> {
     /// One.
@@ -124,17 +126,23 @@ float!(f64, 1.0, powi_nostd: nostd::powi, copysign: libm::copysign, fma: libm::f
     ],
     binary: [f_powf: powf / libm::pow, f_atan2: atan2 / libm::atan2, f_hypot: hypot / libm::hypot]);
 
-float!(f32, 1.0, powi_nostd: nostd::powi, copysign: libm::copysignf, fma: libm::fmaf,
+// Without `std`, libm's f32 functions where they compute in f32, and math32's (f32 and
+// integer arithmetic only) for the eight whose libm versions compute in f64 inside (sin, cos,
+// tan, asin, cbrt, exp2, hypot, fma): an f32 kernel must not call soft-float f64 routines on
+// a single-precision FPU (LANGUAGE.md section 11; `.ci/f32_math_check.sh`).
+float!(f32, 1.0, powi_nostd: nostd::powi, copysign: libm::copysignf, fma: super::math32::fma,
     unary: [
         f_sqrt: sqrt / libm::sqrtf, f_exp: exp / libm::expf, f_ln: ln / libm::logf,
-        f_sin: sin / libm::sinf, f_cos: cos / libm::cosf, f_tan: tan / libm::tanf,
-        f_tanh: tanh / libm::tanhf, f_abs: abs / libm::fabsf, f_floor: floor / libm::floorf,
-        f_ceil: ceil / libm::ceilf, f_asin: asin / libm::asinf, f_acos: acos / libm::acosf,
+        f_sin: sin / super::math32::sin, f_cos: cos / super::math32::cos,
+        f_tan: tan / super::math32::tan, f_tanh: tanh / libm::tanhf, f_abs: abs / libm::fabsf,
+        f_floor: floor / libm::floorf, f_ceil: ceil / libm::ceilf,
+        f_asin: asin / super::math32::asin, f_acos: acos / libm::acosf,
         f_atan: atan / libm::atanf, f_sinh: sinh / libm::sinhf, f_cosh: cosh / libm::coshf,
-        f_cbrt: cbrt / libm::cbrtf, f_exp2: exp2 / libm::exp2f, f_log2: log2 / libm::log2f,
-        f_log10: log10 / libm::log10f,
+        f_cbrt: cbrt / super::math32::cbrt, f_exp2: exp2 / super::math32::exp2,
+        f_log2: log2 / libm::log2f, f_log10: log10 / libm::log10f,
     ],
-    binary: [f_powf: powf / libm::powf, f_atan2: atan2 / libm::atan2f, f_hypot: hypot / libm::hypotf]);
+    binary: [f_powf: powf / libm::powf, f_atan2: atan2 / libm::atan2f,
+             f_hypot: hypot / super::math32::hypot]);
 
 /// The public functions: `name(x)` is `x.name()` of the float type of `x`.
 macro_rules! unary {

@@ -249,3 +249,58 @@ fn generic_functions_are_std_methods_in_each_width() {
     assert_eq!(min(3usize, 2), 2);
     assert_eq!(max_f(3usize, 2), 3);
 }
+
+/// The f32 functions whose libm versions compute in f64 are math32's without `std` and std's
+/// methods with it: checked where libm and math32 differ (found by a sweep, so that the
+/// check tells the two apart), and on a few ordinary inputs.
+#[test]
+#[cfg_attr(miri, ignore = "libm uses inline assembly, which Miri cannot run")]
+fn f32_functions_without_std_are_math32s() {
+    use super::super::math32;
+    type F = fn(f32) -> f32;
+    let hypot_06: F = |x| super::hypot(x, 0.6);
+    let cases: [(&str, F, F, F, F); 7] = [
+        ("sin", super::sin, math32::sin, libm::sinf, f32::sin),
+        ("cos", super::cos, math32::cos, libm::cosf, f32::cos),
+        ("tan", super::tan, math32::tan, libm::tanf, f32::tan),
+        ("asin", super::asin, math32::asin, libm::asinf, f32::asin),
+        ("cbrt", super::cbrt, math32::cbrt, libm::cbrtf, f32::cbrt),
+        ("exp2", super::exp2, math32::exp2, libm::exp2f, f32::exp2),
+        (
+            "hypot",
+            hypot_06,
+            |x| math32::hypot(x, 0.6),
+            |x| libm::hypotf(x, 0.6),
+            |x| x.hypot(0.6),
+        ),
+    ];
+    for (name, generic, ours, libm, std) in cases {
+        // Inputs where libm and math32 differ (both within an ulp or two of the truth).
+        let mut xs: Vec<f32> = (0..1u32 << 20)
+            .map(|k| f32::from_bits(k.wrapping_mul(0x0000_1001) ^ 0x3c00_0000))
+            .filter(|&x| ours(x).to_bits() != libm(x).to_bits() && !ours(x).is_nan())
+            .take(8)
+            .collect();
+        assert!(
+            !xs.is_empty(),
+            "{name}: no input where libm and math32 differ"
+        );
+        xs.extend([0.3f32, -0.75, 0.5, 1.0e3, -2.5]);
+        for x in xs {
+            let want = if cfg!(feature = "std") {
+                std(x)
+            } else {
+                ours(x)
+            };
+            let got = generic(x);
+            assert!(
+                got.to_bits() == want.to_bits() || got.is_nan() && want.is_nan(),
+                "{name}({x:e}) = {got:e}, expected {want:e}"
+            );
+        }
+    }
+    // fma: libm's is exactly rounded too, so only the value can be checked.
+    let (x, y, z) = (1.0f32 + f32::EPSILON, 1.0 - f32::EPSILON, -1.0);
+    assert_eq!(super::mul_add(x, y, z), -f32::EPSILON * f32::EPSILON);
+    assert_eq!(math32::fma(x, y, z), -f32::EPSILON * f32::EPSILON);
+}

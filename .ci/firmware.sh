@@ -249,6 +249,9 @@ kernel_sizes() {
         }'
 }
 
+step "f32 math: every f32 math method, and a kernel calling them all, reach no f64 soft-float routine and no panic path"
+"$root/.ci/f32_math_check.sh"
+
 step "build (release, fsmooth without default features): the link is the no-panic check"
 build_or_locate
 no_panic_symbols "$elf"

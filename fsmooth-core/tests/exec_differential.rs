@@ -351,7 +351,7 @@ fn wrong_lengths_are_errors_in_the_executor() {
 /// Programs of the generator that exposed compiler bugs in the 10^5-program run, kept as
 /// written (the generator may change), with the block options they failed under: each must
 /// compile and agree with the interpreter on the standard inputs.
-const FOUND: [(&str, &str, &str); 9] = [
+const FOUND: [(&str, &str, &str); 10] = [
     // Program 16235: fusion dropped a binding read at an outer index (stack overflow in dps).
     (
         "",
@@ -408,6 +408,15 @@ const FOUND: [(&str, &str, &str); 9] = [
         "",
         "[[f64; m]; n]",
         r#"build(n, |i1| map2(add(map(build(m, |z2| [s, 1.5, -0.5]), |row3| c[(0) % n][0 % m]), add(ifold(0, b, |acc4, i5| add(smul(acc4, 0.5), acc4)), build(m, |i6| s))), scan(m, ((-1.540, (0.683, s))).0, |x7, i8| x7 * 0.5 + (x7).cos()), |u, w| u * w - s))"#,
+    ),
+    // Program 28125 (issue 18's typed run): a row view whose index is computed by
+    // statements (a `usize` array built in the frame) kept those statements in its offset,
+    // run where the row was read, after a later `usize` allocation that the frame plan had
+    // placed on the same slots.
+    (
+        "#![fsmooth(fusion = false)]",
+        "f64",
+        r#"dot(transpose(c)[(build(n, |z1| z1 + 1))[0 % n] % m], map(build(n, |z2| (3).min(p)), |k3| a[k3 % n]))"#,
     ),
 ];
 

@@ -2,7 +2,7 @@
 //! variable's array), with no copy; what is not already one is written to the frame.
 
 use crate::front::size::Size;
-use crate::lir::{Base, Checked, Ex, Scalar, St, Wrap, plus, wadd, wmul};
+use crate::lir::{Base, Checked, Ex, Node, Scalar, St, Wrap, plus, wadd, walk_ex, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind};
@@ -26,15 +26,25 @@ impl Dps<'_> {
                 }
             }
             Kind::Index(a, i) if e.ty.is_arr() => {
-                let (pre, w) = self.view(a);
+                let (mut pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
-                let it = if self.in_bounds(i, &dim0) {
+                let mut it = if self.in_bounds(i, &dim0) {
                     self.index_expr(i)
                 } else {
                     let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);
                     Ex::Check(Box::new(it), Box::new(d))
                 };
+                if has_statements(&it) {
+                    // An index computed by statements (a `usize` array built in the frame
+                    // and read): computed here, once, where the frame plan placed its
+                    // allocations, and not wherever the view's offset is used (later, after
+                    // other allocations that reuse those slots, or several times).
+                    let tmp = format_ident!("__lo{}", self.slices);
+                    self.slices += 1;
+                    pre.push(St::let_usize(&tmp, it));
+                    it = Ex::Var(tmp);
+                }
                 let rows = w.dims[1..].to_vec();
                 let off = match self.stride(&rows) {
                     Some(st) => plus(&w.off, wmul(it, st)),
@@ -201,4 +211,11 @@ fn row_width(dims: &[Size]) -> Option<usize> {
     dims.iter().try_fold(1usize, |w, d| {
         w.checked_mul(usize::try_from(d.as_const()?).ok()?)
     })
+}
+
+/// True when `e` holds statements (a block): it may allocate, write the frame and loop.
+fn has_statements(e: &Ex) -> bool {
+    let mut hit = false;
+    walk_ex(e, &mut |n| hit |= matches!(n, Node::St(_)));
+    hit
 }

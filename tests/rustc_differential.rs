@@ -32,7 +32,16 @@ fn programs() -> u64 {
 fn call(j: u64, p: &Program) -> String {
     let args: Vec<String> = p.params.iter().map(Param::rust).collect();
     let args = format!("{}, &mut region", args.join(", "));
-    let sizes: Vec<String> = p.size_names().iter().map(|n| format!("i.{n}")).collect();
+    // `mod k`'s functions take the size names some shape depends on (LANGUAGE.md section
+    // 10: a `usize` parameter nothing is shaped by is a plain value), as the compiler says.
+    let planned = fsmooth_core::plan_block(p.src.parse().unwrap()).unwrap();
+    let shaped = &planned[0].0.shape_sizes;
+    let sizes: Vec<String> = p
+        .size_names()
+        .iter()
+        .filter(|n| shaped.iter().any(|s| s == *n))
+        .map(|n| format!("i.{n}"))
+        .collect();
     let sizes = format!("({})", sizes.join(", "));
     let zero = |e: Elem| match e {
         Elem::F64 => "0.0f64",

@@ -46,6 +46,16 @@ mod k {
             map(x, |v| v as usize)
         }
 
+        /// A class label and a step count are plain values: no shape depends on them, so
+        /// `mod` functions do not take them (section 10).
+        pub fn xent(logits: [f64; c], label: usize) -> f64 {
+            logsumexp(logits) - logits[label]
+        }
+
+        pub fn iterate(a0: [f64; n], steps: usize) -> [f64; n] {
+            ifold(steps, a0, |a, t| build(n, |i| 0.5 * a[i] + 0.25))
+        }
+
         /// A gather through a column of an observation table.
         pub fn gather(cams: [[f64; 3]; nc], obs: [[usize; 2]; p]) -> [f64; p] {
             build(p, |j| cams[obs[j][0]][obs[j][1] % 3])
@@ -148,4 +158,23 @@ fn one_f64_slab_serves_kernels_of_every_element_type() {
     let mut o = [0usize; 2];
     k::to_index(&mut o, &[1.0, 2.0], &mut region).unwrap();
     assert_eq!(o, [1, 2]);
+}
+
+#[test]
+fn usize_parameters_no_shape_depends_on_are_plain_values() {
+    // `xent::scratch_len(c)`, not `scratch_len(c, label)`; `iterate`'s state is stored.
+    assert_eq!(k::xent::scratch_len(4), 0);
+    assert_eq!(k::iterate::scratch_len(5), 10);
+    assert_eq!(k::iterate::out_len(5), 5);
+    let l = [0.5, 1.5, -1.0];
+    let got = k::xent(&l, 1, &mut Region::new()).unwrap();
+    let lse = l.iter().map(|v: &f64| v.exp()).sum::<f64>().ln();
+    assert!((got - (lse - 1.5)).abs() < 1e-12);
+    assert_eq!(
+        k::xent(&l, 3, &mut Region::new()),
+        Err(Error::Index { index: 3, len: 3 })
+    );
+    let mut out = [0.0; 2];
+    k::iterate(&mut out, &[1.0, 3.0], 2, &mut Region::new()).unwrap();
+    assert_eq!(out, [0.625, 1.125]);
 }

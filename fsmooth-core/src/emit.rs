@@ -146,20 +146,20 @@ pub fn module(k: &Kernel, peaks: &Peaks) -> TokenStream {
     let outs = res.arrays.iter().map(|(dest, t)| {
         let len = const_size(&t.slots());
         let doc = format!("Length of `{}`'s `{dest}`.", k.name.text);
-        if k.sizes.is_empty() {
+        if k.shape_sizes.is_empty() {
             let id = crate::front::ast::ident(&format!("{}_LEN", dest.to_uppercase()), Span::call_site());
             quote!(#[doc = #doc] pub const #id: usize = #len;)
         } else {
             let id = crate::front::ast::ident(&format!("{dest}_len"), Span::call_site());
             let args = k
-                .sizes
+                .shape_sizes
                 .iter()
                 .map(|s| crate::front::ast::ident(s, Span::call_site()));
             quote!(#[doc = #doc] #[allow(unused)] pub const fn #id(#(#args: usize),*) -> usize { #len })
         }
     });
     let outs: Vec<TokenStream> = outs.collect();
-    let items = if k.sizes.is_empty() {
+    let items = if k.shape_sizes.is_empty() {
         quote! {
             #[doc = #doc_s]
             pub const SCRATCH_LEN: usize = #scratch;
@@ -167,7 +167,7 @@ pub fn module(k: &Kernel, peaks: &Peaks) -> TokenStream {
         }
     } else {
         let args: Vec<Ident> = k
-            .sizes
+            .shape_sizes
             .iter()
             .map(|s| crate::front::ast::ident(s, Span::call_site()))
             .collect();

@@ -168,6 +168,15 @@ impl Type {
         }
     }
 
+    /// Every size name in the type's dimensions (a tuple's components' too).
+    pub fn size_names(&self, out: &mut Vec<String>) {
+        match self {
+            Type::Arr(_, d) => d.iter().for_each(|s| s.names(out)),
+            Type::Tuple(ts) => ts.iter().for_each(|t| t.size_names(out)),
+            _ => {}
+        }
+    }
+
     /// The number of elements, as a size expression (1 for a scalar).
     pub fn slots(&self) -> Size {
         match self {
@@ -564,6 +573,10 @@ pub struct Kernel {
     pub body: Core,
     /// Size names in order of first appearance in the signature.
     pub sizes: Vec<String>,
+    /// The size names some array's shape depends on, in the order of [`Kernel::sizes`]: the
+    /// arguments of `mod k`'s functions. A `usize` parameter no shape depends on (a class
+    /// label, an `ifold`'s step count) is a plain value (LANGUAGE.md section 10).
+    pub shape_sizes: Vec<String>,
     /// How each size name is read at entry, in an order where every step's inputs are known.
     pub pins: Vec<Pin>,
     /// The source name of each variable, for readable generated code.
@@ -616,4 +629,16 @@ pub enum Pin {
         /// The other dimensions of that parameter (all known when this pin runs).
         others: Vec<Size>,
     },
+}
+
+/// The size names that shapes in `e` depend on: in a node's type, or counting a `build` or
+/// a `scan` (an `ifold`'s count is not a shape: its result has its start's shape).
+pub fn shape_names(e: &Core, out: &mut Vec<String>) {
+    e.ty.size_names(out);
+    if let Kind::Build(n, ..) | Kind::Scan(n, ..) = &e.kind {
+        n.names(out);
+    }
+    for c in e.children() {
+        shape_names(c, out);
+    }
 }

@@ -318,7 +318,23 @@ pub(super) fn check_fn(
     }
     let names = el.names;
     let entry_sizes = el.entry_sizes;
+    // Section 10: a `usize` parameter is a size name of `mod k` only when some shape depends
+    // on it (in a parameter's or the result's type, or anywhere in the body, helpers
+    // inlined); otherwise it is a plain value.
+    let mut shaped = Vec::new();
+    for p in &params {
+        let p: &KParam = p;
+        p.ty.size_names(&mut shaped);
+    }
+    ret.size_names(&mut shaped);
+    crate::middle::ir::shape_names(&body, &mut shaped);
+    let shape_sizes = sizes
+        .iter()
+        .filter(|s| shaped.contains(s))
+        .cloned()
+        .collect();
     Some(Kernel {
+        shape_sizes,
         entry_sizes,
         name: f.name.clone(),
         attrs: f.attrs.clone(),

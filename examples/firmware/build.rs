@@ -201,27 +201,7 @@ fn vectors() -> String {
     let zs: Vec<f64> = (0..8)
         .map(|k| 0.3 * f64::from(k) + 0.05 * rng.f64())
         .collect();
-    let mut x = vec![0.0, 0.0, 1.0, 0.5];
-    let mut p = vec![0.0; n * n];
-    for i in 0..n {
-        p[i * n + i] = 1.0;
-    }
-    s.arr("KALMAN_X0", &x);
-    s.arr("KALMAN_P0", &p);
-    s.arr("KALMAN_F", &f);
-    s.arr("KALMAN_Q", &q);
-    s.arr("KALMAN_H", &h);
-    s.scalar("KALMAN_R", r);
-    s.arr("KALMAN_Z", &zs);
-    let (mut xs, mut ps) = (Vec::new(), Vec::new());
-    for &z in &zs {
-        let (x1, p1) = kalman_step(n, &x, &p, &f, &q, &h, r, z);
-        xs.push(x1.clone());
-        ps.push(p1.clone());
-        (x, p) = (x1, p1);
-    }
-    s.rows("KALMAN_X_EXPECTED", &xs);
-    s.rows("KALMAN_P_EXPECTED", &ps);
+    kalman_run(&mut s, "KALMAN", n, &f, &q, &h, r, &zs);
 
     // A dense softmax layer (8 inputs, 4 outputs) and a two-layer tanh network (8, 6, 3).
     let (w, b, xin) = (rng.vec(4 * 8), rng.vec(4), rng.vec(8));
@@ -263,6 +243,43 @@ fn vectors() -> String {
     s.0
 }
 
+/// The Kalman model's inputs under `prefix` (`{prefix}_X0`, `_P0`, `_F`, `_Q`, `_H`, `_R`,
+/// `_Z`) and the states and covariances plain Rust computes from them, step after step.
+#[allow(clippy::too_many_arguments)]
+fn kalman_run<T: Real>(
+    s: &mut Src,
+    prefix: &str,
+    n: usize,
+    f: &[T],
+    q: &[T],
+    h: &[T],
+    r: T,
+    zs: &[T],
+) {
+    let mut x = to::<T>(&[0.0, 0.0, 1.0, 0.5]);
+    let mut identity = vec![0.0; n * n];
+    for i in 0..n {
+        identity[i * n + i] = 1.0;
+    }
+    let mut p = to::<T>(&identity);
+    s.arr(&format!("{prefix}_X0"), &x);
+    s.arr(&format!("{prefix}_P0"), &p);
+    s.arr(&format!("{prefix}_F"), f);
+    s.arr(&format!("{prefix}_Q"), q);
+    s.arr(&format!("{prefix}_H"), h);
+    s.scalar(&format!("{prefix}_R"), r);
+    s.arr(&format!("{prefix}_Z"), zs);
+    let (mut xs, mut ps) = (Vec::new(), Vec::new());
+    for &z in zs {
+        let (x1, p1) = kalman_step(n, &x, &p, f, q, h, r, z);
+        xs.push(x1.clone());
+        ps.push(p1.clone());
+        (x, p) = (x1, p1);
+    }
+    s.rows(&format!("{prefix}_X_EXPECTED"), &xs);
+    s.rows(&format!("{prefix}_P_EXPECTED"), &ps);
+}
+
 /// The Kalman steps again in f32, from the f64 model rounded to f32.
 fn kalman_f32(s: &mut Src, n: usize, f: &[f64], q: &[f64], h: &[f64], r: f64, zs: &[f64]) {
     let (f, q, h, r, zs) = (
@@ -272,27 +289,7 @@ fn kalman_f32(s: &mut Src, n: usize, f: &[f64], q: &[f64], h: &[f64], r: f64, zs
         r as f32,
         to::<f32>(zs),
     );
-    let mut x = vec![0.0f32, 0.0, 1.0, 0.5];
-    let mut p = vec![0.0f32; n * n];
-    for i in 0..n {
-        p[i * n + i] = 1.0;
-    }
-    s.arr("KALMAN_F32_X0", &x);
-    s.arr("KALMAN_F32_P0", &p);
-    s.arr("KALMAN_F32_F", &f);
-    s.arr("KALMAN_F32_Q", &q);
-    s.arr("KALMAN_F32_H", &h);
-    s.scalar("KALMAN_F32_R", r);
-    s.arr("KALMAN_F32_Z", &zs);
-    let (mut xs, mut ps) = (Vec::new(), Vec::new());
-    for &z in &zs {
-        let (x1, p1) = kalman_step(n, &x, &p, &f, &q, &h, r, z);
-        xs.push(x1.clone());
-        ps.push(p1.clone());
-        (x, p) = (x1, p1);
-    }
-    s.rows("KALMAN_F32_X_EXPECTED", &xs);
-    s.rows("KALMAN_F32_P_EXPECTED", &ps);
+    kalman_run(s, "KALMAN_F32", n, &f, &q, &h, r, &zs);
 }
 
 /// `quat_rotate`: the identity, a quarter turn about z and two random unit quaternions, each

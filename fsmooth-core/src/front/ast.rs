@@ -69,6 +69,64 @@ pub struct Program {
     pub fns: Vec<FnDef>,
     /// Options from `#![fsmooth(..)]` at the top of the block.
     pub options: Options,
+    /// `pub mod name;`: the block is a Rust module of that name, and other blocks may import
+    /// its functions.
+    pub module: Option<ModuleDecl>,
+    /// The `use` items: functions of other blocks called in this one.
+    pub imports: Vec<Import>,
+}
+
+/// `pub mod geometry;` in a block: the block's items go in `pub mod geometry { .. }`, which
+/// also carries the block's source for importing blocks ([`crate::front::imports`]).
+#[derive(Clone, Debug)]
+pub struct ModuleDecl {
+    /// Doc comments and other attributes of the module.
+    pub attrs: Vec<TokenStream>,
+    /// Its visibility as written (`pub`, `pub(crate)`, or nothing).
+    pub vis: TokenStream,
+    /// The module's name.
+    pub name: Name,
+}
+
+impl ModuleDecl {
+    /// Whether other crates can see the module (plain `pub`): its source is then handed
+    /// over by an exported `macro_rules!`.
+    pub fn exported(&self) -> bool {
+        self.vis.to_string() == "pub"
+    }
+}
+
+/// `use crate::geometry::{project, rodrigues as rod};`: functions of the block that is
+/// module `crate::geometry`.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The module's path as written, without the function names (`crate::geometry`).
+    pub path: TokenStream,
+    /// The whole `use` item, for errors about it.
+    pub span: Sp,
+    /// What is imported.
+    pub names: Vec<Imported>,
+}
+
+impl Import {
+    /// The module path as text (`crate::geometry`), to name the block in messages.
+    pub fn path_text(&self) -> String {
+        self.path.to_string().replace(' ', "")
+    }
+}
+
+/// One name of a `use` item.
+#[derive(Clone, Debug)]
+pub enum Imported {
+    /// `f`, or `f as g`: the function `f` of the block, called `g` here.
+    Name {
+        /// The function's name in its block.
+        name: Name,
+        /// The name it has in the importing block.
+        alias: Name,
+    },
+    /// `*`: every function of the block.
+    Glob(Span),
 }
 
 /// Switches for the compiler's optimisations, set with `#![fsmooth(fusion = false)]`,

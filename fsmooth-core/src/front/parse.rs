@@ -8,7 +8,7 @@ use quote::ToTokens;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 
-struct Items(Vec<syn::Attribute>, Vec<syn::ItemFn>);
+struct Items(Vec<syn::Attribute>, Vec<syn::Item>);
 
 impl Parse for Items {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -85,8 +85,24 @@ pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
     };
     let options = options(&items.0, diags);
     let mut p = Parser { diags, depth: 0 };
-    let fns = items.1.iter().map(|f| p.item(f)).collect();
-    Some(Program { fns, options })
+    let mut program = Program {
+        fns: Vec::new(),
+        options,
+        module: None,
+        imports: Vec::new(),
+    };
+    for item in &items.1 {
+        match item {
+            syn::Item::Fn(f) => program.fns.push(p.item(f)),
+            syn::Item::Use(u) => p.use_item(u, &mut program.imports),
+            syn::Item::Mod(m) => p.module(m, &mut program.module),
+            other => p.err(
+                other.span(),
+                "a block holds `fn` items, `use` items importing other blocks' functions, and `pub mod name;` naming the block",
+            ),
+        }
+    }
+    Some(program)
 }
 
 struct Parser<'d> {
@@ -118,6 +134,105 @@ fn name(id: &syn::Ident) -> Name {
 }
 
 impl Parser<'_> {
+    /// `pub mod name;`: once per block, without a body.
+    fn module(&mut self, m: &syn::ItemMod, decl: &mut Option<ModuleDecl>) {
+        if m.content.is_some() {
+            self.err(
+                m.span(),
+                "write `pub mod name;` without a body: the block's functions are the module's items",
+            );
+            return;
+        }
+        if let Some(first) = decl {
+            let msg = format!(
+                "this block is already module `{}`: a block names one module",
+                first.name.text
+            );
+            self.err(m.ident.span(), msg);
+            return;
+        }
+        *decl = Some(ModuleDecl {
+            attrs: m.attrs.iter().map(|a| a.to_token_stream()).collect(),
+            vis: m.vis.to_token_stream(),
+            name: name(&m.ident),
+        });
+    }
+
+    /// `use path::{a, b as c, *};`: one [`Import`] per module path named.
+    fn use_item(&mut self, u: &syn::ItemUse, imports: &mut Vec<Import>) {
+        if !matches!(u.vis, syn::Visibility::Inherited) {
+            self.err(
+                u.vis.span(),
+                "imports are private to the block: remove the visibility (a block's functions are all importable from its module)",
+            );
+        }
+        let mut prefix = TokenStream::new();
+        if let Some(c) = &u.leading_colon {
+            c.to_tokens(&mut prefix);
+        }
+        let span = Sp::of(u);
+        self.use_tree(&u.tree, prefix, 0, span, imports);
+    }
+
+    fn use_tree(
+        &mut self,
+        tree: &syn::UseTree,
+        prefix: TokenStream,
+        segments: usize,
+        span: Sp,
+        imports: &mut Vec<Import>,
+    ) {
+        let leaf = match tree {
+            syn::UseTree::Path(p) => {
+                let mut path = prefix;
+                if segments > 0 {
+                    quote::quote!(::).to_tokens(&mut path);
+                }
+                p.ident.to_tokens(&mut path);
+                self.use_tree(&p.tree, path, segments + 1, span, imports);
+                return;
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(t, prefix.clone(), segments, span, imports);
+                }
+                return;
+            }
+            syn::UseTree::Name(n) if n.ident == "self" => {
+                self.err(
+                    n.ident.span(),
+                    "import functions by name (`use crate::geometry::{project};`): a block's module is not a value",
+                );
+                return;
+            }
+            syn::UseTree::Name(n) => Imported::Name {
+                name: name(&n.ident),
+                alias: name(&n.ident),
+            },
+            syn::UseTree::Rename(r) => Imported::Name {
+                name: name(&r.ident),
+                alias: name(&r.rename),
+            },
+            syn::UseTree::Glob(g) => Imported::Glob(g.star_token.span),
+        };
+        if segments == 0 {
+            self.err(
+                tree.span(),
+                "import a function by its block's module path: `use crate::geometry::project;` (the block declares `pub mod geometry;`)",
+            );
+            return;
+        }
+        let text = prefix.to_string();
+        match imports.iter_mut().find(|i| i.path.to_string() == text) {
+            Some(i) => i.names.push(leaf),
+            None => imports.push(Import {
+                path: prefix,
+                span,
+                names: vec![leaf],
+            }),
+        }
+    }
+
     fn err(&mut self, span: impl Into<Sp>, msg: impl std::fmt::Display) {
         self.diags.error(span, msg);
     }

@@ -27,7 +27,7 @@
 use crate::front::ast::{Options, Storage};
 use crate::front::check::{self, Scope};
 use crate::front::diag::Diags;
-use crate::front::parse;
+use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
@@ -44,12 +44,51 @@ pub struct Checked {
 }
 
 /// The front end: parse the block's tokens and check it. Every problem goes to `diags`;
-/// `None` when the block did not parse.
+/// `None` when the block did not parse, or imports from another block (whose source only
+/// the macro's expansion brings, [`front_linked`]).
 pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
-    let program = parse::parse(tokens, diags)?;
-    let scope = Scope::new(program);
+    match front_linked(tokens, diags) {
+        Front::Checked(c) => Some(c),
+        Front::Fetch(_) => {
+            diags.error(
+                proc_macro2::Span::call_site(),
+                "this block imports from other blocks, whose source only `fsmooth!`'s expansion in a crate brings",
+            );
+            None
+        }
+        Front::Unparsed => None,
+    }
+}
+
+/// What the front end gives.
+pub enum Front {
+    /// The block, checked (its errors in the diagnostics).
+    Checked(Checked),
+    /// An import's source is missing: the block expands to this call of the exporting
+    /// block's macro, which calls `fsmooth!` again with the source ([`imports`]).
+    Fetch(TokenStream),
+    /// The block did not parse.
+    Unparsed,
+}
+
+/// The front end with imports: split off the imported blocks' sections, parse, link every
+/// import to its block (or ask for a missing one), and check.
+pub fn front_linked(tokens: TokenStream, diags: &mut Diags) -> Front {
+    let (sections, own) = imports::split(tokens.clone(), diags);
+    if !diags.is_empty() {
+        // A malformed section: fetching again would not end.
+        return Front::Unparsed;
+    }
+    let Some(program) = parse::parse(own, diags) else {
+        return Front::Unparsed;
+    };
+    let blocks = match imports::link(program, sections, &tokens) {
+        imports::Linked::Fetch(call) => return Front::Fetch(call),
+        imports::Linked::Blocks(blocks) => blocks,
+    };
+    let scope = Scope::linked(blocks, diags);
     let kernels = check::check(&scope, diags);
-    Some(Checked { scope, kernels })
+    Front::Checked(Checked { scope, kernels })
 }
 
 /// Watches the middle passes: called with each pass's name and the kernel after it.
@@ -181,33 +220,52 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
 /// The whole pipeline for one block: Rust tokens in, Rust tokens out.
 pub fn compile(tokens: TokenStream) -> TokenStream {
     let mut diags = Diags::default();
-    let Some(checked) = front(tokens, &mut diags) else {
-        return diags.to_compile_errors();
+    let checked = match front_linked(tokens.clone(), &mut diags) {
+        Front::Checked(c) => c,
+        Front::Fetch(call) => return call,
+        Front::Unparsed => return diags.to_compile_errors(),
     };
-    if !diags.is_empty() {
-        return emit::errors(&diags, &checked.scope);
+    let (items, failed) = compile_checked(checked.kernels, &checked.scope, &mut diags);
+    match &checked.scope.module {
+        Some(decl) => {
+            // The block's own tokens: the source importing blocks compile.
+            let (_, own) = imports::split(tokens, &mut Diags::default());
+            let id = imports::block_id(&decl.name.text, &own);
+            emit::export::module(decl, &id, failed, &own, items)
+        }
+        None => items,
     }
-    let options = checked.scope.options;
-    let mut kernels = Vec::new();
-    for k in checked.kernels {
+}
+
+/// The middle, lowering and emission of a checked block's kernels; on an error anywhere,
+/// the errors and every kernel's signature ([`emit::errors`]). Also says whether there was
+/// an error (a block it imports from may have had one, reported there).
+fn compile_checked(kernels: Vec<Kernel>, scope: &Scope, diags: &mut Diags) -> (TokenStream, bool) {
+    if !diags.is_empty() || scope.failed.iter().any(|f| *f) {
+        return (emit::errors(diags, scope), true);
+    }
+    let options = scope.options;
+    let mut middled = Vec::new();
+    for k in kernels {
         let span = k.name.span;
         match middle(k, options) {
-            Ok(k) => kernels.push(k),
+            Ok(k) => middled.push(k),
             // An internal error is reported as the user's errors are, on the kernel's name,
             // with every kernel's signature kept (no panic inside the user's build).
             Err(msg) => diags.error(span, msg),
         }
     }
     if !diags.is_empty() {
-        return emit::errors(&diags, &checked.scope);
+        return (emit::errors(diags, scope), true);
     }
-    kernels
+    let items = middled
         .into_iter()
         .map(|k| {
             let planned = lower(&k, options);
             emit::kernel(&k, planned, options)
         })
-        .collect()
+        .collect();
+    (items, false)
 }
 
 /// The pipeline up to the loop IR, for testing the translation: each public kernel after the

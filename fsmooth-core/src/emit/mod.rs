@@ -5,6 +5,8 @@
 //! the argument lengths, every length checked and the frame taken before anything is
 //! written, then the DPS-translated body), printed one node to one piece of Rust.
 
+pub mod export;
+
 use crate::front::ast::{Options, Storage};
 use crate::front::check::Scope;
 use crate::front::diag::Diags;

@@ -8,5 +8,6 @@
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod imports;
 pub mod parse;
 pub mod size;

@@ -29,7 +29,7 @@ impl Elab<'_> {
                 self.err(n.span, format!("`{}` is not a function", n.text));
                 return Err(());
             }
-            None => match self.scope.find(&n.text) {
+            None => match self.scope.find(self.block, &n.text) {
                 Some(fi) => Rc::new(FunVal::Def(fi)),
                 None if super::views::VIEWS.contains(&n.text.as_str()) => {
                     return self.view_call(n, args, e.span, env);
@@ -60,6 +60,7 @@ impl Elab<'_> {
                 body,
                 env: cenv,
                 report,
+                block,
                 expect,
             } => {
                 if params.len() != args.len() {
@@ -96,7 +97,9 @@ impl Elab<'_> {
                 self.report = *report;
                 // The result type the parameter declares, else what the call's context expects.
                 let bwant = expect.as_ref().map_or(want.clone(), |(t, _)| Want::of(t));
+                let caller = std::mem::replace(&mut self.block, *block);
                 let r = self.expr_want(body, &cenv, &bwant);
+                self.block = caller;
                 let r = match (r, expect) {
                     (Ok(r), Some((want, what))) if !r.ty.same(want) => {
                         self.clash_ty(&r, want);
@@ -174,7 +177,8 @@ impl Elab<'_> {
             );
             return Err(());
         }
-        if self.recursive.contains(&fi) {
+        if self.recursive.contains(&fi) || self.scope.failed[self.scope.home[fi]] {
+            // Reported where the function is written.
             return Err(());
         }
         if self.depth > 64 {
@@ -207,12 +211,16 @@ impl Elab<'_> {
                         body: (**body).clone(),
                         env: env.clone(),
                         report: self.report,
+                        block: self.block,
                         expect: None,
                     })),
                     ExprKind::Var(v) => match self.lookup(env, &v.text) {
                         Some(Bind::Fun(g)) => Some(g.clone()),
                         Some(_) => None,
-                        None => self.scope.find(&v.text).map(|g| Rc::new(FunVal::Def(g))),
+                        None => self
+                            .scope
+                            .find(self.block, &v.text)
+                            .map(|g| Rc::new(FunVal::Def(g))),
                     },
                     _ => None,
                 };
@@ -438,6 +446,7 @@ impl Elab<'_> {
                             body,
                             env,
                             report,
+                            block,
                             ..
                         },
                         Ty::Fn(_, r, _),
@@ -448,6 +457,7 @@ impl Elab<'_> {
                             body: body.clone(),
                             env: env.clone(),
                             report: *report,
+                            block: *block,
                             expect: want.map(|t| (t, format!("`{}` of `{}`", p.name.text, n.text))),
                         })
                     }
@@ -478,7 +488,9 @@ impl Elab<'_> {
         self.report = false;
         self.depth += 1;
         let bwant = ret.as_ref().map_or(want.clone(), Want::of);
+        let caller = std::mem::replace(&mut self.block, self.scope.home[fi]);
         let r = self.expr_want(&body, &cenv, &bwant);
+        self.block = caller;
         self.depth -= 1;
         self.report = saved.0;
         let inner = std::mem::replace(&mut self.suppressed, saved.1);

@@ -39,6 +39,8 @@ pub(super) enum FunVal {
         body: Expr,
         env: Env,
         report: bool,
+        /// The block it was written in: names in its body resolve there.
+        block: usize,
         /// The result type the function parameter declares, and how to name it.
         expect: Option<(Type, String)>,
     },
@@ -56,6 +58,9 @@ pub(super) type Env = Vec<(String, Bind)>;
 pub(super) struct Elab<'a> {
     /// The functions calls resolve to.
     pub(super) scope: &'a Scope,
+    /// The block of the body being elaborated: calls in it resolve to that block's
+    /// functions ([`Scope::home`]).
+    pub(super) block: usize,
     /// Functions on a call cycle (already reported): calls to them fail quietly.
     pub(super) recursive: &'a [usize],
     /// Where errors go.
@@ -117,7 +122,7 @@ impl Elab<'_> {
     /// Report a name bound nowhere, with the closest name in scope as a hint.
     pub(super) fn unknown_name(&mut self, env: &Env, n: &Name, what: &str) {
         let mut cands: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
-        cands.extend(self.scope.fns.iter().map(|f| f.name.text.as_str()));
+        cands.extend(self.scope.visible(self.block));
         cands.extend(["build", "ifold", "scan", "length"]);
         cands.extend(super::views::VIEWS);
         let hint = closest(&n.text, cands)
@@ -172,7 +177,7 @@ impl Elab<'_> {
                     );
                     Err(())
                 }
-                None if self.scope.find(&n.text).is_some() => {
+                None if self.scope.find(self.block, &n.text).is_some() => {
                     self.err(
                         sp,
                         format!("`{}` is a function: call it, `{}(..)`", n.text, n.text),

@@ -39,43 +39,240 @@ pub use show::show;
 pub use views::{VIEWS, usage};
 
 use crate::front::ast::{self, Expr, ExprKind, FnDef};
-use crate::front::diag::Diags;
+use crate::front::diag::{Diags, closest};
+use crate::front::imports::Block;
 use crate::middle::ir::Kernel;
 use proc_macro2::Span;
 use signature::check_fn;
+use std::collections::HashMap;
 
 /// The prelude's source text.
 pub const PRELUDE: &str = include_str!("../prelude.fs");
 
-/// The functions in scope in a block: the user's, then the prelude's (shadowed by the user's).
+/// The functions in scope in a block: the user's, those of the blocks it imports from, and
+/// the prelude's. Each function belongs to a block, and names in its body resolve there:
+/// to the block's own functions and imports first, then the prelude.
 pub struct Scope {
-    /// Every function, user functions first.
+    /// Every function: the user's block's first, then the imported blocks', then the prelude's.
     pub fns: Vec<FnDef>,
     /// How many of `fns` are the user's.
     pub user: usize,
+    /// The block of each function: 0 the user's, then the imported blocks, the last the prelude.
+    pub home: Vec<usize>,
+    /// The names each block sees, to function indexes: its own and its imports.
+    names: Vec<HashMap<String, usize>>,
+    /// By block: whether its source had errors where it is written (calls into it fail
+    /// quietly: its errors are reported there).
+    pub failed: Vec<bool>,
     /// The block's options.
     pub options: ast::Options,
+    /// The user's block's `pub mod name;`, if it has one.
+    pub module: Option<ast::ModuleDecl>,
+    /// The user's block's imports.
+    pub imports: Vec<ast::Import>,
 }
 
 impl Scope {
-    /// The user's program joined with the prelude.
+    /// A block without imports, joined with the prelude.
     pub fn new(program: ast::Program) -> Scope {
-        let user = program.fns.len();
-        let options = program.options;
-        let mut fns = program.fns;
-        // Parsed once per thread (see `prelude` for why the cache is safe in a proc macro).
-        let prelude = prelude::functions();
-        for f in prelude {
-            if !fns[..user].iter().any(|u| u.name.text == f.name.text) {
-                fns.push(f);
-            }
-        }
-        Scope { fns, user, options }
+        let block = Block {
+            id: String::new(),
+            links: vec![None; program.imports.len()],
+            program,
+            failed: false,
+        };
+        Scope::linked(vec![block], &mut Diags::default())
     }
 
-    /// The index of the function called `name`.
-    fn find(&self, name: &str) -> Option<usize> {
-        self.fns.iter().position(|f| f.name.text == name)
+    /// The user's block (the first) and the blocks its imports name, transitively, joined
+    /// with the prelude. The user's import errors go to `diags`.
+    pub fn linked(blocks: Vec<Block>, diags: &mut Diags) -> Scope {
+        let prelude_block = blocks.len();
+        let mut fns = Vec::new();
+        let mut home = Vec::new();
+        let mut firsts = Vec::new();
+        let mut failed = Vec::new();
+        let mut imports = Vec::new();
+        let mut links = Vec::new();
+        let mut module = None;
+        let mut options = ast::Options::default();
+        for (b, block) in blocks.into_iter().enumerate() {
+            firsts.push(fns.len());
+            failed.push(block.failed);
+            if b == 0 {
+                options = block.program.options;
+                module = block.program.module;
+            }
+            home.extend(std::iter::repeat_n(b, block.program.fns.len()));
+            fns.extend(block.program.fns);
+            imports.push(block.program.imports);
+            links.push(block.links);
+        }
+        firsts.push(fns.len());
+        let user = firsts[1];
+        // Parsed once per thread (see `prelude` for why the cache is safe in a proc macro).
+        for f in prelude::functions() {
+            fns.push(f);
+            home.push(prelude_block);
+        }
+        failed.push(false);
+        let mut names: Vec<HashMap<String, usize>> = Vec::new();
+        for b in 0..=prelude_block {
+            let mut seen = HashMap::new();
+            let own = firsts[b]..if b == prelude_block {
+                fns.len()
+            } else {
+                firsts[b + 1]
+            };
+            for fi in own {
+                // A name defined twice is reported by `defined_once`: the first counts.
+                seen.entry(fns[fi].name.text.clone()).or_insert(fi);
+            }
+            names.push(seen);
+        }
+        for b in 0..prelude_block {
+            let report = b == 0;
+            for (import, to) in imports[b].iter().zip(&links[b]) {
+                let Some(to) = *to else { continue };
+                let mut quiet = Diags::default();
+                let d = if report { &mut *diags } else { &mut quiet };
+                let theirs = names[to].clone();
+                let blocks = Owners {
+                    importing: firsts[b]..firsts[b + 1],
+                    imported: firsts[to]..firsts[to + 1],
+                };
+                import_names(import, &theirs, &blocks, &fns, &mut names[b], failed[to], d);
+            }
+        }
+        let imports = imports.into_iter().next().unwrap_or_default();
+        Scope {
+            fns,
+            user,
+            home,
+            names,
+            failed,
+            options,
+            module,
+            imports,
+        }
+    }
+
+    /// The function called `name` in the body of a function of block `block`: the block's
+    /// own or imported, else the prelude's.
+    fn find(&self, block: usize, name: &str) -> Option<usize> {
+        let prelude = self.names.len() - 1;
+        self.names[block]
+            .get(name)
+            .or_else(|| self.names[prelude].get(name))
+            .copied()
+    }
+
+    /// The index in [`Scope::fns`] of the prelude's first function.
+    fn prelude_start(&self) -> usize {
+        let prelude = self.names.len() - 1;
+        self.home
+            .iter()
+            .position(|&b| b == prelude)
+            .unwrap_or(self.fns.len())
+    }
+
+    /// The names of functions a body in `block` can call, for suggestions.
+    fn visible(&self, block: usize) -> impl Iterator<Item = &str> {
+        let prelude = self.names.len() - 1;
+        self.names[block]
+            .keys()
+            .chain(self.names[prelude].keys())
+            .map(String::as_str)
+    }
+}
+
+/// The functions (indexes into [`Scope::fns`]) of an importing block and of the block it
+/// imports from.
+struct Owners {
+    importing: std::ops::Range<usize>,
+    imported: std::ops::Range<usize>,
+}
+
+/// Bring `import`'s names into the importing block's `names`. The imported block sees
+/// `theirs`, of which only its own functions are importable (a block's imports are not
+/// re-exported). Unknown names and clashes are reported, on the importing block's tokens.
+fn import_names(
+    import: &ast::Import,
+    theirs: &HashMap<String, usize>,
+    blocks: &Owners,
+    fns: &[FnDef],
+    names: &mut HashMap<String, usize>,
+    failed: bool,
+    diags: &mut Diags,
+) {
+    let path = import.path_text();
+    let owners = blocks.imported.clone();
+    let bring = |names: &mut HashMap<String, usize>,
+                 alias: &ast::Name,
+                 fi: usize,
+                 diags: &mut Diags| {
+        match names.get(&alias.text) {
+            Some(&g) if g == fi => {}
+            Some(&g) if blocks.importing.contains(&g) => {
+                diags.error(
+                    alias.span,
+                    format!(
+                        "`{}` is defined in this block and imported from `{path}`: rename one (`use {path}::{{{} as other}}`)",
+                        alias.text, alias.text
+                    ),
+                );
+            }
+            Some(_) => diags.error(
+                alias.span,
+                format!("`{}` is imported twice: rename one with `as`", alias.text),
+            ),
+            None => {
+                names.insert(alias.text.clone(), fi);
+            }
+        }
+    };
+    for item in &import.names {
+        match item {
+            ast::Imported::Name { name, alias } => {
+                match theirs.get(&name.text).filter(|fi| owners.contains(fi)) {
+                    Some(&fi) => bring(names, alias, fi, diags),
+                    // Its errors are reported where it is written.
+                    None if failed => {}
+                    None => {
+                        let hint = closest(
+                            &name.text,
+                            owners.clone().map(|fi| fns[fi].name.text.as_str()),
+                        )
+                        .map(|c| format!("\n  help: did you mean `{c}`?"))
+                        .unwrap_or_default();
+                        diags.error(
+                            name.span,
+                            format!(
+                                "`{}` is not a function of the block `{path}`{hint}",
+                                name.text
+                            ),
+                        );
+                    }
+                }
+            }
+            ast::Imported::Glob(span) => {
+                let mut all: Vec<(&String, &usize)> = theirs
+                    .iter()
+                    .filter(|(_, fi)| owners.contains(fi))
+                    .collect();
+                all.sort_by_key(|(_, fi)| **fi);
+                for (n, &fi) in all {
+                    let alias = ast::Name {
+                        text: n.clone(),
+                        span: *span,
+                    };
+                    // A glob yields to the block's own functions, as Rust's do.
+                    if !names.contains_key(n) {
+                        bring(names, &alias, fi, diags);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -87,6 +284,7 @@ pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
         defined_once(f, &user[..k], diags);
         no_reserved_parameters(f, diags);
     }
+    exported_imports_are_absolute(scope, diags);
     let recursive = find_recursion(scope, diags);
     let mut kernels = Vec::new();
     for (fi, f) in user.iter().enumerate() {
@@ -100,6 +298,27 @@ pub fn check(scope: &Scope, diags: &mut Diags) -> Vec<Kernel> {
         }
     }
     kernels
+}
+
+/// A block that declares `pub mod name;` imports by absolute paths (`crate::..`, or another
+/// crate's): its source is compiled again wherever it is imported, where `self::` and
+/// `super::` would name other modules.
+fn exported_imports_are_absolute(scope: &Scope, diags: &mut Diags) {
+    let Some(decl) = &scope.module else { return };
+    for i in &scope.imports {
+        let first = i.path.clone().into_iter().next();
+        if let Some(proc_macro2::TokenTree::Ident(id)) = first
+            && (id == "self" || id == "super")
+        {
+            diags.error(
+                id.span(),
+                format!(
+                    "block `{}` is imported by other blocks, where `{id}::` would mean another module: import by an absolute path (`crate::..`)",
+                    decl.name.text
+                ),
+            );
+        }
+    }
 }
 
 /// A function may not be named `build`, `ifold`, `scan` or `length`: those are forms of the
@@ -167,17 +386,20 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
     let edges: Vec<Vec<(usize, Span)>> = scope
         .fns
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(fi, f)| {
             let mut cs = Vec::new();
             calls(&f.body, &mut cs);
             cs.into_iter()
                 .filter(|(name, _)| !f.params.iter().any(|p| &p.name.text == name))
-                .filter_map(|(name, sp)| scope.find(&name).map(|i| (i, sp)))
+                .filter_map(|(name, sp)| scope.find(scope.home[fi], &name).map(|i| (i, sp)))
                 .collect()
         })
         .collect();
     let mut bad: Vec<usize> = Vec::new();
-    for start in 0..scope.user {
+    // Imported blocks' cycles too (reported where they are written): inlining one would
+    // not end.
+    for start in 0..scope.prelude_start() {
         let already = bad.contains(&start);
         // Depth-first search for a path back to `start`.
         let mut stack = vec![(start, 0usize)];
@@ -199,7 +421,7 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
                     .collect();
                 if already {
                     // This function's cycle was reported from another of its members.
-                } else if f == start {
+                } else if f == start && start < scope.user {
                     diags.error(
                         sp,
                         format!(
@@ -207,7 +429,7 @@ fn find_recursion(scope: &Scope, diags: &mut Diags) -> Vec<usize> {
                             path[0]
                         ),
                     );
-                } else if f < scope.user {
+                } else if f != start && f < scope.user {
                     diags.error(
                         sp,
                         format!(

@@ -159,6 +159,7 @@ pub(super) fn check_fn(
     }
     let mut el = Elab {
         scope,
+        block: scope.home[fi],
         recursive,
         diags,
         report: true,

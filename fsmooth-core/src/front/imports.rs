@@ -25,7 +25,7 @@ use quote::{ToTokens, quote};
 const MARKER: &str = "fsmooth_import";
 
 /// The name under which every exporting block's macro is reachable in its module.
-pub const BLOCK_MACRO: &str = "__fsmooth_block";
+pub const BLOCK_MACRO: &str = "__fsmooth_pub_mod";
 
 /// The source of an exporting block, handed over by its macro.
 pub struct Section {
@@ -283,7 +283,7 @@ mod tests {
         };
         let call = call.to_string();
         assert!(
-            call.starts_with("crate :: geo :: __fsmooth_block ! { \"\" [crate :: geo] use crate"),
+            call.starts_with("crate :: geo :: __fsmooth_pub_mod ! { \"\" [crate :: geo] use crate"),
             "{call}"
         );
     }
@@ -313,7 +313,7 @@ mod tests {
         // `crate` in b's import means b's crate: the macro's `$crate` (here `krate`).
         assert!(
             call.to_string()
-                .starts_with("krate :: a :: __fsmooth_block ! { \"b_2\" [crate :: a]"),
+                .starts_with("krate :: a :: __fsmooth_pub_mod ! { \"b_2\" [crate :: a]"),
             "{call}"
         );
         let input: TokenStream = format!("{} {input}", sec("b_2", "crate :: a", "a_1", a))

@@ -31,6 +31,7 @@ impl Elab<'_> {
             }
             None => match self.scope.find(self.block, &n.text) {
                 Some(fi) => Rc::new(FunVal::Def(fi)),
+                None if self.scope.unresolved_import(self.block, &n.text) => return Err(()),
                 None if super::views::VIEWS.contains(&n.text.as_str()) => {
                     return self.view_call(n, args, e.span, env);
                 }

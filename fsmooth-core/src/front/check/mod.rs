@@ -61,6 +61,9 @@ pub struct Scope {
     pub home: Vec<usize>,
     /// The names each block sees, to function indexes: its own and its imports.
     names: Vec<HashMap<String, usize>>,
+    /// The user's block's imports that name no function (reported at the import): their
+    /// calls fail quietly.
+    unresolved: Vec<String>,
     /// By block: whether its source had errors where it is written (calls into it fail
     /// quietly: its errors are reported there).
     pub failed: Vec<bool>,
@@ -117,6 +120,7 @@ impl Scope {
         }
         failed.push(false);
         let mut names: Vec<HashMap<String, usize>> = Vec::new();
+        let mut unresolved = Vec::new();
         for b in 0..=prelude_block {
             let mut seen = HashMap::new();
             let own = firsts[b]..if b == prelude_block {
@@ -141,7 +145,11 @@ impl Scope {
                     importing: firsts[b]..firsts[b + 1],
                     imported: firsts[to]..firsts[to + 1],
                 };
-                import_names(import, &theirs, &blocks, &fns, &mut names[b], failed[to], d);
+                let missing =
+                    import_names(import, &theirs, &blocks, &fns, &mut names[b], failed[to], d);
+                if report {
+                    unresolved.extend(missing);
+                }
             }
         }
         let imports = imports.into_iter().next().unwrap_or_default();
@@ -150,6 +158,7 @@ impl Scope {
             user,
             home,
             names,
+            unresolved,
             failed,
             options,
             module,
@@ -165,6 +174,12 @@ impl Scope {
             .get(name)
             .or_else(|| self.names[prelude].get(name))
             .copied()
+    }
+
+    /// Whether `name`, called in block `block`, is an import that names no function (an
+    /// error at the import already).
+    pub(super) fn unresolved_import(&self, block: usize, name: &str) -> bool {
+        block == 0 && self.unresolved.iter().any(|n| n == name)
     }
 
     /// The index in [`Scope::fns`] of the prelude's first function.
@@ -195,7 +210,8 @@ struct Owners {
 
 /// Bring `import`'s names into the importing block's `names`. The imported block sees
 /// `theirs`, of which only its own functions are importable (a block's imports are not
-/// re-exported). Unknown names and clashes are reported, on the importing block's tokens.
+/// re-exported). Unknown names and clashes are reported, on the importing block's tokens;
+/// the unknown ones are returned.
 fn import_names(
     import: &ast::Import,
     theirs: &HashMap<String, usize>,
@@ -204,8 +220,9 @@ fn import_names(
     names: &mut HashMap<String, usize>,
     failed: bool,
     diags: &mut Diags,
-) {
+) -> Vec<String> {
     let path = import.path_text();
+    let mut missing = Vec::new();
     let owners = blocks.imported.clone();
     let bring = |names: &mut HashMap<String, usize>,
                  alias: &ast::Name,
@@ -237,8 +254,9 @@ fn import_names(
                 match theirs.get(&name.text).filter(|fi| owners.contains(fi)) {
                     Some(&fi) => bring(names, alias, fi, diags),
                     // Its errors are reported where it is written.
-                    None if failed => {}
+                    None if failed => missing.push(alias.text.clone()),
                     None => {
+                        missing.push(alias.text.clone());
                         let hint = closest(
                             &name.text,
                             owners.clone().map(|fi| fns[fi].name.text.as_str()),
@@ -274,6 +292,7 @@ fn import_names(
             }
         }
     }
+    missing
 }
 
 /// Check every user function, and elaborate the valid kernels.

@@ -15,10 +15,17 @@ pub fn error(span: impl Into<Sp>, msg: impl std::fmt::Display) -> syn::Error {
     syn::Error::new_spanned(ts, msg)
 }
 
-/// The errors of one block, in the order found.
+/// The errors of one block, kept in the order found and reported in source order.
 #[derive(Default)]
 pub struct Diags {
     errors: Vec<syn::Error>,
+}
+
+/// Where an error starts, to report errors in source order (line, then column). Passes find
+/// errors in their own order (every signature before any body, say), not the reader's.
+fn position(e: &syn::Error) -> (usize, usize) {
+    let start = e.span().start();
+    (start.line, start.column)
 }
 
 impl Diags {
@@ -56,14 +63,24 @@ impl Diags {
         self.errors.truncate(n);
     }
 
-    /// The messages, for tests.
-    pub fn messages(&self) -> Vec<String> {
-        self.errors.iter().map(|e| e.to_string()).collect()
+    /// The errors in source order.
+    fn in_order(&self) -> Vec<&syn::Error> {
+        let mut errors: Vec<&syn::Error> = self.errors.iter().collect();
+        // Stable: errors at one place keep the order they were found in.
+        errors.sort_by_key(|e| position(e));
+        errors
     }
 
-    /// All errors as one combined error, if any.
+    /// The messages, in source order, for tests.
+    pub fn messages(&self) -> Vec<String> {
+        self.in_order().iter().map(|e| e.to_string()).collect()
+    }
+
+    /// All errors as one combined error, in source order, if any.
     pub fn into_error(self) -> Option<syn::Error> {
-        let mut it = self.errors.into_iter();
+        let mut errors = self.errors;
+        errors.sort_by_key(position);
+        let mut it = errors.into_iter();
         let mut first = it.next()?;
         for e in it {
             first.combine(e);
@@ -71,9 +88,12 @@ impl Diags {
         Some(first)
     }
 
-    /// The `compile_error!` invocations for every error.
+    /// The `compile_error!` invocations for every error, in source order.
     pub fn to_compile_errors(&self) -> TokenStream {
-        self.errors.iter().map(|e| e.to_compile_error()).collect()
+        self.in_order()
+            .iter()
+            .map(|e| e.to_compile_error())
+            .collect()
     }
 }
 
@@ -106,6 +126,23 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_come_out_in_source_order() {
+        let ts: TokenStream = "a\nb\nc".parse().unwrap();
+        let spans: Vec<_> = ts.into_iter().map(|t| t.span()).collect();
+        let mut d = Diags::default();
+        d.error(spans[2], "third line");
+        d.error(spans[0], "first line");
+        d.error(spans[1], "second line");
+        assert_eq!(d.messages(), ["first line", "second line", "third line"]);
+        let all = d.to_compile_errors().to_string();
+        let at = |m: &str| all.find(m).unwrap();
+        assert!(
+            at("first") < at("second") && at("second") < at("third"),
+            "{all}"
+        );
+    }
 
     #[test]
     fn suggests_near_names_only() {

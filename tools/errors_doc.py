@@ -17,7 +17,7 @@ groups = [
     ("Constant indexes and slices", ["constant_index_out_of_range", "constant_slice_out_of_range"]),
     ("Types", ["integer_literal_as_f64", "usize_as_f64", "bool_condition", "float_index", "negate_usize", "array_arithmetic", "bool_array", "bool_array_parameter", "closure_result_type"]),
     ("f64, f32 and usize do not mix", ["f32_f64_operator", "f32_f64_comparison", "f32_f64_math_argument", "f32_f64_if", "f32_f64_ifold", "f32_f64_call_argument", "f32_f64_array_argument", "literal_suffix", "usize_element_as_float", "usize_float_method", "math_arity_f32"]),
-    ("Names and calls", ["unknown_function_suggestion", "unknown_variable", "unknown_method", "wrong_argument_count", "duplicate_function", "reserved_parameter_name"]),
+    ("Names and calls", ["unknown_function_suggestion", "unknown_variable", "unknown_method", "wrong_argument_count", "duplicate_function", "reserved_parameter_name", "call_site_missing_argument"]),
     ("Functions", ["recursion", "mutual_recursion", "kernel_function_parameter", "closure_as_value", "closure_arity"]),
     ("Rust that is not fsmooth", ["syntax_error", "for_loop", "mutable_binding", "early_return", "if_without_else", "reference_type"]),
     ("Tuples", ["tuple_arity_ifold", "tuple_arity_if", "tuple_component_shape", "projection_out_of_range", "projection_of_array", "tuple_as_array_sum", "tuple_as_array_concat", "let_pattern_not_tuple", "let_pattern_too_many"]),

@@ -5,7 +5,10 @@
 //! the argument lengths, every length checked and the frame taken before anything is
 //! written, then the DPS-translated body), printed one node to one piece of Rust.
 
+mod docs;
 pub mod export;
+
+use docs::signature_doc;
 
 use crate::front::ast::{Options, Storage};
 use crate::front::check::Scope;
@@ -115,15 +118,43 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let attrs = &k.attrs;
     let (params, ret) = signature(k);
     let m = module(k, &peaks);
+    let doc = signature_doc(k);
+    // The header where the user wrote the kernel's name, so that rustc's "function defined
+    // here" after a wrong call points at it (its own tokens keep their spans).
+    let header = located_at(quote!(pub fn #name(#params) -> #ret), k.name.span);
     quote! {
         #(#attrs)*
+        #doc
         #[allow(unused, clippy::all)]
         #[inline]
-        pub fn #name(#params) -> #ret {
+        #header {
             #func
         }
         #m
     }
+}
+
+/// `tokens` with every generated token (those at the macro's call site) located at `at`,
+/// keeping its name resolution.
+fn located_at(tokens: TokenStream, at: Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let here = format!("{:?}", Span::call_site());
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), located_at(g.stream(), at));
+                out.set_span(g.span().located_at(at));
+                TokenTree::Group(out)
+            }
+            mut t => {
+                if format!("{:?}", t.span()) == here {
+                    t.set_span(t.span().located_at(at));
+                }
+                t
+            }
+        })
+        .collect()
 }
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).

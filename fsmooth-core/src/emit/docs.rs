@@ -1,0 +1,111 @@
+//! The doc comment on each generated kernel: the Rust signature the caller writes against,
+//! which the block's `fn` line does not show (destinations first, the region last), for
+//! rustdoc and an editor's hover.
+
+use super::results;
+use crate::middle::ir::{Kernel, Type};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The Rust type of a parameter or result, as text.
+fn rust_text(t: &Type) -> String {
+    match t {
+        Type::Arr(e, _) => format!("&[{}]", e.name()),
+        Type::Tuple(ts) => {
+            let ts: Vec<String> = ts.iter().map(rust_text).collect();
+            format!("({})", ts.join(", "))
+        }
+        t => t.to_string(),
+    }
+}
+
+/// `# Generated signature`: the signature, then each parameter with its fsmooth type and
+/// the sizes that go with it, then what the call returns.
+pub fn signature_doc(k: &Kernel) -> TokenStream {
+    let res = results(&k.ret);
+    let mut params: Vec<String> = Vec::new();
+    for (dest, t) in &res.arrays {
+        let elem = t.scalar().map_or("f64", |s| s.name());
+        params.push(format!("{dest}: &mut [{elem}]"));
+    }
+    for p in &k.params {
+        params.push(format!("{}: {}", p.name.text, rust_text(&p.ty)));
+    }
+    params.push("region: &mut Region<'_>".to_string());
+    let ok = match res.scalars.as_slice() {
+        [] => "()".to_string(),
+        [(_, t)] => rust_text(t),
+        more => {
+            let ts: Vec<String> = more.iter().map(|(_, t)| rust_text(t)).collect();
+            format!("({})", ts.join(", "))
+        }
+    };
+    let sig = format!(
+        "pub fn {}({}) -> Result<{ok}, Error>",
+        k.name.text,
+        params.join(", ")
+    );
+    let mut lines = vec![
+        String::new(),
+        "# Generated signature".to_string(),
+        String::new(),
+        "```text".to_string(),
+        sig,
+        "```".to_string(),
+        String::new(),
+    ];
+    let sized = |what: &str| {
+        if k.shape_sizes.is_empty() {
+            format!("`{}::{}`", k.name.text, what.to_uppercase())
+        } else {
+            format!("`{}::{what}({})`", k.name.text, k.shape_sizes.join(", "))
+        }
+    };
+    for (dest, t) in &res.arrays {
+        let len = sized(&format!("{dest}_len"));
+        lines.push(format!("- `{dest}`: the result `{t}`, {len} elements"));
+    }
+    for p in &k.params {
+        lines.push(format!("- `{}`: `{}`", p.name.text, p.ty));
+    }
+    lines.push(format!(
+        "- `region`: scratch for the intermediate arrays, {} slots (`fsmooth::Region`)",
+        sized("scratch_len")
+    ));
+    let returned = match res.scalars.as_slice() {
+        [] => "`Ok(())`".to_string(),
+        [(_, t)] => format!("`Ok` with the `{t}` result"),
+        _ => "`Ok` with the scalar results, in order".to_string(),
+    };
+    lines.push(String::new());
+    lines.push(format!(
+        "Returns {returned}, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index."
+    ));
+    let lines = lines.into_iter().map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_generated_signature_is_in_the_doc_comment() {
+        let src = "/// Sum.\npub fn add2(a: [f64; n], b: [f64; n], label: usize) -> ([f64; n], f64) { (add(a, b), 1.0) }";
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        let docs: Vec<&str> = out
+            .split("# [doc = \"")
+            .skip(1)
+            .map(|d| &d[..d.find("\"]").unwrap()])
+            .collect();
+        let text = docs.join("\n");
+        assert!(
+            text.contains("pub fn add2(out0: &mut [f64], a: &[f64], b: &[f64], label: usize, region: &mut Region<'_>) -> Result<f64, Error>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- `out0`: the result `[f64; n]`, `add2::out0_len(n)` elements"),
+            "{text}"
+        );
+        assert!(text.contains("`add2::scratch_len(n)` slots"), "{text}");
+        assert!(text.starts_with(" Sum."), "{text}");
+    }
+}

@@ -44,20 +44,34 @@ pub struct Checked {
 }
 
 /// The front end: parse the block's tokens and check it. Every problem goes to `diags`;
-/// `None` when the block did not parse, or imports from another block (whose source only
-/// the macro's expansion brings, [`front_linked`]).
+/// `None` when the block did not parse, or imports from a block not at hand.
 pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
-    match front_linked(tokens, diags) {
-        Front::Checked(c) => Some(c),
-        Front::Fetch(_) => {
-            diags.error(
-                proc_macro2::Span::call_site(),
-                "this block imports from other blocks, whose source only `fsmooth!`'s expansion in a crate brings",
-            );
+    front_with(tokens, &[], diags)
+}
+
+/// The front end for a block whose imports name blocks whose sources are at hand, by module
+/// path (`("crate::geometry", tokens)`): for tools and tests, which see several blocks
+/// without rustc's macro expansion ([`imports::link_sources`]).
+pub fn front_with(
+    tokens: TokenStream,
+    modules: &[(&str, TokenStream)],
+    diags: &mut Diags,
+) -> Option<Checked> {
+    let program = parse::parse(tokens, diags)?;
+    match imports::link_sources(program, modules) {
+        Ok(blocks) => Some(check_linked(blocks, diags)),
+        Err(msg) => {
+            diags.error(proc_macro2::Span::call_site(), msg);
             None
         }
-        Front::Unparsed => None,
     }
+}
+
+/// Check the linked blocks: the user's block's kernels, with every imported function in scope.
+fn check_linked(blocks: Vec<imports::Block>, diags: &mut Diags) -> Checked {
+    let scope = Scope::linked(blocks, diags);
+    let kernels = check::check(&scope, diags);
+    Checked { scope, kernels }
 }
 
 /// What the front end gives.
@@ -82,13 +96,10 @@ pub fn front_linked(tokens: TokenStream, diags: &mut Diags) -> Front {
     let Some(program) = parse::parse(own, diags) else {
         return Front::Unparsed;
     };
-    let blocks = match imports::link(program, sections, &tokens) {
-        imports::Linked::Fetch(call) => return Front::Fetch(call),
-        imports::Linked::Blocks(blocks) => blocks,
-    };
-    let scope = Scope::linked(blocks, diags);
-    let kernels = check::check(&scope, diags);
-    Front::Checked(Checked { scope, kernels })
+    match imports::link(program, &sections) {
+        imports::Linked::Missing(m) => Front::Fetch(m.fetch(&tokens)),
+        imports::Linked::Blocks(blocks) => Front::Checked(check_linked(blocks, diags)),
+    }
 }
 
 /// Watches the middle passes: called with each pass's name and the kernel after it.
@@ -225,13 +236,29 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
         Front::Fetch(call) => return call,
         Front::Unparsed => return diags.to_compile_errors(),
     };
-    let (items, failed) = compile_checked(checked.kernels, &checked.scope, &mut diags);
+    // The block's own tokens: the source importing blocks compile.
+    let (_, own) = imports::split(tokens, &mut Diags::default());
+    finish(checked, &own, &mut diags)
+}
+
+/// The whole pipeline for a block whose imported blocks' sources are at hand, by module
+/// path ([`front_with`]): what `fsmooth!` expands the block to, for tests.
+pub fn compile_with(tokens: TokenStream, modules: &[(&str, TokenStream)]) -> TokenStream {
+    let mut diags = Diags::default();
+    match front_with(tokens.clone(), modules, &mut diags) {
+        Some(checked) => finish(checked, &tokens, &mut diags),
+        None => diags.to_compile_errors(),
+    }
+}
+
+/// A checked block's kernels compiled, in their module if it declares one (with the
+/// macro handing `own`, its tokens, to importing blocks).
+fn finish(checked: Checked, own: &TokenStream, diags: &mut Diags) -> TokenStream {
+    let (items, failed) = compile_checked(checked.kernels, &checked.scope, diags);
     match &checked.scope.module {
         Some(decl) => {
-            // The block's own tokens: the source importing blocks compile.
-            let (_, own) = imports::split(tokens, &mut Diags::default());
-            let id = imports::block_id(&decl.name.text, &own);
-            emit::export::module(decl, &id, failed, &own, items)
+            let id = imports::block_id(&decl.name.text, own);
+            emit::export::module(decl, &id, failed, own, items)
         }
         None => items,
     }
@@ -272,8 +299,16 @@ fn compile_checked(kernels: Vec<Kernel>, scope: &Scope, diags: &mut Diags) -> (T
 /// middle, with its plan. Errors are the diagnostics' messages, or an internal compiler
 /// error from [`middle`].
 pub fn plan_block(tokens: TokenStream) -> Result<Vec<(Kernel, Planned)>, String> {
+    plan_block_with(tokens, &[])
+}
+
+/// [`plan_block`] for a block whose imported blocks' sources are at hand ([`front_with`]).
+pub fn plan_block_with(
+    tokens: TokenStream,
+    modules: &[(&str, TokenStream)],
+) -> Result<Vec<(Kernel, Planned)>, String> {
     let mut diags = Diags::default();
-    let checked = front(tokens, &mut diags);
+    let checked = front_with(tokens, modules, &mut diags);
     let Some(checked) = checked.filter(|_| diags.is_empty()) else {
         return Err(diags.messages().join("\n"));
     };

@@ -142,14 +142,43 @@ pub struct Block {
 pub enum Linked {
     /// Every import has its block.
     Blocks(Vec<Block>),
-    /// An import's source is missing: expand to this call of its block's macro, which
-    /// brings it.
-    Fetch(TokenStream),
+    /// An import's source is missing.
+    Missing(Missing),
 }
 
-/// Link the imports of `root` (the block being compiled, whose whole macro input was
-/// `input`) to the sections, transitively. The first import without a section is fetched.
-pub fn link(root: Program, sections: Vec<Section>, input: &TokenStream) -> Linked {
+/// An import whose block's source is missing.
+pub struct Missing {
+    /// The id of the block that imports ([`Section`]'s requester).
+    pub requester: String,
+    /// The module path as that block wrote it.
+    pub written: TokenStream,
+    /// The path to reach the module's macro by, from the block being compiled.
+    pub path: TokenStream,
+}
+
+impl Missing {
+    /// The call of the missing block's macro that brings its source: it puts the block's
+    /// section in front of `input` (the whole macro input) and calls `fsmooth!` again.
+    pub fn fetch(&self, input: &TokenStream) -> TokenStream {
+        let span = self
+            .written
+            .clone()
+            .into_iter()
+            .last()
+            .map_or(Span::call_site(), |t| t.span());
+        let mac = Ident::new(BLOCK_MACRO, span);
+        let requester = Literal::string(&self.requester);
+        let (path, written) = (&self.path, &self.written);
+        let mut bang = Punct::new('!', Spacing::Alone);
+        bang.set_span(span);
+        let body = Group::new(Delimiter::Brace, quote!(#requester [#written] #input));
+        quote!(#path :: #mac #bang #body)
+    }
+}
+
+/// Link the imports of `root` (the block being compiled) to the sections, transitively;
+/// or name the first import without one.
+pub fn link(root: Program, sections: &[Section]) -> Linked {
     let mut blocks = vec![Block {
         id: String::new(),
         links: vec![None; root.imports.len()],
@@ -164,7 +193,7 @@ pub fn link(root: Program, sections: Vec<Section>, input: &TokenStream) -> Linke
         }
         for k in 0..blocks[b].program.imports.len() {
             let import = &blocks[b].program.imports[k];
-            let Some(path) = absolute_path(import, &blocks[b], &sections) else {
+            let Some(path) = absolute_path(import, &blocks[b], sections) else {
                 continue;
             };
             let text = import.path.to_string();
@@ -172,7 +201,11 @@ pub fn link(root: Program, sections: Vec<Section>, input: &TokenStream) -> Linke
                 .iter()
                 .find(|s| s.requester == blocks[b].id && s.path == text)
             else {
-                return Linked::Fetch(fetch(&blocks[b].id, &path, import, input));
+                return Linked::Missing(Missing {
+                    requester: blocks[b].id.clone(),
+                    written: import.path.clone(),
+                    path,
+                });
             };
             let to = match blocks.iter().position(|x| x.id == s.provider) {
                 Some(to) => to,
@@ -224,23 +257,32 @@ fn absolute_path(import: &Import, block: &Block, sections: &[Section]) -> Option
     }
 }
 
-/// A call of the macro of the block at `path`, asked for by block `requester`: the macro
-/// puts that block's section in front of `input` and calls `fsmooth!` again.
-fn fetch(requester: &str, path: &TokenStream, import: &Import, input: &TokenStream) -> TokenStream {
-    let span = import
-        .path
-        .clone()
-        .into_iter()
-        .last()
-        .map_or(Span::call_site(), |t| t.span());
-    let mac = Ident::new(BLOCK_MACRO, span);
-    let requester = Literal::string(requester);
-    let written = &import.path;
-    let mut bang = Punct::new('!', Spacing::Alone);
-    bang.set_span(span);
-    let body = quote!(#requester [#written] #input);
-    let body = Group::new(Delimiter::Brace, body);
-    quote!(#path :: #mac #bang #body)
+/// Link `root`'s imports to blocks whose sources are at hand, by module path as written
+/// (`crate::geometry`): for tools and tests, which see several blocks' sources without
+/// rustc's macro expansion (the explain tool, the differential runs). `Err` names an
+/// import whose module is not among `modules`.
+pub fn link_sources(root: Program, modules: &[(&str, TokenStream)]) -> Result<Vec<Block>, String> {
+    let mut sections: Vec<Section> = Vec::new();
+    loop {
+        match link(root.clone(), &sections) {
+            Linked::Blocks(blocks) => return Ok(blocks),
+            Linked::Missing(m) => {
+                let text = m.written.to_string().replace(' ', "");
+                let Some((_, source)) = modules.iter().find(|(p, _)| p.replace(' ', "") == text)
+                else {
+                    return Err(format!("no block is module `{text}`"));
+                };
+                sections.push(Section {
+                    requester: m.requester,
+                    path: m.written.to_string(),
+                    krate: Ident::new("crate", Span::call_site()).into(),
+                    provider: text,
+                    failed: false,
+                    source: source.clone(),
+                });
+            }
+        }
+    }
 }
 
 /// The section an exporting block's macro puts in front, with `$crate` and the requester
@@ -278,10 +320,10 @@ mod tests {
             .parse()
             .unwrap();
         let root = program(&input.to_string());
-        let Linked::Fetch(call) = link(root, Vec::new(), &input) else {
+        let Linked::Missing(m) = link(root, &[]) else {
             panic!("linked without a section")
         };
-        let call = call.to_string();
+        let call = m.fetch(&input).to_string();
         assert!(
             call.starts_with("crate :: geo :: __fsmooth_pub_mod ! { \"\" [crate :: geo] use crate"),
             "{call}"
@@ -307,9 +349,10 @@ mod tests {
         .unwrap();
         let (sections, own) = split(input.clone(), &mut diags);
         assert!(diags.is_empty());
-        let Linked::Fetch(call) = link(program(&own.to_string()), sections, &input) else {
+        let Linked::Missing(m) = link(program(&own.to_string()), &sections) else {
             panic!("b's import of a has no section yet")
         };
+        let call = m.fetch(&input);
         // `crate` in b's import means b's crate: the macro's `$crate` (here `krate`).
         assert!(
             call.to_string()
@@ -319,8 +362,8 @@ mod tests {
         let input: TokenStream = format!("{} {input}", sec("b_2", "crate :: a", "a_1", a))
             .parse()
             .unwrap();
-        let (sections, own) = split(input.clone(), &mut diags);
-        let Linked::Blocks(blocks) = link(program(&own.to_string()), sections, &input) else {
+        let (sections, own) = split(input, &mut diags);
+        let Linked::Blocks(blocks) = link(program(&own.to_string()), &sections) else {
             panic!("not linked")
         };
         let ids: Vec<&str> = blocks.iter().map(|b| b.id.as_str()).collect();

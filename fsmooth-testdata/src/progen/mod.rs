@@ -135,6 +135,29 @@ impl Program {
         }
     }
 
+    /// The program as two blocks, as issue 19's shared code is written: its helpers in a
+    /// block declaring `pub mod helpers;`, and the kernel in a block that imports them
+    /// (`use crate::helpers::{twice, h0};`, or a glob for odd `seed`s). The helpers
+    /// block first. Compiled, the kernel must be exactly the one-block program's.
+    pub fn split_blocks(&self, seed: u64) -> (String, String) {
+        let at = self.src.find("pub fn k(").unwrap_or(self.src.len());
+        let (helpers, kernel) = self.src.split_at(at);
+        let names: Vec<&str> = helpers
+            .lines()
+            .filter_map(|l| l.strip_prefix("fn "))
+            .filter_map(|l| l.split('(').next())
+            .collect();
+        let import = if seed % 2 == 1 {
+            "*".to_string()
+        } else {
+            format!("{{{}}}", names.join(", "))
+        };
+        (
+            format!("pub mod helpers;\n{helpers}"),
+            format!("use crate::helpers::{import};\n{kernel}"),
+        )
+    }
+
     /// Does the kernel take an index array holding the bad index of `i` ([`Inputs::bad`])?
     /// Then it may fail with `Error::Index` where the interpreter does not.
     pub fn bad_index(&self, i: &Inputs) -> bool {

@@ -3,7 +3,8 @@
 
 use proc_macro::TokenStream;
 
-/// Compiles a block of fsmooth kernels into allocation-free Rust (see the `fsmooth` crate).
+/// The macro itself is defined in `fsmooth-macros`, a thin shim over the compiler
+/// (`fsmooth-core`); use it through the `fsmooth` crate, which documents it.
 #[proc_macro]
 pub fn fsmooth(input: TokenStream) -> TokenStream {
     fsmooth_core::expand(input.into()).into()

@@ -1,20 +1,105 @@
 use core::fmt;
 
-/// Why a kernel call failed. On every error found before a kernel's loops start (shapes,
-/// scratch, sizes, entry-checked bounds) the output is left exactly as it was.
+/// Why a kernel call failed.
+///
+/// Every kernel returns `Result<_, Error>` and never panics. On an error found before the
+/// kernel's loops start (lengths, scratch, size arithmetic, index arrays checked at entry)
+/// every output is left exactly as it was; an error found inside a loop (an index the
+/// compiler could not prove in range, `usize` arithmetic on a loop index) may leave the
+/// outputs partly written.
+///
+/// `Error` is `Copy` and `Eq`, implements [`core::error::Error`] and [`Display`](fmt::Display)
+/// (with the argument or expression named as in the kernel), and is `#[non_exhaustive]`:
+/// keep a `_` arm when you match on it.
+///
+/// # Example
+///
+/// ```
+/// use fsmooth::{fsmooth, Error, Region};
+///
+/// fsmooth! {
+///     /// The rows of `table` picked by `idx`, each scaled by its row of `w`.
+///     pub fn gather(table: [[f64; 2]; m], idx: [usize; p], w: [f64; p]) -> [[f64; 2]; p] {
+///         build(p, |j| smul(table[idx[j]], w[j]))
+///     }
+/// }
+///
+/// fn describe(r: Result<(), Error>) -> String {
+///     match r {
+///         Ok(()) => "ok".to_string(),
+///         Err(Error::Shape { arg, .. }) => format!("bad length of `{arg}`"),
+///         Err(e) => e.to_string(),
+///     }
+/// }
+///
+/// let table = [1.0, 2.0, 3.0, 4.0];
+/// let mut out = [0.0; 4];
+/// let mut region = Region::new();
+/// assert_eq!(describe(gather(&mut out, &table, &[1, 0], &[1.0, 2.0], &mut region)), "ok");
+/// assert_eq!(out, [3.0, 4.0, 2.0, 4.0]);
+/// assert_eq!(describe(gather(&mut out, &table, &[1, 0], &[1.0], &mut region)), "bad length of `w`");
+/// assert_eq!(
+///     describe(gather(&mut out, &table, &[1, 5], &[1.0, 2.0], &mut region)),
+///     "index 5 out of bounds for an array of length 2",
+/// );
+/// assert_eq!(out, [3.0, 4.0, 2.0, 4.0]); // untouched: index arrays are checked at entry
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// An argument (or `out`) has the wrong length.
+    /// An argument (or an output, `out` or `outI`) has the wrong length: found before
+    /// anything is written.
+    ///
+    /// With the `stencil` kernel of [`Region`](crate::Region)'s example (`a: [f64; n]` to
+    /// `[f64; n - 2]`, with `n` scratch slots):
+    ///
+    /// ```
+    /// # use fsmooth::{fsmooth, Error, Region};
+    /// # fsmooth! {
+    /// #     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+    /// #         let s = smul(a, 0.5);
+    /// #         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+    /// #     }
+    /// # }
+    /// let mut out = [0.0; 2];
+    /// let err = stencil(&mut out, &[1.0, 2.0, 3.0], &mut Region::new());
+    /// assert_eq!(err, Err(Error::Shape { arg: "out", expected: 1, found: 2 }));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "argument `out` has length 2, but the kernel's signature requires 1",
+    /// );
+    /// ```
     Shape {
-        /// The parameter's name, or `out`.
+        /// The parameter's name, or `out` (`out0`, `out1`, .. for several results).
         arg: &'static str,
         /// The length the kernel's signature requires, given the sizes bound so far.
         expected: usize,
         /// The length passed.
         found: usize,
     },
-    /// The region's slab is shorter than the kernel's `scratch_len`.
+    /// The region's slab is shorter than the kernel's `scratch_len` (or an owned or arena
+    /// region could not allocate): found before anything is written.
+    ///
+    /// With the `stencil` kernel of [`Region`](crate::Region)'s example (`a: [f64; n]` to
+    /// `[f64; n - 2]`, with `n` scratch slots):
+    ///
+    /// ```
+    /// # use fsmooth::{fsmooth, Error, Region};
+    /// # fsmooth! {
+    /// #     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+    /// #         let s = smul(a, 0.5);
+    /// #         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+    /// #     }
+    /// # }
+    /// let mut out = [0.0; 2];
+    /// let mut slab = [0.0; 3];
+    /// let err = stencil(&mut out, &[1.0, 2.0, 3.0, 4.0], &mut Region::from_slab(&mut slab));
+    /// assert_eq!(err, Err(Error::Scratch { needed: 4, available: 3 }));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "scratch slab too short: the call needs 4 f64 slots, the region has 3",
+    /// );
+    /// ```
     Scratch {
         /// Slots the call needs.
         needed: usize,
@@ -22,13 +107,55 @@ pub enum Error {
         available: usize,
     },
     /// An index or slice bound that could not be proven at compile time was out of range.
+    ///
+    /// An element of an index array used as an index (`table[idx[j]]`) is checked at entry,
+    /// before anything is written; other indexes computed from data are checked where they
+    /// are read, inside the loops:
+    ///
+    /// ```
+    /// use fsmooth::{fsmooth, Error, Region};
+    ///
+    /// fsmooth! {
+    ///     /// `v` at the positions `x`, truncated (`as usize` saturates, NaN gives 0).
+    ///     pub fn lookup(v: [f64; m], x: [f64; n]) -> [f64; n] {
+    ///         build(n, |i| v[x[i] as usize])
+    ///     }
+    /// }
+    ///
+    /// let mut out = [-1.0; 3];
+    /// let err = lookup(&mut out, &[10.0, 20.0], &[1.5, 4.0, 0.0], &mut Region::new());
+    /// assert_eq!(err, Err(Error::Index { index: 4, len: 2 }));
+    /// assert_eq!(out, [20.0, -1.0, -1.0]); // written up to the bad index
+    /// ```
     Index {
         /// The offending index (for a slice, its end).
         index: usize,
         /// The length of the array indexed.
         len: usize,
     },
-    /// `usize` arithmetic that would underflow or overflow, or `/` and `%` by zero.
+    /// `usize` arithmetic that would underflow or overflow, `/` or `%` by zero, or a size
+    /// division with a remainder. On a size (`n - 2` with `n = 1`) it is found at entry,
+    /// before anything is written.
+    ///
+    /// With the `stencil` kernel of [`Region`](crate::Region)'s example (`a: [f64; n]` to
+    /// `[f64; n - 2]`, with `n` scratch slots):
+    ///
+    /// ```
+    /// # use fsmooth::{fsmooth, Error, Region};
+    /// # fsmooth! {
+    /// #     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+    /// #         let s = smul(a, 0.5);
+    /// #         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+    /// #     }
+    /// # }
+    /// let mut out = [0.0; 0];
+    /// let err = stencil(&mut out, &[1.0], &mut Region::new());
+    /// assert_eq!(err, Err(Error::Arithmetic { expr: "n - 2" }));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "size arithmetic `n - 2` underflows, overflows or divides by zero",
+    /// );
+    /// ```
     Arithmetic {
         /// The expression, as written in the kernel.
         expr: &'static str,

@@ -1,7 +1,46 @@
 use crate::Error;
 
-/// Where a kernel's intermediates live (the DPS paper's `alloc`): one frame of f64 slots per
-/// call, sized by the kernel's `scratch_len`.
+/// Where a kernel's intermediate arrays live (the DPS paper's `alloc`).
+///
+/// Every kernel takes `region: &mut Region<'_>` as its last argument and takes one frame from
+/// it per call: exactly `k::scratch_len(..)` slots (`k::SCRATCH_LEN` for a kernel without size
+/// names) of 8 bytes, an `f64` or a `usize` per slot, or two `f32`s. The frame does not
+/// outlive the call, so one region serves any number of calls, of any kernels, one after the
+/// other. A frame holds whatever the previous call left there: generated code writes every
+/// slot before reading it.
+///
+/// | constructor | memory | feature |
+/// | --- | --- | --- |
+/// | [`Region::from_slab`] | your `&mut [f64]`; no allocator | none (`no_std`) |
+/// | [`Region::new`] | a buffer the region owns, grown to the largest frame asked for | `alloc` (default) |
+/// | `Region::in_bump` | frames from your `bumpalo::Bump` arena | `bumpalo` |
+///
+/// When the memory is too short (a slab shorter than the frame, a failed allocation), the call
+/// returns [`Error::Scratch`] before writing anything.
+///
+/// # Example
+///
+/// ```
+/// use fsmooth::{fsmooth, Region};
+///
+/// fsmooth! {
+///     /// Three-point sums of a half-scaled signal: the scaled copy is stored in the frame.
+///     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+///         let s = smul(a, 0.5);
+///         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+///     }
+/// }
+///
+/// let mut region = Region::new();
+/// for n in [5, 50, 500] {
+///     assert_eq!(stencil::scratch_len(n), n); // the frame: `s`, n slots
+///     let a = vec![2.0; n];
+///     let mut out = vec![0.0; stencil::out_len(n)];
+///     stencil(&mut out, &a, &mut region)?;
+///     assert!(out.iter().all(|&x| x == 3.0));
+/// }
+/// # Ok::<(), fsmooth::Error>(())
+/// ```
 pub struct Region<'a> {
     kind: Kind<'a>,
 }
@@ -24,7 +63,37 @@ enum Kind<'a> {
 
 impl<'a> Region<'a> {
     /// A region over caller-owned memory: no allocator is ever used. A slab of exactly the
-    /// kernel's `scratch_len` slots suffices.
+    /// kernel's `scratch_len` slots suffices, and one sized for the largest of several
+    /// kernels serves them all. A shorter one makes the call return [`Error::Scratch`], with
+    /// the outputs untouched.
+    ///
+    /// `scratch_len` is a `const fn` and `SCRATCH_LEN` a constant, so the slab can be an
+    /// array on the stack or a `static` (firmware).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use fsmooth::{fsmooth, Error, Region};
+    ///
+    /// fsmooth! {
+    ///     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+    ///         let s = smul(a, 0.5);
+    ///         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+    ///     }
+    /// }
+    ///
+    /// let a = [1.0, 2.0, 3.0, 4.0];
+    /// let mut out = [0.0; stencil::out_len(4)];
+    ///
+    /// let mut slab = [0.0; stencil::scratch_len(4)];
+    /// stencil(&mut out, &a, &mut Region::from_slab(&mut slab))?;
+    /// assert_eq!(out, [3.0, 4.5]);
+    ///
+    /// let mut short = [0.0; 3];
+    /// let err = stencil(&mut out, &a, &mut Region::from_slab(&mut short));
+    /// assert_eq!(err, Err(Error::Scratch { needed: 4, available: 3 }));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_slab(slab: &'a mut [f64]) -> Region<'a> {
         Region {
             kind: Kind::Slab(slab),
@@ -95,12 +164,31 @@ impl<'a> Region<'a> {
     /// memory (until the caller resets it, which the borrow of `arena` prevents while the
     /// region exists).
     ///
+    /// # Example
+    ///
     /// ```
+    /// use fsmooth::{fsmooth, Region};
+    ///
+    /// fsmooth! {
+    ///     pub fn stencil(a: [f64; n]) -> [f64; n - 2] {
+    ///         let s = smul(a, 0.5);
+    ///         build(n - 2, |i| s[i] + s[i + 1] + s[i + 2])
+    ///     }
+    /// }
+    ///
     /// let arena = bumpalo::Bump::new();
-    /// let mut region = fsmooth_runtime::Region::in_bump(&arena);
-    /// // Pass `&mut region` to kernels as their last argument.
-    /// # let _ = &mut region;
+    /// let mut region = Region::in_bump(&arena);
+    /// let mut out = [0.0; 2];
+    /// stencil(&mut out, &[1.0, 2.0, 3.0, 4.0], &mut region)?;
+    /// let warm = arena.allocated_bytes();
+    /// for _ in 0..10 {
+    ///     stencil(&mut out, &[1.0, 2.0, 3.0, 4.0], &mut region)?;
+    /// }
+    /// assert_eq!(arena.allocated_bytes(), warm); // the same frame, reused
+    /// assert_eq!(out, [3.0, 4.5]);
+    /// # Ok::<(), fsmooth::Error>(())
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "bumpalo")))]
     pub fn in_bump(arena: &'a bumpalo::Bump) -> Region<'a> {
         Region {
             kind: Kind::Bump {
@@ -121,6 +209,31 @@ impl Region<'static> {
     /// frame. It is a growable buffer rather than a bumpalo arena because bumpalo can only
     /// hand out initialised memory without `unsafe`, which meant zero-filling every frame on
     /// every call (half of the blur benchmark's instructions).
+    ///
+    /// `Region::default()` is the same.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use fsmooth::{fsmooth, Region};
+    ///
+    /// fsmooth! {
+    ///     /// Each row minus the mean of all rows: the mean row is stored in the frame.
+    ///     pub fn centre_rows(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+    ///         let mean = smul(build(d, |j| ifold(n, 0.0, |acc, i| acc + x[i][j])), 1.0 / (n as f64));
+    ///         build(n, |i| sub(x[i], mean))
+    ///     }
+    /// }
+    ///
+    /// let mut region = Region::new(); // grows to the largest frame, then reuses it
+    /// let x = [[1.0, 10.0], [3.0, 30.0]];
+    /// let mut out = [[0.0; 2]; 2];
+    /// centre_rows(out.as_flattened_mut(), x.as_flattened(), 2, &mut region)?;
+    /// assert_eq!(centre_rows::scratch_len(2, 2), 2);
+    /// assert_eq!(out, [[-1.0, -10.0], [1.0, 10.0]]);
+    /// # Ok::<(), fsmooth::Error>(())
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn new() -> Region<'static> {
         Region {
             kind: Kind::Owned(alloc::vec::Vec::new()),

@@ -2,13 +2,13 @@
 //! arguments and the result against the declared types), closures, and functions passed
 //! as `fn(..)` parameters, whose uses are checked against that type.
 
+use super::Blocks;
 use super::env::{Denotation, Env, Function, bind, describe_denotation, lookup};
 use super::types::{bind_sizes, check_shape, fmt_ty, settle_ty, ty_size_names};
 use super::value::{Value, describe};
 use super::views::VIEWS;
 use super::{MAX_DEPTH, unwrap_rc};
 use fsmooth_core::front::ast::{Expr, FnDef, Name, Ty};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Appends a line naming the function an error passed through (the innermost few only).
@@ -50,14 +50,22 @@ fn bind_closure_args<'a>(
     Ok(env)
 }
 
-/// The evaluator: the function table, borrowed from an [`Interp`](super::Interp).
+/// The evaluator: the function tables, borrowed from an [`Interp`](super::Interp), and the
+/// block whose body it evaluates (names resolve there).
+#[derive(Clone, Copy)]
 pub(super) struct Evaluator<'a> {
-    pub(super) fns: &'a HashMap<String, FnDef>,
+    pub(super) blocks: &'a Blocks,
+    pub(super) block: usize,
     /// [`super::stack_address`] when the evaluation started.
     pub(super) stack_base: usize,
 }
 
 impl<'a> Evaluator<'a> {
+    /// This evaluator, for the bodies of block `block`.
+    fn at(&self, block: usize) -> Evaluator<'a> {
+        Evaluator { block, ..*self }
+    }
+
     /// Call a block or prelude function: bind sizes, check the arguments, evaluate the body,
     /// check the result.
     pub(super) fn call_fn(
@@ -198,13 +206,18 @@ impl<'a> Evaluator<'a> {
         depth: usize,
     ) -> Result<Denotation<'a>, String> {
         match f {
-            Function::Named(def) => self.call_fn(def, args, depth),
-            Function::Closure { params, body, env } => {
+            Function::Named(def, block) => self.at(*block).call_fn(def, args, depth),
+            Function::Closure {
+                params,
+                body,
+                env,
+                block,
+            } => {
                 if depth > MAX_DEPTH {
                     return Err(too_deep());
                 }
                 let env = bind_closure_args(params, env, args)?;
-                self.eval(body, &env, depth)
+                self.at(*block).eval(body, &env, depth)
             }
             Function::Typed {
                 inner,
@@ -261,8 +274,8 @@ impl<'a> Evaluator<'a> {
             Some(Denotation::Value(_) | Denotation::UnknownSize) => {
                 return Err(format!("`{}` is not a function", name.text));
             }
-            None => match self.fns.get(&name.text) {
-                Some(def) => Rc::new(Function::Named(def)),
+            None => match self.blocks.find(self.block, &name.text) {
+                Some((def, block)) => Rc::new(Function::Named(def, block)),
                 None if VIEWS.contains(&name.text.as_str()) => {
                     return self.view(name, args, env, depth);
                 }

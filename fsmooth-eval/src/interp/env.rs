@@ -28,9 +28,11 @@ pub(super) enum Function<'a> {
         params: &'a [Name],
         body: &'a Expr,
         env: Env<'a>,
+        /// The block it was written in: names in its body resolve there.
+        block: usize,
     },
-    /// A block or prelude function.
-    Named(&'a FnDef),
+    /// A block or prelude function, and its block.
+    Named(&'a FnDef, usize),
     /// A function bound to a parameter (or `let`) of type `fn(params) -> ret`: its
     /// arguments and result are checked against that type, with the sizes of `env`.
     Typed {

@@ -6,7 +6,7 @@ use super::env::{Denotation, Env, Function, bind, lookup};
 use super::scalar;
 use super::types::unknown_size;
 use super::value::{Value, describe, same_shape, unify};
-use super::{STACK_BUDGET, sorted_names, stack_address, unwrap_rc};
+use super::{STACK_BUDGET, stack_address, unwrap_rc};
 use fsmooth_core::front::ast::{BinOp, CastTy, Expr, ExprKind, Let, MathFn, Name, UnOp};
 use fsmooth_core::front::diag::closest;
 use std::rc::Rc;
@@ -64,7 +64,7 @@ impl<'a> Evaluator<'a> {
 
     /// The error for an unknown name, with the closest known name as a hint.
     pub(super) fn unknown_name(&self, name: &str, env: &Env<'a>) -> String {
-        let mut candidates = sorted_names(self.fns);
+        let mut candidates = self.blocks.sorted_names(self.block);
         let mut cur = env.as_ref();
         while let Some(binding) = cur {
             candidates.push(binding.name);
@@ -124,6 +124,7 @@ impl<'a> Evaluator<'a> {
                     params,
                     body,
                     env: env.clone(),
+                    block: self.block,
                 })))
             }
         }
@@ -133,8 +134,10 @@ impl<'a> Evaluator<'a> {
         match lookup(env, &n.text) {
             Some(Denotation::UnknownSize) => Err(unknown_size(&n.text)),
             Some(v) => Ok(v.clone()),
-            None => match self.fns.get(&n.text) {
-                Some(def) => Ok(Denotation::Function(Rc::new(Function::Named(def)))),
+            None => match self.blocks.find(self.block, &n.text) {
+                Some((def, block)) => {
+                    Ok(Denotation::Function(Rc::new(Function::Named(def, block))))
+                }
                 None => Err(self.unknown_name(&n.text, env)),
             },
         }

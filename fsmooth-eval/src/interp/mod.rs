@@ -83,7 +83,7 @@ pub use value::Value;
 
 use call::Evaluator;
 use env::Denotation;
-use fsmooth_core::front::ast::{FnDef, Program};
+use fsmooth_core::front::ast::{FnDef, Imported, Program};
 use fsmooth_core::front::diag::{Diags, closest};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
@@ -109,10 +109,48 @@ fn stack_address() -> usize {
 /// The prelude's source (LANGUAGE.md section 6).
 const PRELUDE: &str = fsmooth_core::front::check::PRELUDE;
 
-/// A program ready to run: the user's functions plus the prelude (user definitions shadow
-/// prelude ones of the same name).
+/// A program ready to run: the user's block, the blocks it imports from (issue 19's
+/// `pub mod` / `use`), and the prelude. Every function belongs to a block, and the names in
+/// its body (and in the closures written there) mean that block's functions and imports,
+/// then the prelude's: a block's function shadows a prelude function of its name in that
+/// block only, as the compiler resolves names.
 pub struct Interp {
-    fns: HashMap<String, FnDef>,
+    blocks: Blocks,
+}
+
+/// Every function, and the names each block sees.
+pub(crate) struct Blocks {
+    /// Every function: the user's block's, then the imported blocks', then the prelude's.
+    defs: Vec<FnDef>,
+    /// The block of each function: 0 the user's, the last the prelude.
+    home: Vec<usize>,
+    /// By block, the functions its bodies can call by name: its own and its imports.
+    names: Vec<HashMap<String, usize>>,
+}
+
+impl Blocks {
+    /// The function called `name` from a body in `block`, and its own block.
+    pub(crate) fn find(&self, block: usize, name: &str) -> Option<(&FnDef, usize)> {
+        let prelude = self.names.len() - 1;
+        let i = self.names[block]
+            .get(name)
+            .or_else(|| self.names[prelude].get(name))?;
+        Some((&self.defs[*i], self.home[*i]))
+    }
+
+    /// The names a body in `block` can call, sorted (so that suggestions do not depend on
+    /// hashing).
+    pub(crate) fn sorted_names(&self, block: usize) -> Vec<&str> {
+        let prelude = self.names.len() - 1;
+        let mut names: Vec<&str> = self.names[block]
+            .keys()
+            .chain(self.names[prelude].keys())
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
 }
 
 impl Interp {
@@ -120,24 +158,96 @@ impl Interp {
     /// prelude. Errors are the parse errors' messages (one per line), or a note that a
     /// function is defined twice in `src`.
     pub fn new(src: &str) -> Result<Interp, String> {
+        Interp::linked(src, &[])
+    }
+
+    /// Like [`Interp::new`], for a block whose `use` items import from other blocks: each
+    /// given as its module path as written in the `use` (`"crate::geometry"`) and its
+    /// source (declaring `pub mod geometry;`). Imports in those blocks are resolved the same
+    /// way. Errors also name an import of no given module, or of no function of it.
+    pub fn linked(src: &str, modules: &[(&str, &str)]) -> Result<Interp, String> {
         let prelude = parse_program(PRELUDE).map_err(|e| format!("in the prelude: {e}"))?;
-        let user = parse_program(src)?;
-        let mut fns = HashMap::new();
-        for f in prelude.fns {
-            let name = f.name.text.clone();
-            if fns.insert(name.clone(), f).is_some() {
-                return Err(format!("the prelude defines `{name}` twice"));
+        let mut programs = vec![parse_program(src)?];
+        // The module path of each imported block, by its index in `programs`.
+        let mut paths: Vec<String> = vec![String::new()];
+        let mut links: Vec<Vec<usize>> = Vec::new();
+        let mut b = 0;
+        while b < programs.len() {
+            let mut to = Vec::new();
+            let wanted: Vec<String> = programs[b].imports.iter().map(|i| i.path_text()).collect();
+            for path in wanted {
+                let k = match paths.iter().position(|p| *p == path) {
+                    Some(k) => k,
+                    None => {
+                        let (_, module) = modules
+                            .iter()
+                            .find(|(p, _)| p.replace(' ', "") == path)
+                            .ok_or_else(|| format!("no block is module `{path}`"))?;
+                        programs.push(parse_program(module)?);
+                        paths.push(path);
+                        programs.len() - 1
+                    }
+                };
+                to.push(k);
+            }
+            links.push(to);
+            b += 1;
+        }
+        let mut defs = Vec::new();
+        let mut home = Vec::new();
+        let mut names: Vec<HashMap<String, usize>> = Vec::new();
+        let mut imports = Vec::new();
+        for (b, program) in programs.into_iter().chain([prelude]).enumerate() {
+            let mut own = HashMap::new();
+            for f in program.fns {
+                let name = f.name.text.clone();
+                if own.insert(name.clone(), defs.len()).is_some() {
+                    return Err(format!("the function `{name}` is defined twice"));
+                }
+                defs.push(f);
+                home.push(b);
+            }
+            names.push(own);
+            imports.push(program.imports);
+        }
+        for (b, to) in links.iter().enumerate() {
+            for (import, &k) in imports[b].iter().zip(to) {
+                // Only a block's own functions are importable: take them before `names[b]`
+                // grows (a block may import from itself only through a cycle, which the
+                // compiler's expansion cannot build).
+                let theirs: Vec<(String, usize)> = names[k]
+                    .iter()
+                    .filter(|(_, i)| home[**i] == k)
+                    .map(|(n, i)| (n.clone(), *i))
+                    .collect();
+                for item in &import.names {
+                    match item {
+                        Imported::Name { name, alias } => {
+                            let (_, i) =
+                                theirs
+                                    .iter()
+                                    .find(|(n, _)| *n == name.text)
+                                    .ok_or_else(|| {
+                                        format!(
+                                            "`{}` is not a function of the block `{}`",
+                                            name.text,
+                                            import.path_text()
+                                        )
+                                    })?;
+                            names[b].insert(alias.text.clone(), *i);
+                        }
+                        Imported::Glob(_) => {
+                            for (n, i) in &theirs {
+                                names[b].entry(n.clone()).or_insert(*i);
+                            }
+                        }
+                    }
+                }
             }
         }
-        let mut seen = std::collections::HashSet::new();
-        for f in user.fns {
-            let name = f.name.text.clone();
-            if !seen.insert(name.clone()) {
-                return Err(format!("the function `{name}` is defined twice"));
-            }
-            fns.insert(name, f);
-        }
-        Ok(Interp { fns })
+        Ok(Interp {
+            blocks: Blocks { defs, home, names },
+        })
     }
 
     /// Call function `name` (kernel or helper) with `args` (arrays as nested
@@ -149,14 +259,15 @@ impl Interp {
     /// [`Value::parts`] is what the generated kernel writes to `outI` (an array, to compare
     /// with [`Value::flatten`]) or returns (a scalar).
     pub fn call(&self, name: &str, args: &[Value]) -> Result<Value, String> {
-        let def = self.fns.get(name).ok_or_else(|| {
-            let hint = closest(name, sorted_names(&self.fns))
+        let (def, block) = self.blocks.find(0, name).ok_or_else(|| {
+            let hint = closest(name, self.blocks.sorted_names(0))
                 .map(|c| format!("; did you mean `{c}`?"))
                 .unwrap_or_default();
             format!("no function `{name}`{hint}")
         })?;
         let evaluator = Evaluator {
-            fns: &self.fns,
+            blocks: &self.blocks,
+            block,
             stack_base: stack_address(),
         };
         let args = args.iter().map(|v| Denotation::from(v.clone())).collect();
@@ -181,11 +292,4 @@ fn parse_program(src: &str) -> Result<Program, String> {
 /// The value inside `v`, cloned only if it is shared.
 fn unwrap_rc(v: Rc<Value>) -> Value {
     Rc::try_unwrap(v).unwrap_or_else(|v| (*v).clone())
-}
-
-/// The function names in sorted order (so that suggestions do not depend on hashing).
-fn sorted_names(fns: &HashMap<String, FnDef>) -> Vec<&str> {
-    let mut names: Vec<&str> = fns.keys().map(String::as_str).collect();
-    names.sort_unstable();
-    names
 }

@@ -601,3 +601,39 @@ fn doc_comments_and_stringify_text() {
     let i = interp("#[doc = \" docs \"] pub fn one() -> f64 { 1.0 }");
     assert_eq!(i.call("one", &[]), Ok(f(1.0)));
 }
+
+#[test]
+fn imported_functions_resolve_names_in_their_own_block() {
+    // `geo`'s `norm2` calls `sq`, which the importing block defines differently; and the
+    // importing block's `dot` shadows the prelude's only there (`geo` still has the prelude's).
+    let geo = "pub mod geo; fn sq(x: f64) -> f64 { x * x } pub fn norm2(v: [f64; n]) -> f64 { ifold(n, 0.0, |a, i| a + sq(v[i])) } pub fn dot2(a: [f64; n]) -> f64 { dot(a, a) }";
+    let user = "use crate::geo::{norm2, dot2 as d2}; fn sq(x: f64) -> f64 { 10.0 * x } fn dot(a: [f64; n], b: [f64; n]) -> f64 { 0.0 }
+        pub fn k(v: [f64; 2]) -> f64 { norm2(v) + sq(1.0) }
+        pub fn j(v: [f64; 2]) -> f64 { d2(v) + dot(v, v) }
+        pub fn m(v: [f64; 2]) -> f64 { sum(map(v, |x| sq(x))) }";
+    let it = Interp::linked(user, &[("crate::geo", geo)]).unwrap();
+    let v = Value::vec(&[1.0, 2.0]);
+    assert_eq!(it.call("k", std::slice::from_ref(&v)), Ok(f(5.0 + 10.0)));
+    assert_eq!(it.call("j", std::slice::from_ref(&v)), Ok(f(5.0)));
+    // A closure passed into the prelude's `map` calls the block's `sq`.
+    assert_eq!(it.call("m", &[v]), Ok(f(30.0)));
+}
+
+#[test]
+fn imports_of_missing_modules_or_names_are_errors() {
+    let geo = "pub mod geo; fn sq(x: f64) -> f64 { x * x }";
+    let e = Interp::linked(
+        "use crate::geo::cube; pub fn k() -> f64 { 1.0 }",
+        &[("crate::geo", geo)],
+    );
+    assert!(e.is_err_and(|e| e.contains("`cube` is not a function of the block `crate::geo`")));
+    let e = Interp::new("use crate::geo::sq; pub fn k() -> f64 { sq(1.0) }");
+    assert!(e.is_err_and(|e| e.contains("no block is module `crate::geo`")));
+    // A glob brings every function of the block; the block's own names win.
+    let it = Interp::linked(
+        "use crate::geo::*; fn sq(x: f64) -> f64 { 2.0 * x } pub fn k() -> f64 { sq(3.0) }",
+        &[("crate::geo", geo)],
+    )
+    .unwrap();
+    assert_eq!(it.call("k", &[]), Ok(f(6.0)));
+}

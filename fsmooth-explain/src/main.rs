@@ -15,6 +15,7 @@ mod memory;
 mod source;
 mod stages;
 
+use proc_macro2::TokenStream;
 use source::Source;
 use stages::{Request, STAGES};
 use std::process::ExitCode;
@@ -82,6 +83,35 @@ fn parse_args(args: &[String]) -> Result<(String, Request), String> {
     Ok((file, request))
 }
 
+/// The file's blocks that declare `pub mod name;`, under every module path an import in the
+/// file names them by. The tool does not follow the file's module nesting: a path whose last
+/// segment is a block's module name means that block (`crate::geometry`,
+/// `self::geometry`); another crate's blocks are not at hand.
+fn modules(blocks: &[TokenStream]) -> Vec<(String, TokenStream)> {
+    let programs: Vec<_> = blocks
+        .iter()
+        .map(|b| fsmooth_core::front::parse::parse(b.clone(), &mut Default::default()))
+        .collect();
+    let mut out: Vec<(String, TokenStream)> = Vec::new();
+    for p in programs.iter().flatten() {
+        for import in &p.imports {
+            let path = import.path_text();
+            let last = path.rsplit("::").next().unwrap_or(&path).to_string();
+            let named = programs.iter().zip(blocks).find(|(q, _)| {
+                q.as_ref()
+                    .and_then(|q| q.module.as_ref())
+                    .is_some_and(|m| m.name.text == last)
+            });
+            if let Some((_, tokens)) = named
+                && !out.iter().any(|(p, _)| *p == path)
+            {
+                out.push((path, tokens.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// The explanation of the file the arguments name, or what went wrong.
 fn run(args: &[String]) -> Result<String, String> {
     let (path, request) = parse_args(args)?;
@@ -94,8 +124,13 @@ fn run(args: &[String]) -> Result<String, String> {
     }
     let (mut out, mut errors) = (String::new(), String::new());
     let (mut kernels, mut helpers) = (Vec::new(), Vec::new());
+    let modules = modules(&blocks);
+    let modules: Vec<(&str, TokenStream)> = modules
+        .iter()
+        .map(|(path, tokens)| (path.as_str(), tokens.clone()))
+        .collect();
     for tokens in blocks {
-        let e = stages::explain(tokens, &source, &request);
+        let e = stages::explain(tokens, &modules, &source, &request);
         out.push_str(&e.text);
         errors.push_str(&e.errors);
         kernels.extend(e.kernels);
@@ -121,5 +156,40 @@ fn run(args: &[String]) -> Result<String, String> {
         // What could be explained, then the errors.
         print!("{out}");
         Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    #[test]
+    fn a_kernel_whose_block_imports_from_another_block_of_the_file() {
+        let dir = std::env::temp_dir().join(format!("fsmooth-explain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("two_blocks.rs");
+        std::fs::write(
+            &file,
+            "fsmooth! { pub mod geo; fn sq(x: f64) -> f64 { x * x } }\n\
+             mod user { fsmooth::fsmooth! { use crate::geo::sq; pub fn k(a: [f64; n]) -> f64 { sum(map(a, |x| sq(x))) } } }\n",
+        )
+        .unwrap();
+        let args: Vec<String> = [file.to_str().unwrap(), "--kernel", "k", "--stage", "core"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let out = run(&args).unwrap();
+        // The imported helper is inlined: its multiplication is in the kernel's core.
+        assert!(out.contains("=== k: core"), "{out}");
+        assert!(out.contains(" * x_"), "{out}");
+        // An import from a block the file does not have is an error, on the import.
+        std::fs::write(
+            &file,
+            "fsmooth! { use crate::geo::sq; pub fn k(a: [f64; n]) -> f64 { sum(a) } }\n",
+        )
+        .unwrap();
+        let err = run(&args).unwrap_err();
+        assert!(err.contains("no block is module `crate::geo`"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -58,11 +58,17 @@ pub struct Explained {
     pub helpers: Vec<String>,
 }
 
-/// Explain one block's kernels as `request` asks.
-pub fn explain(tokens: TokenStream, source: &Source, request: &Request) -> Explained {
+/// Explain one block's kernels as `request` asks. `modules`: the blocks its imports name,
+/// by module path as written ([`pipeline::front_with`]).
+pub fn explain(
+    tokens: TokenStream,
+    modules: &[(&str, TokenStream)],
+    source: &Source,
+    request: &Request,
+) -> Explained {
     let mut out = Explained::default();
     let mut diags = Diags::default();
-    let checked = pipeline::front(tokens, &mut diags);
+    let checked = pipeline::front_with(tokens, modules, &mut diags);
     if let Some(c) = &checked {
         let user = &c.scope.fns[..c.scope.user];
         out.kernels = user

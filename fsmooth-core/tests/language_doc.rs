@@ -56,6 +56,57 @@ fn fsmooth_source(block: &str) -> Option<String> {
     (code.contains("fn ") && !rust_only.iter().any(|r| code.contains(r))).then_some(code)
 }
 
+/// Every `fsmooth! { .. }` block of an example, in order (several when blocks import from
+/// each other).
+fn all_blocks(block: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = block;
+    while let Some(at) = rest.find("fsmooth! {") {
+        let inner = &rest[at + "fsmooth! {".len()..];
+        let mut depth = 1;
+        let mut end = inner.len();
+        for (k, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(inner[..end].to_string());
+        rest = &inner[end..];
+    }
+    out
+}
+
+/// An example of several blocks (section 13): each compiles, its imports linked to the
+/// example's blocks that declare `pub mod name;` (as `crate::name`). The expansions, joined.
+fn expand_blocks(blocks: &[String]) -> Result<String, String> {
+    let mut modules: Vec<(String, proc_macro2::TokenStream)> = Vec::new();
+    for b in blocks {
+        let tokens: proc_macro2::TokenStream = b.parse().map_err(|e| format!("{e:?}"))?;
+        let decl = b.split("pub mod ").nth(1).and_then(|r| r.split(';').next());
+        if let Some(name) = decl {
+            modules.push((format!("crate::{}", name.trim()), tokens));
+        }
+    }
+    let modules: Vec<(&str, proc_macro2::TokenStream)> = modules
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.clone()))
+        .collect();
+    let mut out = String::new();
+    for b in blocks {
+        let tokens: proc_macro2::TokenStream = b.parse().map_err(|e| format!("{e:?}"))?;
+        out += &fsmooth_core::pipeline::compile_with(tokens, &modules).to_string();
+    }
+    Ok(out)
+}
+
 #[test]
 fn every_fsmooth_example_in_the_language_reference_compiles() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/language.md");
@@ -71,7 +122,13 @@ fn every_fsmooth_example_in_the_language_reference_compiles() {
             let tokens: proc_macro2::TokenStream = src.parse().map_err(|e| format!("{e:?}"))?;
             Ok(fsmooth_core::expand(tokens).to_string())
         };
-        let mut out = match expand(&src) {
+        let blocks = all_blocks(&block);
+        let expanded = if blocks.len() > 1 {
+            expand_blocks(&blocks)
+        } else {
+            expand(&src)
+        };
+        let mut out = match expanded {
             Ok(out) => out,
             Err(e) => {
                 failures.push(format!("line {line}: does not tokenize: {e}"));

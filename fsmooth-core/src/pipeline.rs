@@ -77,7 +77,7 @@ fn check_linked(blocks: Vec<imports::Block>, diags: &mut Diags) -> Checked {
 /// What the front end gives.
 pub enum Front {
     /// The block, checked (its errors in the diagnostics).
-    Checked(Checked),
+    Checked(Box<Checked>),
     /// An import's source is missing: the block expands to this call of the exporting
     /// block's macro, which calls `fsmooth!` again with the source ([`imports`]).
     Fetch(TokenStream),
@@ -98,7 +98,7 @@ pub fn front_linked(tokens: TokenStream, diags: &mut Diags) -> Front {
     };
     match imports::link(program, &sections) {
         imports::Linked::Missing(m) => Front::Fetch(m.fetch(&tokens)),
-        imports::Linked::Blocks(blocks) => Front::Checked(check_linked(blocks, diags)),
+        imports::Linked::Blocks(blocks) => Front::Checked(Box::new(check_linked(blocks, diags))),
     }
 }
 
@@ -232,7 +232,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
 pub fn compile(tokens: TokenStream) -> TokenStream {
     let mut diags = Diags::default();
     let checked = match front_linked(tokens.clone(), &mut diags) {
-        Front::Checked(c) => c,
+        Front::Checked(c) => *c,
         Front::Fetch(call) => return call,
         Front::Unparsed => return diags.to_compile_errors(),
     };

@@ -26,12 +26,16 @@ pub fn module(
             ::fsmooth::fsmooth! { #section $($rest)* }
         };
     };
+    // The source's `crate::` paths are the importing blocks' to resolve (against the
+    // exporting crate, through the `$crate` the macro passes along), so clippy's
+    // `crate_in_macro_def` does not apply.
     // Other crates reach a `pub` module's macro: it is exported (at the crate root, hence
     // the id in its name) and re-exported here; otherwise it stays in its crate.
     let export = if decl.exported() {
         quote! {
             #[doc(hidden)]
             #[macro_export]
+            #[allow(clippy::crate_in_macro_def)]
             macro_rules! #mac { #rules }
             #[doc(hidden)]
             pub use #mac as #reach;
@@ -39,6 +43,7 @@ pub fn module(
     } else {
         quote! {
             #[doc(hidden)]
+            #[allow(clippy::crate_in_macro_def)]
             macro_rules! #mac { #rules }
             #[doc(hidden)]
             #[allow(unused_imports)]

@@ -2,6 +2,9 @@
 //! plain-Rust reference and ADBench's known answer, exactly as the same kernels written in
 //! one block do; and the library's own kernels run from this crate.
 
+// ADBench's known answers are written as published.
+#![allow(clippy::excessive_precision)]
+
 use fsmooth::{Error, Region};
 use fsmooth_example_geometry::{estimators::camera, geometry};
 use fsmooth_example_reproj::{objective, project_first, rotate_all};

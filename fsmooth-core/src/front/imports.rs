@@ -294,12 +294,19 @@ pub fn section_template(id: &str, failed: bool, source: &TokenStream) -> TokenSt
     quote!(@ #marker { $requester [$($path)*] ($crate) #id #failed { #source } })
 }
 
-/// An exporting block's id: its module's name and a hash of its tokens, so that two
-/// blocks' macros never share a name in their crate's root.
+/// An exporting block's id: its module's name and a hash of its tokens and of where they
+/// are, so that two blocks' macros never share a name in their crate's root (two modules
+/// may hold blocks of the same source: the same helpers, say).
 pub fn block_id(module: &str, tokens: &TokenStream) -> String {
+    let place = tokens.clone().into_iter().next().map(|t| {
+        let span = t.span();
+        let start = span.start();
+        format!("{}:{}:{}", span.file(), start.line, start.column)
+    });
     // FNV-1a: stable across builds, so expansions are reproducible.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in tokens.to_string().bytes() {
+    let text = tokens.to_string();
+    for b in text.bytes().chain(place.unwrap_or_default().bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -373,9 +380,17 @@ mod tests {
     }
 
     #[test]
-    fn ids_differ_by_source() {
+    fn ids_differ_by_source_and_by_place() {
         let a = block_id("m", &"fn f() -> f64 { 1.0 }".parse().unwrap());
         let b = block_id("m", &"fn f() -> f64 { 2.0 }".parse().unwrap());
         assert!(a.starts_with("m_") && a != b);
+        // The same source twice, on two lines.
+        let two: Vec<TokenTree> = "fn\nfn"
+            .parse::<TokenStream>()
+            .unwrap()
+            .into_iter()
+            .collect();
+        let at = |t: &TokenTree| block_id("m", &TokenStream::from(t.clone()));
+        assert_ne!(at(&two[0]), at(&two[1]));
     }
 }

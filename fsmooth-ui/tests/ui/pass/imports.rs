@@ -23,7 +23,21 @@ fsmooth::fsmooth! {
     pub fn turn(x: [f64; 3]) -> [f64; 3] { rodrigues([0.0, 0.0, 0.0], x) }
 }
 
+// Two blocks of the same source in two modules: their exported macros have distinct names.
+pub mod twin_a {
+    fsmooth::fsmooth! { pub mod same; pub fn one() -> f64 { 1.0 } }
+}
+pub mod twin_b {
+    fsmooth::fsmooth! { pub mod same; pub fn one() -> f64 { 1.0 } }
+}
+fsmooth::fsmooth! {
+    use crate::twin_a::same::one;
+    use crate::twin_b::same::{one as uno};
+    pub fn two() -> f64 { one() + uno() }
+}
+
 fn main() {
+    assert_eq!(two(&mut fsmooth::Region::new()), Ok(2.0));
     let r = &mut fsmooth::Region::new();
     assert_eq!(small::four(1.5, r), Ok(6.0));
     assert_eq!(middle::chain::eight(1.0, r), Ok(8.0));

@@ -10,3 +10,4 @@ pub mod check;
 pub mod diag;
 pub mod parse;
 pub mod size;
+pub mod unused;

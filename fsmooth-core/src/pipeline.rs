@@ -17,6 +17,7 @@
 //! | lower | row streams | [`crate::lir::row_streams`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
+//! | emit | unused names, reported by rustc's lints | [`crate::front::unused`], [`crate::emit::lints`] | no errors |
 //!
 //! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
 //! kernel to an observer after every pass (the explain tool prints from there) and, in
@@ -28,6 +29,7 @@ use crate::front::ast::{Options, Storage};
 use crate::front::check::{self, Scope};
 use crate::front::diag::Diags;
 use crate::front::parse;
+use crate::front::unused::{self, Unused};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
@@ -41,15 +43,23 @@ pub struct Checked {
     pub scope: Scope,
     /// The public kernels that checked, in block order.
     pub kernels: Vec<Kernel>,
+    /// What the block leaves unused (reported only when it has no errors).
+    pub unused: Unused,
 }
 
 /// The front end: parse the block's tokens and check it. Every problem goes to `diags`;
 /// `None` when the block did not parse.
 pub fn front(tokens: TokenStream, diags: &mut Diags) -> Option<Checked> {
     let program = parse::parse(tokens, diags)?;
+    // Until imports are linked, any call the block does not resolve may go through a glob.
+    let unused = unused::find(&program, &|_, _| true);
     let scope = Scope::new(program);
     let kernels = check::check(&scope, diags);
-    Some(Checked { scope, kernels })
+    Some(Checked {
+        scope,
+        kernels,
+        unused,
+    })
 }
 
 /// Watches the middle passes: called with each pass's name and the kernel after it.
@@ -201,13 +211,19 @@ pub fn compile(tokens: TokenStream) -> TokenStream {
     if !diags.is_empty() {
         return emit::errors(&diags, &checked.scope);
     }
-    kernels
+    let mut out: TokenStream = kernels
         .into_iter()
         .map(|k| {
             let planned = lower(&k, options);
             emit::kernel(&k, planned, options)
         })
-        .collect()
+        .collect();
+    let scope = &checked.scope;
+    out.extend(emit::lints::unused(
+        &scope.fns[..scope.user],
+        &checked.unused,
+    ));
+    out
 }
 
 /// The pipeline up to the loop IR, for testing the translation: each public kernel after the

@@ -1,0 +1,23 @@
+#![deny(unused)]
+use fsmooth::fsmooth;
+
+fsmooth! {
+    fn square(x: f64) -> f64 {
+        x * x
+    }
+
+    // Called only by `norm2`, which no kernel calls.
+    fn sum_of_squares(v: [f64; n]) -> f64 {
+        sum(map(v, square))
+    }
+
+    fn norm2(v: [f64; n]) -> f64 {
+        sum_of_squares(v).sqrt()
+    }
+
+    pub fn total(v: [f64; n]) -> f64 {
+        sum(v)
+    }
+}
+
+fn main() {}

@@ -39,13 +39,15 @@ pub fn unused(fns: &[FnDef], found: &Unused) -> TokenStream {
             let id = ident(&b.text, b.span);
             quote!(let #id: ::core::convert::Infallible;)
         });
-        let body = Group::new(Delimiter::Brace, lets.collect());
+        let mut body = Group::new(Delimiter::Brace, lets.collect());
         if finding.is_some_and(|u| u.dead) {
-            // Every token at the helper's name: the item is the user's to rustc.
+            // Every token of the item at the helper's name (the bindings inside keep their
+            // own): the item is the user's to rustc.
             let at = f.name.span;
             let name = ident(&f.name.text, at);
-            let item = respan(quote!(fn #name() #body), at);
-            out.extend(quote!(const _: () = { #(#attrs)* #item };));
+            body.set_span(at);
+            let head = respan(quote!(fn #name()), at);
+            out.extend(quote!(const _: () = { #(#attrs)* #head #body };));
         } else if finding.is_some() || expects {
             out.extend(quote!(const _: () = { #(#attrs)* fn __fsmooth_unused() #body };));
         }

@@ -11,7 +11,8 @@ fsmooth! {
         sum(map(v, square))
     }
 
-    fn norm2(v: [f64; n]) -> f64 {
+    // A dead helper's unused bindings are reported too, each on its own token.
+    fn norm2(v: [f64; n], w: f64) -> f64 {
         sum_of_squares(v).sqrt()
     }
 

@@ -9,9 +9,9 @@
 //!   inside `const _: () = { .. };`, under `f`'s lint attributes: `unused_variables`. (Of a
 //!   type no constant can have: rustc suggests "the similarly named constant" of the
 //!   binding's type, which for `()` would be the `const _` itself.)
-//! - A dead helper `h` is `fn h() { .. }` written entirely at the helper's name (rustc's
-//!   `dead_code` skips items whose tokens come from a macro), under `h`'s lint attributes;
-//!   its unused bindings go in its body.
+//! - A dead helper `h` is `fn h() { .. }` with its `fn`, name and braces at the helper's
+//!   name (rustc's `dead_code` skips items whose tokens come from a macro), under `h`'s
+//!   lint attributes; its unused bindings go in its body.
 //! - An unused import is `use ::core::mem::drop as g;` at the import's tokens, a glob
 //!   `use ::core::mem::*;` at its `*`: `unused_imports`.
 //!

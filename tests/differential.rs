@@ -71,7 +71,7 @@ mod k {
 
         /// Power iteration, `iters` given as a size.
         pub fn power(a: [[f64; n]; n], v0: [f64; n], iters: usize) -> [f64; n] {
-            ifold(iters, v0, |v, it| {
+            ifold(iters, v0, |v, _it| {
                 let u = matvec(a, v);
                 smul(u, 1.0 / norm(u))
             })
@@ -322,15 +322,15 @@ mod found {
         /// same-element rule looked for that loop inside the `let` (the compiler then
         /// recursed until the stack overflowed).
         pub fn outer_index(a: [f64; n], b: [f64; m]) -> [[f64; m]; n] {
-            build(n, |i1| (outer({ let v2 = map(a, |q3| b[0 % m]); emul(v2, v2) }, b))[i1])
+            build(n, |i1| (outer({ let v2 = map(a, |_q3| b[0 % m]); emul(v2, v2) }, b))[i1])
         }
 
         /// A fill of the frame read the frame through an outer loop's stream (`acc7[i9]`),
         /// a borrow rustc rejects.
         pub fn fill_reads_its_buffer(b: [f64; m], s: f64, p: usize) -> [f64; m] {
-            ifold(m, b, |acc7, i8| add(smul(acc7, 0.5), build(m, |i9| {
-                let r = if s < 2.5 { map(build(p, |z| s), |q10| acc7[i9]) } else { build(p, |z| s) };
-                dot(r, build(p, |z| s + 1.0))
+            ifold(m, b, |acc7, _i8| add(smul(acc7, 0.5), build(m, |i9| {
+                let r = if s < 2.5 { map(build(p, |_z| s), |_q10| acc7[i9]) } else { build(p, |_z| s) };
+                dot(r, build(p, |_z| s + 1.0))
             })))
         }
     }
@@ -349,7 +349,7 @@ mod found_v2 {
         /// A costly call on a scan's state, inside a build, was taken for invariant and
         /// moved out of the build, out of its variable's scope.
         pub fn scan_state_call(b: [f64; m], n: usize) -> [[f64; m]; n] {
-            build(n, |i| scan(m, 1.5, |x, l| x * 0.5 + x.cos() * b[l]))
+            build(n, |_i| scan(m, 1.5, |x, l| x * 0.5 + x.cos() * b[l]))
         }
 
         /// A `concat` read at an index that binds a variable of its own: the choice of
@@ -374,7 +374,7 @@ mod found_v2_unfused {
         /// Zero windows mapped into a buffer of no slots: the code filling and reading it
         /// named a frame that was never taken (`scratch`, an unknown name to rustc).
         pub fn zero_windows(c: [[f64; m]; n], m: usize, s: f64) -> f64 {
-            sum(map(slide(3, [s, 0.5]), |w| c[0][0])) + s
+            sum(map(slide(3, [s, 0.5]), |_w| c[0][0])) + s
         }
     }
 }

@@ -53,7 +53,7 @@ mod k {
         }
 
         pub fn iterate(a0: [f64; n], steps: usize) -> [f64; n] {
-            ifold(steps, a0, |a, t| build(n, |i| 0.5 * a[i] + 0.25))
+            ifold(steps, a0, |a, _t| build(n, |i| 0.5 * a[i] + 0.25))
         }
 
         /// A gather through a column of an observation table.

@@ -34,7 +34,7 @@ mod with_views {
 
         /// Fibonacci pairs: an array-state scan.
         pub fn fib(k: usize) -> [[f64; 2]; k] {
-            scan(k, [0.0, 1.0], |a, i| [a[1], a[0] + a[1]])
+            scan(k, [0.0, 1.0], |a, _i| [a[1], a[0] + a[1]])
         }
 
         pub fn cat(a: [f64; n], b: [f64; m]) -> [f64; n + m] {
@@ -71,11 +71,11 @@ mod with_views {
 
         /// Tuple folds with literal counts (written out by unrolling).
         pub fn rot(a: [f64; 3]) -> ([f64; 3], f64) {
-            ifold(4, (a, 0.0), |(v, t), i| (build(3, |j| v[(j + 1) % 3]), t + v[0]))
+            ifold(4, (a, 0.0), |(v, t), _i| (build(3, |j| v[(j + 1) % 3]), t + v[0]))
         }
 
         pub fn powers(x: f64) -> (f64, f64) {
-            ifold(3, (1.0, 0.0), |(p, s), i| (p * x, s + p))
+            ifold(3, (1.0, 0.0), |(p, s), _i| (p * x, s + p))
         }
 
         /// A scan stored in the frame whose step reads another stored array: the loop cannot

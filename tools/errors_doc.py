@@ -27,6 +27,7 @@ groups = [
     ("Blocks that import from other blocks", ["import_unknown_name", "import_not_reexported", "import_clash", "import_call_shape", "import_other_crate_shape", "import_from_failed_block", "import_relative_in_exported_block", "import_missing_module", "import_not_a_block"]),
     ("Several errors at once", ["two_errors_and_a_valid_kernel", "errors_in_source_order"]),
     ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size"]),
+    ("Warnings, denied: unused names", ["unused_let", "unused_parameter", "unused_closure_parameter", "unused_tuple_component", "unused_helper", "unused_import", "unused_expectation_unmet"]),
 ]
 
 cases = sorted(p.stem for p in fail.glob("*.rs"))
@@ -47,6 +48,10 @@ out = [
     "an error every kernel keeps its signature, so calls to it raise no second error. Inside a",
     "kernel, a name whose definition failed (a `let` whose value is wrong, a parameter whose",
     "type is not one) stays bound, and its uses raise no second error either.",
+    "",
+    "A block that compiles may still warn, through rustc's own lints on its tokens: unused",
+    "`let`s, parameters, closure parameters, helpers and imports (the last section shows them",
+    "denied; docs/language.md says how to silence them).",
     "",
 ]
 for title, cs in groups:

@@ -68,7 +68,7 @@ macro_rules! v2_block {
 
             /// A 3x3 filter with weights `k` over a zero-padded image: same size out.
             pub fn filter3x3(img: [[f64; w]; h], w: usize, k: [[f64; 3]; 3]) -> [[f64; w]; h] {
-                let p = pad(build(h, |y| pad(img[y], 1, 1, 0.0)), 1, 1, build(w + 2, |j| 0.0));
+                let p = pad(build(h, |y| pad(img[y], 1, 1, 0.0)), 1, 1, build(w + 2, |_j| 0.0));
                 build(h, |y| build(w, |x| {
                     sum(build(3, |dy| dot(k[dy], slide(3, p[y + dy])[x])))
                 }))

@@ -2,6 +2,7 @@
 //!
 //! | phase | pass | module | runs when |
 //! | --- | --- | --- | --- |
+//! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
@@ -17,6 +18,8 @@
 //! | lower | row streams | [`crate::lir::row_streams`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
+//! | emit | unused names, reported by rustc's lints | [`crate::front::unused`], [`crate::emit::lints`] | no errors |
+//! | emit | the block's module, with the hidden macro handing its source to importing blocks | [`crate::emit::export`] | `pub mod name;` |
 //!
 //! [`middle`] runs the core-to-core passes through a [`Passes`] runner, which hands each
 //! kernel to an observer after every pass (the explain tool prints from there) and, in
@@ -24,9 +27,10 @@
 //! malformed kernel is an internal compiler error naming the pass, reported as a
 //! `compile_error!` on the kernel's name.
 
-use crate::front::ast::{Options, Storage};
+use crate::front::ast::{self, Options, Storage};
 use crate::front::check::{self, Scope};
 use crate::front::diag::Diags;
+use crate::front::unused::{self, Unused};
 use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
@@ -41,6 +45,8 @@ pub struct Checked {
     pub scope: Scope,
     /// The public kernels that checked, in block order.
     pub kernels: Vec<Kernel>,
+    /// What the block leaves unused (reported only when it has no errors).
+    pub unused: Unused,
 }
 
 /// The front end: parse the block's tokens and check it. Every problem goes to `diags`;
@@ -67,11 +73,31 @@ pub fn front_with(
     }
 }
 
-/// Check the linked blocks: the user's block's kernels, with every imported function in scope.
+/// Check the linked blocks: the user's block's kernels, with every imported function in
+/// scope; and what the user's block leaves unused.
 fn check_linked(blocks: Vec<imports::Block>, diags: &mut Diags) -> Checked {
+    let root = &blocks[0];
+    // A glob brings the functions of the block it names (all of them, unknown, if that
+    // block is not linked: then it is never reported).
+    let brings = |import: &ast::Import, name: &str| {
+        let k = root
+            .program
+            .imports
+            .iter()
+            .position(|i| std::ptr::eq(i, import));
+        match k.and_then(|k| root.links[k]) {
+            Some(to) => blocks[to].program.fns.iter().any(|f| f.name.text == name),
+            None => true,
+        }
+    };
+    let unused = unused::find(&root.program, &brings);
     let scope = Scope::linked(blocks, diags);
     let kernels = check::check(&scope, diags);
-    Checked { scope, kernels }
+    Checked {
+        scope,
+        kernels,
+        unused,
+    }
 }
 
 /// What the front end gives.
@@ -254,7 +280,7 @@ pub fn compile_with(tokens: TokenStream, modules: &[(&str, TokenStream)]) -> Tok
 /// A checked block's kernels compiled, in their module if it declares one (with the
 /// macro handing `own`, its tokens, to importing blocks).
 fn finish(checked: Checked, own: &TokenStream, diags: &mut Diags) -> TokenStream {
-    let (items, failed) = compile_checked(checked.kernels, &checked.scope, diags);
+    let (items, failed) = compile_checked(checked.kernels, &checked.scope, &checked.unused, diags);
     match &checked.scope.module {
         Some(decl) => {
             let id = imports::block_id(&decl.name.text, own);
@@ -267,7 +293,12 @@ fn finish(checked: Checked, own: &TokenStream, diags: &mut Diags) -> TokenStream
 /// The middle, lowering and emission of a checked block's kernels; on an error anywhere,
 /// the errors and every kernel's signature ([`emit::errors`]). Also says whether there was
 /// an error (a block it imports from may have had one, reported there).
-fn compile_checked(kernels: Vec<Kernel>, scope: &Scope, diags: &mut Diags) -> (TokenStream, bool) {
+fn compile_checked(
+    kernels: Vec<Kernel>,
+    scope: &Scope,
+    unused: &Unused,
+    diags: &mut Diags,
+) -> (TokenStream, bool) {
     if !diags.is_empty() || scope.failed.iter().any(|f| *f) {
         return (emit::errors(diags, scope), true);
     }
@@ -285,13 +316,15 @@ fn compile_checked(kernels: Vec<Kernel>, scope: &Scope, diags: &mut Diags) -> (T
     if !diags.is_empty() {
         return (emit::errors(diags, scope), true);
     }
-    let items = middled
+    let mut items: TokenStream = middled
         .into_iter()
         .map(|k| {
             let planned = lower(&k, options);
             emit::kernel(&k, planned, options)
         })
         .collect();
+    // Inside the block's module, if it declares one: attributes on `pub mod name;` apply.
+    items.extend(emit::lints::unused(&scope.fns[..scope.user], unused));
     (items, false)
 }
 

@@ -1,7 +1,7 @@
 //! Every fsmooth example in docs/language.md compiles: each ```rust block that holds
 //! fsmooth source (a `fsmooth! { .. }` block, or `fn` items written with fsmooth types) is
-//! expanded and must give no error. A block marked ```rust,ignore is skipped (a generated
-//! signature, or an example of a mistake).
+//! expanded and must give no error, nor any warning. A block marked ```rust,ignore is
+//! skipped (a generated signature, or an example of a mistake).
 
 /// The code blocks of `text` fenced as ```rust, with their first line number.
 fn rust_blocks(text: &str) -> Vec<(usize, String)> {
@@ -178,6 +178,17 @@ fn every_fsmooth_example_in_the_language_reference_compiles() {
         if let Some(at) = out.find("compile_error") {
             let msg: String = out[at..].chars().take(300).collect();
             failures.push(format!("line {line}: {msg}"));
+        }
+        // Nor does it warn: an unused name is reported through an item in a `const _`
+        // (unless the example allows it: the item carries the `fn`'s `#[allow(..)]`).
+        for (at, _) in out.match_indices("const _ : () = {") {
+            let item: String = out[at..].chars().take(300).collect();
+            if !item["const _ : () = {".len()..]
+                .trim_start()
+                .starts_with("# [allow (")
+            {
+                failures.push(format!("line {line}: warns: {item}"));
+            }
         }
         checked += 1;
     }

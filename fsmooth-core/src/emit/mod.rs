@@ -4,6 +4,9 @@
 //! The function's body is the planned loop IR ([`crate::pipeline::lower`]: size names read from
 //! the argument lengths, every length checked and the frame taken before anything is
 //! written, then the DPS-translated body), printed one node to one piece of Rust.
+//! [`lints`] has rustc report the block's unused names.
+
+pub mod lints;
 
 mod docs;
 pub mod export;
@@ -115,7 +118,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
         Peaks::default()
     };
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
-    let attrs = &k.attrs;
+    let attrs = lints::kernel_attrs(&k.attrs);
     let (params, ret) = signature(k);
     let m = module(k, &peaks);
     let doc = signature_doc(k);

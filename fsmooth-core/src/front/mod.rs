@@ -11,3 +11,4 @@ pub mod diag;
 pub mod imports;
 pub mod parse;
 pub mod size;
+pub mod unused;

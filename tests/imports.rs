@@ -53,3 +53,20 @@ fn names_resolve_in_the_block_a_function_is_written_in() {
         assert_eq!(geo::norm2(&v, r), Ok(v[0] * v[0] + v[1] * v[1]));
     }
 }
+
+mod shadowing {
+    fsmooth::fsmooth! {
+        fn sum(v: [f64; n]) -> f64 { 42.0 + 0.0 * v[0] }
+        pub fn mine(v: [f64; 2]) -> f64 { sum(v) }
+        pub fn preludes(a: [f64; 2], b: [f64; 2]) -> f64 { dot(a, b) }
+    }
+}
+
+/// A block's function shadows the prelude's in the block only: the prelude's `dot` (a
+/// `sum` of products) keeps the prelude's `sum`.
+#[test]
+fn a_block_shadows_a_prelude_function_in_the_block_only() {
+    let r = &mut Region::new();
+    assert_eq!(shadowing::mine(&[1.0, 2.0], r), Ok(42.0));
+    assert_eq!(shadowing::preludes(&[1.0, 2.0], &[3.0, 4.0], r), Ok(11.0));
+}

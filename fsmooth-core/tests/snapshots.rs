@@ -96,3 +96,11 @@ fn invariant_exp_is_a_table_before_the_loop() {
         "pub fn hoisted(q: [[f64; d]; k], x: [[f64; d]; n], d: usize) -> f64 { ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| dot(map(q[c], |v| v.exp()), x[i])))) }",
     );
 }
+
+#[test]
+fn a_pub_mod_block_is_its_module_with_the_macro_handing_its_source() {
+    check(
+        "exported",
+        "/// Geometry.\npub mod geometry;\nfn sq(x: f64) -> f64 { x * x }\npub fn norm2(v: [f64; 3]) -> f64 { sum(map(v, |x| sq(x))) }",
+    );
+}

@@ -45,7 +45,16 @@ pub fn signature_doc(k: &Kernel) -> TokenStream {
         k.name.text,
         params.join(", ")
     );
-    let mut lines = vec![
+    // Without a doc comment of the user's, a summary line (rustdoc's item lists show it).
+    let documented = k.attrs.iter().any(|a| a.to_string().starts_with("# [doc"));
+    let mut lines = Vec::new();
+    if !documented {
+        lines.push(format!(
+            "The kernel `{}`, compiled by `fsmooth!`.",
+            k.name.text
+        ));
+    }
+    lines.extend([
         String::new(),
         "# Generated signature".to_string(),
         String::new(),
@@ -53,7 +62,7 @@ pub fn signature_doc(k: &Kernel) -> TokenStream {
         sig,
         "```".to_string(),
         String::new(),
-    ];
+    ]);
     let sized = |what: &str| {
         if k.shape_sizes.is_empty() {
             format!("`{}::{}`", k.name.text, what.to_uppercase())
@@ -106,6 +115,13 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("`add2::scratch_len(n)` slots"), "{text}");
-        assert!(text.starts_with(" Sum."), "{text}");
+        assert!(text.starts_with(" Sum.\n \n # Generated"), "{text}");
+        let out = crate::expand("pub fn k(a: f64) -> f64 { a }".parse().unwrap()).to_string();
+        assert!(
+            out.starts_with(
+                "# [doc = \" The kernel `k`, compiled by `fsmooth!`.\"] # [doc = \" \"]"
+            ),
+            "{out}"
+        );
     }
 }

@@ -1,3 +1,18 @@
+/// The kernel `add3`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn add3(out: &mut [f64], a: &[f64], b: &[f64], c: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[f64; n]`, `add3::out_len(n)` elements
+/// - `a`: `[f64; n]`
+/// - `b`: `[f64; n]`
+/// - `c`: `[f64; n]`
+/// - `region`: scratch for the intermediate arrays, `add3::scratch_len(n)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn add3(

@@ -1,3 +1,17 @@
+/// The kernel `cross3`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn cross3(out: &mut [f64], a: &[f64], b: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[f64; 3]`, `cross3::OUT_LEN` elements
+/// - `a`: `[f64; 3]`
+/// - `b`: `[f64; 3]`
+/// - `region`: scratch for the intermediate arrays, `cross3::SCRATCH_LEN` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn cross3(

@@ -1,3 +1,18 @@
+/// The kernel `dense`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn dense(out: &mut [f64], w: &[f64], b: &[f64], x: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[f64; o]`, `dense::out_len(i, o)` elements
+/// - `w`: `[[f64; i]; o]`
+/// - `b`: `[f64; o]`
+/// - `x`: `[f64; i]`
+/// - `region`: scratch for the intermediate arrays, `dense::scratch_len(i, o)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn dense(

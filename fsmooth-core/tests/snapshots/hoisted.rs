@@ -1,3 +1,17 @@
+/// The kernel `hoisted`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn hoisted(q: &[f64], x: &[f64], d: usize, region: &mut Region<'_>) -> Result<f64, Error>
+/// ```
+///
+/// - `q`: `[[f64; d]; k]`
+/// - `x`: `[[f64; d]; n]`
+/// - `d`: `usize`
+/// - `region`: scratch for the intermediate arrays, `hoisted::scratch_len(d, k, n)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn hoisted(

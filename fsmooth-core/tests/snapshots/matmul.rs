@@ -1,3 +1,18 @@
+/// The kernel `matmul2`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn matmul2(out: &mut [f64], a: &[f64], b: &[f64], k: usize, region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[[f64; m]; n]`, `matmul2::out_len(k, n, m)` elements
+/// - `a`: `[[f64; k]; n]`
+/// - `b`: `[[f64; m]; k]`
+/// - `k`: `usize`
+/// - `region`: scratch for the intermediate arrays, `matmul2::scratch_len(k, n, m)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn matmul2(

@@ -1,3 +1,16 @@
+/// The kernel `norm_add`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn norm_add(a: &[f64], b: &[f64], region: &mut Region<'_>) -> Result<f64, Error>
+/// ```
+///
+/// - `a`: `[f64; n]`
+/// - `b`: `[f64; n]`
+/// - `region`: scratch for the intermediate arrays, `norm_add::scratch_len(n)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn norm_add(

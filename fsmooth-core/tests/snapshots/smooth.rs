@@ -1,3 +1,18 @@
+/// The kernel `smooth`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn smooth(out: &mut [f64], x: &[f64], d: usize, alpha: f64, region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[f64; d]`, `smooth::out_len(d, t)` elements
+/// - `x`: `[[f64; d]; t]`
+/// - `d`: `usize`
+/// - `alpha`: `f64`
+/// - `region`: scratch for the intermediate arrays, `smooth::scratch_len(d, t)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn smooth(

@@ -1,3 +1,16 @@
+/// The kernel `stencil`, compiled by `fsmooth!`.
+///
+/// # Generated signature
+///
+/// ```text
+/// pub fn stencil(out: &mut [f64], a: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// ```
+///
+/// - `out`: the result `[f64; n - 2]`, `stencil::out_len(n)` elements
+/// - `a`: `[f64; n]`
+/// - `region`: scratch for the intermediate arrays, `stencil::scratch_len(n)` slots (`fsmooth::Region`)
+///
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn stencil(

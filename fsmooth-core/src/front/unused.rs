@@ -28,7 +28,7 @@ pub struct FnUnused {
     pub index: usize,
     /// Its unused bindings (parameters, `let`s, closure parameters), in source order.
     pub bindings: Vec<Name>,
-    /// Whether it is a private helper that no kernel calls ([`dead_helpers`]).
+    /// Whether it is a private helper that no kernel calls.
     pub dead: bool,
 }
 

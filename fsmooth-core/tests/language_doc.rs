@@ -25,22 +25,8 @@ fn rust_blocks(text: &str) -> Vec<(usize, String)> {
 /// The fsmooth source of a block: the inside of its `fsmooth! { .. }`, or the block itself
 /// when it holds only fsmooth items; `None` for plain Rust.
 fn fsmooth_source(block: &str) -> Option<String> {
-    if let Some(at) = block.find("fsmooth! {") {
-        let inner = &block[at + "fsmooth! {".len()..];
-        let mut depth = 1;
-        for (k, c) in inner.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(inner[..k].to_string());
-                    }
-                }
-                _ => {}
-            }
-        }
-        return None;
+    if block.contains("fsmooth! {") {
+        return all_blocks(block).into_iter().next();
     }
     // Line comments (not doc comments) may show the generated Rust: not part of the source.
     let code: Vec<&str> = block

@@ -3,7 +3,8 @@
 //! all expand to code or to spanned errors. The valid programs (`fuzz_corpus.fs`) include
 //! tuples and their patterns, kernels with several results, scans and every layout view;
 //! `fuzz_corpus_typed.fs` adds index arrays (gathers), usize arrays, f32 kernels, casts and
-//! the math methods of version 2, mutated alike.
+//! the math methods of version 2, mutated alike; and blocks that import and export (issue
+//! 19), one with an imported block's section as its macro hands it over.
 //!
 //! `cargo test` tries 2,000 of each; the long run (`FSMOOTH_LONG=1`) 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`
@@ -84,10 +85,16 @@ const IDENTS: &[&str] = &[
     "mul_add",
     "atan2",
     "idx",
+    "use",
+    "mod",
+    "pub",
+    "crate",
+    "super",
+    "fsmooth_import",
 ];
 const PUNCTS: &[&str] = &[
     "+", "-", "*", "/", "%", ";", ",", ":", "->", "=", "==", "<", ">", "<=", "!", "&&", "||", "|",
-    ".", "..", "&", "#", "'a", "::",
+    ".", "..", "&", "#", "'a", "::", "@",
 ];
 const LITS: &[&str] = &[
     "0",

@@ -3,8 +3,9 @@
 //! all expand to code or to spanned errors. The valid programs (`fuzz_corpus.fs`) include
 //! tuples and their patterns, kernels with several results, scans and every layout view;
 //! `fuzz_corpus_typed.fs` adds index arrays (gathers), usize arrays, f32 kernels, casts and
-//! the math methods of version 2, mutated alike; and blocks that import and export (issue
-//! 19), one with an imported block's section as its macro hands it over.
+//! the math methods of version 2, mutated alike; and `fuzz_corpus_imports.fs` blocks that
+//! import and export (issue 19), one with an imported block's section as its macro hands
+//! it over (apart, since other tests check the first two corpora's blocks on their own).
 //!
 //! `cargo test` tries 2,000 of each; the long run (`FSMOOTH_LONG=1`) 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test fuzz -- --nocapture`
@@ -270,6 +271,7 @@ fn corpus_blocks() -> impl Iterator<Item = &'static str> {
     include_str!("fuzz_corpus.fs")
         .split("====")
         .chain(include_str!("fuzz_corpus_typed.fs").split("===="))
+        .chain(include_str!("fuzz_corpus_imports.fs").split("===="))
 }
 
 /// The typed corpus is valid too: each block expands without an error.

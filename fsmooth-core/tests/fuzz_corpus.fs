@@ -90,14 +90,3 @@ pub fn run(v0: [f64; n], x: [[f64; n]; t]) -> ([f64; n], f64, [f64; 2 * n], [[f6
     let rows = map(transpose(x), |r| sum(r));
     (v, s, interleave(reverse(v), rows), transpose(x))
 }
-====
-/// Geometry.
-pub mod geo;
-use crate::other::{f, g as h};
-use crate::more::*;
-fn sq(x: f64) -> f64 { x * x }
-pub fn k(v: [f64; n]) -> f64 { sum(map(v, |x| sq(x))) + f(1.0) + h(2.0) }
-====
-@fsmooth_import { "" [crate::geo] (crate) "geo_1" false { pub mod geo; fn sq(x: f64) -> f64 { x * x } } }
-use crate::geo::{sq as square};
-pub fn k(v: [f64; n]) -> f64 { sum(map(v, |x| square(x))) }

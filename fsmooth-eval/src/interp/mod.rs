@@ -72,6 +72,10 @@
 
 mod ad;
 #[cfg(test)]
+mod ad_gmm_tests;
+#[cfg(test)]
+mod ad_prop_tests;
+#[cfg(test)]
 mod ad_tests;
 mod call;
 mod dual;

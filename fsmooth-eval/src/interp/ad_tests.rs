@@ -284,6 +284,38 @@ fn folds_builds_and_scans() {
 }
 
 #[test]
+fn scans_with_tuple_and_array_states() {
+    let src = "
+        pub fn vsp(x: [f64; n], s: ([f64; n], [f64; n])) -> (([f64; n], [f64; n]), [f64; n]) {
+            vjp(|x| scan(n, (0.0, 1.0), |(s, p), i| (s + x[i], p * x[i])), x, s)
+        }
+        pub fn jrot(x: [f64; 2], w: f64, t: f64) -> ([[f64; 2]; 3], [[f64; 2]; 3]) {
+            jvp(|x, w| scan(3, x, |v, i| [v[0] * w.cos() - v[1] * w.sin(),
+                                         v[0] * w.sin() + v[1] * w.cos()]), (x, w), ([0.0, 0.0], t))
+        }";
+    let x = [2.0, 3.0, 5.0];
+    let seed = Value::Tuple(vec![
+        Value::vec(&[1.0, 0.0, 1.0]),
+        Value::vec(&[0.0, 0.0, 1.0]),
+    ]);
+    let v = run(src, "vsp", &[Value::vec(&x), seed]);
+    // s1 + s3 = x0 + (x0 + x1 + x2) and p3 = x0 x1 x2.
+    let want = vec![2.0 + 15.0, 1.0 + 10.0, 1.0 + 6.0];
+    assert_eq!(parts(&v)[1], want);
+    // Rotations by w of (1, 0): states at angles w, 2w, 3w, whose derivatives by w are
+    // k times the state turned a quarter.
+    let w = 0.3f64;
+    let v = run(src, "jrot", &[Value::vec(&[1.0, 0.0]), f(w), f(1.0)]);
+    let want: Vec<f64> = (1..=3)
+        .flat_map(|k| {
+            let a = k as f64 * w;
+            [-(k as f64) * a.sin(), k as f64 * a.cos()]
+        })
+        .collect();
+    assert_close(&parts(&v)[1], &want, 1e-14);
+}
+
+#[test]
 fn slices_and_views() {
     let src = "
         pub fn gslice(x: [f64; 4]) -> (f64, [f64; 4]) { grad(|x| sum(x[1..3]) * x[3], x) }

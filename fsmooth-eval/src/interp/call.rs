@@ -3,6 +3,7 @@
 //! as `fn(..)` parameters, whose uses are checked against that type.
 
 use super::Blocks;
+use super::ad::DERIVATIVES;
 use super::env::{Denotation, Env, Function, bind, describe_denotation, lookup};
 use super::types::{bind_sizes, check_shape, fmt_ty, settle_ty, ty_size_names};
 use super::value::{Value, describe};
@@ -58,6 +59,9 @@ pub(super) struct Evaluator<'a> {
     pub(super) block: usize,
     /// [`super::stack_address`] when the evaluation started.
     pub(super) stack_base: usize,
+    /// Is a function being differentiated (by `jvp`, `vjp` or `grad`) under evaluation?
+    /// Then a derivative form is an error (higher derivatives are not supported).
+    pub(super) differentiating: bool,
 }
 
 impl<'a> Evaluator<'a> {
@@ -199,7 +203,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Apply a function value to arguments; `depth` counts this call.
-    fn invoke(
+    pub(super) fn invoke(
         &self,
         f: &Function<'a>,
         args: Vec<Denotation<'a>>,
@@ -261,7 +265,8 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A call `name(args)`: a function of the environment (a closure, or a parameter or
-    /// `let` bound to a function), else of the table, else a view (section 9).
+    /// `let` bound to a function), else of the table, else a view (section 9) or a
+    /// derivative form (section 12).
     pub(super) fn call(
         &self,
         name: &'a Name,
@@ -278,6 +283,9 @@ impl<'a> Evaluator<'a> {
                 Some((def, block)) => Rc::new(Function::Named(def, block)),
                 None if VIEWS.contains(&name.text.as_str()) => {
                     return self.view(name, args, env, depth);
+                }
+                None if DERIVATIVES.contains(&name.text.as_str()) => {
+                    return self.derivative(name, args, env, depth);
                 }
                 None => return Err(self.unknown_name(&name.text, env)),
             },

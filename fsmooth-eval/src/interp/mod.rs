@@ -37,6 +37,13 @@
 //!   other is an error, as in the checker;
 //! - usize arrays are arrays of [`Value::Usize`]: index arrays (`a[idx[i]]`, a gather) are
 //!   indexes like any other, and one out of range is an error where it is used;
+//! - the derivative forms (section 12: `grad`, `jvp`, `vjp`) are reached by name like the
+//!   views. Forward mode evaluates the function once on dual numbers ([`Value::DualF64`],
+//!   [`Value::DualF32`]: each float of the arguments carries its tangent, and every scalar
+//!   operation propagates it, the derivative of the branch taken at a kink); reverse mode
+//!   runs forward mode once per float of the arguments (a column of the Jacobian each) and
+//!   takes `s^T J`. Slow, but correct as soon as the scalar rules are. The `ad` and `dual`
+//!   parts say exactly what is computed;
 //! - every fault (bad index, bad slice, shape or type mismatch, unknown name, runaway
 //!   recursion) is an `Err` with a description, never a panic.
 //!
@@ -57,12 +64,21 @@
 //! The module is in parts: `value` (the values), `env` (what names stand for), `types`
 //! (sizes and types as written, and values checked against them), `call` (calls and the
 //! evaluator), `eval` (expressions), `scalar` (operators, casts and math on scalars),
-//! `tuples` (tuples, projections, `ifold` and `scan`) and `views` (the layout views).
+//! `tuples` (tuples, projections, `ifold` and `scan`), `views` (the layout views), `ad` (the
+//! derivative forms) and `dual` (the tangents of the scalar operations).
 //!
 //! [`MathFn::eval`]: fsmooth_core::front::ast::MathFn::eval
 //! [`MathFn::eval_f32`]: fsmooth_core::front::ast::MathFn::eval_f32
 
+mod ad;
+#[cfg(test)]
+mod ad_gmm_tests;
+#[cfg(test)]
+mod ad_prop_tests;
+#[cfg(test)]
+mod ad_tests;
 mod call;
+mod dual;
 mod env;
 mod eval;
 mod scalar;
@@ -269,6 +285,7 @@ impl Interp {
             blocks: &self.blocks,
             block,
             stack_base: stack_address(),
+            differentiating: false,
         };
         let args = args.iter().map(|v| Denotation::from(v.clone())).collect();
         match evaluator.call_fn(def, args, 1)? {

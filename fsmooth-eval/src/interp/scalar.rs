@@ -2,7 +2,10 @@
 //! f64 (Rust's f64 operations), f32 (Rust's f32 operations: an f32 value never passes
 //! through f64), untyped float literals (both at once, see [`Value::Untyped`]) and usize
 //! (checked: underflow, overflow and division by zero are errors, never wrapped values).
+//! An operand carrying a tangent (a dual, [`Value::DualF64`]) goes to `dual`, which computes
+//! the value here and then the tangent.
 
+use super::dual;
 use super::value::{Float, Value, describe};
 use fsmooth_core::front::ast::{BinOp, CastTy, MathFn};
 use std::ops::{Add, Div, Mul, Rem, Sub};
@@ -100,6 +103,9 @@ enum FloatsErr {
 /// untyped float takes the other's type; two untyped ones compute both halves, and
 /// compare as f64, the type they default to), or two usize (checked).
 pub(super) fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
+    if a.is_dual() || b.is_dual() {
+        return dual::arithmetic(op, a, b);
+    }
     if let (Value::Usize(x), Value::Usize(y)) = (a, b) {
         return usize_arithmetic(op, *x, *y);
     }
@@ -152,6 +158,9 @@ fn usize_arithmetic(op: BinOp, x: usize, y: usize) -> Result<Value, String> {
 
 /// `-x` for a float.
 pub(super) fn negate(x: &Value) -> Result<Value, String> {
+    if let Some(r) = dual::negate(x) {
+        return Ok(r);
+    }
     match *x {
         Value::F64(x) => Ok(Value::F64(-x)),
         Value::F32(x) => Ok(Value::F32(-x)),
@@ -167,6 +176,9 @@ pub(super) fn negate(x: &Value) -> Result<Value, String> {
 /// f64 to f32 rounds to nearest, usize to a float rounds to nearest. An untyped float is
 /// cast from its f64 value (with nothing to give it a type, it is an f64).
 pub(super) fn cast(x: &Value, to: CastTy) -> Result<Value, String> {
+    if x.is_dual() {
+        return dual::cast(x, to);
+    }
     Ok(match (x, to) {
         (Value::F64(x) | Value::Untyped(x, _), CastTy::F64) => Value::F64(*x),
         (Value::F64(x) | Value::Untyped(x, _), CastTy::F32) => Value::F32(*x as f32),
@@ -193,6 +205,9 @@ pub(super) fn cast(x: &Value, to: CastTy) -> Result<Value, String> {
 pub(super) fn math(f: MathFn, x: &Value, args: &[Value]) -> Result<Value, String> {
     if let Value::Usize(k) = x {
         return usize_math(f, *k, args);
+    }
+    if x.is_dual() || args.iter().any(Value::is_dual) {
+        return dual::math(f, x, args);
     }
     let mut vs: Vec<&Value> = Vec::with_capacity(1 + args.len());
     vs.push(x);
@@ -250,6 +265,9 @@ fn usize_math(f: MathFn, x: usize, args: &[Value]) -> Result<Value, String> {
 
 /// `x.powi(k)` for a float `x` (in its own type).
 pub(super) fn powi(x: &Value, k: i32) -> Result<Value, String> {
+    if x.is_dual() {
+        return dual::powi(x, k);
+    }
     match *x {
         Value::F64(x) => Ok(Value::F64(x.powi(k))),
         Value::F32(x) => Ok(Value::F32(x.powi(k))),

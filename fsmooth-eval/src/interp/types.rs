@@ -179,8 +179,8 @@ pub(super) fn ty_size_names<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
 /// untyped float has either float type (see [`settle_ty`]).
 pub(super) fn check_shape(ty: &Ty, v: &Value, env: &Env<'_>) -> Result<(), String> {
     match (ty, v) {
-        (Ty::F64(_), Value::F64(_) | Value::Untyped(..))
-        | (Ty::F32(_), Value::F32(_) | Value::Untyped(..))
+        (Ty::F64(_), Value::F64(_) | Value::DualF64(..) | Value::Untyped(..))
+        | (Ty::F32(_), Value::F32(_) | Value::DualF32(..) | Value::Untyped(..))
         | (Ty::Usize(_), Value::Usize(_))
         | (Ty::Bool(_), Value::Bool(_)) => Ok(()),
         // An element-type parameter stands for any element (the compiler checks that its

@@ -23,6 +23,14 @@ pub enum Value {
     Array(Vec<Value>),
     /// A tuple `(T1, T2, ..)`: its components (two or more), which may be tuples.
     Tuple(Vec<Value>),
+    /// An `f64` carrying a tangent: its value, then its derivative along the one direction
+    /// being differentiated (a dual number, LANGUAGE.md section 12; see `interp::dual`).
+    /// Only the arguments of a function being differentiated by `jvp`, `vjp` or `grad`,
+    /// and what is computed from them, are duals: [`super::Interp::call`] never returns
+    /// one, and anywhere else an `f64` is expected a dual is one.
+    DualF64(f64, f64),
+    /// An `f32` carrying an `f32` tangent (see [`Value::DualF64`]), computed in f32.
+    DualF32(f32, f32),
 }
 
 /// The two float types.
@@ -88,8 +96,8 @@ impl Value {
 
     /// Row-major flattening of an (arbitrarily nested) array, as the generated kernels lay
     /// arrays out. Scalars flatten to one element (`f32` and `usize` by `as f64`, which is
-    /// exact for f32 and for usize up to 2^53, an untyped float to its f64 value, `bool` to
-    /// 0 or 1); a tuple flattens to its components' flattenings one after the other (to
+    /// exact for f32 and for usize up to 2^53, an untyped float to its f64 value, a dual to
+    /// its value, `bool` to 0 or 1); a tuple flattens to its components' flattenings one after the other (to
     /// compare a kernel's several results one by one, flatten each of [`Value::parts`]).
     pub fn flatten(&self) -> Vec<f64> {
         let mut out = Vec::new();
@@ -99,8 +107,8 @@ impl Value {
 
     fn flatten_into(&self, out: &mut Vec<f64>) {
         match self {
-            Value::F64(x) | Value::Untyped(x, _) => out.push(*x),
-            Value::F32(x) => out.push(f64::from(*x)),
+            Value::F64(x) | Value::Untyped(x, _) | Value::DualF64(x, _) => out.push(*x),
+            Value::F32(x) | Value::DualF32(x, _) => out.push(f64::from(*x)),
             Value::Usize(k) => out.push(*k as f64),
             Value::Bool(b) => out.push(if *b { 1.0 } else { 0.0 }),
             Value::Array(xs) | Value::Tuple(xs) => {
@@ -170,8 +178,8 @@ impl Value {
     /// The type of the first typed float in the value (depth first), if any.
     pub(super) fn float_type(&self) -> Option<Float> {
         match self {
-            Value::F64(_) => Some(Float::F64),
-            Value::F32(_) => Some(Float::F32),
+            Value::F64(_) | Value::DualF64(..) => Some(Float::F64),
+            Value::F32(_) | Value::DualF32(..) => Some(Float::F32),
             Value::Array(xs) | Value::Tuple(xs) => xs.iter().find_map(Value::float_type),
             _ => None,
         }
@@ -195,8 +203,8 @@ pub(super) fn unify(xs: Vec<Value>) -> Vec<Value> {
 /// rustc writes it).
 pub(super) fn describe(v: &Value) -> String {
     match v {
-        Value::F64(_) => "f64".into(),
-        Value::F32(_) => "f32".into(),
+        Value::F64(_) | Value::DualF64(..) => "f64".into(),
+        Value::F32(_) | Value::DualF32(..) => "f32".into(),
         Value::Untyped(..) => "{float}".into(),
         Value::Usize(_) => "usize".into(),
         Value::Bool(_) => "bool".into(),
@@ -216,12 +224,13 @@ pub(super) fn describe(v: &Value) -> String {
 
 /// Same scalar type, or arrays of the same length whose elements pairwise have the same
 /// shape, or tuples of as many components whose components pairwise have the same shape.
-/// An untyped float has the shape of either float type (it takes the type it meets).
+/// An untyped float has the shape of either float type (it takes the type it meets), and a
+/// dual the shape of its type.
 pub(super) fn same_shape(a: &Value, b: &Value) -> bool {
-    use Value::{Bool, F32, F64, Untyped, Usize};
+    use Value::{Bool, DualF32, DualF64, F32, F64, Untyped, Usize};
     match (a, b) {
-        (F64(_) | Untyped(..), F64(_) | Untyped(..))
-        | (F32(_) | Untyped(..), F32(_) | Untyped(..))
+        (F64(_) | DualF64(..) | Untyped(..), F64(_) | DualF64(..) | Untyped(..))
+        | (F32(_) | DualF32(..) | Untyped(..), F32(_) | DualF32(..) | Untyped(..))
         | (Usize(_), Usize(_))
         | (Bool(_), Bool(_)) => true,
         (Value::Array(xs), Value::Array(ys)) | (Value::Tuple(xs), Value::Tuple(ys)) => {

@@ -47,9 +47,10 @@
 //! - every fault (bad index, bad slice, shape or type mismatch, unknown name, runaway
 //!   recursion) is an `Err` with a description, never a panic.
 //!
-//! Functions live in one table: the prelude's, then the user's, so a user function replaces
-//! a prelude function of the same name everywhere (also where other prelude functions call
-//! it), as if the prelude were pasted into the block.
+//! Every function belongs to a block (the user's, the blocks it imports from, the prelude),
+//! and the names in its body mean its block's functions and imports, then the prelude's: a
+//! user function replaces a prelude function of the same name in the user's block only, as
+//! the compiler resolves names ([`Interp`]).
 //!
 //! Limitation: a [`Value`] does not carry a shape, so an empty array does not show its inner
 //! sizes (`[[f64; m]; 0]` is just `[]`). A size that only such an array would determine is

@@ -4,9 +4,11 @@
 //! [`simplify`] (copy propagation, constant folding, common subexpressions), [`fuse`] (loop
 //! fusion), [`unroll`] (small fixed loops written out), [`hoist`] (costly invariant math out
 //! of loops) and [`anf`] (A-normal form). [`print`](mod@print) shows a kernel in fsmooth's syntax;
-//! [`validate`] checks what the passes assume of one.
+//! [`validate`] checks what the passes assume of one. [`forward`] differentiates an
+//! expression in forward mode (the checker calls it for `jvp`).
 
 pub mod anf;
+pub mod forward;
 pub mod fuse;
 pub mod hoist;
 pub mod ir;

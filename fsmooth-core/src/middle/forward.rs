@@ -1,0 +1,546 @@
+//! `forward`: forward-mode differentiation of a core expression (LANGUAGE.md section 12's
+//! `jvp`). Every float value gets a tangent of its own type, computed beside it by the
+//! chain rule; the result is the pair `(primal, tangent)`.
+//!
+//! The transformation works on one expression at a time and returns its primal and tangent
+//! as two expressions over shared `let`s ([`Dual`]): a value that both need is bound once.
+//! A `let` binds the value and its tangent; an `ifold` or `scan` carries the pair as a tuple
+//! state; an `if` computes the pair in each branch. A `build` becomes two `build`s, the
+//! tangent's with a fresh copy of the body (a loop writes one array: the body's primal
+//! intermediates are computed again in the tangent's loop; fusion then merges what it can).
+//!
+//! Values without a tangent (`usize`, `bool`, and arrays of `usize`) get a placeholder of
+//! their own type that nothing reads (a zero), so every node keeps one shape of rule and
+//! dead-code removal drops the placeholders. At a kink the derivative is that of the branch
+//! taken: `abs` below zero is `-x`'s, `min` and `max` take the tangent of the argument they
+//! return, the first on a tie; `floor`, `ceil`, `signum` have none.
+
+use crate::front::ast::{BinOp, CastTy, MathFn, Sp};
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId, fresh};
+use std::collections::HashMap;
+
+/// An expression's primal and tangent, over `lets` that both read (in binding order).
+pub struct Dual {
+    /// Bindings around both.
+    pub lets: Vec<(VarId, Core)>,
+    /// The value.
+    pub primal: Core,
+    /// Its derivative along the tangents of the variables, of the value's type.
+    pub tangent: Core,
+}
+
+/// The forward transformation's state.
+pub struct Forward<'a> {
+    /// The source name of every core variable (new ones are added).
+    pub names: &'a mut Vec<String>,
+    /// The tangent variable of each float-carrying variable bound so far.
+    pub tangents: HashMap<VarId, VarId>,
+}
+
+/// Whether values of type `t` carry a derivative (floats, arrays of floats, tuples with one).
+pub fn differentiable(t: &Type) -> bool {
+    match t {
+        Type::F64 | Type::F32 => true,
+        Type::Arr(s, _) => s.is_float(),
+        Type::Tuple(ts) => ts.iter().any(differentiable),
+        Type::Usize | Type::Bool => false,
+    }
+}
+
+/// `let v = value in body`, for each binding in order.
+pub fn wrap(lets: Vec<(VarId, Core)>, body: Core) -> Core {
+    lets.into_iter().rev().fold(body, |body, (v, value)| {
+        let (ty, span) = (body.ty.clone(), body.span);
+        Core::new(Kind::Let(v, Box::new(value), Box::new(body)), ty, span)
+    })
+}
+
+fn var(v: VarId, ty: &Type, span: Sp) -> Core {
+    Core::new(Kind::Var(v), ty.clone(), span)
+}
+
+fn float(x: f64, ty: &Type, span: Sp) -> Core {
+    Core::new(Kind::Float(x), ty.clone(), span)
+}
+
+fn bin(op: BinOp, a: Core, b: Core) -> Core {
+    let ty = match op {
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => Type::Bool,
+        BinOp::And | BinOp::Or => Type::Bool,
+        _ => a.ty.clone(),
+    };
+    let span = a.span;
+    Core::new(
+        Kind::Bin(op, Box::new(a), Box::new(b), String::new()),
+        ty,
+        span,
+    )
+}
+
+fn math(f: MathFn, args: Vec<Core>) -> Core {
+    let (ty, span) = (args[0].ty.clone(), args[0].span);
+    Core::new(Kind::Math(f, args), ty, span)
+}
+
+fn neg(a: Core) -> Core {
+    let (ty, span) = (a.ty.clone(), a.span);
+    Core::new(Kind::Neg(Box::new(a)), ty, span)
+}
+
+fn pick(c: Core, a: Core, b: Core) -> Core {
+    let (ty, span) = (a.ty.clone(), a.span);
+    Core::new(Kind::If(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+}
+
+fn proj(t: Core, k: usize) -> Core {
+    let ty = t.ty.parts().get(k).cloned().unwrap_or(Type::Bool);
+    let span = t.span;
+    Core::new(Kind::Proj(Box::new(t), k), ty, span)
+}
+
+fn pair(a: Core, b: Core) -> Core {
+    let ty = Type::Tuple(vec![a.ty.clone(), b.ty.clone()]);
+    let span = a.span;
+    Core::new(Kind::Tuple(vec![a, b]), ty, span)
+}
+
+impl Forward<'_> {
+    /// A new variable named like `like`'s (or `t`).
+    fn new_var(&mut self, name: &str) -> VarId {
+        self.names.push(name.to_string());
+        (self.names.len() - 1) as VarId
+    }
+
+    /// `e` itself if it costs nothing to repeat, else a variable bound to it in `lets`.
+    fn atom(&mut self, e: Core, lets: &mut Vec<(VarId, Core)>) -> Core {
+        if matches!(
+            e.kind,
+            Kind::Var(_) | Kind::Float(_) | Kind::Size(_) | Kind::Bool(_)
+        ) {
+            return e;
+        }
+        let v = self.new_var("d");
+        let (ty, span) = (e.ty.clone(), e.span);
+        lets.push((v, e));
+        var(v, &ty, span)
+    }
+
+    /// The zero tangent of a value of type `ty` (a placeholder for types without one).
+    pub fn zero(&mut self, ty: &Type, span: Sp) -> Core {
+        match ty {
+            Type::F64 | Type::F32 => float(0.0, ty, span),
+            Type::Usize => Core::size(Size::Lit(0), span),
+            Type::Bool => Core::new(Kind::Bool(false), Type::Bool, span),
+            Type::Arr(s, dims) => {
+                let i = self.new_var("i");
+                let elem = if dims.len() > 1 {
+                    Type::Arr(*s, dims[1..].to_vec())
+                } else {
+                    s.ty()
+                };
+                let body = self.zero(&elem, span);
+                Core::new(Kind::Build(dims[0].clone(), i, Box::new(body)), ty.clone(), span)
+            }
+            Type::Tuple(ts) => {
+                let parts = ts.iter().map(|t| self.zero(t, span)).collect();
+                Core::new(Kind::Tuple(parts), ty.clone(), span)
+            }
+        }
+    }
+
+    /// The primal and tangent of `e`.
+    pub fn dual(&mut self, e: Core) -> Dual {
+        let span = e.span;
+        let ty = e.ty.clone();
+        if !differentiable(&ty) && !matches!(e.kind, Kind::Let(..)) {
+            return self.constant(e);
+        }
+        let mut lets = Vec::new();
+        let (primal, tangent) = match e.kind {
+            Kind::Float(x) => (float(x, &ty, span), float(0.0, &ty, span)),
+            Kind::Var(v) => {
+                let t = match self.tangents.get(&v) {
+                    Some(dv) => var(*dv, &ty, span),
+                    None => self.zero(&ty, span),
+                };
+                (var(v, &ty, span), t)
+            }
+            Kind::Let(v, value, body) => {
+                let d = self.dual(*value);
+                lets.extend(d.lets);
+                let vty = d.primal.ty.clone();
+                lets.push((v, d.primal));
+                if differentiable(&vty) {
+                    let dv = self.new_var(&format!("d{}", self.names[v as usize]));
+                    lets.push((dv, d.tangent));
+                    self.tangents.insert(v, dv);
+                }
+                let b = self.dual(*body);
+                lets.extend(b.lets);
+                (b.primal, b.tangent)
+            }
+            Kind::If(c, a, b) => {
+                let c = self.primal(*c, &mut lets);
+                let a = self.dual(*a);
+                let a = wrap(a.lets, pair(a.primal, a.tangent));
+                let b = self.dual(*b);
+                let b = wrap(b.lets, pair(b.primal, b.tangent));
+                let both = self.atom(pick(c, a, b), &mut lets);
+                (proj(both.clone(), 0), proj(both, 1))
+            }
+            Kind::Bin(op, a, b, text) => {
+                let a = self.dual(*a);
+                let b = self.dual(*b);
+                lets.extend(a.lets);
+                lets.extend(b.lets);
+                self.binary(op, (a.primal, a.tangent), (b.primal, b.tangent), text, &mut lets)
+            }
+            Kind::Neg(a) => {
+                let a = self.dual(*a);
+                lets.extend(a.lets);
+                (neg(a.primal), neg(a.tangent))
+            }
+            Kind::Cast(to, a) => {
+                let from_float = a.ty.is_float();
+                let a = self.dual(*a);
+                lets.extend(a.lets);
+                let cast = |x: Core| Core::new(Kind::Cast(to, Box::new(x)), ty.clone(), span);
+                let t = if from_float && to != CastTy::Usize {
+                    cast(a.tangent)
+                } else {
+                    float(0.0, &ty, span)
+                };
+                (cast(a.primal), t)
+            }
+            Kind::Math(f, args) => self.math(f, args, &ty, span, &mut lets),
+            Kind::Index(a, i) => {
+                let a = self.dual(*a);
+                lets.extend(a.lets);
+                let i = self.primal(*i, &mut lets);
+                let i = self.atom(i, &mut lets);
+                let at = |x: Core, i: Core| Core::new(Kind::Index(Box::new(x), Box::new(i)), ty.clone(), span);
+                let p = self.atom(a.primal, &mut lets);
+                (at(p, i.clone()), at(a.tangent, i))
+            }
+            Kind::Slice(a, lo) => {
+                let a = self.dual(*a);
+                lets.extend(a.lets);
+                let lo = self.primal(*lo, &mut lets);
+                let lo = self.atom(lo, &mut lets);
+                let at = |x: Core, lo: Core| Core::new(Kind::Slice(Box::new(x), Box::new(lo)), ty.clone(), span);
+                let p = self.atom(a.primal, &mut lets);
+                (at(p, lo.clone()), at(a.tangent, lo))
+            }
+            Kind::Build(n, i, body) => {
+                // The tangent's loop runs a fresh copy of the body's primal part.
+                let copy = fresh(
+                    Core::new(Kind::Build(n.clone(), i, body.clone()), ty.clone(), span),
+                    self.names,
+                );
+                let primal = Core::new(Kind::Build(n, i, body), ty.clone(), span);
+                let Kind::Build(n2, i2, body2) = copy.kind else {
+                    unreachable!("a copy of a build is a build")
+                };
+                let d = self.dual(*body2);
+                let t = wrap(d.lets, d.tangent);
+                (primal, Core::new(Kind::Build(n2, i2, Box::new(t)), ty.clone(), span))
+            }
+            Kind::Ifold(n, init, acc, i, body) => {
+                let n = self.primal(*n, &mut lets);
+                let r = self.fold(n, *init, acc, i, *body, false, span, &mut lets);
+                (proj(r.clone(), 0), proj(r, 1))
+            }
+            Kind::Scan(n, init, acc, i, body) => {
+                let n = Core::size(n, span);
+                let r = self.fold(n, *init, acc, i, *body, true, span, &mut lets);
+                (proj(r.clone(), 0), proj(r, 1))
+            }
+            Kind::Array(xs) => {
+                let (ps, ts) = self.each(xs, &mut lets);
+                (
+                    Core::new(Kind::Array(ps), ty.clone(), span),
+                    Core::new(Kind::Array(ts), ty.clone(), span),
+                )
+            }
+            Kind::Tuple(xs) => {
+                let (ps, ts) = self.each(xs, &mut lets);
+                (
+                    Core::new(Kind::Tuple(ps), ty.clone(), span),
+                    Core::new(Kind::Tuple(ts), ty.clone(), span),
+                )
+            }
+            Kind::Proj(t, k) => {
+                let t = self.dual(*t);
+                lets.extend(t.lets);
+                let p = self.atom(t.primal, &mut lets);
+                let d = self.atom(t.tangent, &mut lets);
+                (proj(p, k), proj(d, k))
+            }
+            Kind::Concat(a, b) => {
+                let a = self.dual(*a);
+                let b = self.dual(*b);
+                lets.extend(a.lets);
+                lets.extend(b.lets);
+                let cat = |x: Core, y: Core| Core::new(Kind::Concat(Box::new(x), Box::new(y)), ty.clone(), span);
+                (cat(a.primal, b.primal), cat(a.tangent, b.tangent))
+            }
+            Kind::Reshape(a) => {
+                let a = self.dual(*a);
+                lets.extend(a.lets);
+                let shape = |x: Core| Core::new(Kind::Reshape(Box::new(x)), ty.clone(), span);
+                (shape(a.primal), shape(a.tangent))
+            }
+            // Without a tangent: handled above.
+            Kind::Bool(_) | Kind::Size(_) | Kind::Not(_) => unreachable!("not differentiable"),
+        };
+        Dual {
+            lets,
+            primal,
+            tangent,
+        }
+    }
+
+    /// A value without a derivative (an index, a size, a condition): itself, with its
+    /// variables' primal values, and a placeholder tangent.
+    fn constant(&mut self, e: Core) -> Dual {
+        let mut lets = Vec::new();
+        let (ty, span) = (e.ty.clone(), e.span);
+        let primal = self.primal(e, &mut lets);
+        let tangent = self.zero(&ty, span);
+        Dual {
+            lets,
+            primal,
+            tangent,
+        }
+    }
+
+    /// The primal value of `e` (its `let`s of floats still bind their tangents, which
+    /// the value may not need: dead-code removal drops those).
+    fn primal(&mut self, e: Core, lets: &mut Vec<(VarId, Core)>) -> Core {
+        if differentiable(&e.ty) || has_float_lets(&e) {
+            let d = self.dual(e);
+            lets.extend(d.lets);
+            d.primal
+        } else {
+            e
+        }
+    }
+
+    fn each(&mut self, xs: Vec<Core>, lets: &mut Vec<(VarId, Core)>) -> (Vec<Core>, Vec<Core>) {
+        let mut ps = Vec::new();
+        let mut ts = Vec::new();
+        for x in xs {
+            let d = self.dual(x);
+            lets.extend(d.lets);
+            ps.push(d.primal);
+            ts.push(d.tangent);
+        }
+        (ps, ts)
+    }
+
+    /// A float operation `a op b` on duals.
+    fn binary(
+        &mut self,
+        op: BinOp,
+        (pa, ta): (Core, Core),
+        (pb, tb): (Core, Core),
+        text: String,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> (Core, Core) {
+        let _ = text;
+        match op {
+            BinOp::Add | BinOp::Sub => (bin(op, pa, pb), bin(op, ta, tb)),
+            BinOp::Mul => {
+                let pa = self.atom(pa, lets);
+                let pb = self.atom(pb, lets);
+                let t = bin(
+                    BinOp::Add,
+                    bin(BinOp::Mul, ta, pb.clone()),
+                    bin(BinOp::Mul, pa.clone(), tb),
+                );
+                (bin(BinOp::Mul, pa, pb), t)
+            }
+            BinOp::Div => {
+                let pa = self.atom(pa, lets);
+                let pb = self.atom(pb, lets);
+                let q = self.atom(bin(BinOp::Div, pa, pb.clone()), lets);
+                let t = bin(BinOp::Div, bin(BinOp::Sub, ta, bin(BinOp::Mul, q.clone(), tb)), pb);
+                (q, t)
+            }
+            BinOp::Rem => {
+                // a % b = a - trunc(a / b) b, with trunc(a / b) = (a - a % b) / b.
+                let pa = self.atom(pa, lets);
+                let pb = self.atom(pb, lets);
+                let r = self.atom(bin(BinOp::Rem, pa.clone(), pb.clone()), lets);
+                let whole = bin(BinOp::Div, bin(BinOp::Sub, pa, r.clone()), pb);
+                (r, bin(BinOp::Sub, ta, bin(BinOp::Mul, whole, tb)))
+            }
+            // Comparisons and logic have no tangent: they never reach here.
+            _ => unreachable!("a float operation"),
+        }
+    }
+
+    /// A math method on duals: the receiver, then its arguments.
+    fn math(
+        &mut self,
+        f: MathFn,
+        args: Vec<Core>,
+        ty: &Type,
+        span: Sp,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> (Core, Core) {
+        let mut ps = Vec::new();
+        let mut ts = Vec::new();
+        for a in args {
+            if differentiable(&a.ty) {
+                let d = self.dual(a);
+                lets.extend(d.lets);
+                let p = self.atom(d.primal, lets);
+                let t = self.atom(d.tangent, lets);
+                ps.push(p);
+                ts.push(t);
+            } else {
+                // `powi`'s exponent.
+                let p = self.primal(a, lets);
+                let p = self.atom(p, lets);
+                ts.push(p.clone());
+                ps.push(p);
+            }
+        }
+        let x = ps[0].clone();
+        let tx = ts[0].clone();
+        let value = self.atom(math(f, ps.clone()), lets);
+        let c = |v: f64| float(v, ty, span);
+        let mul = |a: Core, b: Core| bin(BinOp::Mul, a, b);
+        let div = |a: Core, b: Core| bin(BinOp::Div, a, b);
+        let add = |a: Core, b: Core| bin(BinOp::Add, a, b);
+        let sub = |a: Core, b: Core| bin(BinOp::Sub, a, b);
+        let t = match f {
+            MathFn::Sqrt => div(mul(tx, c(0.5)), value.clone()),
+            MathFn::Exp => mul(tx, value.clone()),
+            MathFn::Ln => div(tx, x),
+            MathFn::Sin => mul(tx, math(MathFn::Cos, vec![x])),
+            MathFn::Cos => neg(mul(tx, math(MathFn::Sin, vec![x]))),
+            MathFn::Tan => mul(tx, add(c(1.0), mul(value.clone(), value.clone()))),
+            MathFn::Tanh => mul(tx, sub(c(1.0), mul(value.clone(), value.clone()))),
+            MathFn::Abs => pick(bin(BinOp::Lt, x, c(0.0)), neg(tx.clone()), tx),
+            MathFn::Floor | MathFn::Ceil | MathFn::Signum => c(0.0),
+            MathFn::Powi => {
+                // k x^(k-1) tx, and 0 for k = 0.
+                let k = ps[1].clone();
+                let zero = Core::size(Size::Lit(0), span);
+                let one = Core::size(Size::Lit(1), span);
+                let km1 = Core::usize_bin(BinOp::Sub, k.clone(), one, "k - 1", span);
+                let kf = Core::new(Kind::Cast(cast_to(ty), Box::new(k.clone())), ty.clone(), span);
+                let d = mul(mul(kf, math(MathFn::Powi, vec![x, km1])), tx);
+                pick(bin(BinOp::Eq, k, zero), c(0.0), d)
+            }
+            MathFn::Powf => {
+                // y x^(y-1) tx + x^y ln(x) ty, the second term only where ln(x) is real.
+                let y = ps[1].clone();
+                let ty_ = ts[1].clone();
+                let first = mul(mul(y.clone(), math(MathFn::Powf, vec![x.clone(), sub(y, c(1.0))])), tx);
+                let second = pick(
+                    bin(BinOp::Gt, x.clone(), c(0.0)),
+                    mul(mul(value.clone(), math(MathFn::Ln, vec![x])), ty_),
+                    c(0.0),
+                );
+                add(first, second)
+            }
+            MathFn::Min => pick(bin(BinOp::Lt, ps[1].clone(), x), ts[1].clone(), tx),
+            MathFn::Max => pick(bin(BinOp::Gt, ps[1].clone(), x), ts[1].clone(), tx),
+            MathFn::Clamp => {
+                // x.max(lo).min(hi)
+                let (lo, hi) = (ps[1].clone(), ps[2].clone());
+                let m = self.atom(math(MathFn::Max, vec![x.clone(), lo.clone()]), lets);
+                let tm = self.atom(pick(bin(BinOp::Gt, lo, x), ts[1].clone(), tx), lets);
+                pick(bin(BinOp::Lt, hi, m), ts[2].clone(), tm)
+            }
+            MathFn::Atan2 => {
+                // y.atan2(x): (x dy - y dx) / (x^2 + y^2), the receiver being y.
+                let (y, dy, xx, dx) = (x, tx, ps[1].clone(), ts[1].clone());
+                let r2 = add(mul(xx.clone(), xx.clone()), mul(y.clone(), y.clone()));
+                div(sub(mul(xx, dy), mul(y, dx)), r2)
+            }
+            MathFn::Asin => div(tx, math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))])),
+            MathFn::Acos => neg(div(tx, math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]))),
+            MathFn::Atan => div(tx, add(c(1.0), mul(x.clone(), x))),
+            MathFn::Sinh => mul(tx, math(MathFn::Cosh, vec![x])),
+            MathFn::Cosh => mul(tx, math(MathFn::Sinh, vec![x])),
+            MathFn::Hypot => {
+                let (yy, ty_) = (ps[1].clone(), ts[1].clone());
+                let num = add(mul(x, tx), mul(yy, ty_));
+                pick(bin(BinOp::Eq, value.clone(), c(0.0)), c(0.0), div(num, value.clone()))
+            }
+            MathFn::Cbrt => div(tx, mul(c(3.0), mul(value.clone(), value.clone()))),
+            MathFn::Exp2 => mul(mul(tx, value.clone()), c(std::f64::consts::LN_2)),
+            MathFn::Log2 => div(tx, mul(x, c(std::f64::consts::LN_2))),
+            MathFn::Log10 => div(tx, mul(x, c(std::f64::consts::LN_10))),
+            MathFn::MulAdd => add(add(mul(tx, ps[1].clone()), mul(x, ts[1].clone())), ts[2].clone()),
+        };
+        (value, t)
+    }
+
+    /// An `ifold` (or `scan`) whose state is the pair of the state and its tangent: the
+    /// variable bound to it (its type the pair's, or the pair of the arrays of states).
+    #[allow(clippy::too_many_arguments)]
+    fn fold(
+        &mut self,
+        n: Core,
+        init: Core,
+        acc: VarId,
+        i: VarId,
+        body: Core,
+        scan: bool,
+        span: Sp,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> Core {
+        let init = self.dual(init);
+        lets.extend(init.lets);
+        let sty = init.primal.ty.clone();
+        let state = self.new_var(&self.names[acc as usize].clone());
+        let pty = Type::Tuple(vec![sty.clone(), sty.clone()]);
+        let dacc = self.new_var(&format!("d{}", self.names[acc as usize]));
+        self.tangents.insert(acc, dacc);
+        let step = self.dual(body);
+        let inner = wrap(step.lets, pair(step.primal, step.tangent));
+        let inner = wrap(
+            vec![
+                (acc, proj(var(state, &pty, span), 0)),
+                (dacc, proj(var(state, &pty, span), 1)),
+            ],
+            inner,
+        );
+        let start = pair(init.primal, init.tangent);
+        let folded = if scan {
+            let Some(n) = n.sym.clone() else {
+                unreachable!("a scan's count is a size")
+            };
+            let rty = pty.rows_of(&n);
+            Core::new(Kind::Scan(n, Box::new(start), state, i, Box::new(inner)), rty, span)
+        } else {
+            Core::new(
+                Kind::Ifold(Box::new(n), Box::new(start), state, i, Box::new(inner)),
+                pty,
+                span,
+            )
+        };
+        self.atom(folded, lets)
+    }
+}
+
+/// Whether `e` binds a float-carrying `let` somewhere (a condition or an index computed from
+/// float intermediates).
+fn has_float_lets(e: &Core) -> bool {
+    matches!(&e.kind, Kind::Let(_, v, _) if differentiable(&v.ty)) || e.children().any(has_float_lets)
+}
+
+/// The cast to a float type.
+fn cast_to(t: &Type) -> CastTy {
+    if t.scalar() == Some(Scalar::F32) {
+        CastTy::F32
+    } else {
+        CastTy::F64
+    }
+}

@@ -22,6 +22,13 @@ impl Elab<'_> {
         env: &Env,
         want: &Want,
     ) -> Elaborated {
+        // The derivative forms, when nothing in scope has their name (as the views).
+        let free = |el: &Self| {
+            el.lookup(env, &n.text).is_none() && el.scope.find(el.block, &n.text).is_none()
+        };
+        if n.text == "jvp" && free(self) {
+            return self.e_jvp(n, args, e.span, env);
+        }
         let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),
             Some(Bind::Failed) => return Err(()),
@@ -45,7 +52,7 @@ impl Elab<'_> {
     }
 
     /// Apply a function value to the arguments, where the context expects `want`.
-    fn apply(
+    pub(super) fn apply(
         &mut self,
         fun: &FunVal,
         n: &Name,

@@ -19,6 +19,7 @@
 //! run-time messages), and `prelude` (the prelude's functions, parsed once per thread).
 
 mod calls;
+mod derivatives;
 mod elab;
 mod generic;
 mod infer;

@@ -1,0 +1,104 @@
+//! Forward mode (LANGUAGE.md section 12's `jvp`) through the real macros, against the
+//! reference interpreter's dual numbers and central finite differences.
+
+mod common;
+
+use common::*;
+use fsmooth::Region;
+
+macro_rules! with_src {
+    ($($t:tt)*) => {
+        fsmooth::fsmooth! { $($t)* }
+        const SRC: &str = stringify!($($t)*);
+    };
+}
+
+with_src! {
+    fn poly(x: f64) -> f64 { x * x * x - 2.0 * x + (x * 0.5).sin() }
+    pub fn dpoly(x: f64, t: f64) -> (f64, f64) { jvp(poly, x, t) }
+
+    fn energy(a: [f64; n], s: f64) -> f64 { ifold(n, 0.0, |acc, i| acc + (a[i] * s).exp() / (1.0 + a[i] * a[i])) }
+    pub fn denergy(a: [f64; n], s: f64, ta: [f64; n], ts: f64) -> (f64, f64) { jvp(energy, (a, s), (ta, ts)) }
+
+    pub fn dsoftmax(v: [f64; n], t: [f64; n]) -> ([f64; n], [f64; n]) {
+        jvp(|x| { let m = max(x); let e = map(x, |y| (y - m).exp()); smul(e, 1.0 / sum(e)) }, v, t)
+    }
+
+    pub fn dmatvec(w: [[f64; m]; n], x: [f64; m], tw: [[f64; m]; n]) -> ([f64; n], [f64; n]) {
+        jvp(|a| matvec(a, x), w, tw)
+    }
+
+    pub fn dkink(x: f64, y: f64, t: f64) -> (f64, f64) {
+        jvp(|z| z.abs() + z.max(y) + z.min(0.5) + if z > 1.0 { z * z } else { 3.0 * z }, x, t)
+    }
+}
+
+fn reference(name: &str, args: &[Value]) -> Vec<Vec<f64>> {
+    fsmooth_eval::interp::Interp::new(SRC)
+        .unwrap()
+        .call(name, args)
+        .unwrap()
+        .parts()
+        .iter()
+        .map(Value::flatten)
+        .collect()
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+#[test]
+fn scalar_functions_match_the_interpreter_and_finite_differences() {
+    let r = &mut Region::new();
+    let mut rng = Rng::new(20);
+    for _ in 0..50 {
+        let x = 4.0 * rng.f64() - 2.0;
+        let (p, t) = dpoly(x, 1.0, r).unwrap();
+        let want = reference("dpoly", &[Value::F64(x), Value::F64(1.0)]);
+        assert!(close(p, want[0][0], 1e-14) && close(t, want[1][0], 1e-12), "{x}: {p} {t} vs {want:?}");
+        let h = 1e-6;
+        let fd = (dpoly(x + h, 0.0, r).unwrap().0 - dpoly(x - h, 0.0, r).unwrap().0) / (2.0 * h);
+        assert!(close(t, fd, 1e-7), "{x}: {t} vs fd {fd}");
+        let y = rng.f64();
+        let (_, k) = dkink(x, y, 1.0, r).unwrap();
+        let want = reference("dkink", &[Value::F64(x), Value::F64(y), Value::F64(1.0)]);
+        assert!(close(k, want[1][0], 1e-14), "{x} {y}: {k} vs {want:?}");
+    }
+}
+
+#[test]
+fn array_functions_match_the_interpreter() {
+    let r = &mut Region::new();
+    let mut rng = Rng::new(21);
+    for n in [1usize, 3, 8] {
+        let a = rng.vec(n);
+        let ta = rng.vec(n);
+        let (s, ts) = (rng.f64(), rng.f64());
+        let (p, t) = denergy(&a, s, &ta, ts, r).unwrap();
+        let want = reference(
+            "denergy",
+            &[Value::vec(&a), Value::F64(s), Value::vec(&ta), Value::F64(ts)],
+        );
+        assert!(close(p, want[0][0], 1e-13) && close(t, want[1][0], 1e-12), "{p} {t} {want:?}");
+        let (mut o0, mut o1) = (vec![0.0; n], vec![0.0; n]);
+        dsoftmax(&mut o0, &mut o1, &a, &ta, r).unwrap();
+        let want = reference("dsoftmax", &[Value::vec(&a), Value::vec(&ta)]);
+        for (g, w) in o0.iter().zip(&want[0]).chain(o1.iter().zip(&want[1])) {
+            assert!(close(*g, *w, 1e-13), "{g} vs {w}");
+        }
+        let m = 4;
+        let w = rng.vec(n * m);
+        let x = rng.vec(m);
+        let tw = rng.vec(n * m);
+        let (mut o0, mut o1) = (vec![0.0; n], vec![0.0; n]);
+        dmatvec(&mut o0, &mut o1, &w, &x, &tw, r).unwrap();
+        let want = reference(
+            "dmatvec",
+            &[Value::matrix(&w, m), Value::vec(&x), Value::matrix(&tw, m)],
+        );
+        for (g, w) in o0.iter().zip(&want[0]).chain(o1.iter().zip(&want[1])) {
+            assert!(close(*g, *w, 1e-13), "{g} vs {w}");
+        }
+    }
+}

@@ -21,7 +21,7 @@ with_src! {
     pub fn denergy(a: [f64; n], s: f64, ta: [f64; n], ts: f64) -> (f64, f64) { jvp(energy, (a, s), (ta, ts)) }
 
     pub fn dsoftmax(v: [f64; n], t: [f64; n]) -> ([f64; n], [f64; n]) {
-        jvp(|x| { let m = max(x); let e = map(x, |y| (y - m).exp()); smul(e, 1.0 / sum(e)) }, v, t)
+        jvp(|x| { let m = ifold(n, x[0], |m, i| m.max(x[i])); let e = map(x, |y| (y - m).exp()); smul(e, 1.0 / sum(e)) }, v, t)
     }
 
     pub fn dmatvec(w: [[f64; m]; n], x: [f64; m], tw: [[f64; m]; n]) -> ([f64; n], [f64; n]) {
@@ -56,7 +56,10 @@ fn scalar_functions_match_the_interpreter_and_finite_differences() {
         let x = 4.0 * rng.f64() - 2.0;
         let (p, t) = dpoly(x, 1.0, r).unwrap();
         let want = reference("dpoly", &[Value::F64(x), Value::F64(1.0)]);
-        assert!(close(p, want[0][0], 1e-14) && close(t, want[1][0], 1e-12), "{x}: {p} {t} vs {want:?}");
+        assert!(
+            close(p, want[0][0], 1e-14) && close(t, want[1][0], 1e-12),
+            "{x}: {p} {t} vs {want:?}"
+        );
         let h = 1e-6;
         let fd = (dpoly(x + h, 0.0, r).unwrap().0 - dpoly(x - h, 0.0, r).unwrap().0) / (2.0 * h);
         assert!(close(t, fd, 1e-7), "{x}: {t} vs fd {fd}");
@@ -78,9 +81,17 @@ fn array_functions_match_the_interpreter() {
         let (p, t) = denergy(&a, s, &ta, ts, r).unwrap();
         let want = reference(
             "denergy",
-            &[Value::vec(&a), Value::F64(s), Value::vec(&ta), Value::F64(ts)],
+            &[
+                Value::vec(&a),
+                Value::F64(s),
+                Value::vec(&ta),
+                Value::F64(ts),
+            ],
         );
-        assert!(close(p, want[0][0], 1e-13) && close(t, want[1][0], 1e-12), "{p} {t} {want:?}");
+        assert!(
+            close(p, want[0][0], 1e-13) && close(t, want[1][0], 1e-12),
+            "{p} {t} {want:?}"
+        );
         let (mut o0, mut o1) = (vec![0.0; n], vec![0.0; n]);
         dsoftmax(&mut o0, &mut o1, &a, &ta, r).unwrap();
         let want = reference("dsoftmax", &[Value::vec(&a), Value::vec(&ta)]);

@@ -657,3 +657,150 @@ fn running_indexes_match_the_interpreter_to_the_bit() {
         }
     }
 }
+
+/// Forward mode on generated programs (LANGUAGE.md section 12): a kernel `dk` returns the
+/// value and the derivative of program `k` along random tangents of its float arguments
+/// (`jvp` of a closure holding the `usize` constant), flattened; the executor runs it and
+/// the interpreter's dual numbers are the reference, each part to its element type's
+/// tolerance. `FSMOOTH_JVP_PROGRAMS` sets the count (300 by default).
+#[test]
+fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
+    let count = env("FSMOOTH_JVP_PROGRAMS", 300);
+    let (mut runs, mut skipped, mut both_fail) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for j in 0..count {
+        let p = fsmooth_testdata::progen::program_with(
+            j,
+            fsmooth_testdata::progen::Config { typed: false },
+        );
+        let floats: Vec<&str> = p
+            .params
+            .iter()
+            .filter(|q| {
+                !matches!(
+                    q.value(&inputs(j, 0)),
+                    ArgValue::Usize(_) | ArgValue::Usizes(_)
+                )
+            })
+            .map(|q| q.name)
+            .collect();
+        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
+        // The kernel's parameters as written (no type has a comma).
+        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
+        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
+            .split(", ")
+            .collect();
+        let tangent_params: Vec<String> = sig
+            .iter()
+            .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
+            .map(|q| format!("d{q}"))
+            .collect();
+        let k = p.parts.len();
+        let flat: Vec<String> = if k == 1 {
+            vec!["v".into(), "d".into()]
+        } else {
+            (0..k)
+                .map(|c| format!("v.{c}"))
+                .chain((0..k).map(|c| format!("d.{c}")))
+                .collect()
+        };
+        let ret = if k == 1 {
+            format!("({}, {})", p.ret, p.ret)
+        } else {
+            let inner = &p.ret[1..p.ret.len() - 1];
+            format!("({inner}, {inner})")
+        };
+        let src = format!(
+            "{}\npub fn dk({}, {}) -> {ret} {{ let (v, d) = jvp(|{}| k({}), ({}), ({})); ({}) }}",
+            p.src,
+            sig.join(", "),
+            tangent_params.join(", "),
+            floats.join(", "),
+            all.join(", "),
+            floats.join(", "),
+            floats
+                .iter()
+                .map(|f| format!("d{f}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            flat.join(", ")
+        );
+        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("program {j} does not compile: {e}\n{src}"));
+                continue;
+            }
+        };
+        let Some((kernel, plan)) = planned.iter().find(|(k, _)| k.name.text == "dk") else {
+            failures.push(format!("program {j}: no kernel dk"));
+            continue;
+        };
+        let interp = Interp::new(&src).unwrap();
+        let mut parts = p.parts.clone();
+        parts.extend(p.parts.clone());
+        for t in 0..2 {
+            let i = inputs(j, t);
+            // Tangents of the arguments' shapes.
+            let mut rng = fsmooth_testdata::Rng::new(j * 31 + t);
+            let mut dirs = inputs(j, t);
+            for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
+                v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
+            }
+            dirs.s = 2.0 * rng.f64() - 1.0;
+            let mut args = program_args(&p, &i);
+            let mut values = program_values(&p, &i);
+            for (q, (a, v)) in p.params.iter().zip(
+                program_args(&p, &dirs)
+                    .into_iter()
+                    .zip(program_values(&p, &dirs)),
+            ) {
+                if floats.contains(&q.name) {
+                    let name: &'static str = Box::leak(format!("d{}", q.name).into_boxed_str());
+                    args.push((name, a.1));
+                    values.push(v);
+                }
+            }
+            let names = fsmooth_core::emit::results(&kernel.ret).arrays;
+            let mut lens = p.out_lens(&i);
+            lens.extend(p.out_lens(&i));
+            let outs: Vec<(&str, usize)> =
+                names.iter().map(|(n, _)| n.as_str()).zip(lens).collect();
+            let want = interp.call("dk", &values);
+            let got = call(&plan.func, &args, &outs);
+            runs += 1;
+            let ok = match (&got, &want) {
+                (Ok(Ok(g)), Ok(w)) => same_results(g, w, &parts),
+                (Ok(Err(e)), Err(w)) => {
+                    if std::env::var_os("FSMOOTH_JVP_TRACE").is_some() {
+                        eprintln!("program {j}: both fail: {e} | {w}");
+                    }
+                    both_fail += 1;
+                    true
+                }
+                _ => false,
+            };
+            if !ok {
+                if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
+                    // A derivative through a non-finite value: the two orders of operations
+                    // may meet different infinities.
+                    skipped += 1;
+                    continue;
+                }
+                failures.push(format!(
+                    "program {j}, inputs {t}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+                ));
+            }
+        }
+    }
+    println!(
+        "{count} programs, {runs} runs ({both_fail} failing in both, {skipped} non-finite), {} mismatches or faults",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches or faults; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+}

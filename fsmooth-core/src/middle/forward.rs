@@ -48,6 +48,18 @@ pub fn differentiable(t: &Type) -> bool {
     }
 }
 
+/// Whether `t` is a tangent known to be zero when compiling (of a value that does not depend
+/// on the differentiated arguments): its terms are dropped, so a constant's infinite partial
+/// derivative contributes nothing, as in the reference interpreter.
+pub fn is_zero(t: &Core) -> bool {
+    match &t.kind {
+        Kind::Float(x) => *x == 0.0,
+        Kind::Build(_, _, body) => is_zero(body),
+        Kind::Tuple(xs) | Kind::Array(xs) => xs.iter().all(is_zero),
+        _ => false,
+    }
+}
+
 /// `let v = value in body`, for each binding in order.
 pub fn wrap(lets: Vec<(VarId, Core)>, body: Core) -> Core {
     lets.into_iter().rev().fold(body, |body, (v, value)| {
@@ -140,7 +152,11 @@ impl Forward<'_> {
                     s.ty()
                 };
                 let body = self.zero(&elem, span);
-                Core::new(Kind::Build(dims[0].clone(), i, Box::new(body)), ty.clone(), span)
+                Core::new(
+                    Kind::Build(dims[0].clone(), i, Box::new(body)),
+                    ty.clone(),
+                    span,
+                )
             }
             Type::Tuple(ts) => {
                 let parts = ts.iter().map(|t| self.zero(t, span)).collect();
@@ -153,7 +169,7 @@ impl Forward<'_> {
     pub fn dual(&mut self, e: Core) -> Dual {
         let span = e.span;
         let ty = e.ty.clone();
-        if !differentiable(&ty) && !matches!(e.kind, Kind::Let(..)) {
+        if !differentiable(&ty) {
             return self.constant(e);
         }
         let mut lets = Vec::new();
@@ -171,7 +187,7 @@ impl Forward<'_> {
                 lets.extend(d.lets);
                 let vty = d.primal.ty.clone();
                 lets.push((v, d.primal));
-                if differentiable(&vty) {
+                if differentiable(&vty) && !is_zero(&d.tangent) {
                     let dv = self.new_var(&format!("d{}", self.names[v as usize]));
                     lets.push((dv, d.tangent));
                     self.tangents.insert(v, dv);
@@ -183,30 +199,47 @@ impl Forward<'_> {
             Kind::If(c, a, b) => {
                 let c = self.primal(*c, &mut lets);
                 let a = self.dual(*a);
-                let a = wrap(a.lets, pair(a.primal, a.tangent));
                 let b = self.dual(*b);
-                let b = wrap(b.lets, pair(b.primal, b.tangent));
-                let both = self.atom(pick(c, a, b), &mut lets);
-                (proj(both.clone(), 0), proj(both, 1))
+                if is_zero(&a.tangent) && is_zero(&b.tangent) {
+                    let value = pick(c, wrap(a.lets, a.primal), wrap(b.lets, b.primal));
+                    let t = self.zero(&ty, span);
+                    (value, t)
+                } else {
+                    let a = wrap(a.lets, pair(a.primal, a.tangent));
+                    let b = wrap(b.lets, pair(b.primal, b.tangent));
+                    let both = self.atom(pick(c, a, b), &mut lets);
+                    (proj(both.clone(), 0), proj(both, 1))
+                }
             }
             Kind::Bin(op, a, b, text) => {
                 let a = self.dual(*a);
                 let b = self.dual(*b);
                 lets.extend(a.lets);
                 lets.extend(b.lets);
-                self.binary(op, (a.primal, a.tangent), (b.primal, b.tangent), text, &mut lets)
+                self.binary(
+                    op,
+                    (a.primal, a.tangent),
+                    (b.primal, b.tangent),
+                    text,
+                    &mut lets,
+                )
             }
             Kind::Neg(a) => {
                 let a = self.dual(*a);
                 lets.extend(a.lets);
-                (neg(a.primal), neg(a.tangent))
+                let t = if is_zero(&a.tangent) {
+                    a.tangent
+                } else {
+                    neg(a.tangent)
+                };
+                (neg(a.primal), t)
             }
             Kind::Cast(to, a) => {
                 let from_float = a.ty.is_float();
                 let a = self.dual(*a);
                 lets.extend(a.lets);
                 let cast = |x: Core| Core::new(Kind::Cast(to, Box::new(x)), ty.clone(), span);
-                let t = if from_float && to != CastTy::Usize {
+                let t = if from_float && to != CastTy::Usize && !is_zero(&a.tangent) {
                     cast(a.tangent)
                 } else {
                     float(0.0, &ty, span)
@@ -219,18 +252,32 @@ impl Forward<'_> {
                 lets.extend(a.lets);
                 let i = self.primal(*i, &mut lets);
                 let i = self.atom(i, &mut lets);
-                let at = |x: Core, i: Core| Core::new(Kind::Index(Box::new(x), Box::new(i)), ty.clone(), span);
+                let at = |x: Core, i: Core| {
+                    Core::new(Kind::Index(Box::new(x), Box::new(i)), ty.clone(), span)
+                };
                 let p = self.atom(a.primal, &mut lets);
-                (at(p, i.clone()), at(a.tangent, i))
+                let t = if is_zero(&a.tangent) {
+                    self.zero(&ty, span)
+                } else {
+                    at(a.tangent, i.clone())
+                };
+                (at(p, i), t)
             }
             Kind::Slice(a, lo) => {
                 let a = self.dual(*a);
                 lets.extend(a.lets);
                 let lo = self.primal(*lo, &mut lets);
                 let lo = self.atom(lo, &mut lets);
-                let at = |x: Core, lo: Core| Core::new(Kind::Slice(Box::new(x), Box::new(lo)), ty.clone(), span);
+                let at = |x: Core, lo: Core| {
+                    Core::new(Kind::Slice(Box::new(x), Box::new(lo)), ty.clone(), span)
+                };
                 let p = self.atom(a.primal, &mut lets);
-                (at(p, lo.clone()), at(a.tangent, lo))
+                let t = if is_zero(&a.tangent) {
+                    self.zero(&ty, span)
+                } else {
+                    at(a.tangent, lo.clone())
+                };
+                (at(p, lo), t)
             }
             Kind::Build(n, i, body) => {
                 // The tangent's loop runs a fresh copy of the body's primal part.
@@ -243,8 +290,16 @@ impl Forward<'_> {
                     unreachable!("a copy of a build is a build")
                 };
                 let d = self.dual(*body2);
-                let t = wrap(d.lets, d.tangent);
-                (primal, Core::new(Kind::Build(n2, i2, Box::new(t)), ty.clone(), span))
+                if is_zero(&d.tangent) {
+                    let t = self.zero(&ty, span);
+                    (primal, t)
+                } else {
+                    let t = wrap(d.lets, d.tangent);
+                    (
+                        primal,
+                        Core::new(Kind::Build(n2, i2, Box::new(t)), ty.clone(), span),
+                    )
+                }
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 let n = self.primal(*n, &mut lets);
@@ -282,7 +337,9 @@ impl Forward<'_> {
                 let b = self.dual(*b);
                 lets.extend(a.lets);
                 lets.extend(b.lets);
-                let cat = |x: Core, y: Core| Core::new(Kind::Concat(Box::new(x), Box::new(y)), ty.clone(), span);
+                let cat = |x: Core, y: Core| {
+                    Core::new(Kind::Concat(Box::new(x), Box::new(y)), ty.clone(), span)
+                };
                 (cat(a.primal, b.primal), cat(a.tangent, b.tangent))
             }
             Kind::Reshape(a) => {
@@ -301,24 +358,23 @@ impl Forward<'_> {
         }
     }
 
-    /// A value without a derivative (an index, a size, a condition): itself, with its
-    /// variables' primal values, and a placeholder tangent.
+    /// A value without a derivative (an index, a size, a condition): itself, reading the
+    /// primal values of the variables (whose ids are unchanged), and a placeholder tangent.
     fn constant(&mut self, e: Core) -> Dual {
-        let mut lets = Vec::new();
         let (ty, span) = (e.ty.clone(), e.span);
-        let primal = self.primal(e, &mut lets);
         let tangent = self.zero(&ty, span);
         Dual {
-            lets,
-            primal,
+            lets: Vec::new(),
+            primal: e,
             tangent,
         }
     }
 
-    /// The primal value of `e` (its `let`s of floats still bind their tangents, which
-    /// the value may not need: dead-code removal drops those).
+    /// The primal value of `e`: itself when it has no derivative, else its dual's primal
+    /// (whose `let`s also bind tangents that the value may not need: dead-code removal
+    /// drops those).
     fn primal(&mut self, e: Core, lets: &mut Vec<(VarId, Core)>) -> Core {
-        if differentiable(&e.ty) || has_float_lets(&e) {
+        if differentiable(&e.ty) {
             let d = self.dual(e);
             lets.extend(d.lets);
             d.primal
@@ -349,23 +405,48 @@ impl Forward<'_> {
         lets: &mut Vec<(VarId, Core)>,
     ) -> (Core, Core) {
         let _ = text;
+        let (za, zb) = (is_zero(&ta), is_zero(&tb));
+        if za && zb {
+            let ty = pa.ty.clone();
+            let span = pa.span;
+            return (bin(op, pa, pb), float(0.0, &ty, span));
+        }
         match op {
+            BinOp::Add if za => (bin(op, pa, pb), tb),
+            BinOp::Add | BinOp::Sub if zb => (bin(op, pa, pb), ta),
+            BinOp::Sub if za => (bin(op, pa, pb), neg(tb)),
             BinOp::Add | BinOp::Sub => (bin(op, pa, pb), bin(op, ta, tb)),
             BinOp::Mul => {
                 let pa = self.atom(pa, lets);
                 let pb = self.atom(pb, lets);
-                let t = bin(
-                    BinOp::Add,
-                    bin(BinOp::Mul, ta, pb.clone()),
-                    bin(BinOp::Mul, pa.clone(), tb),
-                );
+                let t = if za {
+                    bin(BinOp::Mul, pa.clone(), tb)
+                } else if zb {
+                    bin(BinOp::Mul, ta, pb.clone())
+                } else {
+                    bin(
+                        BinOp::Add,
+                        bin(BinOp::Mul, ta, pb.clone()),
+                        bin(BinOp::Mul, pa.clone(), tb),
+                    )
+                };
                 (bin(BinOp::Mul, pa, pb), t)
             }
             BinOp::Div => {
                 let pa = self.atom(pa, lets);
                 let pb = self.atom(pb, lets);
                 let q = self.atom(bin(BinOp::Div, pa, pb.clone()), lets);
-                let t = bin(BinOp::Div, bin(BinOp::Sub, ta, bin(BinOp::Mul, q.clone(), tb)), pb);
+                let t = if zb {
+                    bin(BinOp::Div, ta, pb)
+                } else if za {
+                    neg(bin(BinOp::Div, bin(BinOp::Mul, q.clone(), tb), pb))
+                } else {
+                    bin(
+                        BinOp::Div,
+                        bin(BinOp::Sub, ta, bin(BinOp::Mul, q.clone(), tb)),
+                        pb,
+                    )
+                };
                 (q, t)
             }
             BinOp::Rem => {
@@ -373,8 +454,17 @@ impl Forward<'_> {
                 let pa = self.atom(pa, lets);
                 let pb = self.atom(pb, lets);
                 let r = self.atom(bin(BinOp::Rem, pa.clone(), pb.clone()), lets);
+                if zb {
+                    return (r, ta);
+                }
                 let whole = bin(BinOp::Div, bin(BinOp::Sub, pa, r.clone()), pb);
-                (r, bin(BinOp::Sub, ta, bin(BinOp::Mul, whole, tb)))
+                let term = bin(BinOp::Mul, whole, tb);
+                let t = if za {
+                    neg(term)
+                } else {
+                    bin(BinOp::Sub, ta, term)
+                };
+                (r, t)
             }
             // Comparisons and logic have no tangent: they never reach here.
             _ => unreachable!("a float operation"),
@@ -411,6 +501,18 @@ impl Forward<'_> {
         let x = ps[0].clone();
         let tx = ts[0].clone();
         let value = self.atom(math(f, ps.clone()), lets);
+        // The differentiable operands' tangents, all known zero: so is the result's.
+        let zeros: Vec<bool> = ts.iter().map(is_zero).collect();
+        let float_args: Vec<bool> = ps.iter().map(|p| p.ty.is_float()).collect();
+        if zeros.iter().zip(&float_args).all(|(z, f)| *z || !*f) {
+            return (value, float(0.0, ty, span));
+        }
+        // A sum of terms, those of zero tangents dropped.
+        let terms = |parts: Vec<(bool, Core)>| -> Core {
+            let mut kept = parts.into_iter().filter(|(z, _)| !z).map(|(_, t)| t);
+            let first = kept.next().unwrap_or_else(|| float(0.0, ty, span));
+            kept.fold(first, |a, b| bin(BinOp::Add, a, b))
+        };
         let c = |v: f64| float(v, ty, span);
         let mul = |a: Core, b: Core| bin(BinOp::Mul, a, b);
         let div = |a: Core, b: Core| bin(BinOp::Div, a, b);
@@ -432,7 +534,11 @@ impl Forward<'_> {
                 let zero = Core::size(Size::Lit(0), span);
                 let one = Core::size(Size::Lit(1), span);
                 let km1 = Core::usize_bin(BinOp::Sub, k.clone(), one, "k - 1", span);
-                let kf = Core::new(Kind::Cast(cast_to(ty), Box::new(k.clone())), ty.clone(), span);
+                let kf = Core::new(
+                    Kind::Cast(cast_to(ty), Box::new(k.clone())),
+                    ty.clone(),
+                    span,
+                );
                 let d = mul(mul(kf, math(MathFn::Powi, vec![x, km1])), tx);
                 pick(bin(BinOp::Eq, k, zero), c(0.0), d)
             }
@@ -440,13 +546,19 @@ impl Forward<'_> {
                 // y x^(y-1) tx + x^y ln(x) ty, the second term only where ln(x) is real.
                 let y = ps[1].clone();
                 let ty_ = ts[1].clone();
-                let first = mul(mul(y.clone(), math(MathFn::Powf, vec![x.clone(), sub(y, c(1.0))])), tx);
+                let first = mul(
+                    mul(
+                        y.clone(),
+                        math(MathFn::Powf, vec![x.clone(), sub(y, c(1.0))]),
+                    ),
+                    tx,
+                );
                 let second = pick(
                     bin(BinOp::Gt, x.clone(), c(0.0)),
                     mul(mul(value.clone(), math(MathFn::Ln, vec![x])), ty_),
                     c(0.0),
                 );
-                add(first, second)
+                terms(vec![(zeros[0], first), (zeros[1], second)])
             }
             MathFn::Min => pick(bin(BinOp::Lt, ps[1].clone(), x), ts[1].clone(), tx),
             MathFn::Max => pick(bin(BinOp::Gt, ps[1].clone(), x), ts[1].clone(), tx),
@@ -461,23 +573,35 @@ impl Forward<'_> {
                 // y.atan2(x): (x dy - y dx) / (x^2 + y^2), the receiver being y.
                 let (y, dy, xx, dx) = (x, tx, ps[1].clone(), ts[1].clone());
                 let r2 = add(mul(xx.clone(), xx.clone()), mul(y.clone(), y.clone()));
-                div(sub(mul(xx, dy), mul(y, dx)), r2)
+                let num = terms(vec![(zeros[0], mul(xx, dy)), (zeros[1], neg(mul(y, dx)))]);
+                div(num, r2)
             }
             MathFn::Asin => div(tx, math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))])),
-            MathFn::Acos => neg(div(tx, math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]))),
+            MathFn::Acos => neg(div(
+                tx,
+                math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]),
+            )),
             MathFn::Atan => div(tx, add(c(1.0), mul(x.clone(), x))),
             MathFn::Sinh => mul(tx, math(MathFn::Cosh, vec![x])),
             MathFn::Cosh => mul(tx, math(MathFn::Sinh, vec![x])),
             MathFn::Hypot => {
                 let (yy, ty_) = (ps[1].clone(), ts[1].clone());
-                let num = add(mul(x, tx), mul(yy, ty_));
-                pick(bin(BinOp::Eq, value.clone(), c(0.0)), c(0.0), div(num, value.clone()))
+                let num = terms(vec![(zeros[0], mul(x, tx)), (zeros[1], mul(yy, ty_))]);
+                pick(
+                    bin(BinOp::Eq, value.clone(), c(0.0)),
+                    c(0.0),
+                    div(num, value.clone()),
+                )
             }
             MathFn::Cbrt => div(tx, mul(c(3.0), mul(value.clone(), value.clone()))),
             MathFn::Exp2 => mul(mul(tx, value.clone()), c(std::f64::consts::LN_2)),
             MathFn::Log2 => div(tx, mul(x, c(std::f64::consts::LN_2))),
             MathFn::Log10 => div(tx, mul(x, c(std::f64::consts::LN_10))),
-            MathFn::MulAdd => add(add(mul(tx, ps[1].clone()), mul(x, ts[1].clone())), ts[2].clone()),
+            MathFn::MulAdd => terms(vec![
+                (zeros[0], mul(tx, ps[1].clone())),
+                (zeros[1], mul(x, ts[1].clone())),
+                (zeros[2], ts[2].clone()),
+            ]),
         };
         (value, t)
     }
@@ -518,7 +642,11 @@ impl Forward<'_> {
                 unreachable!("a scan's count is a size")
             };
             let rty = pty.rows_of(&n);
-            Core::new(Kind::Scan(n, Box::new(start), state, i, Box::new(inner)), rty, span)
+            Core::new(
+                Kind::Scan(n, Box::new(start), state, i, Box::new(inner)),
+                rty,
+                span,
+            )
         } else {
             Core::new(
                 Kind::Ifold(Box::new(n), Box::new(start), state, i, Box::new(inner)),
@@ -528,12 +656,6 @@ impl Forward<'_> {
         };
         self.atom(folded, lets)
     }
-}
-
-/// Whether `e` binds a float-carrying `let` somewhere (a condition or an index computed from
-/// float intermediates).
-fn has_float_lets(e: &Core) -> bool {
-    matches!(&e.kind, Kind::Let(_, v, _) if differentiable(&v.ty)) || e.children().any(has_float_lets)
 }
 
 /// The cast to a float type.

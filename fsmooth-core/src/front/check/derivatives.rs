@@ -77,7 +77,10 @@ impl Elab<'_> {
     /// arguments along the tangents.
     pub(super) fn e_jvp(&mut self, n: &Name, args: &[Expr], sp: Sp, env: &Env) -> Elaborated {
         let [f, primals, tangents] = args else {
-            self.err(sp, format!("`jvp` takes a function, its arguments and their tangents: {JVP_USAGE}"));
+            self.err(
+                sp,
+                format!("`jvp` takes a function, its arguments and their tangents: {JVP_USAGE}"),
+            );
             return Err(());
         };
         let fun = self.differentiated(f, env, "jvp").ok_or(())?;
@@ -139,7 +142,10 @@ impl Elab<'_> {
             };
             let x = self.fresh(&name);
             let dx = self.fresh(&format!("d{name}"));
-            inner.push((name.clone(), Bind::Val(x, value.ty.clone(), value.sym.clone())));
+            inner.push((
+                name.clone(),
+                Bind::Val(x, value.ty.clone(), value.sym.clone()),
+            ));
             call_args.push(Expr {
                 kind: ExprKind::Var(Name {
                     text: name,

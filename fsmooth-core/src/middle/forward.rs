@@ -9,6 +9,12 @@
 //! tangent's with a fresh copy of the body (a loop writes one array: the body's primal
 //! intermediates are computed again in the tangent's loop; fusion then merges what it can).
 //!
+//! A zero tangent contributes nothing, even where a partial derivative is infinite (`sqrt`,
+//! `ln`, a division at 0): the terms of such functions are taken only where their tangent is
+//! nonzero (`if t == 0 { 0 } else { t * partial }`, a select), and tangents known to be zero
+//! when compiling are dropped. So `norm(v)` at `v = 0` along a direction that does not move
+//! `v` has derivative 0, not NaN, as in the reference interpreter.
+//!
 //! Values without a tangent (`usize`, `bool`, and arrays of `usize`) get a placeholder of
 //! their own type that nothing reads (a zero), so every node keeps one shape of rule and
 //! dead-code removal drops the placeholders. At a kink the derivative is that of the branch
@@ -395,6 +401,20 @@ impl Forward<'_> {
         (ps, ts)
     }
 
+    /// `term(t)` where tangent `t` is nonzero, else 0: the term of a partial derivative
+    /// that may be infinite (`t` is bound to a variable first).
+    fn guard(
+        &mut self,
+        t: Core,
+        term: impl FnOnce(Core) -> Core,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> Core {
+        let t = self.atom(t, lets);
+        let (ty, span) = (t.ty.clone(), t.span);
+        let zero = float(0.0, &ty, span);
+        pick(bin(BinOp::Eq, t.clone(), zero.clone()), zero, term(t))
+    }
+
     /// A float operation `a op b` on duals.
     fn binary(
         &mut self,
@@ -436,16 +456,19 @@ impl Forward<'_> {
                 let pa = self.atom(pa, lets);
                 let pb = self.atom(pb, lets);
                 let q = self.atom(bin(BinOp::Div, pa, pb.clone()), lets);
-                let t = if zb {
-                    bin(BinOp::Div, ta, pb)
-                } else if za {
-                    neg(bin(BinOp::Div, bin(BinOp::Mul, q.clone(), tb), pb))
-                } else {
-                    bin(
-                        BinOp::Div,
-                        bin(BinOp::Sub, ta, bin(BinOp::Mul, q.clone(), tb)),
-                        pb,
-                    )
+                // ta / b - q tb / b, each term only where its tangent is nonzero (b may be 0).
+                let first = (!za).then(|| {
+                    let b = pb.clone();
+                    self.guard(ta, |t| bin(BinOp::Div, t, b), lets)
+                });
+                let second = (!zb).then(|| {
+                    let (b, q) = (pb.clone(), q.clone());
+                    self.guard(tb, |t| neg(bin(BinOp::Div, bin(BinOp::Mul, q, t), b)), lets)
+                });
+                let t = match (first, second) {
+                    (Some(a), Some(b)) => bin(BinOp::Add, a, b),
+                    (Some(a), None) | (None, Some(a)) => a,
+                    (None, None) => unreachable!("both tangents zero returned above"),
                 };
                 (q, t)
             }
@@ -519,9 +542,12 @@ impl Forward<'_> {
         let add = |a: Core, b: Core| bin(BinOp::Add, a, b);
         let sub = |a: Core, b: Core| bin(BinOp::Sub, a, b);
         let t = match f {
-            MathFn::Sqrt => div(mul(tx, c(0.5)), value.clone()),
+            MathFn::Sqrt => {
+                let v = value.clone();
+                self.guard(tx, |t| div(mul(t, c(0.5)), v), lets)
+            }
             MathFn::Exp => mul(tx, value.clone()),
-            MathFn::Ln => div(tx, x),
+            MathFn::Ln => self.guard(tx, |t| div(t, x), lets),
             MathFn::Sin => mul(tx, math(MathFn::Cos, vec![x])),
             MathFn::Cos => neg(mul(tx, math(MathFn::Sin, vec![x]))),
             MathFn::Tan => mul(tx, add(c(1.0), mul(value.clone(), value.clone()))),
@@ -546,13 +572,11 @@ impl Forward<'_> {
                 // y x^(y-1) tx + x^y ln(x) ty, the second term only where ln(x) is real.
                 let y = ps[1].clone();
                 let ty_ = ts[1].clone();
-                let first = mul(
-                    mul(
-                        y.clone(),
-                        math(MathFn::Powf, vec![x.clone(), sub(y, c(1.0))]),
-                    ),
-                    tx,
+                let slope = mul(
+                    y.clone(),
+                    math(MathFn::Powf, vec![x.clone(), sub(y, c(1.0))]),
                 );
+                let first = self.guard(tx, |t| mul(slope, t), lets);
                 let second = pick(
                     bin(BinOp::Gt, x.clone(), c(0.0)),
                     mul(mul(value.clone(), math(MathFn::Ln, vec![x])), ty_),
@@ -572,15 +596,23 @@ impl Forward<'_> {
             MathFn::Atan2 => {
                 // y.atan2(x): (x dy - y dx) / (x^2 + y^2), the receiver being y.
                 let (y, dy, xx, dx) = (x, tx, ps[1].clone(), ts[1].clone());
-                let r2 = add(mul(xx.clone(), xx.clone()), mul(y.clone(), y.clone()));
-                let num = terms(vec![(zeros[0], mul(xx, dy)), (zeros[1], neg(mul(y, dx)))]);
-                div(num, r2)
+                let r2 = self.atom(
+                    add(mul(xx.clone(), xx.clone()), mul(y.clone(), y.clone())),
+                    lets,
+                );
+                let r = r2.clone();
+                let first = self.guard(dy, |t| div(mul(xx, t), r), lets);
+                let second = self.guard(dx, |t| neg(div(mul(y, t), r2)), lets);
+                terms(vec![(zeros[0], first), (zeros[1], second)])
             }
-            MathFn::Asin => div(tx, math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))])),
-            MathFn::Acos => neg(div(
-                tx,
-                math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]),
-            )),
+            MathFn::Asin => {
+                let r = math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]);
+                self.guard(tx, |t| div(t, r), lets)
+            }
+            MathFn::Acos => {
+                let r = math(MathFn::Sqrt, vec![sub(c(1.0), mul(x.clone(), x))]);
+                self.guard(tx, |t| neg(div(t, r)), lets)
+            }
             MathFn::Atan => div(tx, add(c(1.0), mul(x.clone(), x))),
             MathFn::Sinh => mul(tx, math(MathFn::Cosh, vec![x])),
             MathFn::Cosh => mul(tx, math(MathFn::Sinh, vec![x])),
@@ -593,10 +625,13 @@ impl Forward<'_> {
                     div(num, value.clone()),
                 )
             }
-            MathFn::Cbrt => div(tx, mul(c(3.0), mul(value.clone(), value.clone()))),
+            MathFn::Cbrt => {
+                let v = value.clone();
+                self.guard(tx, |t| div(t, mul(c(3.0), mul(v.clone(), v))), lets)
+            }
             MathFn::Exp2 => mul(mul(tx, value.clone()), c(std::f64::consts::LN_2)),
-            MathFn::Log2 => div(tx, mul(x, c(std::f64::consts::LN_2))),
-            MathFn::Log10 => div(tx, mul(x, c(std::f64::consts::LN_10))),
+            MathFn::Log2 => self.guard(tx, |t| div(t, mul(x, c(std::f64::consts::LN_2))), lets),
+            MathFn::Log10 => self.guard(tx, |t| div(t, mul(x, c(std::f64::consts::LN_10))), lets),
             MathFn::MulAdd => terms(vec![
                 (zeros[0], mul(tx, ps[1].clone())),
                 (zeros[1], mul(x, ts[1].clone())),

@@ -148,11 +148,9 @@ fn kinks_take_the_branch_taken_and_ties_the_first_argument() {
     assert_eq!(partials("x.abs()", -0.0, 1.0), [1.0, 0.0]);
     // A NaN receiver of min or max gives the argument (Rust's min and max), and its tangent.
     assert_eq!(partials("(x / x - x / x).min(y)", 0.0, 1.0), [0.0, 1.0]);
-    // An infinite partial derivative times a zero tangent is NaN (IEEE, as the compiled
-    // code gives), but a constant's contributes nothing.
-    let [dx, dy] = partials("x.sqrt() + y", 0.0, 1.0);
-    assert!(dx == f64::INFINITY && dy.is_nan(), "{dx} {dy}");
-    assert_eq!(partials("x + 0.0f64.sqrt() * 2.0", 0.0, 1.0), [1.0, 0.0]);
+    // A constant's infinite partial derivative contributes nothing along a direction that
+    // does not move it.
+    assert_eq!(partials("x.sqrt() + y", 0.0, 1.0), [f64::INFINITY, 1.0]);
     // vmax (an ifold of max from -inf): the tangent of the largest, the first on a tie.
     let src = "pub fn k(v: [f64; 3], t: [f64; 3]) -> f64 { jvp(vmax, v, t).1 }";
     let t = Value::vec(&[1.0, 10.0, 100.0]);

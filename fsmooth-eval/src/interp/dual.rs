@@ -9,11 +9,9 @@
 //!
 //! - a smooth operation's tangent is the sum of its partial derivatives times its operands'
 //!   tangents, `d(x * y) = y dx + x dy`; an operand without a tangent (a plain value: a
-//!   constant, a literal, what does not depend on the arguments) contributes nothing, not
-//!   even where its partial derivative is infinite or NaN. A tangent that is zero is a
-//!   number like any other, in IEEE arithmetic: `sqrt(x) + y` at x = 0 along (0, 1) is
-//!   `0 * inf + 1`, NaN, as JAX and the compiled code give (which drops only the terms of
-//!   values that do not depend on the arguments, known when it compiles);
+//!   constant, a literal) or with a zero tangent contributes nothing, not even where its
+//!   partial derivative is infinite or NaN (`sqrt(x) + y` at x = 0 has tangent `dy` along a
+//!   direction that does not move x), so that a zero tangent and no tangent agree;
 //! - `abs`, `min`, `max` and `clamp` (`x.max(lo).min(hi)`) take the tangent of the branch
 //!   taken: `abs` is `-x` for x < 0, else `x`; `x.min(y)` takes x's tangent unless y < x
 //!   (or x is NaN, whose min is y), so x's on a tie, and `max` alike;
@@ -21,7 +19,7 @@
 //!   their results carry no tangent;
 //! - a cast between f64 and f32 casts the tangent the same way (rounding counts as the
 //!   identity); `%` is `x - y * trunc(x / y)`, so its partials are 1 and `-trunc(x / y)`;
-//! - a result without a tangent is a plain value; one whose tangent is zero stays a dual.
+//! - a result whose tangent is zero or absent is a plain value.
 
 use super::scalar;
 use super::value::Value;
@@ -186,12 +184,14 @@ impl Value {
     }
 }
 
-/// `sum(partial * tangent)` over the operands that have a tangent; `None` if none has (the
-/// result is then a plain value).
+/// `sum(partial * tangent)` over the operands that have a nonzero tangent; `None` if none
+/// has (the result is then a plain value).
 fn chain<T: Lane>(terms: &[(T, Option<T>)]) -> Option<T> {
     let mut sum: Option<T> = None;
     for &(partial, tangent) in terms {
-        if let Some(t) = tangent {
+        if let Some(t) = tangent
+            && t != T::ZERO
+        {
             let term = partial * t;
             sum = Some(match sum {
                 Some(s) => s + term,

@@ -12,6 +12,7 @@
     "[EMBEDDED.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/EMBEDDED.md\n",
     "[BENCHMARKS.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/BENCHMARKS.md\n",
     "[internals.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/internals.md\n",
+    "[derivatives.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/derivatives.md\n",
     "[prelude.fs]: https://docs.rs/crate/fsmooth-core/", env!("CARGO_PKG_VERSION"), "/source/src/front/prelude.fs\n",
 )]
 // The README's links to the API (`[`Region`]`) are defined the same way: docs.rs addresses at

@@ -28,6 +28,21 @@ with_src! {
         jvp(|a| matvec(a, x), w, tw)
     }
 
+    /// A pinhole camera's projection and its 2 x 6 Jacobian by (centre, point), one column
+    /// per unit tangent: the forward mode of several directions at once.
+    fn project(c: [f64; 3], x: [f64; 3], f: f64) -> [f64; 2] {
+        let d = sub(x, c);
+        [f * d[0] / d[2], f * d[1] / d[2]]
+    }
+    pub fn jacobian(c: [f64; 3], x: [f64; 3], f: f64) -> [[f64; 6]; 2] {
+        let cols = build(6, |j| {
+            let tc = build(3, |i| if i == j { 1.0 } else { 0.0 });
+            let tx = build(3, |i| if i + 3 == j { 1.0 } else { 0.0 });
+            jvp(|a, b| project(a, b, f), (c, x), (tc, tx)).1
+        });
+        build(2, |r| build(6, |j| cols[j][r]))
+    }
+
     pub fn dkink(x: f64, y: f64, t: f64) -> (f64, f64) {
         jvp(|z| z.abs() + z.max(y) + z.min(0.5) + if z > 1.0 { z * z } else { 3.0 * z }, x, t)
     }
@@ -111,5 +126,41 @@ fn array_functions_match_the_interpreter() {
         for (g, w) in o0.iter().zip(&want[0]).chain(o1.iter().zip(&want[1])) {
             assert!(close(*g, *w, 1e-13), "{g} vs {w}");
         }
+    }
+}
+
+#[test]
+fn a_jacobian_by_unit_tangents_matches_finite_differences() {
+    let r = &mut Region::new();
+    let (c, x, f) = ([0.1, -0.2, -1.0], [0.5, 0.3, 2.0], 1.5);
+    let mut jac = [0.0; 12];
+    jacobian(&mut jac, &c, &x, f, r).unwrap();
+    let project = |c: [f64; 3], x: [f64; 3]| {
+        let d = [x[0] - c[0], x[1] - c[1], x[2] - c[2]];
+        [f * d[0] / d[2], f * d[1] / d[2]]
+    };
+    let h = 1e-6;
+    for j in 0..6 {
+        let (mut cp, mut cm, mut xp, mut xm) = (c, c, x, x);
+        if j < 3 {
+            cp[j] += h;
+            cm[j] -= h;
+        } else {
+            xp[j - 3] += h;
+            xm[j - 3] -= h;
+        }
+        let (p, m) = (project(cp, xp), project(cm, xm));
+        for row in 0..2 {
+            let fd = (p[row] - m[row]) / (2.0 * h);
+            assert!(
+                close(jac[row * 6 + j], fd, 1e-8),
+                "({row}, {j}): {} vs {fd}",
+                jac[row * 6 + j]
+            );
+        }
+    }
+    let want = reference("jacobian", &[Value::vec(&c), Value::vec(&x), Value::F64(f)]);
+    for (g, w) in jac.iter().zip(&want[0]) {
+        assert!(close(*g, *w, 1e-14), "{g} vs {w}");
     }
 }

@@ -1,4 +1,4 @@
-//! Every fsmooth example in docs/language.md compiles: each ```rust block that holds
+//! Every fsmooth example in docs/language.md and docs/derivatives.md compiles: each ```rust block that holds
 //! fsmooth source (a `fsmooth! { .. }` block, or `fn` items written with fsmooth types) is
 //! expanded and must give no error, nor any warning. A block marked ```rust,ignore is
 //! skipped (a generated signature, or an example of a mistake).
@@ -95,8 +95,11 @@ fn expand_blocks(blocks: &[String]) -> Result<String, String> {
 
 #[test]
 fn every_fsmooth_example_in_the_language_reference_compiles() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/language.md");
-    let text = std::fs::read_to_string(path).expect("docs/language.md");
+    // The language reference, then the derivatives guide.
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/");
+    let text = ["language.md", "derivatives.md"]
+        .map(|f| std::fs::read_to_string(format!("{docs}{f}")).expect(f))
+        .join("\n");
     let mut checked = 0;
     let mut failures = Vec::new();
     let mut earlier: Vec<String> = Vec::new();

@@ -29,6 +29,13 @@ impl Elab<'_> {
         if n.text == "jvp" && free(self) {
             return self.e_jvp(n, args, e.span, env);
         }
+        if (n.text == "grad" || n.text == "vjp") && free(self) {
+            self.err(
+                n.span,
+                format!("`{}` (reverse mode, LANGUAGE.md section 12) is not in this release of the compiler yet; forward mode is: `jvp(f, (a, b), (ta, tb))`, and a gradient by k inputs is k `jvp`s along unit tangents (`build(k, |j| jvp(..).1)`)", n.text),
+            );
+            return Err(());
+        }
         let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),
             Some(Bind::Failed) => return Err(()),

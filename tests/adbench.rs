@@ -17,6 +17,9 @@ use adbench_kernels::{ba, gmm};
 #[path = "adbench/index_arrays.rs"]
 mod index_arrays;
 
+#[path = "adbench/gradients.rs"]
+mod gradients;
+
 /// The GMM block once per step of the paper's ablation (as the benches compile it).
 mod gmm_steps {
     pub mod d {

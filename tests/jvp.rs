@@ -1,5 +1,5 @@
-//! Forward mode (LANGUAGE.md section 12's `jvp`) through the real macros, against the
-//! reference interpreter's dual numbers and central finite differences.
+//! Derivatives (LANGUAGE.md section 12) through the real macros, against the reference
+//! interpreter, central finite differences and derivatives by hand.
 
 mod common;
 
@@ -41,6 +41,16 @@ with_src! {
             jvp(|a, b| project(a, b, f), (c, x), (tc, tx)).1
         });
         build(2, |r| build(6, |j| cols[j][r]))
+    }
+
+    fn loss(w: [f64; n], x: [[f64; n]; p], y: [f64; p]) -> f64 {
+        ifold(p, 0.0, |acc, i| { let e = dot(w, x[i]) - y[i]; acc + e * e })
+    }
+    pub fn step(w: [f64; n], x: [[f64; n]; p], y: [f64; p]) -> (f64, [f64; n]) {
+        grad(|v| loss(v, x, y), w)
+    }
+    pub fn pullback(m: [[f64; 3]; 2], v: [f64; 3], s: [f64; 2]) -> ([f64; 2], [[f64; 3]; 2], [f64; 3]) {
+        vjp(matvec, (m, v), s)
     }
 
     pub fn dkink(x: f64, y: f64, t: f64) -> (f64, f64) {
@@ -163,4 +173,24 @@ fn a_jacobian_by_unit_tangents_matches_finite_differences() {
     for (g, w) in jac.iter().zip(&want[0]) {
         assert!(close(*g, *w, 1e-14), "{g} vs {w}");
     }
+}
+
+#[test]
+fn grad_and_vjp_match_derivatives_by_hand() {
+    let r = &mut Region::new();
+    // docs/derivatives.md's example.
+    let mut g = [0.0; 2];
+    let l = step(&mut g, &[0.0, 0.0], &[1.0, 2.0], &[1.0], r).unwrap();
+    assert_eq!((l, g), (1.0, [-2.0, -4.0]));
+    // The pullback of a matrix-vector product: s v^T by the matrix, m^T s by the vector.
+    let (m, v, s) = (
+        [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        [0.5, -1.0, 2.0],
+        [3.0, -2.0],
+    );
+    let (mut y, mut gm, mut gv) = ([0.0; 2], [0.0; 6], [0.0; 3]);
+    pullback(&mut y, &mut gm, &mut gv, &m, &v, &s, r).unwrap();
+    assert_eq!(y, [4.5, 9.0]);
+    assert_eq!(gm, [1.5, -3.0, 6.0, -1.0, 2.0, -4.0]);
+    assert_eq!(gv, [3.0 - 8.0, 6.0 - 10.0, 9.0 - 12.0]);
 }

@@ -15,9 +15,12 @@
 //! tolerance suited to each result's element type, `Elem::agree`).
 
 use fsmooth_core::middle::ir::Kernel;
-use fsmooth_eval::exec::{Arg, Outputs, Returned, Scalar, call, run};
+mod shared;
+use shared::{env, program_args, program_values, same_results};
+
+use fsmooth_eval::exec::{Arg, Returned, call, run};
 use fsmooth_eval::interp::{Interp, Value};
-use fsmooth_testdata::progen::{ArgValue, Elem, Inputs, Part, Program, inputs, program};
+use fsmooth_testdata::progen::{Inputs, Program, inputs, program};
 
 const TRIALS: u64 = 4;
 
@@ -28,13 +31,6 @@ const OPTIONS: [&str; 4] = [
     "#![fsmooth(storage = \"heap\")]",
     "#![fsmooth(unroll = false, storage = \"heap_frame\")]",
 ];
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Relative closeness with an absolute floor; NaN matches NaN.
 fn close(a: f64, b: f64) -> bool {
@@ -52,42 +48,6 @@ fn args(i: &Inputs) -> Vec<(&'static str, Arg)> {
         ("s", Arg::F64(i.s)),
         ("p", Arg::Usize(i.p)),
     ]
-}
-
-/// The arguments of program `p`'s kernel on inputs `i`, each in its element type.
-fn program_args(p: &Program, i: &Inputs) -> Vec<(&'static str, Arg)> {
-    p.params
-        .iter()
-        .map(|q| {
-            let arg = match q.value(i) {
-                ArgValue::F64(x) => Arg::F64(x),
-                ArgValue::F32(x) => Arg::F32(x),
-                ArgValue::Usize(k) => Arg::Usize(k),
-                ArgValue::F64s(v) => Arg::Array(v),
-                ArgValue::F32s(v) => Arg::F32s(v),
-                ArgValue::Usizes(v) => Arg::Usizes(v),
-            };
-            (q.name, arg)
-        })
-        .collect()
-}
-
-/// The same arguments for the interpreter (matrices as rows).
-fn program_values(p: &Program, i: &Inputs) -> Vec<Value> {
-    p.params
-        .iter()
-        .map(|q| match (q.value(i), q.cols(i)) {
-            (ArgValue::F64(x), _) => Value::F64(x),
-            (ArgValue::F32(x), _) => Value::F32(x),
-            (ArgValue::Usize(k), _) => Value::Usize(k),
-            (ArgValue::F64s(v), None) => Value::vec(&v),
-            (ArgValue::F64s(v), Some(c)) => Value::matrix(&v, c),
-            (ArgValue::F32s(v), None) => Value::vec_f32(&v),
-            (ArgValue::F32s(v), Some(c)) => Value::matrix_f32(&v, c),
-            (ArgValue::Usizes(v), None) => Value::usizes(&v),
-            (ArgValue::Usizes(v), Some(c)) => Value::usize_matrix(&v, c),
-        })
-        .collect()
 }
 
 /// The inputs of the fixed signature `k(a, b, c, s, p)` for the interpreter.
@@ -119,43 +79,6 @@ fn outputs(k: &Kernel, p: &Program, i: &Inputs) -> Vec<(String, usize)> {
     let lens = p.out_lens(i);
     assert_eq!(names.len(), lens.len(), "array results of {}", p.ret);
     names.into_iter().map(|(n, _)| n).zip(lens).collect()
-}
-
-fn scalar(s: &Scalar) -> f64 {
-    match s {
-        Scalar::F64(x) => *x,
-        Scalar::F32(x) => f64::from(*x),
-        Scalar::Usize(k) => *k as f64,
-        Scalar::Bool(b) => f64::from(u8::from(*b)),
-    }
-}
-
-/// Do the executor's outputs and scalar results equal the interpreter's result, component
-/// by component (each array component against its output, in order, and each scalar
-/// component against the returned scalars, in order), each as its element type asks
-/// (`parts`, the generator's: usize exactly, f32 and f64 each with its tolerance)?
-fn same_results(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
-    let same = |elem: Elem, g: &[f64], w: &[f64]| {
-        g.len() == w.len() && g.iter().zip(w).all(|(a, b)| elem.agree(*a, *b))
-    };
-    if want.parts().len() != parts.len() {
-        return false;
-    }
-    let (mut arrays, mut scalars) = (got.arrays.iter(), got.scalars.iter());
-    for (part, kind) in want.parts().iter().zip(parts) {
-        let ok = match part {
-            Value::Array(_) => arrays
-                .next()
-                .is_some_and(|g| same(kind.elem, g, &part.flatten())),
-            _ => scalars
-                .next()
-                .is_some_and(|g| same(kind.elem, &[scalar(g)], &part.flatten())),
-        };
-        if !ok {
-            return false;
-        }
-    }
-    arrays.next().is_none() && scalars.next().is_none()
 }
 
 /// The flat result of the executor, or why there is none.
@@ -656,164 +579,4 @@ fn running_indexes_match_the_interpreter_to_the_bit() {
             }
         }
     }
-}
-
-/// Forward mode on generated programs (LANGUAGE.md section 12), typed ones (f32, index
-/// arrays) included: a kernel `dk` returns the value and the derivative of program `k` along
-/// random tangents of its float arguments (`jvp` of a closure holding the `usize` ones
-/// constant), flattened; the executor runs it and
-/// the interpreter's dual numbers are the reference, each part to its element type's
-/// tolerance. `FSMOOTH_JVP_PROGRAMS` sets the count (300 by default).
-#[test]
-fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
-    let count = env("FSMOOTH_JVP_PROGRAMS", 300);
-    let (mut runs, mut skipped, mut both_fail) = (0, 0, 0);
-    let mut failures = Vec::new();
-    for j in 0..count {
-        // Typed programs too (f32 kernels, index arrays), unless a result is `usize`: a
-        // derivative is of floats.
-        let p = program(j);
-        if p.parts.iter().any(|part| part.elem == Elem::Usize) {
-            continue;
-        }
-        let floats: Vec<&str> = p
-            .params
-            .iter()
-            .filter(|q| {
-                !matches!(
-                    q.value(&inputs(j, 0)),
-                    ArgValue::Usize(_) | ArgValue::Usizes(_)
-                )
-            })
-            .map(|q| q.name)
-            .collect();
-        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
-        // The kernel's parameters as written (no type has a comma).
-        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
-        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
-            .split(", ")
-            .collect();
-        let tangent_params: Vec<String> = sig
-            .iter()
-            .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
-            .map(|q| format!("d{q}"))
-            .collect();
-        let k = p.parts.len();
-        let flat: Vec<String> = if k == 1 {
-            vec!["v".into(), "d".into()]
-        } else {
-            (0..k)
-                .map(|c| format!("v.{c}"))
-                .chain((0..k).map(|c| format!("d.{c}")))
-                .collect()
-        };
-        let ret = if k == 1 {
-            format!("({}, {})", p.ret, p.ret)
-        } else {
-            let inner = &p.ret[1..p.ret.len() - 1];
-            format!("({inner}, {inner})")
-        };
-        let src = format!(
-            "{}\npub fn dk({}, {}) -> {ret} {{ let (v, d) = jvp(|{}| k({}), ({}), ({})); ({}) }}",
-            p.src,
-            sig.join(", "),
-            tangent_params.join(", "),
-            floats.join(", "),
-            all.join(", "),
-            floats.join(", "),
-            floats
-                .iter()
-                .map(|f| format!("d{f}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            flat.join(", ")
-        );
-        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
-            Ok(k) => k,
-            Err(e) => {
-                failures.push(format!("program {j} does not compile: {e}\n{src}"));
-                continue;
-            }
-        };
-        let Some((kernel, plan)) = planned.iter().find(|(k, _)| k.name.text == "dk") else {
-            failures.push(format!("program {j}: no kernel dk"));
-            continue;
-        };
-        let interp = Interp::new(&src).unwrap();
-        let mut parts = p.parts.clone();
-        parts.extend(p.parts.clone());
-        // A tangent computed through f32 intermediates differs by f32 roundings with the
-        // order of its operations: compared as f32.
-        if p.src.contains("f32") {
-            parts.iter_mut().for_each(|part| part.elem = Elem::F32);
-        }
-        for t in 0..2 {
-            let i = inputs(j, t);
-            // Tangents of the arguments' shapes.
-            let mut rng = fsmooth_testdata::Rng::new(j * 31 + t);
-            let mut dirs = inputs(j, t);
-            for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
-                v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
-            }
-            for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
-                v.iter_mut()
-                    .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
-            }
-            dirs.s = 2.0 * rng.f64() - 1.0;
-            dirs.s32 = dirs.s as f32;
-            let mut args = program_args(&p, &i);
-            let mut values = program_values(&p, &i);
-            for (q, (a, v)) in p.params.iter().zip(
-                program_args(&p, &dirs)
-                    .into_iter()
-                    .zip(program_values(&p, &dirs)),
-            ) {
-                if floats.contains(&q.name) {
-                    let name: &'static str = Box::leak(format!("d{}", q.name).into_boxed_str());
-                    args.push((name, a.1));
-                    values.push(v);
-                }
-            }
-            let names = fsmooth_core::emit::results(&kernel.ret).arrays;
-            let mut lens = p.out_lens(&i);
-            lens.extend(p.out_lens(&i));
-            let outs: Vec<(&str, usize)> =
-                names.iter().map(|(n, _)| n.as_str()).zip(lens).collect();
-            let want = interp.call("dk", &values);
-            let got = call(&plan.func, &args, &outs);
-            runs += 1;
-            let ok = match (&got, &want) {
-                (Ok(Ok(g)), Ok(w)) => same_results(g, w, &parts),
-                (Ok(Err(e)), Err(w)) => {
-                    if std::env::var_os("FSMOOTH_JVP_TRACE").is_some() {
-                        eprintln!("program {j}: both fail: {e} | {w}");
-                    }
-                    both_fail += 1;
-                    true
-                }
-                _ => false,
-            };
-            if !ok {
-                if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
-                    // A derivative through a non-finite value: the two orders of operations
-                    // may meet different infinities.
-                    skipped += 1;
-                    continue;
-                }
-                failures.push(format!(
-                    "program {j}, inputs {t}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
-                ));
-            }
-        }
-    }
-    println!(
-        "{count} programs, {runs} runs ({both_fail} failing in both, {skipped} non-finite), {} mismatches or faults",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches or faults; first:\n{}",
-        failures.len(),
-        failures[..failures.len().min(3)].join("\n\n")
-    );
 }

@@ -81,6 +81,33 @@ pub const BA_NCAMPARAMS: usize = 11;
 pub const BA_TEST: &str = include_str!("../data/adbench/ba/test.txt");
 /// `gmm/test.txt`: d = 2, K = 3, n = 1 (README known answer available).
 pub const GMM_TEST: &str = include_str!("../data/adbench/gmm/test.txt");
+
+/// ADBench's gradient of the GMM objective on `gmm/test.txt` (d = 2, K = 3, n = 1): the
+/// alphas, the means, then the icf rows, from its C++ module tests
+/// (`test/cpp/modules/common/GmmTests.cpp`, `JacobianCalculationCorrectness`, which checks
+/// every module to 1e-8), digit for digit as published.
+#[allow(clippy::excessive_precision)]
+pub const GMM_TEST_GRADIENT: [f64; 18] = [
+    1.08662855508652456e-01,
+    -7.41270039523898472e-01,
+    6.32607184015246071e-01,
+    1.11692576532787013e+00,
+    1.63333013551455269e-01,
+    -2.19989824071193142e-02,
+    2.27778292254236098e-01,
+    1.20963025612832187e+00,
+    -6.06375920733956339e-02,
+    2.58529994051162237e+00,
+    1.12632694524213789e-01,
+    3.85744309849611777e-01,
+    7.35180573182305508e-02,
+    5.41836362715595232e+00,
+    -3.21494409677446469e-01,
+    1.71892309775004937e+00,
+    8.60091090790866875e-01,
+    -9.94640930466322848e-01,
+];
+
 /// `gmm/1k/gmm_d2_K5.txt`: d = 2, K = 5, n = 1000.
 pub const GMM_D2_K5: &str = include_str!("../data/adbench/gmm/1k/gmm_d2_K5.txt");
 /// `gmm/1k/gmm_d10_K5.txt`: d = 10, K = 5, n = 1000.

@@ -62,32 +62,6 @@ fn args(inp: &GmmInput) -> Vec<Value> {
     ]
 }
 
-/// ADBench's gradient of the GMM objective on `gmm/test.txt` (d = 2, K = 3, n = 1): the
-/// alphas, the means, then the icf rows, from its C++ module tests
-/// (`test/cpp/modules/common/GmmTests.cpp`, `JacobianCalculationCorrectness`, which checks
-/// every module to 1e-8), digit for digit as published.
-#[allow(clippy::excessive_precision)]
-const ADBENCH_GMM_TEST_GRADIENT: [f64; 18] = [
-    1.08662855508652456e-01,
-    -7.41270039523898472e-01,
-    6.32607184015246071e-01,
-    1.11692576532787013e+00,
-    1.63333013551455269e-01,
-    -2.19989824071193142e-02,
-    2.27778292254236098e-01,
-    1.20963025612832187e+00,
-    -6.06375920733956339e-02,
-    2.58529994051162237e+00,
-    1.12632694524213789e-01,
-    3.85744309849611777e-01,
-    7.35180573182305508e-02,
-    5.41836362715595232e+00,
-    -3.21494409677446469e-01,
-    1.71892309775004937e+00,
-    8.60091090790866875e-01,
-    -9.94640930466322848e-01,
-];
-
 /// ADBench's objective on `gmm/test.txt` (`data/adbench/README.md`).
 #[allow(clippy::excessive_precision)]
 const ADBENCH_GMM_TEST_OBJECTIVE: f64 = 8.07380408004975791;
@@ -109,7 +83,7 @@ fn gmm_gradient_matches_adbench_on_its_test_file() {
     let grad: Vec<f64> = parts[1..].iter().flat_map(Value::flatten).collect();
     let worst = grad
         .iter()
-        .zip(ADBENCH_GMM_TEST_GRADIENT)
+        .zip(fsmooth_testdata::GMM_TEST_GRADIENT)
         .map(|(g, w)| (g - w).abs())
         .fold(0.0, f64::max);
     eprintln!("GMM gradient on gmm/test.txt: largest difference from ADBench's {worst:.1e}");

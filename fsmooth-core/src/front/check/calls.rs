@@ -30,11 +30,7 @@ impl Elab<'_> {
             return self.e_jvp(n, args, e.span, env);
         }
         if (n.text == "grad" || n.text == "vjp") && free(self) {
-            self.err(
-                n.span,
-                format!("`{}` (reverse mode, LANGUAGE.md section 12) is not in this release of the compiler yet; forward mode is: `jvp(f, (a, b), (ta, tb))`, and a gradient by k inputs is k `jvp`s along unit tangents (`build(k, |j| jvp(..).1)`)", n.text),
-            );
-            return Err(());
+            return self.e_vjp(n, args, e.span, env, n.text == "grad");
         }
         let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),

@@ -2,17 +2,27 @@
 //! (or `jvp(f, a, t)`): `f` applied to fresh variables bound to the arguments, inlined as
 //! any call is, then differentiated in forward mode ([`crate::middle::forward`]) with the
 //! tangents `ti` for those variables; what `f` captures is constant.
+//!
+//! `vjp(f, (a..), s)` and `grad(f, a..)` (`vjp` with seed 1) are computed, in this release,
+//! by forward mode too: element `e` of `gi` is `<s, jvp(f, a, unit(i, e))>`, one forward
+//! pass per element of the arguments, each in a `build` over the argument's shape. The
+//! results are those of reverse mode; the cost is the number of inputs times a `jvp`'s,
+//! where reverse mode's would be a few evaluations of `f` (docs/derivatives.md).
 
 use super::elab::{Bind, Elab, Elaborated, Env, FunVal};
 use super::infer::Want;
+use crate::front::ast::BinOp;
 use crate::front::ast::{Expr, ExprKind, Name, Sp};
+use crate::front::size::Size;
 use crate::middle::forward::{Forward, differentiable, wrap};
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 /// How the forms are written, for errors.
 const JVP_USAGE: &str = "`jvp(f, (a, b), (ta, tb))`, or `jvp(f, a, t)` for one argument";
+const VJP_USAGE: &str = "`vjp(f, (a, b), s)`, or `vjp(f, a, s)` for one argument";
+const GRAD_USAGE: &str = "`grad(f, a, b)`, for `f` returning a float";
 
 /// Whether every float-carrying part of `t` is float (no `usize` or `bool` inside): what
 /// a derivative can be taken by.
@@ -177,5 +187,270 @@ impl Elab<'_> {
         let result = Core::new(Kind::Tuple(vec![d.primal, d.tangent]), ty, sp);
         bound.extend(d.lets);
         Ok(wrap(bound, result))
+    }
+}
+
+/// `a * b` (floats), `a && b`, `a == b` (usize) and the like, as core.
+fn bin(op: BinOp, a: Core, b: Core) -> Core {
+    let ty = match op {
+        BinOp::Eq | BinOp::And => Type::Bool,
+        _ => a.ty.clone(),
+    };
+    let span = a.span;
+    Core::new(
+        Kind::Bin(op, Box::new(a), Box::new(b), String::new()),
+        ty,
+        span,
+    )
+}
+
+impl Elab<'_> {
+    /// Bind each argument of a derivative form to a fresh variable, for `f`'s call to read:
+    /// the variables and values, the environment with them, and the call's arguments.
+    /// `None` after an error (reported).
+    #[allow(clippy::type_complexity)]
+    fn bind_arguments(
+        &mut self,
+        primals: &[&Expr],
+        env: &Env,
+        form: &str,
+        usage: &str,
+    ) -> Option<(Vec<(VarId, Core)>, Env, Vec<Expr>)> {
+        let mut bound = Vec::new();
+        let mut inner = env.clone();
+        let mut call_args = Vec::new();
+        let mut ok = true;
+        for (k, a) in primals.iter().enumerate() {
+            let Ok(value) = self.expr(a, env) else {
+                ok = false;
+                continue;
+            };
+            if !all_float(&value.ty) {
+                self.err(
+                    a.span,
+                    format!("`{form}` differentiates by floats (`f64`, `f32`, arrays and tuples of them), but this argument is `{}`\n  help: to hold it constant, capture it in a closure ({usage})", value.ty),
+                );
+                ok = false;
+                continue;
+            }
+            let name = match &a.kind {
+                ExprKind::Var(v) => v.text.clone(),
+                _ => format!("argument{}", k + 1),
+            };
+            let x = self.fresh(&name);
+            inner.push((
+                name.clone(),
+                Bind::Val(x, value.ty.clone(), value.sym.clone()),
+            ));
+            call_args.push(Expr {
+                kind: ExprKind::Var(Name {
+                    text: name,
+                    span: a.span.start,
+                }),
+                span: a.span,
+            });
+            bound.push((x, value));
+        }
+        ok.then_some((bound, inner, call_args))
+    }
+
+    /// `vjp(f, (a..), s)` (`grad` false) or `grad(f, a..)`: `(f(a..), g1, .., gk)`, `gi` the
+    /// product of the seed with the derivative of `f` by argument `i`, of its shape.
+    pub(super) fn e_vjp(
+        &mut self,
+        n: &Name,
+        args: &[Expr],
+        sp: Sp,
+        env: &Env,
+        grad: bool,
+    ) -> Elaborated {
+        let (form, usage) = if grad {
+            ("grad", GRAD_USAGE)
+        } else {
+            ("vjp", VJP_USAGE)
+        };
+        let (f, primals, seed) = match (grad, args) {
+            (true, [f, rest @ ..]) if !rest.is_empty() => {
+                (f, rest.iter().collect::<Vec<_>>(), None)
+            }
+            (false, [f, primals, s]) => (f, parts(primals), Some(s)),
+            _ => {
+                self.err(
+                    sp,
+                    format!("`{form}` takes a function and its arguments: {usage}"),
+                );
+                return Err(());
+            }
+        };
+        let fun = self.differentiated(f, env, form).ok_or(())?;
+        let (mut bound, inner, call_args) =
+            self.bind_arguments(&primals, env, form, usage).ok_or(())?;
+        let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
+        if !differentiable(&body.ty) || !all_float(&body.ty) || (grad && !body.ty.is_float()) {
+            let what = if grad {
+                "a scalar float result (`f64` or `f32`; `vjp` takes others)"
+            } else {
+                "a float result (`f64`, `f32`, arrays and tuples of them)"
+            };
+            self.err(
+                f.span,
+                format!(
+                    "`{form}` differentiates a function with {what}, but this one gives `{}`",
+                    body.ty
+                ),
+            );
+            return Err(());
+        }
+        let seed = match seed {
+            Some(s) => {
+                let value = self.expr_want(s, env, &Want::of(&body.ty))?;
+                if !value.ty.same(&body.ty) {
+                    self.err(
+                        s.span,
+                        format!(
+                            "mismatched {}: the seed must have the function's result type `{}`, found `{}`",
+                            super::elab::mismatch(&body.ty, &value.ty),
+                            body.ty,
+                            value.ty
+                        ),
+                    );
+                    return Err(());
+                }
+                value
+            }
+            None => Core::new(Kind::Float(1.0), body.ty.clone(), sp),
+        };
+        let sv = self.fresh("seed");
+        let sty = seed.ty.clone();
+        bound.push((sv, seed));
+        let seed = Core::new(Kind::Var(sv), sty.clone(), sp);
+        // The value, then each argument's gradient.
+        let value = fresh(body.clone(), &mut self.names);
+        let mut parts = vec![value];
+        let args: Vec<(VarId, Type)> = bound
+            .iter()
+            .take(primals.len())
+            .map(|(x, v)| (*x, v.ty.clone()))
+            .collect();
+        for (x, ty) in &args {
+            let g = self.gradient_by(*x, ty, &body, &seed, sp);
+            parts.push(g);
+        }
+        let tys = parts.iter().map(|p| p.ty.clone()).collect();
+        Ok(wrap(
+            bound,
+            Core::new(Kind::Tuple(parts), Type::Tuple(tys), sp),
+        ))
+    }
+
+    /// The gradient by argument variable `x` of type `ty`: a `build` over its shape whose
+    /// element is `<seed, jvp(body, unit)>`, `unit` the tangent that is 1 at that element.
+    fn gradient_by(&mut self, x: VarId, ty: &Type, body: &Core, seed: &Core, sp: Sp) -> Core {
+        let dims: Vec<Size> = ty.dims().to_vec();
+        let at: Vec<VarId> = dims.iter().map(|_| self.fresh("e")).collect();
+        // The unit tangent: 1 where every index equals the element's.
+        let unit = if dims.is_empty() {
+            Core::new(Kind::Float(1.0), ty.clone(), sp)
+        } else {
+            let idx: Vec<VarId> = dims.iter().map(|_| self.fresh("u")).collect();
+            let index = |v: VarId| {
+                let mut c = Core::new(Kind::Var(v), Type::Usize, sp);
+                c.sym = Some(Size::Loop(v));
+                c
+            };
+            let cond = idx
+                .iter()
+                .zip(&at)
+                .map(|(u, e)| bin(BinOp::Eq, index(*u), index(*e)))
+                .reduce(|a, b| bin(BinOp::And, a, b))
+                .unwrap_or_else(|| Core::new(Kind::Bool(true), Type::Bool, sp));
+            let elem = ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64).ty();
+            let one = Core::new(Kind::Float(1.0), elem.clone(), sp);
+            let zero = Core::new(Kind::Float(0.0), elem.clone(), sp);
+            let mut e = Core::new(
+                Kind::If(Box::new(cond), Box::new(one), Box::new(zero)),
+                elem,
+                sp,
+            );
+            for (k, (d, u)) in dims.iter().zip(&idx).enumerate().rev() {
+                let t = Type::Arr(
+                    ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64),
+                    dims[k..].to_vec(),
+                );
+                let _ = d;
+                e = Core::new(Kind::Build(dims[k].clone(), *u, Box::new(e)), t, sp);
+            }
+            e
+        };
+        let uv = self.fresh("unit");
+        let copy = fresh(body.clone(), &mut self.names);
+        let mut forward = Forward {
+            names: &mut self.names,
+            tangents: HashMap::from([(x, uv)]),
+        };
+        let d = forward.dual(copy);
+        let tv = self.fresh("slope");
+        let tty = d.tangent.ty.clone();
+        let tangent = Core::new(Kind::Var(tv), tty.clone(), sp);
+        let product = self.inner_product(seed.clone(), tangent, &tty, sp);
+        let mut lets = vec![(uv, unit)];
+        lets.extend(d.lets);
+        lets.push((tv, d.tangent));
+        let mut g = wrap(lets, product);
+        // Over the argument's shape, innermost last.
+        for (k, e) in at.iter().enumerate().rev() {
+            let t = Type::Arr(
+                ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64),
+                dims[k..].to_vec(),
+            );
+            g = Core::new(Kind::Build(dims[k].clone(), *e, Box::new(g)), t, sp);
+        }
+        g
+    }
+
+    /// `<a, b>` for values of type `ty`: the sum of the products of their floats.
+    fn inner_product(&mut self, a: Core, b: Core, ty: &Type, sp: Sp) -> Core {
+        match ty {
+            Type::F64 | Type::F32 => bin(BinOp::Mul, a, b),
+            Type::Tuple(ts) => ts
+                .iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    let pa = Core::new(Kind::Proj(Box::new(a.clone()), k), t.clone(), sp);
+                    let pb = Core::new(Kind::Proj(Box::new(b.clone()), k), t.clone(), sp);
+                    self.inner_product(pa, pb, t, sp)
+                })
+                .reduce(|x, y| bin(BinOp::Add, x, y))
+                .unwrap_or_else(|| Core::new(Kind::Float(0.0), Type::F64, sp)),
+            Type::Arr(s, dims) => {
+                let elem = ty.elem();
+                let acc = self.fresh("acc");
+                let i = self.fresh("i");
+                let mut index = Core::new(Kind::Var(i), Type::Usize, sp);
+                index.sym = Some(Size::Loop(i));
+                let ea = Core::new(
+                    Kind::Index(Box::new(a), Box::new(index.clone())),
+                    elem.clone(),
+                    sp,
+                );
+                let eb = Core::new(Kind::Index(Box::new(b), Box::new(index)), elem.clone(), sp);
+                let term = self.inner_product(ea, eb, &elem, sp);
+                let st = s.ty();
+                let step = bin(BinOp::Add, Core::new(Kind::Var(acc), st.clone(), sp), term);
+                let zero = Core::new(Kind::Float(0.0), st.clone(), sp);
+                Core::new(
+                    Kind::Ifold(
+                        Box::new(Core::size(dims[0].clone(), sp)),
+                        Box::new(zero),
+                        acc,
+                        i,
+                        Box::new(step),
+                    ),
+                    st,
+                    sp,
+                )
+            }
+            Type::Usize | Type::Bool => Core::new(Kind::Float(0.0), Type::F64, sp),
+        }
     }
 }

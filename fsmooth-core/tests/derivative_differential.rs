@@ -1,0 +1,512 @@
+//! Derivatives of generated programs (LANGUAGE.md section 12) in the loop-IR executor,
+//! against the reference interpreter's.
+
+mod shared;
+
+use fsmooth_eval::exec::call;
+use fsmooth_eval::interp::Interp;
+use fsmooth_testdata::progen::{ArgValue, Elem, inputs, program};
+use shared::{env, program_args, program_values, same_results};
+
+/// Forward mode on generated programs (LANGUAGE.md section 12), typed ones (f32, index
+/// arrays) included: a kernel `dk` returns the value and the derivative of program `k` along
+/// random tangents of its float arguments (`jvp` of a closure holding the `usize` ones
+/// constant), flattened; the executor runs it and
+/// the interpreter's dual numbers are the reference, each part to its element type's
+/// tolerance. `FSMOOTH_JVP_PROGRAMS` sets the count (300 by default).
+#[test]
+fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
+    let count = env("FSMOOTH_JVP_PROGRAMS", 300);
+    let (mut runs, mut skipped, mut both_fail) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for j in 0..count {
+        // Typed programs too (f32 kernels, index arrays), unless a result is `usize`: a
+        // derivative is of floats.
+        let p = program(j);
+        if p.parts.iter().any(|part| part.elem == Elem::Usize) {
+            continue;
+        }
+        let floats: Vec<&str> = p
+            .params
+            .iter()
+            .filter(|q| {
+                !matches!(
+                    q.value(&inputs(j, 0)),
+                    ArgValue::Usize(_) | ArgValue::Usizes(_)
+                )
+            })
+            .map(|q| q.name)
+            .collect();
+        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
+        // The kernel's parameters as written (no type has a comma).
+        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
+        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
+            .split(", ")
+            .collect();
+        let tangent_params: Vec<String> = sig
+            .iter()
+            .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
+            .map(|q| format!("d{q}"))
+            .collect();
+        let k = p.parts.len();
+        let flat: Vec<String> = if k == 1 {
+            vec!["v".into(), "d".into()]
+        } else {
+            (0..k)
+                .map(|c| format!("v.{c}"))
+                .chain((0..k).map(|c| format!("d.{c}")))
+                .collect()
+        };
+        let ret = if k == 1 {
+            format!("({}, {})", p.ret, p.ret)
+        } else {
+            let inner = &p.ret[1..p.ret.len() - 1];
+            format!("({inner}, {inner})")
+        };
+        let src = format!(
+            "{}\npub fn dk({}, {}) -> {ret} {{ let (v, d) = jvp(|{}| k({}), ({}), ({})); ({}) }}",
+            p.src,
+            sig.join(", "),
+            tangent_params.join(", "),
+            floats.join(", "),
+            all.join(", "),
+            floats.join(", "),
+            floats
+                .iter()
+                .map(|f| format!("d{f}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            flat.join(", ")
+        );
+        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("program {j} does not compile: {e}\n{src}"));
+                continue;
+            }
+        };
+        let Some((kernel, plan)) = planned.iter().find(|(k, _)| k.name.text == "dk") else {
+            failures.push(format!("program {j}: no kernel dk"));
+            continue;
+        };
+        let interp = Interp::new(&src).unwrap();
+        let mut parts = p.parts.clone();
+        parts.extend(p.parts.clone());
+        // A tangent computed through f32 intermediates differs by f32 roundings with the
+        // order of its operations: compared as f32.
+        if p.src.contains("f32") {
+            parts.iter_mut().for_each(|part| part.elem = Elem::F32);
+        }
+        for t in 0..2 {
+            let i = inputs(j, t);
+            // Tangents of the arguments' shapes.
+            let mut rng = fsmooth_testdata::Rng::new(j * 31 + t);
+            let mut dirs = inputs(j, t);
+            for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
+                v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
+            }
+            for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
+                v.iter_mut()
+                    .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
+            }
+            dirs.s = 2.0 * rng.f64() - 1.0;
+            dirs.s32 = dirs.s as f32;
+            let mut args = program_args(&p, &i);
+            let mut values = program_values(&p, &i);
+            for (q, (a, v)) in p.params.iter().zip(
+                program_args(&p, &dirs)
+                    .into_iter()
+                    .zip(program_values(&p, &dirs)),
+            ) {
+                if floats.contains(&q.name) {
+                    let name: &'static str = Box::leak(format!("d{}", q.name).into_boxed_str());
+                    args.push((name, a.1));
+                    values.push(v);
+                }
+            }
+            let names = fsmooth_core::emit::results(&kernel.ret).arrays;
+            let mut lens = p.out_lens(&i);
+            lens.extend(p.out_lens(&i));
+            let outs: Vec<(&str, usize)> =
+                names.iter().map(|(n, _)| n.as_str()).zip(lens).collect();
+            let want = interp.call("dk", &values);
+            let got = call(&plan.func, &args, &outs);
+            runs += 1;
+            let ok = match (&got, &want) {
+                (Ok(Ok(g)), Ok(w)) => same_results(g, w, &parts),
+                (Ok(Err(e)), Err(w)) => {
+                    if std::env::var_os("FSMOOTH_JVP_TRACE").is_some() {
+                        eprintln!("program {j}: both fail: {e} | {w}");
+                    }
+                    both_fail += 1;
+                    true
+                }
+                _ => false,
+            };
+            if !ok {
+                if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
+                    // A derivative through a non-finite value: the two orders of operations
+                    // may meet different infinities.
+                    skipped += 1;
+                    continue;
+                }
+                failures.push(format!(
+                    "program {j}, inputs {t}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+                ));
+            }
+        }
+    }
+    println!(
+        "{count} programs, {runs} runs ({both_fail} failing in both, {skipped} non-finite), {} mismatches or faults",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches or faults; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+}
+
+/// The flat floats of an executor's outputs: the arrays in order, then the scalars.
+fn flat(o: &fsmooth_eval::exec::Outputs) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let scalars = o
+        .scalars
+        .iter()
+        .map(|s| match s {
+            fsmooth_eval::exec::Scalar::F64(x) => *x,
+            fsmooth_eval::exec::Scalar::F32(x) => f64::from(*x),
+            fsmooth_eval::exec::Scalar::Usize(k) => *k as f64,
+            fsmooth_eval::exec::Scalar::Bool(b) => f64::from(u8::from(*b)),
+        })
+        .collect();
+    (o.arrays.clone(), scalars)
+}
+
+/// Reverse mode on generated programs: a kernel `gk` returns the value of program `k` and
+/// its `vjp` by each float argument for a random seed (one seed parameter per result
+/// component); the executor runs it against the interpreter's `vjp`, and the compiled
+/// gradients satisfy `<vjp(s), t> = <s, jvp(t)>` with the compiled `jvp` along random
+/// tangents. `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default).
+#[test]
+fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_jvp() {
+    let count = env("FSMOOTH_VJP_PROGRAMS", 150);
+    let (mut runs, mut identities) = (0, 0);
+    let mut worst: f64 = 0.0;
+    let mut failures = Vec::new();
+    for j in 0..count {
+        let p = program(j);
+        if p.parts.iter().any(|part| part.elem == Elem::Usize) {
+            continue;
+        }
+        let i0 = inputs(j, 0);
+        let floats: Vec<&str> = p
+            .params
+            .iter()
+            .filter(|q| !matches!(q.value(&i0), ArgValue::Usize(_) | ArgValue::Usizes(_)))
+            .map(|q| q.name)
+            .collect();
+        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
+        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
+        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
+            .split(", ")
+            .collect();
+        let typed = |prefix: &str| -> Vec<String> {
+            sig.iter()
+                .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
+                .map(|q| format!("{prefix}{q}"))
+                .collect()
+        };
+        let k = p.parts.len();
+        let parts_ty: Vec<String> = if k == 1 {
+            vec![p.ret.clone()]
+        } else {
+            split_top(&p.ret[1..p.ret.len() - 1])
+        };
+        let seeds: Vec<String> = (0..k).map(|c| format!("s{c}: {}", parts_ty[c])).collect();
+        let seed_tuple = if k == 1 {
+            "s0".to_string()
+        } else {
+            format!(
+                "({})",
+                (0..k)
+                    .map(|c| format!("s{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let values: Vec<String> = if k == 1 {
+            vec!["r.0".into()]
+        } else {
+            (0..k).map(|c| format!("r.0.{c}")).collect()
+        };
+        let grads: Vec<String> = (0..floats.len()).map(|g| format!("r.{}", g + 1)).collect();
+        let grad_tys: Vec<String> = typed("")
+            .iter()
+            .map(|q| q.split_once(": ").unwrap().1.to_string())
+            .collect();
+        let ret: Vec<String> = parts_ty.iter().cloned().chain(grad_tys).collect();
+        let tangents = typed("d");
+        let src = format!(
+            "{}\npub fn gk({}, {}) -> ({}) {{ let r = vjp(|{}| k({}), ({}), {seed_tuple}); ({}) }}\n\
+             pub fn dk({}, {}) -> ({}) {{ jvp(|{}| k({}), ({}), ({})).1 }}",
+            p.src,
+            sig.join(", "),
+            seeds.join(", "),
+            ret.join(", "),
+            floats.join(", "),
+            all.join(", "),
+            floats.join(", "),
+            values
+                .iter()
+                .chain(&grads)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            sig.join(", "),
+            tangents.join(", "),
+            p.ret,
+            floats.join(", "),
+            all.join(", "),
+            floats.join(", "),
+            floats
+                .iter()
+                .map(|f| format!("d{f}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("program {j} does not compile: {e}\n{src}"));
+                continue;
+            }
+        };
+        let plan = |name: &str| planned.iter().find(|(k, _)| k.name.text == name);
+        let (Some((gkern, gplan)), Some((dkern, dplan))) = (plan("gk"), plan("dk")) else {
+            failures.push(format!("program {j}: no kernels"));
+            continue;
+        };
+        let interp = Interp::new(&src).unwrap();
+        let i = inputs(j, 0);
+        let mut rng = fsmooth_testdata::Rng::new(j * 17 + 3);
+        let mut dirs = inputs(j, 0);
+        for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
+            v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
+        }
+        for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
+            v.iter_mut()
+                .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
+        }
+        dirs.s = 2.0 * rng.f64() - 1.0;
+        dirs.s32 = dirs.s as f32;
+        // Seeds of the result's shapes: each part's elements random.
+        let lens = p.out_lens(&i);
+        let mut seed_vals: Vec<Vec<f64>> = Vec::new();
+        let (mut args, mut values) = (program_args(&p, &i), program_values(&p, &i));
+        let mut arrays = lens.iter();
+        for (c, part) in p.parts.iter().enumerate() {
+            let n = if part.is_array() {
+                *arrays.next().unwrap()
+            } else {
+                1
+            };
+            let v: Vec<f64> = (0..n).map(|_| 2.0 * rng.f64() - 1.0).collect();
+            let v: Vec<f64> = if part.elem == Elem::F32 {
+                v.iter().map(|x| f64::from(*x as f32)).collect()
+            } else {
+                v
+            };
+            let name: &'static str = Box::leak(format!("s{c}").into_boxed_str());
+            let cols = part.dims.last().map_or(1, |d| d.eval(&i));
+            let (arg, value) = seed_arg(part, &v, cols);
+            args.push((name, arg));
+            values.push(value);
+            seed_vals.push(v);
+        }
+        // gk's outputs: the value's parts, then the gradients, by the kernel's destinations.
+        let gnames = fsmooth_core::emit::results(&gkern.ret).arrays;
+        let mut glens = lens.clone();
+        let arg_lens: Vec<usize> = p
+            .params
+            .iter()
+            .filter(|q| floats.contains(&q.name) && q.array)
+            .map(|q| match q.value(&i) {
+                ArgValue::F64s(v) => v.len(),
+                ArgValue::F32s(v) => v.len(),
+                _ => 0,
+            })
+            .collect();
+        glens.extend(arg_lens);
+        let outs: Vec<(&str, usize)> = gnames.iter().map(|(n, _)| n.as_str()).zip(glens).collect();
+        let got = call(&gplan.func, &args, &outs);
+        let want = interp.call("gk", &values);
+        runs += 1;
+        let mut parts = p.parts.clone();
+        for q in p.params.iter().filter(|q| floats.contains(&q.name)) {
+            parts.push(fsmooth_testdata::progen::Part {
+                dims: Vec::new(),
+                elem: q.elem,
+            });
+        }
+        if p.src.contains("f32") {
+            parts.iter_mut().for_each(|part| part.elem = Elem::F32);
+        }
+        let Ok(Ok(g)) = &got else {
+            if !(matches!(got, Ok(Err(_))) && want.is_err()) {
+                failures.push(format!(
+                    "program {j}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+                ));
+            }
+            continue;
+        };
+        match &want {
+            Ok(w) if same_results(g, w, &parts) => {}
+            Ok(w) if w.flatten().iter().any(|x| !x.is_finite()) => continue,
+            _ => {
+                failures.push(format!(
+                    "program {j}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+                ));
+                continue;
+            }
+        }
+        // The identity, with the compiled jvp along `dirs`.
+        let mut dargs = program_args(&p, &i);
+        for (q, a) in p.params.iter().zip(program_args(&p, &dirs)) {
+            if floats.contains(&q.name) {
+                let name: &'static str = Box::leak(format!("d{}", q.name).into_boxed_str());
+                dargs.push((name, a.1));
+            }
+        }
+        let dnames = fsmooth_core::emit::results(&dkern.ret).arrays;
+        let douts: Vec<(&str, usize)> = dnames
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .zip(lens.clone())
+            .collect();
+        let Ok(Ok(d)) = call(&dplan.func, &dargs, &douts) else {
+            continue;
+        };
+        let (g_arrays, g_scalars) = flat(g);
+        let (d_arrays, d_scalars) = flat(&d);
+        // <s, jvp(t)>: each result part against its seed.
+        let (mut rhs, mut da, mut ds) = (0.0, d_arrays.iter(), d_scalars.iter());
+        for (part, sv) in p.parts.iter().zip(&seed_vals) {
+            if part.is_array() {
+                rhs += da
+                    .next()
+                    .unwrap()
+                    .iter()
+                    .zip(sv)
+                    .map(|(x, y)| x * y)
+                    .sum::<f64>();
+            } else {
+                rhs += ds.next().unwrap() * sv[0];
+            }
+        }
+        // <vjp(s), t>: the gradients follow the value's parts in gk's outputs.
+        let value_arrays = p.parts.iter().filter(|q| q.is_array()).count();
+        let value_scalars = p.parts.len() - value_arrays;
+        let (mut ga, mut gs) = (
+            g_arrays.iter().skip(value_arrays),
+            g_scalars.iter().skip(value_scalars),
+        );
+        let mut lhs = 0.0;
+        for q in p.params.iter().filter(|q| floats.contains(&q.name)) {
+            let t: Vec<f64> = match q.value(&dirs) {
+                ArgValue::F64s(v) => v,
+                ArgValue::F32s(v) => v.iter().map(|x| f64::from(*x)).collect(),
+                ArgValue::F64(x) => vec![x],
+                ArgValue::F32(x) => vec![f64::from(x)],
+                _ => Vec::new(),
+            };
+            if q.array {
+                lhs += ga
+                    .next()
+                    .unwrap()
+                    .iter()
+                    .zip(&t)
+                    .map(|(x, y)| x * y)
+                    .sum::<f64>();
+            } else {
+                lhs += gs.next().unwrap() * t[0];
+            }
+        }
+        if lhs.is_finite() && rhs.is_finite() {
+            identities += 1;
+            let err = (lhs - rhs).abs() / lhs.abs().max(rhs.abs()).max(1.0);
+            if !p.src.contains("f32") {
+                worst = worst.max(err);
+                if err > 1e-10 {
+                    failures.push(format!(
+                        "program {j}: <vjp(s), t> = {lhs} but <s, jvp(t)> = {rhs}\n{src}"
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "{count} programs, {runs} runs, {identities} identities (worst relative error {worst:.1e} in f64), {} mismatches",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+}
+
+/// The components of a tuple type's text (`[f64; n], f64` -> both), split at top-level
+/// commas.
+fn split_top(s: &str) -> Vec<String> {
+    let (mut out, mut depth, mut cur) = (Vec::new(), 0, String::new());
+    for ch in s.chars() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            _ => {}
+        }
+        if ch == ',' && depth == 0 {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(ch);
+        }
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// A seed argument of a result part's type (a matrix's rows of `cols`): for the executor
+/// and for the interpreter.
+fn seed_arg(
+    part: &fsmooth_testdata::progen::Part,
+    v: &[f64],
+    cols: usize,
+) -> (fsmooth_eval::exec::Arg, fsmooth_eval::interp::Value) {
+    use fsmooth_eval::exec::Arg;
+    use fsmooth_eval::interp::Value;
+    let f32s = part.elem == Elem::F32;
+    if !part.is_array() {
+        return if f32s {
+            (Arg::F32(v[0] as f32), Value::F32(v[0] as f32))
+        } else {
+            (Arg::F64(v[0]), Value::F64(v[0]))
+        };
+    }
+    // A matrix (rows of `cols`), or a vector.
+    let rows = part.dims.len() > 1;
+    let arg = if f32s {
+        Arg::F32s(v.iter().map(|x| *x as f32).collect())
+    } else {
+        Arg::Array(v.to_vec())
+    };
+    let value = match (rows, f32s) {
+        (false, false) => Value::vec(v),
+        (false, true) => Value::vec_f32(&v.iter().map(|x| *x as f32).collect::<Vec<_>>()),
+        (true, false) => Value::matrix(v, cols),
+        (true, true) => Value::matrix_f32(&v.iter().map(|x| *x as f32).collect::<Vec<_>>(), cols),
+    };
+    (arg, value)
+}

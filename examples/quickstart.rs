@@ -49,6 +49,20 @@ fsmooth! {
         });
         constant + main - (n as f64) * logsumexp(alphas) + prior
     }
+
+    /// The objective and its gradient by the parameters, as LANGUAGE.md section 12 writes
+    /// it (the data and constants held by the closure).
+    pub fn gmm_grad(
+        alphas: [f64; k],
+        means: [[f64; d]; k],
+        icf: [[f64; d * (d + 1) / 2]; k],
+        x: [[f64; d]; n],
+        gamma: f64,
+        m: f64,
+        c: f64,
+    ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
+        grad(|a, mu, q| gmm_objective(a, mu, q, x, gamma, m, c), alphas, means, icf)
+    }
 }
 
 /// Bundle adjustment over an index array of observations.
@@ -154,6 +168,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\nGMM objective on gmm/test.txt:");
     println!("  fsmooth     {v:.17}");
     println!("  known       8.07380408004975791");
+    let (mut ga, mut gm, mut gq) = ([0.0; 3], [0.0; 6], [0.0; 9]);
+    gmm_grad(
+        &mut ga,
+        &mut gm,
+        &mut gq,
+        &g.alphas,
+        &g.means,
+        &g.icf,
+        &g.x,
+        g.gamma,
+        g.m as f64,
+        constant,
+        &mut region,
+    )?;
+    println!("GMM gradient (alphas, means, icf), fsmooth then ADBench's published values:");
+    let known = fsmooth_testdata::GMM_TEST_GRADIENT;
+    for (k, got) in ga.iter().chain(&gm).chain(&gq).enumerate() {
+        println!("  {got:>24.17e}  {:>24.17e}", known[k]);
+    }
 
     // Errors are values, not panics: a wrong length is reported and `out` is untouched.
     let mut untouched = [7.0; 3];

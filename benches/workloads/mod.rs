@@ -26,6 +26,7 @@
 pub mod ba;
 pub mod ba_obs;
 pub mod gmm;
+pub mod gmm_grad;
 pub mod hand;
 pub mod kernels;
 pub mod kernels_v2;
@@ -241,6 +242,8 @@ macro_rules! each_workload {
         $f::<$crate::workloads::hand::Hand<true>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<2>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::GmmGrad<2>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::GmmGrad<10>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<64>>($($arg),*);
         $f::<$crate::workloads::linalg::Blur>($($arg),*);

@@ -1,0 +1,87 @@
+//! The GMM objective's gradient (issue 20) on `gmm_d2_K5` and `gmm_d10_K5`: the figure AD
+//! papers report is its cost over the objective's (the `gmm_dD_K5` workloads' fsmooth row).
+
+use super::kernels;
+use super::{Variant, Workload};
+use fsmooth::Region;
+use fsmooth_testdata::{GmmInput, parse_gmm, reference};
+use std::hint::black_box;
+
+/// The gradient of the GMM objective on `gmm_dD_K5` (D = 2 or 10), fsmooth only.
+pub struct GmmGrad<const D: usize> {
+    inp: GmmInput,
+    constant: f64,
+    region: Region<'static>,
+    grad: Vec<f64>,
+    value: f64,
+}
+
+impl<const D: usize> Workload for GmmGrad<D> {
+    const GROUP: &'static str = if D == 2 {
+        "gmm_grad_d2_K5"
+    } else {
+        "gmm_grad_d10_K5"
+    };
+    const SIZE: &'static str = if D == 2 {
+        "d = 2, K = 5, n = 1,000"
+    } else {
+        "d = 10, K = 5, n = 1,000"
+    };
+    const NALGEBRA: &'static str = "dynamic";
+
+    fn new() -> Self {
+        let text = match D {
+            2 => fsmooth_testdata::GMM_D2_K5,
+            10 => fsmooth_testdata::GMM_D10_K5,
+            _ => unreachable!("no gmm_d{D}_K5 workload"),
+        };
+        let inp = parse_gmm(text).unwrap();
+        let constant = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
+        let len = inp.k * (1 + inp.d + inp.icf_len());
+        let mut w = GmmGrad {
+            constant,
+            region: Region::new(),
+            grad: vec![0.0; len],
+            value: f64::NAN,
+            inp,
+        };
+        w.fsmooth();
+        let want = reference::gmm_objective(&w.inp);
+        assert!((w.value - want).abs() <= 1e-10 * want.abs().max(1.0));
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &[Variant::Fsmooth]
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let inp = black_box(&self.inp);
+        let (k, d) = (inp.k, inp.d);
+        let (ga, rest) = self.grad.split_at_mut(k);
+        let (gm, gq) = rest.split_at_mut(k * d);
+        self.value = kernels::gmm_grad::gmm_grad(
+            ga,
+            gm,
+            gq,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    fn hand(&mut self) {}
+
+    fn output(&self, _v: Variant) -> Vec<f64> {
+        let mut out = vec![self.value];
+        out.extend(&self.grad);
+        out
+    }
+}

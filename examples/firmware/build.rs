@@ -232,6 +232,20 @@ fn vectors() -> String {
     s.arr("MLP_F32_W1", &w1);
     s.arr("MLP_F32_W2", &w2);
     s.arr("MLP_F32_EXPECTED", &mlp(&w1, &w2, &xin));
+    // A gradient step of a linear model (4 features, 8 samples) in f32, the gradient derived
+    // by hand here: d/dw = (2/8) sum e_i x_i, d/db = (2/8) sum e_i, e_i = w.x_i + b - y_i.
+    let (sw, sx, sy) = (
+        to::<f32>(&rng.vec(4)),
+        to::<f32>(&rng.vec(8 * 4)),
+        to::<f32>(&rng.vec(8)),
+    );
+    let (sb, lr) = (0.25f32, 0.1f32);
+    s.arr("SGD_W", &sw);
+    s.scalar("SGD_B", sb);
+    s.arr("SGD_X", &sx);
+    s.arr("SGD_Y", &sy);
+    s.scalar("SGD_LR", lr);
+    s.arr("SGD_EXPECTED", &sgd(&sw, sb, &sx, &sy, lr));
     let (xs, alpha) = (to::<f32>(&xs), alpha as f32);
     s.arr("SMOOTH_F32_X", &xs);
     s.scalar("SMOOTH_F32_ALPHA", alpha);
@@ -410,6 +424,24 @@ fn matvec<T: Real>(w: &[T], x: &[T]) -> Vec<T> {
 }
 
 /// `softmax(w x + b)`, the max subtracted before `exp`.
+/// The loss of a linear model before one gradient step, then the stepped weights and bias.
+fn sgd(w: &[f32], b: f32, x: &[f32], y: &[f32], lr: f32) -> Vec<f32> {
+    let n = y.len();
+    let errs: Vec<f32> = (0..n)
+        .map(|i| (0..w.len()).fold(0.0f32, |acc, j| acc + w[j] * x[i * w.len() + j]) + b - y[i])
+        .collect();
+    let loss = errs.iter().fold(0.0f32, |acc, e| acc + e * e) / n as f32;
+    let scale = 2.0 / n as f32;
+    let mut out = vec![loss];
+    for j in 0..w.len() {
+        let g = scale * (0..n).fold(0.0f32, |acc, i| acc + errs[i] * x[i * w.len() + j]);
+        out.push(w[j] - lr * g);
+    }
+    let gb = scale * errs.iter().fold(0.0f32, |acc, e| acc + e);
+    out.push(b - lr * gb);
+    out
+}
+
 fn layer<T: Real>(w: &[T], b: &[T], x: &[T]) -> Vec<T> {
     let v: Vec<T> = matvec(w, x).iter().zip(b).map(|(&a, &b)| a + b).collect();
     let mx = v.iter().fold(T::NEG_INFINITY, |a, &b| a.max(b));

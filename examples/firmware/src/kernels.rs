@@ -148,6 +148,21 @@ fsmooth! {
         map(matvec(w2, h1), |v| v.tanh())
     }
 
+    /// The mean squared error of a linear model over 8 samples of 4 features.
+    fn mse32(w: [f32; 4], b: f32, x: [[f32; 4]; 8], y: [f32; 8]) -> f32 {
+        ifold(8, 0.0, |acc, i| {
+            let e = dot(w, x[i]) + b - y[i];
+            acc + e * e
+        }) / 8.0
+    }
+
+    /// One gradient-descent step of that model, the gradient by `grad` (issue 20): the loss
+    /// before the step, the new weights and the new bias.
+    pub fn sgd_f32(w: [f32; 4], b: f32, x: [[f32; 4]; 8], y: [f32; 8], lr: f32) -> (f32, [f32; 4], f32) {
+        let (l, gw, gb) = grad(|v, c| mse32(v, c, x, y), w, b);
+        (l, sub(w, smul(gw, lr)), b - lr * gb)
+    }
+
     /// `smooth` in single precision: exponential smoothing over 16 samples of 3 channels.
     pub fn smooth_f32(x: [[f32; 3]; 16], alpha: f32) -> [f32; 3] {
         ifold(16, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))

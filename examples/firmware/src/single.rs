@@ -8,7 +8,7 @@ use crate::check::Check;
 use crate::kernels::canary::quat_rotate;
 #[cfg(not(feature = "canary-f64"))]
 use crate::kernels::quat_rotate;
-use crate::kernels::{attitude, kalman_f32, layer_f32, mlp_f32, smooth_f32};
+use crate::kernels::{attitude, kalman_f32, layer_f32, mlp_f32, sgd_f32, smooth_f32};
 use crate::stack;
 use crate::vectors::*;
 use core::hint::black_box;
@@ -101,6 +101,19 @@ fn call_attitude(
     attitude(gyro, acc, dt, k, r)
 }
 
+#[inline(never)]
+fn call_sgd_f32(
+    w: &mut [f32],
+    w0: &[f32],
+    b: f32,
+    x: &[f32],
+    y: &[f32],
+    lr: f32,
+    r: &mut Region,
+) -> Result<(f32, f32), Error> {
+    sgd_f32(w, w0, b, x, y, lr, r)
+}
+
 /// Runs every f32 kernel and its checks.
 pub fn run(c: &mut Check, slabs: &'static mut Slabs) {
     let mut region = Region::from_slab(&mut slabs.net);
@@ -126,6 +139,29 @@ pub fn run(c: &mut Check, slabs: &'static mut Slabs) {
     });
     c.result("mlp_f32", r, &o, &MLP_F32_EXPECTED);
     c.stack("mlp_f32", used, mlp_f32::SCRATCH_LEN);
+
+    // A gradient step: the loss, then the new weights and bias (`out1`).
+    let mut slab = [0.0; sgd_f32::SCRATCH_LEN];
+    let mut region = Region::from_slab(&mut slab);
+    let mut w = [0.0; sgd_f32::OUT1_LEN];
+    let (r, used) = stack::measure(|| {
+        let (w0, x, y) = (black_box(&SGD_W), black_box(&SGD_X), black_box(&SGD_Y));
+        call_sgd_f32(
+            &mut w,
+            w0,
+            black_box(SGD_B),
+            x,
+            y,
+            black_box(SGD_LR),
+            &mut region,
+        )
+    });
+    let got = match &r {
+        Ok((loss, b)) => [*loss, w[0], w[1], w[2], w[3], *b],
+        Err(_) => [f32::NAN; 6],
+    };
+    c.result("sgd_f32", r, &got, &SGD_EXPECTED);
+    c.stack("sgd_f32", used, sgd_f32::SCRATCH_LEN);
 
     let mut slab = [0.0; smooth_f32::SCRATCH_LEN];
     let mut region = Region::from_slab(&mut slab);

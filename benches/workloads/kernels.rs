@@ -8,7 +8,7 @@ use fsmooth::fsmooth;
 mod adbench;
 pub use adbench::ba::{project, reproj_errors};
 pub use adbench::gmm::objective as gmm_objective;
-pub use adbench::{ba_obs, hand};
+pub use adbench::{ba_obs, gmm_grad, hand};
 
 fsmooth! {
     /// The paper's add3: one fused loop, no intermediate array.
@@ -95,27 +95,4 @@ pub mod df {
 pub mod dfb {
     use fsmooth::fsmooth;
     ablation_step!(#![fsmooth(storage = "heap_frame")]);
-}
-
-/// The GMM objective's gradient by its parameters, LANGUAGE.md section 12's `gmm_grad`
-/// (issue 20): `grad` of a closure holding the data and the constants.
-pub mod gmm_grad {
-    gmm_block!(
-        pub fn gmm_grad(
-            alphas: [f64; k],
-            means: [[f64; d]; k],
-            icf: [[f64; d * (d + 1) / 2]; k],
-            x: [[f64; d]; n],
-            gamma: f64,
-            m: f64,
-            c: f64,
-        ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
-            grad(
-                |a, mu, q| objective(a, mu, q, x, gamma, m, c),
-                alphas,
-                means,
-                icf,
-            )
-        }
-    );
 }

@@ -26,23 +26,8 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
         if p.parts.iter().any(|part| part.elem == Elem::Usize) {
             continue;
         }
-        let floats: Vec<&str> = p
-            .params
-            .iter()
-            .filter(|q| {
-                !matches!(
-                    q.value(&inputs(j, 0)),
-                    ArgValue::Usize(_) | ArgValue::Usizes(_)
-                )
-            })
-            .map(|q| q.name)
-            .collect();
+        let (floats, sig) = float_params(&p, j);
         let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
-        // The kernel's parameters as written (no type has a comma).
-        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
-        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
-            .split(", ")
-            .collect();
         let tangent_params: Vec<String> = sig
             .iter()
             .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
@@ -99,18 +84,7 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
         }
         for t in 0..2 {
             let i = inputs(j, t);
-            // Tangents of the arguments' shapes.
-            let mut rng = fsmooth_testdata::Rng::new(j * 31 + t);
-            let mut dirs = inputs(j, t);
-            for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
-                v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
-            }
-            for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
-                v.iter_mut()
-                    .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
-            }
-            dirs.s = 2.0 * rng.f64() - 1.0;
-            dirs.s32 = dirs.s as f32;
+            let dirs = directions(j, t, &mut fsmooth_testdata::Rng::new(j * 31 + t));
             let mut args = program_args(&p, &i);
             let mut values = program_values(&p, &i);
             for (q, (a, v)) in p.params.iter().zip(
@@ -199,18 +173,8 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
         if p.parts.iter().any(|part| part.elem == Elem::Usize) {
             continue;
         }
-        let i0 = inputs(j, 0);
-        let floats: Vec<&str> = p
-            .params
-            .iter()
-            .filter(|q| !matches!(q.value(&i0), ArgValue::Usize(_) | ArgValue::Usizes(_)))
-            .map(|q| q.name)
-            .collect();
+        let (floats, sig) = float_params(&p, j);
         let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
-        let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
-        let sig: Vec<&str> = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
-            .split(", ")
-            .collect();
         let typed = |prefix: &str| -> Vec<String> {
             sig.iter()
                 .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
@@ -290,16 +254,7 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
         let interp = Interp::new(&src).unwrap();
         let i = inputs(j, 0);
         let mut rng = fsmooth_testdata::Rng::new(j * 17 + 3);
-        let mut dirs = inputs(j, 0);
-        for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
-            v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
-        }
-        for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
-            v.iter_mut()
-                .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
-        }
-        dirs.s = 2.0 * rng.f64() - 1.0;
-        dirs.s32 = dirs.s as f32;
+        let dirs = directions(j, 0, &mut rng);
         // Seeds of the result's shapes: each part's elements random.
         let lens = p.out_lens(&i);
         let mut seed_vals: Vec<Vec<f64>> = Vec::new();
@@ -509,4 +464,38 @@ fn seed_arg(
         (true, true) => Value::matrix_f32(&v.iter().map(|x| *x as f32).collect::<Vec<_>>(), cols),
     };
     (arg, value)
+}
+
+/// The names of program `p`'s float parameters (what a derivative is by), and the kernel's
+/// parameters as written (no type has a comma).
+fn float_params(p: &fsmooth_testdata::progen::Program, j: u64) -> (Vec<&'static str>, Vec<String>) {
+    let i = inputs(j, 0);
+    let floats = p
+        .params
+        .iter()
+        .filter(|q| !matches!(q.value(&i), ArgValue::Usize(_) | ArgValue::Usizes(_)))
+        .map(|q| q.name)
+        .collect();
+    let at = p.src.find("pub fn k(").unwrap() + "pub fn k(".len();
+    let sig = p.src[at..at + p.src[at..].find(") -> ").unwrap()]
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    (floats, sig)
+}
+
+/// Inputs `t` of program `j` with every float replaced by a random one in [-1, 1): tangents
+/// of the arguments' shapes.
+fn directions(j: u64, t: u64, rng: &mut fsmooth_testdata::Rng) -> fsmooth_testdata::progen::Inputs {
+    let mut dirs = inputs(j, t);
+    for v in [&mut dirs.a, &mut dirs.b, &mut dirs.c] {
+        v.iter_mut().for_each(|x| *x = 2.0 * rng.f64() - 1.0);
+    }
+    for v in [&mut dirs.a32, &mut dirs.b32, &mut dirs.c32] {
+        v.iter_mut()
+            .for_each(|x| *x = (2.0 * rng.f64() - 1.0) as f32);
+    }
+    dirs.s = 2.0 * rng.f64() - 1.0;
+    dirs.s32 = dirs.s as f32;
+    dirs
 }

@@ -2,32 +2,10 @@
 //! compiled, against the gradient ADBench publishes for `gmm/test.txt` and against the
 //! reference interpreter on a larger file; its scratch does not grow with the points.
 
+use super::adbench_kernels::gmm_grad;
 use super::common::*;
 use fsmooth::Region;
 use fsmooth_testdata::{GmmInput, parse_gmm, reference};
-
-/// The GMM block with section 12's `gmm_grad` added (`grad` of a closure holding the data
-/// and the constants).
-pub mod gmm_grad {
-    gmm_block!(
-        pub fn gmm_grad(
-            alphas: [f64; k],
-            means: [[f64; d]; k],
-            icf: [[f64; d * (d + 1) / 2]; k],
-            x: [[f64; d]; n],
-            gamma: f64,
-            m: f64,
-            c: f64,
-        ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
-            grad(
-                |a, mu, q| objective(a, mu, q, x, gamma, m, c),
-                alphas,
-                means,
-                icf,
-            )
-        }
-    );
-}
 
 /// The objective and its gradient (alphas, means, icf, flat), compiled.
 fn gradient(inp: &GmmInput, region: &mut Region) -> (f64, Vec<f64>) {

@@ -256,3 +256,26 @@ pub mod hand {
         }
     }
 }
+
+/// The GMM objective's gradient by its parameters, LANGUAGE.md section 12's `gmm_grad`
+/// (issue 20): `grad` of a closure holding the data and the constants.
+pub mod gmm_grad {
+    gmm_block!(
+        pub fn gmm_grad(
+            alphas: [f64; k],
+            means: [[f64; d]; k],
+            icf: [[f64; d * (d + 1) / 2]; k],
+            x: [[f64; d]; n],
+            gamma: f64,
+            m: f64,
+            c: f64,
+        ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
+            grad(
+                |a, mu, q| objective(a, mu, q, x, gamma, m, c),
+                alphas,
+                means,
+                icf,
+            )
+        }
+    );
+}

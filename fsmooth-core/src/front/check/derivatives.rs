@@ -108,63 +108,35 @@ impl Elab<'_> {
             );
             return Err(());
         }
-        // Each argument and its tangent bound to fresh variables: the function's body sees
-        // the arguments through them, and only they carry tangents (captures are constant).
-        let mut bound: Vec<(VarId, Core)> = Vec::new();
-        let mut inner = env.clone();
-        let mut call_args = Vec::new();
+        // Each argument bound to a fresh variable: the function's body sees the arguments
+        // through them, and only they carry tangents (captures are constant).
+        let capture = "`jvp(|x| f(x, k), x, t)`";
+        let (mut bound, inner, call_args) = self
+            .bind_arguments(&primals, env, "jvp", capture)
+            .ok_or(())?;
         let mut seeds = HashMap::new();
         let mut ok = true;
-        for (k, (a, t)) in primals.iter().zip(&tangents).enumerate() {
-            let Ok(value) = self.expr(a, env) else {
+        for (k, t) in tangents.iter().enumerate() {
+            let (x, ty) = (bound[k].0, bound[k].1.ty.clone());
+            let Ok(tangent) = self.expr_want(t, env, &Want::of(&ty)) else {
                 ok = false;
                 continue;
             };
-            if !all_float(&value.ty) {
-                self.err(
-                    a.span,
-                    format!("`jvp` differentiates by floats (`f64`, `f32`, arrays and tuples of them), but this argument is `{}`\n  help: to hold it constant, capture it: `jvp(|x| f(x, k), x, t)`", value.ty),
-                );
-                ok = false;
-                continue;
-            }
-            let Ok(tangent) = self.expr_want(t, env, &Want::of(&value.ty)) else {
-                ok = false;
-                continue;
-            };
-            if !tangent.ty.same(&value.ty) {
+            if !tangent.ty.same(&ty) {
                 self.err(
                     t.span,
                     format!(
-                        "mismatched {}: the tangent of argument {} must have its argument's type `{}`, found `{}`",
-                        super::elab::mismatch(&value.ty, &tangent.ty),
+                        "mismatched {}: the tangent of argument {} must have its argument's type `{ty}`, found `{}`",
+                        super::elab::mismatch(&ty, &tangent.ty),
                         k + 1,
-                        value.ty,
                         tangent.ty
                     ),
                 );
                 ok = false;
                 continue;
             }
-            let name = match &a.kind {
-                ExprKind::Var(v) => v.text.clone(),
-                _ => format!("argument{}", k + 1),
-            };
-            let x = self.fresh(&name);
-            let dx = self.fresh(&format!("d{name}"));
-            inner.push((
-                name.clone(),
-                Bind::Val(x, value.ty.clone(), value.sym.clone()),
-            ));
-            call_args.push(Expr {
-                kind: ExprKind::Var(Name {
-                    text: name,
-                    span: a.span.start,
-                }),
-                span: a.span,
-            });
+            let dx = self.fresh(&format!("d{}", self.names[x as usize]));
             seeds.insert(x, dx);
-            bound.push((x, value));
             bound.push((dx, tangent));
         }
         if !ok {
@@ -214,7 +186,7 @@ impl Elab<'_> {
         primals: &[&Expr],
         env: &Env,
         form: &str,
-        usage: &str,
+        capture: &str,
     ) -> Option<(Vec<(VarId, Core)>, Env, Vec<Expr>)> {
         let mut bound = Vec::new();
         let mut inner = env.clone();
@@ -228,7 +200,7 @@ impl Elab<'_> {
             if !all_float(&value.ty) {
                 self.err(
                     a.span,
-                    format!("`{form}` differentiates by floats (`f64`, `f32`, arrays and tuples of them), but this argument is `{}`\n  help: to hold it constant, capture it in a closure ({usage})", value.ty),
+                    format!("`{form}` differentiates by floats (`f64`, `f32`, arrays and tuples of them), but this argument is `{}`\n  help: to hold it constant, capture it: {capture}", value.ty),
                 );
                 ok = false;
                 continue;

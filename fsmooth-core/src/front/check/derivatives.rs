@@ -255,8 +255,24 @@ impl Elab<'_> {
             }
         };
         let fun = self.differentiated(f, env, form).ok_or(())?;
-        let (mut bound, inner, call_args) =
-            self.bind_arguments(&primals, env, form, usage).ok_or(())?;
+        let capture = if grad {
+            "`grad(|x| f(x, k), x)`"
+        } else {
+            "`vjp(|x| f(x, k), x, s)`"
+        };
+        let (mut bound, inner, call_args) = self
+            .bind_arguments(&primals, env, form, capture)
+            .ok_or(())?;
+        // A gradient has its argument's shape: by a tuple, component by component.
+        for (a, (_, value)) in primals.iter().zip(&bound) {
+            if value.ty.is_tuple() {
+                self.err(
+                    a.span,
+                    format!("`{form}` by a tuple argument is not in this release: pass its components as arguments of their own (`{form}(|a, b| f((a, b)), ..)`)"),
+                );
+                return Err(());
+            }
+        }
         let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
         if !differentiable(&body.ty) || !all_float(&body.ty) || (grad && !body.ty.is_float()) {
             let what = if grad {

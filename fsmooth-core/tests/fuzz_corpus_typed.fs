@@ -31,3 +31,9 @@ pub fn methods(x: f32, y: f64) -> (f32, f64) {
 pub fn hist(x: [f32; n], lo: f32, hi: f32, bins: usize) -> [usize; n] {
     build(n, |i| ((x[i] - lo) / (hi - lo) * (bins as f32)).max(0.0).min((bins - 1) as f32) as usize)
 }
+====
+fn loss(w: [f64; n], x: [[f64; n]; p], y: [f64; p]) -> f64 { ifold(p, 0.0, |acc, i| { let e = dot(w, x[i]) - y[i]; acc + e * e }) }
+pub fn step(w: [f64; n], x: [[f64; n]; p], y: [f64; p]) -> (f64, [f64; n]) { grad(|v| loss(v, x, y), w) }
+pub fn slope(w: [f64; n], x: [[f64; n]; p], y: [f64; p], t: [f64; n]) -> (f64, f64) { jvp(|v| loss(v, x, y), w, t) }
+pub fn pull(m: [[f32; 3]; 2], v: [f32; 3], s: [f32; 2]) -> ([f32; 2], [[f32; 3]; 2], [f32; 3]) { vjp(matvec, (m, v), s) }
+pub fn kinks(a: f64, b: f64) -> (f64, f64) { jvp(|x, y| x.abs().max(y).sqrt() + (x / y).atan2(y) + x.powi(3), (a, b), (1.0, 0.5)) }

@@ -217,18 +217,12 @@ impl Forward<'_> {
                     (proj(both.clone(), 0), proj(both, 1))
                 }
             }
-            Kind::Bin(op, a, b, text) => {
+            Kind::Bin(op, a, b, _) => {
                 let a = self.dual(*a);
                 let b = self.dual(*b);
                 lets.extend(a.lets);
                 lets.extend(b.lets);
-                self.binary(
-                    op,
-                    (a.primal, a.tangent),
-                    (b.primal, b.tangent),
-                    text,
-                    &mut lets,
-                )
+                self.binary(op, (a.primal, a.tangent), (b.primal, b.tangent), &mut lets)
             }
             Kind::Neg(a) => {
                 let a = self.dual(*a);
@@ -421,10 +415,8 @@ impl Forward<'_> {
         op: BinOp,
         (pa, ta): (Core, Core),
         (pb, tb): (Core, Core),
-        text: String,
         lets: &mut Vec<(VarId, Core)>,
     ) -> (Core, Core) {
-        let _ = text;
         let (za, zb) = (is_zero(&ta), is_zero(&tb));
         if za && zb {
             let ty = pa.ty.clone();

@@ -360,12 +360,11 @@ impl Elab<'_> {
                 elem,
                 sp,
             );
-            for (k, (d, u)) in dims.iter().zip(&idx).enumerate().rev() {
+            for (k, u) in idx.iter().enumerate().rev() {
                 let t = Type::Arr(
                     ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64),
                     dims[k..].to_vec(),
                 );
-                let _ = d;
                 e = Core::new(Kind::Build(dims[k].clone(), *u, Box::new(e)), t, sp);
             }
             e

@@ -82,3 +82,73 @@ fn gmm_gradient_matches_the_interpreter_and_its_scratch_does_not_grow_with_the_p
         gmm_grad::gmm_grad::scratch_len(k, d, 100_000)
     );
 }
+
+/// The 2 x 15 Jacobian of one observation's weighted reprojection error by its camera (11),
+/// point (3) and weight, one `jvp` per column over unit tangents, as LANGUAGE.md section 12
+/// writes a Jacobian.
+pub mod ba_jacobian {
+    ba_block! {
+        pub fn reproj_jacobian(cam: [f64; 11], x: [f64; 3], w: f64, feat: [f64; 2]) -> [[f64; 15]; 2] {
+            let cols = build(15, |j| {
+                let tc = build(11, |i| if i == j { 1.0 } else { 0.0 });
+                let tx = build(3, |i| if i + 11 == j { 1.0 } else { 0.0 });
+                let tw = if j == 14 { 1.0 } else { 0.0 };
+                jvp(|c, p, v| reproj_error(c, p, v, feat), (cam, x, w), (tc, tx, tw)).1
+            });
+            build(2, |r| build(15, |j| cols[j][r]))
+        }
+    }
+}
+
+/// ADBench's BA Jacobian on `ba/test.txt`: the first 13 values of its first row (observation
+/// 0's reprojection error's x component by the camera's 11 parameters and the point's first
+/// two coordinates), from its C++ module tests (`test/cpp/modules/common/BaTests.cpp`,
+/// `JacobianCalculationCorrectness`), digit for digit as published.
+const ADBENCH_BA_TEST_JACOBIAN_ROW0: [f64; 13] = [
+    2.28877202208246757e+02,
+    6.34574811495545418e+02,
+    -7.82222866259340549e+02,
+    2.42892615607159668e+00,
+    -1.17828079628011313e+01,
+    2.54169312487743460e+00,
+    -1.03657084958518086e+00,
+    4.17022000000000004e-01,
+    0.,
+    -3.50739521096005205e+02,
+    -9.12107773668008576e+02,
+    -2.42892615607159668e+00,
+    1.17828079628011313e+01,
+];
+
+#[test]
+fn ba_jacobian_by_unit_tangents_matches_adbench_on_its_test_file() {
+    let inp = fsmooth_testdata::parse_ba(fsmooth_testdata::BA_TEST).unwrap();
+    let (c, p) = inp.obs[0];
+    let cam = &inp.cams[11 * c..11 * c + 11];
+    let x = &inp.x[3 * p..3 * p + 3];
+    let mut jac = [0.0; 30];
+    ba_jacobian::reproj_jacobian(
+        &mut jac,
+        cam,
+        x,
+        inp.w[0],
+        &inp.feats[..2],
+        &mut Region::new(),
+    )
+    .unwrap();
+    for (j, want) in ADBENCH_BA_TEST_JACOBIAN_ROW0.iter().enumerate() {
+        let got = jac[j];
+        assert!(
+            (got - want).abs() <= 1e-8 * want.abs().max(1.0),
+            "J[0][{j}]: {got} vs {want}"
+        );
+    }
+    // The point's derivatives are the centre's, negated; by the weight, the unweighted error.
+    for r in 0..2 {
+        for k in 0..3 {
+            assert_eq!(jac[r * 15 + 11 + k], -jac[r * 15 + 3 + k]);
+        }
+    }
+    let unweighted = reference::ba_reproj_error(cam, x, 1.0, &inp.feats[..2]);
+    assert!((jac[14] - unweighted[0]).abs() <= 1e-12 && (jac[29] - unweighted[1]).abs() <= 1e-12);
+}

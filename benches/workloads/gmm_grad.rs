@@ -1,5 +1,6 @@
-//! The GMM objective's gradient (issue 20) on `gmm_d2_K5` and `gmm_d10_K5`: the figure AD
-//! papers report is its cost over the objective's (the `gmm_dD_K5` workloads' fsmooth row).
+//! Derivatives (issue 20): the GMM objective's gradient on `gmm_d2_K5` and `gmm_d10_K5`, and
+//! bundle adjustment's Jacobian over `ba1`. The figure AD papers report is their cost over
+//! the objective's (the `gmm_dD_K5` and `ba_obs` workloads' fsmooth rows).
 
 use super::kernels;
 use super::{Variant, Workload};
@@ -83,5 +84,65 @@ impl<const D: usize> Workload for GmmGrad<D> {
         let mut out = vec![self.value];
         out.extend(&self.grad);
         out
+    }
+}
+
+/// Bundle adjustment's Jacobian (issue 20) over `ba1_n49_m7776_p31843`'s observations: each
+/// observation's 2 x 15 block by `jvp`s over unit tangents; compared with `ba_obs`'s fsmooth
+/// row (the objective).
+pub struct BaJacobian {
+    inp: fsmooth_testdata::BaInput,
+    obs: Vec<usize>,
+    region: Region<'static>,
+    out: Vec<f64>,
+}
+
+impl Workload for BaJacobian {
+    const GROUP: &'static str = "ba_jacobian";
+    const SIZE: &'static str = "ba1_n49_m7776_p31843, 31,843 observations (i % n, i % m)";
+    const NALGEBRA: &'static str = "static";
+
+    fn new() -> Self {
+        let text =
+            std::fs::read_to_string(fsmooth_testdata::data_path("ba/ba1_n49_m7776_p31843.txt"))
+                .unwrap();
+        let inp = fsmooth_testdata::parse_ba(&text).unwrap();
+        let obs = inp.obs_flat();
+        let out = vec![0.0; 30 * inp.p];
+        let mut w = BaJacobian {
+            inp,
+            obs,
+            region: Region::new(),
+            out,
+        };
+        w.fsmooth();
+        // The weight's column is the unweighted error (nonzero here).
+        assert!(w.out[14].is_finite() && w.out[14] != 0.0);
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &[Variant::Fsmooth]
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let inp = black_box(&self.inp);
+        kernels::ba_jacobian::jacobian(
+            &mut self.out,
+            &inp.cams,
+            &inp.x,
+            &inp.w,
+            &inp.feats,
+            black_box(&self.obs),
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    fn hand(&mut self) {}
+
+    fn output(&self, _v: Variant) -> Vec<f64> {
+        self.out.clone()
     }
 }

@@ -8,7 +8,7 @@ use fsmooth::fsmooth;
 mod adbench;
 pub use adbench::ba::{project, reproj_errors};
 pub use adbench::gmm::objective as gmm_objective;
-pub use adbench::{ba_obs, gmm_grad, hand};
+pub use adbench::{ba_jacobian, ba_obs, gmm_grad, hand};
 
 fsmooth! {
     /// The paper's add3: one fused loop, no intermediate array.

@@ -244,6 +244,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<2>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<10>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::BaJacobian>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<64>>($($arg),*);
         $f::<$crate::workloads::linalg::Blur>($($arg),*);

@@ -2,7 +2,7 @@
 //! compiled, against the gradient ADBench publishes for `gmm/test.txt` and against the
 //! reference interpreter on a larger file; its scratch does not grow with the points.
 
-use super::adbench_kernels::gmm_grad;
+use super::adbench_kernels::{ba_jacobian, gmm_grad};
 use super::common::*;
 use fsmooth::Region;
 use fsmooth_testdata::{GmmInput, parse_gmm, reference};
@@ -83,23 +83,6 @@ fn gmm_gradient_matches_the_interpreter_and_its_scratch_does_not_grow_with_the_p
     );
 }
 
-/// The 2 x 15 Jacobian of one observation's weighted reprojection error by its camera (11),
-/// point (3) and weight, one `jvp` per column over unit tangents, as LANGUAGE.md section 12
-/// writes a Jacobian.
-pub mod ba_jacobian {
-    ba_block! {
-        pub fn reproj_jacobian(cam: [f64; 11], x: [f64; 3], w: f64, feat: [f64; 2]) -> [[f64; 15]; 2] {
-            let cols = build(15, |j| {
-                let tc = build(11, |i| if i == j { 1.0 } else { 0.0 });
-                let tx = build(3, |i| if i + 11 == j { 1.0 } else { 0.0 });
-                let tw = if j == 14 { 1.0 } else { 0.0 };
-                jvp(|c, p, v| reproj_error(c, p, v, feat), (cam, x, w), (tc, tx, tw)).1
-            });
-            build(2, |r| build(15, |j| cols[j][r]))
-        }
-    }
-}
-
 /// ADBench's BA Jacobian on `ba/test.txt`: the first 13 values of its first row (observation
 /// 0's reprojection error's x component by the camera's 11 parameters and the point's first
 /// two coordinates), from its C++ module tests (`test/cpp/modules/common/BaTests.cpp`,
@@ -151,4 +134,20 @@ fn ba_jacobian_by_unit_tangents_matches_adbench_on_its_test_file() {
     }
     let unweighted = reference::ba_reproj_error(cam, x, 1.0, &inp.feats[..2]);
     assert!((jac[14] - unweighted[0]).abs() <= 1e-12 && (jac[29] - unweighted[1]).abs() <= 1e-12);
+}
+
+#[test]
+fn the_jacobian_over_observations_is_each_observation_s_block() {
+    let inp = fsmooth_testdata::parse_ba(fsmooth_testdata::BA_TEST).unwrap();
+    let r = &mut Region::new();
+    let mut all = vec![0.0; 30 * inp.p];
+    let obs = inp.obs_flat();
+    ba_jacobian::jacobian(&mut all, &inp.cams, &inp.x, &inp.w, &inp.feats, &obs, r).unwrap();
+    for (k, &(c, p)) in inp.obs.iter().enumerate() {
+        let mut one = [0.0; 30];
+        let (cam, x) = (&inp.cams[11 * c..11 * c + 11], &inp.x[3 * p..3 * p + 3]);
+        ba_jacobian::reproj_jacobian(&mut one, cam, x, inp.w[k], &inp.feats[2 * k..2 * k + 2], r)
+            .unwrap();
+        assert_eq!(all[30 * k..30 * k + 30], one);
+    }
 }

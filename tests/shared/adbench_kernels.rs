@@ -279,3 +279,31 @@ pub mod gmm_grad {
         }
     );
 }
+
+/// Bundle adjustment's Jacobian (issue 20): each observation's weighted reprojection error by
+/// its camera (11), point (3) and weight, 2 x 15, one `jvp` per column over unit tangents,
+/// as LANGUAGE.md section 12 writes a Jacobian.
+pub mod ba_jacobian {
+    ba_block! {
+        pub fn reproj_jacobian(cam: [f64; 11], x: [f64; 3], w: f64, feat: [f64; 2]) -> [[f64; 15]; 2] {
+            let cols = build(15, |j| {
+                let tc = build(11, |i| if i == j { 1.0 } else { 0.0 });
+                let tx = build(3, |i| if i + 11 == j { 1.0 } else { 0.0 });
+                let tw = if j == 14 { 1.0 } else { 0.0 };
+                jvp(|c, p, v| reproj_error(c, p, v, feat), (cam, x, w), (tc, tx, tw)).1
+            });
+            build(2, |r| build(15, |j| cols[j][r]))
+        }
+
+        /// Every observation's 2 x 15 block, the observations as data.
+        pub fn jacobian(
+            cams: [[f64; 11]; n],
+            x: [[f64; 3]; m],
+            w: [f64; p],
+            feats: [[f64; 2]; p],
+            obs: [[usize; 2]; p],
+        ) -> [[[f64; 15]; 2]; p] {
+            build(p, |i| reproj_jacobian(cams[obs[i][0]], x[obs[i][1]], w[i], feats[i]))
+        }
+    }
+}

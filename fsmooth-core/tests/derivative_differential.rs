@@ -107,7 +107,9 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
             let got = call(&plan.func, &args, &outs);
             runs += 1;
             let ok = match (&got, &want) {
-                (Ok(Ok(g)), Ok(w)) => same_results(g, w, &parts),
+                (Ok(Ok(g)), Ok(w)) => {
+                    same_results(g, w, &parts) || (p.src.contains("f32") && same_at_scale(g, w))
+                }
                 (Ok(Err(e)), Err(w)) => {
                     if std::env::var_os("FSMOOTH_JVP_TRACE").is_some() {
                         eprintln!("program {j}: both fail: {e} | {w}");
@@ -498,4 +500,32 @@ fn directions(j: u64, t: u64, rng: &mut fsmooth_testdata::Rng) -> fsmooth_testda
     dirs.s = 2.0 * rng.f64() - 1.0;
     dirs.s32 = dirs.s as f32;
     dirs
+}
+
+/// For programs computing in f32: every part within f32's tolerance of the largest value of
+/// its part. A tangent that cancels (terms of hundreds summing to a tenth) keeps only the
+/// terms' absolute rounding, which differs with the order of the operations.
+fn same_at_scale(got: &fsmooth_eval::exec::Outputs, want: &fsmooth_eval::interp::Value) -> bool {
+    let (arrays, scalars) = flat(got);
+    let mut got_parts = arrays
+        .into_iter()
+        .chain(scalars.into_iter().map(|x| vec![x]));
+    let want_parts = want.parts();
+    let (mut arrays_w, mut scalars_w): (Vec<Vec<f64>>, Vec<Vec<f64>>) = (Vec::new(), Vec::new());
+    for part in want_parts.iter() {
+        match part {
+            fsmooth_eval::interp::Value::Array(_) => arrays_w.push(part.flatten()),
+            _ => scalars_w.push(part.flatten()),
+        }
+    }
+    arrays_w.into_iter().chain(scalars_w).all(|w| {
+        let Some(g) = got_parts.next() else {
+            return false;
+        };
+        let scale = w.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        g.len() == w.len()
+            && g.iter()
+                .zip(&w)
+                .all(|(a, b)| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-5 * scale)
+    })
 }

@@ -1,7 +1,7 @@
 //! `parse`: Rust tokens to the fsmooth AST. syn does the tokenising and Rust-level grammar;
 //! this pass accepts only the fsmooth subset and reports everything else on its own tokens.
-//! The block's items other than functions (options, `pub mod`, `use`) are in [`items`],
-//! patterns and closures in [`patterns`].
+//! The block's items other than functions (options, `pub mod`, `use`) are in `parse/items.rs`,
+//! patterns and closures in `parse/patterns.rs`.
 
 use crate::front::ast::*;
 use crate::front::diag::Diags;

@@ -238,6 +238,16 @@ pub fn gmm_naive(inp: &GmmInput, constant: f64) -> f64 {
 
 // ---- workload -----------------------------------------------------------------------------
 
+/// ADBench's `gmm_dD_K5` file (D = 2 or 10), parsed.
+pub fn gmm_input(d: usize) -> GmmInput {
+    let text = match d {
+        2 => fsmooth_testdata::GMM_D2_K5,
+        10 => fsmooth_testdata::GMM_D10_K5,
+        _ => unreachable!("no gmm_d{d}_K5 workload"),
+    };
+    parse_gmm(text).unwrap()
+}
+
 /// The GMM objective on `gmm_dD_K5` (D = 2 or 10).
 pub struct Gmm<const D: usize> {
     inp: GmmInput,
@@ -267,12 +277,7 @@ impl<const D: usize> Workload for Gmm<D> {
     const NALGEBRA: &'static str = "dynamic";
 
     fn new() -> Self {
-        let text = match D {
-            2 => fsmooth_testdata::GMM_D2_K5,
-            10 => fsmooth_testdata::GMM_D10_K5,
-            _ => unreachable!("no gmm_d{D}_K5 workload"),
-        };
-        let inp = parse_gmm(text).unwrap();
+        let inp = gmm_input(D);
         let (d, k, n) = (inp.d, inp.k, inp.n);
         let icf_len = inp.icf_len();
         let constant = reference::gmm_constant(d, k, n, inp.gamma, inp.m);

@@ -5,7 +5,7 @@
 use super::kernels;
 use super::{Variant, Workload};
 use fsmooth::Region;
-use fsmooth_testdata::{GmmInput, parse_gmm, reference};
+use fsmooth_testdata::{GmmInput, reference};
 use std::hint::black_box;
 
 /// The gradient of the GMM objective on `gmm_dD_K5` (D = 2 or 10), fsmooth only.
@@ -31,12 +31,7 @@ impl<const D: usize> Workload for GmmGrad<D> {
     const NALGEBRA: &'static str = "dynamic";
 
     fn new() -> Self {
-        let text = match D {
-            2 => fsmooth_testdata::GMM_D2_K5,
-            10 => fsmooth_testdata::GMM_D10_K5,
-            _ => unreachable!("no gmm_d{D}_K5 workload"),
-        };
-        let inp = parse_gmm(text).unwrap();
+        let inp = super::gmm::gmm_input(D);
         let constant = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
         let len = inp.k * (1 + inp.d + inp.icf_len());
         let mut w = GmmGrad {

@@ -82,7 +82,9 @@ fn float(x: f64, ty: &Type, span: Sp) -> Core {
     Core::new(Kind::Float(x), ty.clone(), span)
 }
 
-fn bin(op: BinOp, a: Core, b: Core) -> Core {
+/// `a op b` as core, typed: a comparison or logic gives a `bool`, arithmetic its operands'
+/// type.
+pub fn bin(op: BinOp, a: Core, b: Core) -> Core {
     let ty = match op {
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => Type::Bool,
         BinOp::And | BinOp::Or => Type::Bool,

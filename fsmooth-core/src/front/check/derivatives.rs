@@ -14,7 +14,7 @@ use super::infer::Want;
 use crate::front::ast::BinOp;
 use crate::front::ast::{Expr, ExprKind, Name, Sp};
 use crate::front::size::Size;
-use crate::middle::forward::{Forward, differentiable, wrap};
+use crate::middle::forward::{Forward, bin, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -143,7 +143,7 @@ impl Elab<'_> {
             return Err(());
         }
         let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
-        if !differentiable(&body.ty) || !all_float(&body.ty) {
+        if !all_float(&body.ty) {
             self.err(
                 f.span,
                 format!("`jvp` differentiates a function with a float result (`f64`, `f32`, arrays and tuples of them), but this one gives `{}`", body.ty),
@@ -160,20 +160,6 @@ impl Elab<'_> {
         bound.extend(d.lets);
         Ok(wrap(bound, result))
     }
-}
-
-/// `a * b` (floats), `a && b`, `a == b` (usize) and the like, as core.
-fn bin(op: BinOp, a: Core, b: Core) -> Core {
-    let ty = match op {
-        BinOp::Eq | BinOp::And => Type::Bool,
-        _ => a.ty.clone(),
-    };
-    let span = a.span;
-    Core::new(
-        Kind::Bin(op, Box::new(a), Box::new(b), String::new()),
-        ty,
-        span,
-    )
 }
 
 impl Elab<'_> {
@@ -274,7 +260,7 @@ impl Elab<'_> {
             }
         }
         let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
-        if !differentiable(&body.ty) || !all_float(&body.ty) || (grad && !body.ty.is_float()) {
+        if !all_float(&body.ty) || (grad && !body.ty.is_float()) {
             let what = if grad {
                 "a scalar float result (`f64` or `f32`; `vjp` takes others)"
             } else {

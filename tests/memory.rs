@@ -319,3 +319,34 @@ fn index_array_workloads_stop_allocating_after_warm_up() {
     assert_eq!(count, 0);
     assert!(r.iter().all(|v| v.is_finite()) && e.iter().all(|v| v.is_finite()));
 }
+
+/// Derivatives (issue 20) are kernels like any other: the GMM gradient and the BA Jacobian
+/// allocate nothing once the region has its frame.
+#[test]
+fn derivative_workloads_stop_allocating_after_warm_up() {
+    use adbench_kernels::{ba_jacobian, gmm_grad};
+    use fsmooth_testdata::{parse_ba, parse_gmm, reference};
+    let g = parse_gmm(fsmooth_testdata::GMM_D2_K5).unwrap();
+    let c = reference::gmm_constant(g.d, g.k, g.n, g.gamma, g.m);
+    let (mut ga, mut gm, mut gq) = (
+        vec![0.0; g.k],
+        vec![0.0; g.k * g.d],
+        vec![0.0; g.k * g.icf_len()],
+    );
+    let ba = parse_ba(fsmooth_testdata::BA_TEST).unwrap();
+    let obs = ba.obs_flat();
+    let mut jac = vec![0.0; 30 * ba.p];
+    let mut region = Region::new();
+    let mut calls = |region: &mut Region| {
+        gmm_grad::gmm_grad(
+            &mut ga, &mut gm, &mut gq, &g.alphas, &g.means, &g.icf, &g.x, g.gamma, g.m as f64, c,
+            region,
+        )
+        .unwrap();
+        ba_jacobian::jacobian(&mut jac, &ba.cams, &ba.x, &ba.w, &ba.feats, &obs, region).unwrap();
+    };
+    calls(&mut region); // warm-up: the region takes its frame
+    let count = allocations(|| calls(&mut region));
+    assert_eq!(count, 0);
+    assert!(ga.iter().chain(&jac).all(|v| v.is_finite()));
+}

@@ -192,4 +192,27 @@ mod tests {
         assert!(err.contains("no block is module `crate::geo`"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_kernel_with_a_derivative_shows_its_tangent_program() {
+        let dir = std::env::temp_dir().join(format!("fsmooth-explain-d-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("derivative.rs");
+        std::fs::write(
+            &file,
+            "fsmooth! { pub fn d(x: f64, t: f64) -> (f64, f64) { jvp(|v| v.sin() * v, x, t) } }\n",
+        )
+        .unwrap();
+        let args: Vec<String> = [file.to_str().unwrap(), "--kernel", "d", "--stage", "core"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let out = run(&args).unwrap();
+        // The tangent of sin is cos: the forward transformation is in the core.
+        assert!(
+            out.contains("=== d: core") && out.contains(".cos()"),
+            "{out}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

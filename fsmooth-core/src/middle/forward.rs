@@ -249,38 +249,8 @@ impl Forward<'_> {
                 (cast(a.primal), t)
             }
             Kind::Math(f, args) => self.math(f, args, &ty, span, &mut lets),
-            Kind::Index(a, i) => {
-                let a = self.dual(*a);
-                lets.extend(a.lets);
-                let i = self.primal(*i, &mut lets);
-                let i = self.atom(i, &mut lets);
-                let at = |x: Core, i: Core| {
-                    Core::new(Kind::Index(Box::new(x), Box::new(i)), ty.clone(), span)
-                };
-                let p = self.atom(a.primal, &mut lets);
-                let t = if is_zero(&a.tangent) {
-                    self.zero(&ty, span)
-                } else {
-                    at(a.tangent, i.clone())
-                };
-                (at(p, i), t)
-            }
-            Kind::Slice(a, lo) => {
-                let a = self.dual(*a);
-                lets.extend(a.lets);
-                let lo = self.primal(*lo, &mut lets);
-                let lo = self.atom(lo, &mut lets);
-                let at = |x: Core, lo: Core| {
-                    Core::new(Kind::Slice(Box::new(x), Box::new(lo)), ty.clone(), span)
-                };
-                let p = self.atom(a.primal, &mut lets);
-                let t = if is_zero(&a.tangent) {
-                    self.zero(&ty, span)
-                } else {
-                    at(a.tangent, lo.clone())
-                };
-                (at(p, lo), t)
-            }
+            Kind::Index(a, i) => self.select(Kind::Index, *a, *i, &ty, span, &mut lets),
+            Kind::Slice(a, lo) => self.select(Kind::Slice, *a, *lo, &ty, span, &mut lets),
             Kind::Build(n, i, body) => {
                 // The tangent's loop runs a fresh copy of the body's primal part.
                 let copy = fresh(
@@ -395,6 +365,31 @@ impl Forward<'_> {
             ts.push(d.tangent);
         }
         (ps, ts)
+    }
+
+    /// An element or a slice (`make`) of array `a` at `at`: the same of its primal and of its
+    /// tangent, at the one primal index.
+    fn select(
+        &mut self,
+        make: fn(Box<Core>, Box<Core>) -> Kind,
+        a: Core,
+        at: Core,
+        ty: &Type,
+        span: Sp,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> (Core, Core) {
+        let a = self.dual(a);
+        lets.extend(a.lets);
+        let at = self.primal(at, lets);
+        let at = self.atom(at, lets);
+        let of = |x: Core, at: Core| Core::new(make(Box::new(x), Box::new(at)), ty.clone(), span);
+        let p = self.atom(a.primal, lets);
+        let t = if is_zero(&a.tangent) {
+            self.zero(ty, span)
+        } else {
+            of(a.tangent, at.clone())
+        };
+        (of(p, at), t)
     }
 
     /// `term(t)` where tangent `t` is nonzero, else 0: the term of a partial derivative

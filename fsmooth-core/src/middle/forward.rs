@@ -683,7 +683,7 @@ impl Forward<'_> {
 }
 
 /// The cast to a float type.
-fn cast_to(t: &Type) -> CastTy {
+pub fn cast_to(t: &Type) -> CastTy {
     if t.scalar() == Some(Scalar::F32) {
         CastTy::F32
     } else {

@@ -13,6 +13,7 @@ pub mod fuse;
 pub mod hoist;
 pub mod ir;
 pub mod print;
+pub mod reverse;
 pub mod simplify;
 pub mod tuples;
 pub mod unroll;

@@ -16,6 +16,7 @@ use crate::front::ast::{Expr, ExprKind, Name, Sp};
 use crate::front::size::Size;
 use crate::middle::forward::{Forward, bin, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
+use crate::middle::reverse::{Reverse, Unsupported};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -306,9 +307,23 @@ impl Elab<'_> {
             .take(primals.len())
             .map(|(x, v)| (*x, v.ty.clone()))
             .collect();
-        for (x, ty) in &args {
-            let g = self.gradient_by(*x, ty, &body, &seed, sp);
-            parts.push(g);
+        // Reverse mode; forward mode, one pass per element, where reverse mode cannot keep
+        // the states of a fold (`Unsupported`).
+        let mut sweep = Vec::new();
+        let copy = fresh(body.clone(), &mut self.names);
+        let reversed =
+            Reverse::new(&mut self.names, &args).gradients(&copy, seed.clone(), &args, &mut sweep);
+        match reversed {
+            Ok(gradients) => {
+                bound.extend(sweep);
+                parts.extend(gradients);
+            }
+            Err(Unsupported) => {
+                for (x, ty) in &args {
+                    let g = self.gradient_by(*x, ty, &body, &seed, sp);
+                    parts.push(g);
+                }
+            }
         }
         let tys = parts.iter().map(|p| p.ty.clone()).collect();
         Ok(wrap(

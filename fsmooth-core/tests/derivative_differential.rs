@@ -567,7 +567,10 @@ fn infinite_where_finite(
     arrays_w.extend(scalars_w);
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * a.abs().max(b.abs()).max(1.0);
     got.len() == arrays_w.len()
-        && got.iter().zip(&arrays_w).any(|(a, b)| !a.is_finite() && b.is_finite())
+        && got
+            .iter()
+            .zip(&arrays_w)
+            .any(|(a, b)| !a.is_finite() && b.is_finite())
         && got
             .iter()
             .zip(&arrays_w)

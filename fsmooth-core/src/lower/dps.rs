@@ -473,6 +473,9 @@ impl<'k> Dps<'k> {
         if let Some(code) = self.interchange(e, dest) {
             return code;
         }
+        if let Some(code) = self.accumulate(e, dest) {
+            return code;
+        }
         match &e.kind {
             Kind::Build(n, i, body) => {
                 let nt = self.sizes.get(n);

@@ -8,11 +8,13 @@
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
 //! - `gathers`: elements of index array parameters used as indexes, checked once at entry;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
+//! - `accumulate`: folds that add to an array state, in place;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows.
 //!
 //! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
 //! sizes bound from lengths, every length checked, the frame taken, then the body.
 
+mod accumulate;
 mod alloc;
 mod blocking;
 mod bounds;

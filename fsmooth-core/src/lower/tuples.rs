@@ -22,7 +22,7 @@ enum Step {
 
 impl Dps<'_> {
     /// A Rust local of its own, for a compiler temporary.
-    fn temp(&mut self, what: &str) -> Ident {
+    pub(super) fn temp(&mut self, what: &str) -> Ident {
         self.temps += 1;
         format_ident!("__{}{}", what, self.temps)
     }

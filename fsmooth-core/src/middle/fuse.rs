@@ -278,7 +278,7 @@ fn same_element(x: VarId, scope: &Core, reads: u32) -> Option<VarId> {
         scope,
         x,
         &mut Vec::new(),
-        &mut |d, _| depths.push(d),
+        &mut |d, _, _| depths.push(d),
         &mut other,
         &mut { reads },
     );
@@ -453,13 +453,13 @@ fn nodes_within(e: &Core, most: usize) -> Option<usize> {
 }
 
 /// Every read `x[e1]..[ek]` of `x`, with the loops between the `let` and it: `f(depth,
-/// repeats)` where `repeats` counts the loops whose index is not one of `e1..ek` (each
+/// repeats, k)` where `repeats` counts the loops whose index is not one of `e1..ek` (each
 /// iteration of such a loop reads the same elements again).
 fn reads_in(
     e: &Core,
     x: VarId,
     loops: &mut Vec<VarId>,
-    f: &mut dyn FnMut(usize, usize),
+    f: &mut dyn FnMut(usize, usize, usize),
     other: &mut bool,
     left: &mut u32,
 ) {
@@ -500,7 +500,7 @@ fn reads_in(
             }
         }
         let repeats = loops.iter().filter(|l| !used.contains(l)).count();
-        f(loops.len(), repeats);
+        f(loops.len(), repeats, idx.len());
         *left -= 1;
         for k in idx {
             reads_in(k, x, loops, f, other, left);
@@ -545,19 +545,39 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
         scope,
         x,
         &mut Vec::new(),
-        &mut |d, r| found.push((d, r)),
+        &mut |d, r, len| found.push((d, r, len)),
         &mut other,
         &mut { reads },
     );
     if other {
         return false;
     }
+    // A read of an element of a row (`x[i][j]`) would redo the row's own loops for each of
+    // its elements.
+    if found.iter().any(|(_, _, len)| *len > 1) && row_loops(body) {
+        return false;
+    }
+    let found: Vec<(usize, usize)> = found.into_iter().map(|(d, r, _)| (d, r)).collect();
     match found[..] {
         [] => true,
         // One read that no loop repeats (`sum(build(..))` reads each element once, and so
         // does `m[i][j]` inside loops over i and j), or inside at most one loop.
         [(d, r)] if r == 0 || d <= 1 => true,
         _ => loads_only(body),
+    }
+}
+
+/// Whether a row (a `build`'s body of array type) runs loops before its last `build`: work
+/// that is the row's, not its elements'.
+fn row_loops(body: &Core) -> bool {
+    fn has_loop(e: &Core) -> bool {
+        matches!(e.kind, Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..))
+            || e.children().any(has_loop)
+    }
+    match &body.kind {
+        Kind::Let(_, value, rest) => has_loop(value) || row_loops(rest),
+        Kind::Build(..) => false,
+        _ => body.ty.is_arr() && has_loop(body),
     }
 }
 

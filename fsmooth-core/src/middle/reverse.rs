@@ -319,11 +319,13 @@ impl<'a> Reverse<'a> {
                 let sa = self.atom(sa, "adj", lets);
                 self.back(a, &sa, lets, adj)?;
             }
-            Kind::Bin(..) | Kind::Neg(_) | Kind::Math(..) => {
-                self.scalar(e, s, lets, adj)?
-            }
+            Kind::Bin(..) | Kind::Neg(_) | Kind::Math(..) => self.scalar(e, s, lets, adj)?,
             Kind::Index(a, i) => {
+                // The index computed once, not at each element of the one-hot array.
                 let i = fresh((**i).clone(), self.names);
+                let sym = i.sym.clone();
+                let mut i = self.atom(i, "at", lets);
+                i.sym = sym;
                 let contribution = self.one_hot(&a.ty, i, s, span);
                 let sa = self.atom(contribution, "adj", lets);
                 self.back(a, &sa, lets, adj)?;
@@ -363,12 +365,18 @@ impl<'a> Reverse<'a> {
             Kind::Concat(a, b) => {
                 let first = |t: &Type| t.dims()[0].clone();
                 let sa = Core::new(
-                    Kind::Slice(Box::new(s.clone()), Box::new(Core::size(Size::Lit(0), span))),
+                    Kind::Slice(
+                        Box::new(s.clone()),
+                        Box::new(Core::size(Size::Lit(0), span)),
+                    ),
                     a.ty.clone(),
                     span,
                 );
                 let sb = Core::new(
-                    Kind::Slice(Box::new(s.clone()), Box::new(Core::size(first(&a.ty), span))),
+                    Kind::Slice(
+                        Box::new(s.clone()),
+                        Box::new(Core::size(first(&a.ty), span)),
+                    ),
                     b.ty.clone(),
                     span,
                 );
@@ -529,7 +537,11 @@ impl<'a> Reverse<'a> {
         let zero = self.zero(&ty.elem(), span);
         let hit = bin(BinOp::Eq, index(p, span), i);
         Core::new(
-            Kind::Build(ty.dims()[0].clone(), p, Box::new(pick(hit, s.clone(), zero))),
+            Kind::Build(
+                ty.dims()[0].clone(),
+                p,
+                Box::new(pick(hit, s.clone(), zero)),
+            ),
             ty.clone(),
             span,
         )
@@ -623,40 +635,28 @@ impl<'a> Reverse<'a> {
             let rows = self.atom(rows, "adj", lets);
             add(adj, *y, rows);
         }
-        // What is left: variables read otherwise, summed over the steps.
-        let summed: Vec<(VarId, Core)> = totals.into_iter().collect();
-        if summed.is_empty() {
-            return Ok(());
-        }
-        let tys: Vec<Type> = summed.iter().map(|(v, _)| self.types[v].clone()).collect();
-        let start = tuple(tys.iter().map(|t| self.zero(t, span)).collect(), span);
-        let state_ty = start.ty.clone();
-        let state = self.new_var("adj");
-        let mut next = inner;
-        let sums = summed
-            .iter()
-            .enumerate()
-            .map(|(k, (_, total))| {
-                let before = part(var(state, &state_ty, span), k, summed.len());
-                self.total(vec![before, total.clone()], &tys[k], span, &mut next)
-            })
-            .collect();
-        let step = wrap(next, tuple(sums, span));
-        let fold = Core::new(
-            Kind::Ifold(
-                Box::new(count.value.clone()),
-                Box::new(start),
-                state,
-                i,
-                Box::new(step),
-            ),
-            state_ty,
-            span,
-        );
-        let fold = fresh(fold, self.names);
-        let sums = self.atom(fold, "adj", lets);
-        for (k, (v, _)) in summed.iter().enumerate() {
-            add(adj, *v, part(sums.clone(), k, summed.len()));
+        // What is left: variables read otherwise, each summed over the steps by a fold of its
+        // own (one fold of them all would keep every sum alive wherever one is needed).
+        for (v, total) in totals {
+            let ty = self.types[&v].clone();
+            let start = self.zero(&ty, span);
+            let state = self.new_var("adj");
+            let mut next = inner.clone();
+            let sum = self.total(vec![var(state, &ty, span), total], &ty, span, &mut next);
+            let fold = Core::new(
+                Kind::Ifold(
+                    Box::new(count.value.clone()),
+                    Box::new(start),
+                    state,
+                    i,
+                    Box::new(wrap(next, sum)),
+                ),
+                ty,
+                span,
+            );
+            let fold = fresh(fold, self.names);
+            let sum = self.atom(fold, "adj", lets);
+            add(adj, v, sum);
         }
         Ok(())
     }
@@ -711,13 +711,8 @@ impl<'a> Reverse<'a> {
         );
         let step_index = Core::usize_bin(BinOp::Sub, last, index(t, span), "count - 1 - t", span);
         let mut inner = Lets::new();
-        let before_index = Core::usize_bin(
-            BinOp::Sub,
-            step_index.clone(),
-            one,
-            "count - 2 - t",
-            span,
-        );
+        let before_index =
+            Core::usize_bin(BinOp::Sub, step_index.clone(), one, "count - 2 - t", span);
         let kept_row = self.rows_at(&states, before_index, &sty, span);
         let first = bin(
             BinOp::Eq,

@@ -3,27 +3,47 @@
 //! read the state. The state lives in the destination, and each step adds its terms there:
 //! no second buffer, no copy of the state per step, no final copy. A term that is one
 //! element, `if p == e { v } else { 0.0 }` (what reverse mode adds for a read `y[e]`), adds
-//! `v` to element `e` alone, O(1) instead of O(n) per step. Each element is `acc[p] + t(p)`
-//! as in the fold (the others of a one-element term keep their value: `x + 0.0` is `x`), so
-//! the results are the fold's.
+//! `v` to element `e` alone, O(1) instead of O(n) per step. A step may also be a fold that
+//! starts from the state (`ifold(m, acc + t, |a, c| a + u)`, reverse mode's nested sums):
+//! it adds to the same destination. Each element is `acc[p] + t(p)` as in the fold (the
+//! others of a one-element term keep their value: `x + 0.0` is `x`), so the results are
+//! the fold's.
 
 use super::dps::{Dps, Loc, View, fill};
 use crate::front::ast::BinOp;
 use crate::lir::{Ex, St, plus, wmul};
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 
 /// A step that adds to its state, taken apart.
-struct Increment<'a> {
-    /// Bindings before the additions (they may read the state: they run before any of the
-    /// step's writes).
-    lets: Vec<(VarId, &'a Core)>,
-    /// The loop index of each of the state's dimensions.
-    index: Vec<VarId>,
-    /// A one-element term: element `e` (of a vector state) gets `v`.
-    elements: Vec<(&'a Core, &'a Core)>,
-    /// Any other term, added at each element, over the indexes (with the `let`s inside the
-    /// innermost loop).
-    dense: Option<(Vec<(VarId, &'a Core)>, Vec<&'a Core>)>,
+enum Increment<'a> {
+    /// The state unchanged (`acc` itself).
+    Same,
+    /// Terms added at each element (`build(n, |p| acc[p] + t)`).
+    Add {
+        /// Bindings before the additions (they may read the state: they run before any of
+        /// the step's writes).
+        lets: Vec<(VarId, &'a Core)>,
+        /// The loop index of each of the state's dimensions.
+        index: Vec<VarId>,
+        /// The term, when it is one element (of a vector state): `(e, v)`.
+        element: Option<(&'a Core, &'a Core)>,
+        /// The term otherwise, with the `let`s inside the innermost loop before it.
+        dense: Option<(Vec<(VarId, &'a Core)>, &'a Core)>,
+    },
+    /// A fold starting from an increment of the state, each of whose steps adds to it.
+    Fold {
+        /// Bindings before it.
+        lets: Vec<(VarId, &'a Core)>,
+        /// Its count.
+        count: &'a Core,
+        /// Its start.
+        start: Box<Increment<'a>>,
+        /// Its state and index.
+        acc: VarId,
+        index: VarId,
+        /// Its step.
+        step: Box<Increment<'a>>,
+    },
 }
 
 /// Whether `e` is `acc[p1]..[pk]` for the indexes `index`.
@@ -60,22 +80,45 @@ fn one_element(t: &Core, p: VarId) -> Option<(&Core, &Core)> {
     }
 }
 
-/// The step `body` of an `ifold` with array state `acc` of type `ty`, when it only adds to
-/// the state.
-fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>> {
-    let dims = ty.dims();
-    if dims.is_empty() || !ty.scalar().is_some_and(|s| s.is_float()) {
-        return None;
-    }
+/// The `let`s at the head of `e` (none binding an array that reads `acc`: it may be a view
+/// of the state, read after the step's writes), and what follows them.
+fn head_lets(e: &Core, acc: VarId) -> Option<(Vec<(VarId, &Core)>, &Core)> {
     let mut lets = Vec::new();
-    let mut cur = body;
+    let mut cur = e;
     while let Kind::Let(v, a, b) = &cur.kind {
-        // An array bound here may be a view of the state, read after the step's writes.
         if a.ty.is_arr() && a.mentions(acc) {
             return None;
         }
         lets.push((*v, &**a));
         cur = b;
+    }
+    Some((lets, cur))
+}
+
+/// The step `body` of an `ifold` with array state `acc` of type `ty`, when it only adds to
+/// the state.
+fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>> {
+    let dims = ty.dims();
+    if dims.is_empty() || !ty.scalar().is_some_and(Scalar::is_float) {
+        return None;
+    }
+    if matches!(body.kind, Kind::Var(v) if v == acc) {
+        return Some(Increment::Same);
+    }
+    let (lets, mut cur) = head_lets(body, acc)?;
+    if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
+        // The inner fold writes the state as it goes: it must not read it otherwise.
+        if !init.ty.same(ty) || count.mentions(acc) || step.mentions(acc) {
+            return None;
+        }
+        return Some(Increment::Fold {
+            lets,
+            count,
+            start: Box::new(increment(init, acc, ty)?),
+            acc: *inner,
+            index: *i,
+            step: Box::new(increment(step, *inner, ty)?),
+        });
     }
     let mut index = Vec::new();
     for d in dims {
@@ -111,17 +154,13 @@ fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>>
     if term.mentions(acc) {
         return None;
     }
-    let mut elements = Vec::new();
-    let mut others = Vec::new();
-    match one_element(term, index[0]) {
-        Some(e) if index.len() == 1 && inner_lets.is_empty() => elements.push(e),
-        _ => others.push(term),
-    }
-    Some(Increment {
+    let element = one_element(term, index[0]).filter(|_| index.len() == 1 && inner_lets.is_empty());
+    let dense = element.is_none().then_some((inner_lets, term));
+    Some(Increment::Add {
         lets,
         index,
-        elements,
-        dense: (!others.is_empty()).then_some((inner_lets, others)),
+        element,
+        dense,
     })
 }
 
@@ -133,66 +172,118 @@ impl Dps<'_> {
             return None;
         };
         let step = increment(body, *acc, &e.ty)?;
+        let mut code = self.write(init, dest);
+        code.extend(self.fold_in_place(n, *acc, *i, &step, &e.ty, dest));
+        Some(vec![St::Block(code)])
+    }
+
+    /// The loop of a fold whose state `acc` is `dest` and whose step is `step`.
+    fn fold_in_place(
+        &mut self,
+        n: &Core,
+        acc: VarId,
+        i: VarId,
+        step: &Increment,
+        ty: &Type,
+        dest: &View,
+    ) -> Vec<St> {
         let depth = self.frame.depth();
         let nt = self.scalar(n);
-        let mut code = self.write(init, dest);
-        let iv = self.local(*i);
-        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        let iv = self.local(i);
+        self.env.insert(i, Loc::Scalar(iv.clone()));
         if let Some(s) = &n.sym {
-            self.bounds.insert(*i, s.clone());
+            self.bounds.insert(i, s.clone());
         }
-        self.env.insert(*acc, Loc::View(dest.clone()));
-        self.enter_plain_loop(*i, &iv);
-        let mut body_code = Vec::new();
-        for (v, a) in &step.lets {
-            body_code.extend(self.bind(*v, a));
+        self.env.insert(acc, Loc::View(dest.clone()));
+        self.enter_plain_loop(i, &iv);
+        let body = self.add_in_place(step, ty, dest);
+        self.loops.pop();
+        self.frame.truncate(depth);
+        vec![St::For {
+            var: iv,
+            n: nt,
+            streams: Vec::new(),
+            body,
+        }]
+    }
+
+    /// Statements adding `step`'s terms to `dest` (the state, bound already).
+    fn add_in_place(&mut self, step: &Increment, ty: &Type, dest: &View) -> Vec<St> {
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        match step {
+            Increment::Same => {}
+            Increment::Add {
+                lets,
+                index,
+                element,
+                dense,
+            } => {
+                for (v, a) in lets {
+                    code.extend(self.bind(*v, a));
+                }
+                if let Some((at, v)) = element {
+                    code.extend(self.add_element(at, v, ty, dest));
+                }
+                if let Some((inner, term)) = dense {
+                    code.extend(self.add_elements(ty, index, inner, term, dest));
+                }
+            }
+            Increment::Fold {
+                lets,
+                count,
+                start,
+                acc,
+                index,
+                step,
+            } => {
+                for (v, a) in lets {
+                    code.extend(self.bind(*v, a));
+                }
+                code.extend(self.add_in_place(start, ty, dest));
+                code.extend(self.fold_in_place(count, *acc, *index, step, ty, dest));
+            }
         }
-        let len = self.sizes.get(&e.ty.dims()[0]);
-        for (at, v) in &step.elements {
-            let id = self.temp("at");
-            let at = self.scalar(at);
-            let v = self.scalar(v);
-            let slot = plus(&dest.off, Ex::Var(id.clone()));
-            let sum = Ex::Bin(
-                BinOp::Add,
-                Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
-                Box::new(v),
-            );
-            body_code.push(St::Let {
+        self.frame.truncate(depth);
+        code
+    }
+
+    /// `dest[at] += v`, when `at` is inside: the one element of a one-element term.
+    fn add_element(&mut self, at: &Core, v: &Core, ty: &Type, dest: &View) -> Vec<St> {
+        let len = self.sizes.get(&ty.dims()[0]);
+        let id = self.temp("at");
+        let at = self.scalar(at);
+        let v = self.scalar(v);
+        let slot = plus(&dest.off, Ex::Var(id.clone()));
+        let sum = Ex::Bin(
+            BinOp::Add,
+            Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
+            Box::new(v),
+        );
+        vec![
+            St::Let {
                 id: id.clone(),
                 mutable: false,
                 usize_ty: true,
                 val: at,
-            });
+            },
             // An index outside the state matches no element of the one-element array.
-            body_code.push(St::If(
-                Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len.clone())),
+            St::If(
+                Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
                 vec![St::Store(dest.base.clone(), slot, sum)],
                 Vec::new(),
-            ));
-        }
-        if let Some((inner_lets, dense)) = &step.dense {
-            body_code.extend(self.add_elements(&e.ty, &step.index, inner_lets, dense, dest));
-        }
-        self.loops.pop();
-        self.frame.truncate(depth);
-        code.push(St::For {
-            var: iv,
-            n: nt,
-            streams: Vec::new(),
-            body: body_code,
-        });
-        Some(vec![St::Block(code)])
+            ),
+        ]
     }
 
-    /// Loops over the state's indexes adding the terms (after the `let`s) to each element of
+    /// Loops over the state's indexes adding the term (after the `let`s) to each element of
     /// `dest`.
     fn add_elements(
         &mut self,
         ty: &Type,
         index: &[VarId],
         lets: &[(VarId, &Core)],
-        dense: &[&Core],
+        term: &Core,
         dest: &View,
     ) -> Vec<St> {
         let dims = &ty.dims()[ty.dims().len() - index.len()..];
@@ -213,9 +304,9 @@ impl Dps<'_> {
                 dims: rows,
             };
             self.enter_plain_loop(index[0], &iv);
-            let elem = ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64);
+            let elem = ty.scalar().unwrap_or(Scalar::F64);
             let inner_ty = Type::Arr(elem, dims[1..].to_vec());
-            let b = self.add_elements(&inner_ty, &index[1..], lets, dense, &row);
+            let b = self.add_elements(&inner_ty, &index[1..], lets, term, &row);
             self.loops.pop();
             self.frame.truncate(depth);
             return vec![St::For {
@@ -230,11 +321,7 @@ impl Dps<'_> {
         for (v, a) in lets {
             stmts.extend(self.bind(*v, a));
         }
-        let mut sum = self.scalar(dense[0]);
-        for t in &dense[1..] {
-            let x = self.scalar(t);
-            sum = Ex::Bin(BinOp::Add, Box::new(sum), Box::new(x));
-        }
+        let sum = self.scalar(term);
         let mut b = if stmts.is_empty() {
             sum
         } else {

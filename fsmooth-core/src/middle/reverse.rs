@@ -606,13 +606,20 @@ impl<'a> Reverse<'a> {
         let s = self.atom(step, "adj", &mut inner);
         let mut found = Adjoints::new();
         self.back(&body, &s, &mut inner, &mut found)?;
-        // Every adjoint of a step bound to a variable, for the loops below to pick from.
+        // The adjoints of the elements read at `i`, each bound to a variable for the loops
+        // below; the other variables' contributions, summed over the steps.
         let mut totals = BTreeMap::new();
+        let mut sums = Vec::new();
+        let per_element: HashSet<VarId> = elements.values().copied().collect();
         for (v, cs) in std::mem::take(&mut found) {
-            let ty = self.types[&v].clone();
-            let total = self.total(cs, &ty, span, &mut inner);
-            let total = self.atom(total, "adj", &mut inner);
-            totals.insert(v, total);
+            if per_element.contains(&v) {
+                let ty = self.types[&v].clone();
+                let total = self.total(cs, &ty, span, &mut inner);
+                let total = self.atom(total, "adj", &mut inner);
+                totals.insert(v, total);
+            } else {
+                sums.push((v, cs));
+            }
         }
         for y in &own {
             let Some(total) = totals.remove(&elements[y]) else {
@@ -635,21 +642,21 @@ impl<'a> Reverse<'a> {
             let rows = self.atom(rows, "adj", lets);
             add(adj, *y, rows);
         }
-        // What is left: variables read otherwise, each summed over the steps by a fold of its
-        // own (one fold of them all would keep every sum alive wherever one is needed).
-        for (v, total) in totals {
+        // Each summed by a fold of its own (one fold of them all would keep every sum alive
+        // wherever one is needed), whose step adds to its state.
+        for (v, cs) in sums {
             let ty = self.types[&v].clone();
             let start = self.zero(&ty, span);
             let state = self.new_var("adj");
             let mut next = inner.clone();
-            let sum = self.total(vec![var(state, &ty, span), total], &ty, span, &mut next);
+            let step = self.accumulated(var(state, &ty, span), cs, &ty, span, &mut next);
             let fold = Core::new(
                 Kind::Ifold(
                     Box::new(count.value.clone()),
                     Box::new(start),
                     state,
                     i,
-                    Box::new(wrap(next, sum)),
+                    Box::new(wrap(next, step)),
                 ),
                 ty,
                 span,
@@ -659,6 +666,54 @@ impl<'a> Reverse<'a> {
             add(adj, v, sum);
         }
         Ok(())
+    }
+
+    /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
+    /// over steps starting from zero continues from the sum so far instead (`acc +
+    /// ifold(m, 0, f)` is `ifold(m, acc, f)`, up to rounding), so nested sums all add into
+    /// one array, in place ([`crate::lower`]'s accumulation).
+    fn accumulated(
+        &mut self,
+        sum: Core,
+        cs: Vec<Core>,
+        ty: &Type,
+        span: Sp,
+        lets: &mut Lets,
+    ) -> Core {
+        let from_zero = |c: &Core, lets: &Lets| -> Option<usize> {
+            let Kind::Var(x) = c.kind else { return None };
+            let k = lets.iter().position(|(v, _)| *v == x)?;
+            let Kind::Ifold(_, init, ..) = &lets[k].1.kind else {
+                return None;
+            };
+            let used = lets.iter().any(|(_, value)| value.mentions(x));
+            (is_zero(init) && !used).then_some(k)
+        };
+        let (folds, others): (Vec<Core>, Vec<Core>) = cs
+            .into_iter()
+            .filter(|c| !is_zero(c))
+            .partition(|c| from_zero(c, lets).is_some());
+        let mut running = sum;
+        if !others.is_empty() {
+            let rest = self.total(others, ty, span, lets);
+            let rest = self.atom(rest, "adj", lets);
+            running = self.total(vec![running, rest], ty, span, lets);
+        }
+        for f in folds {
+            let Some(k) = from_zero(&f, lets) else {
+                continue;
+            };
+            let (_, fold) = lets.remove(k);
+            let Kind::Ifold(m, _, acc, i, body) = fold.kind else {
+                continue;
+            };
+            running = Core::new(
+                Kind::Ifold(m, Box::new(running), acc, i, body),
+                ty.clone(),
+                span,
+            );
+        }
+        running
     }
 
     /// An `ifold` whose state carries from step to step (`s` the adjoint of its last state),

@@ -46,8 +46,71 @@ enum Increment<'a> {
     },
 }
 
+/// The state an increment adds to: a fold's variable, or component `k` of it, and the
+/// variables the step binds to the state or its components (views of it).
+#[derive(Clone)]
+struct Root {
+    var: VarId,
+    part: Option<usize>,
+    aliases: Vec<(VarId, Option<usize>)>,
+}
+
+impl Root {
+    /// The state `var` itself (component `part` of it).
+    fn new(var: VarId, part: Option<usize>) -> Root {
+        Root {
+            var,
+            part,
+            aliases: Vec::new(),
+        }
+    }
+
+    /// Whether `e` is the state.
+    fn is(&self, e: &Core) -> bool {
+        match (&e.kind, self.part) {
+            (Kind::Var(v), part) if self.aliases.contains(&(*v, part)) => true,
+            (Kind::Var(v), None) => *v == self.var,
+            (Kind::Proj(t, k), Some(part)) => {
+                *k == part && matches!(t.kind, Kind::Var(v) if v == self.var)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` reads the state (any component of it).
+    fn read_by(&self, e: &Core) -> bool {
+        e.mentions(self.var) || self.aliases.iter().any(|(a, _)| e.mentions(*a))
+    }
+
+    /// The `let`s at the head of `e`, and what follows them. A `let` binding the state or
+    /// a component of it is an alias; any other array bound here must not read the state
+    /// (it may be a view of it, read after the step's writes).
+    fn head_lets<'a>(&mut self, e: &'a Core) -> Option<(Vec<(VarId, &'a Core)>, &'a Core)> {
+        let mut lets = Vec::new();
+        let mut cur = e;
+        while let Kind::Let(v, a, b) = &cur.kind {
+            let alias = match &a.kind {
+                Kind::Var(x) if *x == self.var => Some(None),
+                Kind::Var(x) => self.aliases.iter().find(|(y, _)| y == x).map(|(_, k)| *k),
+                Kind::Proj(t, k) if matches!(t.kind, Kind::Var(x) if x == self.var) => {
+                    Some(Some(*k))
+                }
+                _ => None,
+            };
+            match alias {
+                Some(part) => self.aliases.push((*v, part)),
+                None if a.ty.is_arr() && self.read_by(a) => return None,
+                None => {}
+            }
+            lets.push((*v, &**a));
+            cur = b;
+        }
+        Some((lets, cur))
+    }
+}
+
 /// Whether `e` is `acc[p1]..[pk]` for the indexes `index`.
-fn is_state_element(e: &Core, acc: VarId, index: &[VarId]) -> bool {
+fn is_state_element(e: &Core, acc: &Root, index: &[VarId]) -> bool {
     let mut cur = e;
     let mut at = Vec::new();
     while let Kind::Index(a, i) = &cur.kind {
@@ -58,10 +121,11 @@ fn is_state_element(e: &Core, acc: VarId, index: &[VarId]) -> bool {
         cur = a;
     }
     at.reverse();
-    matches!(cur.kind, Kind::Var(v) if v == acc) && at == index
+    acc.is(cur) && at == index
 }
 
-/// `if p == e { v } else { 0.0 }` (or `e == p`), `e` and `v` not reading `p`: `(e, v)`.
+/// `if p == e { v } else { 0.0 }` (or `e == p`), `e` and `v` not reading `p`: `(e, v)` (`v`
+/// may read the inner indexes: a row's element).
 fn one_element(t: &Core, p: VarId) -> Option<(&Core, &Core)> {
     let Kind::If(c, v, zero) = &t.kind else {
         return None;
@@ -80,44 +144,30 @@ fn one_element(t: &Core, p: VarId) -> Option<(&Core, &Core)> {
     }
 }
 
-/// The `let`s at the head of `e` (none binding an array that reads `acc`: it may be a view
-/// of the state, read after the step's writes), and what follows them.
-fn head_lets(e: &Core, acc: VarId) -> Option<(Vec<(VarId, &Core)>, &Core)> {
-    let mut lets = Vec::new();
-    let mut cur = e;
-    while let Kind::Let(v, a, b) = &cur.kind {
-        if a.ty.is_arr() && a.mentions(acc) {
-            return None;
-        }
-        lets.push((*v, &**a));
-        cur = b;
-    }
-    Some((lets, cur))
-}
-
 /// The step `body` of an `ifold` with array state `acc` of type `ty`, when it only adds to
 /// the state.
-fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>> {
+fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'a>> {
     let dims = ty.dims();
     if dims.is_empty() || !ty.scalar().is_some_and(Scalar::is_float) {
         return None;
     }
-    if matches!(body.kind, Kind::Var(v) if v == acc) {
+    if acc.is(body) {
         return Some(Increment::Same);
     }
-    let (lets, mut cur) = head_lets(body, acc)?;
+    let (lets, mut cur) = acc.head_lets(body)?;
     if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
         // The inner fold writes the state as it goes: it must not read it otherwise.
-        if !init.ty.same(ty) || count.mentions(acc) || step.mentions(acc) {
+        if !init.ty.same(ty) || acc.read_by(count) || acc.read_by(step) {
             return None;
         }
+        let own = Root::new(*inner, None);
         return Some(Increment::Fold {
             lets,
             count,
             start: Box::new(increment(init, acc, ty)?),
             acc: *inner,
             index: *i,
-            step: Box::new(increment(step, *inner, ty)?),
+            step: Box::new(increment(step, own, ty)?),
         });
     }
     let mut index = Vec::new();
@@ -133,7 +183,7 @@ fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>>
     }
     let mut inner_lets = Vec::new();
     while let Kind::Let(v, a, b) = &cur.kind {
-        if a.mentions(acc) {
+        if acc.read_by(a) {
             return None;
         }
         inner_lets.push((*v, &**a));
@@ -144,17 +194,18 @@ fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>>
         return None;
     };
     let term = match (
-        is_state_element(a, acc, &index),
-        is_state_element(b, acc, &index),
+        is_state_element(a, &acc, &index),
+        is_state_element(b, &acc, &index),
     ) {
         (true, false) => &**b,
         (false, true) => &**a,
         _ => return None,
     };
-    if term.mentions(acc) {
+    if acc.read_by(term) {
         return None;
     }
-    let element = one_element(term, index[0]).filter(|_| index.len() == 1 && inner_lets.is_empty());
+    let element = one_element(term, index[0])
+        .filter(|(at, _)| inner_lets.is_empty() && index.iter().all(|p| !at.mentions(*p)));
     let dense = element.is_none().then_some((inner_lets, term));
     Some(Increment::Add {
         lets,
@@ -164,6 +215,89 @@ fn increment<'a>(body: &'a Core, acc: VarId, ty: &Type) -> Option<Increment<'a>>
     })
 }
 
+/// A component of a tuple step: an array's increment, or a scalar's next value.
+enum Part<'a> {
+    Array(Increment<'a>),
+    Scalar(&'a Core),
+    /// A component nothing reads: not computed.
+    Unread,
+}
+
+/// A step of a fold with a tuple state that only adds to its array components.
+enum PartsIncrement<'a> {
+    /// `(c0, c1, ..)`, after `let`s.
+    Parts {
+        lets: Vec<(VarId, &'a Core)>,
+        parts: Vec<Part<'a>>,
+    },
+    /// A fold starting from such a step of the state, each of whose steps is one of its own.
+    Fold {
+        lets: Vec<(VarId, &'a Core)>,
+        count: &'a Core,
+        start: Box<PartsIncrement<'a>>,
+        acc: VarId,
+        index: VarId,
+        step: Box<PartsIncrement<'a>>,
+    },
+}
+
+/// The step `body` of a fold with tuple state `acc` (components `tys`, kept in `places`),
+/// when its array components only add to themselves: every scalar component and `let` is
+/// computed before any array is written, and no array term reads the state. A component in
+/// no place must not be read by the others.
+fn parts_increment<'a>(
+    body: &'a Core,
+    mut acc: Root,
+    tys: &[Type],
+    places: &[Loc],
+) -> Option<PartsIncrement<'a>> {
+    let (lets, cur) = acc.head_lets(body)?;
+    let unread = places.iter().any(|p| matches!(p, Loc::Nowhere));
+    let alias = |v: &VarId, acc: &Root| acc.aliases.iter().any(|(a, _)| a == v);
+    if unread && lets.iter().any(|(v, a)| !alias(v, &acc) && acc.read_by(a)) {
+        return None;
+    }
+    if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
+        if !init.ty.same(&Type::Tuple(tys.to_vec())) || acc.read_by(count) || acc.read_by(step) {
+            return None;
+        }
+        return Some(PartsIncrement::Fold {
+            lets,
+            count,
+            start: Box::new(parts_increment(init, acc, tys, places)?),
+            acc: *inner,
+            index: *i,
+            step: Box::new(parts_increment(step, Root::new(*inner, None), tys, places)?),
+        });
+    }
+    let Kind::Tuple(xs) = &cur.kind else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    for (k, ((ty, place), x)) in tys.iter().zip(places).zip(xs).enumerate() {
+        let root = Root {
+            part: Some(k),
+            ..acc.clone()
+        };
+        parts.push(match (ty, place) {
+            (Type::Arr(..), Loc::View(_)) => Part::Array(increment(x, root, ty)?),
+            (Type::Arr(..), Loc::Nowhere) => {
+                increment(x, root, ty)?;
+                Part::Unread
+            }
+            (t, Loc::Scalar(_)) if t.is_float() => {
+                if unread && acc.read_by(x) {
+                    return None;
+                }
+                Part::Scalar(x)
+            }
+            (t, Loc::Nowhere) if t.is_float() => Part::Unread,
+            _ => return None,
+        });
+    }
+    Some(PartsIncrement::Parts { lets, parts })
+}
+
 impl Dps<'_> {
     /// An `ifold` that adds to an array state, accumulated in `dest` itself; `None` for any
     /// other expression.
@@ -171,10 +305,109 @@ impl Dps<'_> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return None;
         };
-        let step = increment(body, *acc, &e.ty)?;
+        let step = increment(body, Root::new(*acc, None), &e.ty)?;
         let mut code = self.write(init, dest);
         code.extend(self.fold_in_place(n, *acc, *i, &step, &e.ty, dest));
         Some(vec![St::Block(code)])
+    }
+
+    /// An `ifold` with a tuple state whose array components each only add to themselves
+    /// (a scalar component takes any value), accumulated in `dest`'s places; a component
+    /// nothing reads is not computed. `None` for any other expression.
+    pub(super) fn accumulate_parts(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return None;
+        };
+        let (Type::Tuple(tys), Loc::Tuple(places)) = (&e.ty, dest) else {
+            return None;
+        };
+        let step = parts_increment(body, Root::new(*acc, None), tys, places)?;
+        if !places.iter().any(|p| matches!(p, Loc::View(_))) {
+            return None;
+        }
+        let mut code = self.write_parts(init, dest);
+        code.extend(self.parts_fold(n, *acc, *i, &step, tys, places));
+        Some(vec![St::Block(code)])
+    }
+
+    /// The loop of a fold whose tuple state `acc` is in `places` and whose step is `step`.
+    fn parts_fold(
+        &mut self,
+        n: &Core,
+        acc: VarId,
+        i: VarId,
+        step: &PartsIncrement,
+        tys: &[Type],
+        places: &[Loc],
+    ) -> Vec<St> {
+        let depth = self.frame.depth();
+        let nt = self.scalar(n);
+        let iv = self.local(i);
+        self.env.insert(i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(i, s.clone());
+        }
+        self.env.insert(acc, Loc::Tuple(places.to_vec()));
+        self.enter_plain_loop(i, &iv);
+        let body = self.parts_in_place(step, tys, places);
+        self.loops.pop();
+        self.frame.truncate(depth);
+        vec![St::For {
+            var: iv,
+            n: nt,
+            streams: Vec::new(),
+            body,
+        }]
+    }
+
+    /// Statements applying `step` to the tuple state in `places` (bound already).
+    fn parts_in_place(&mut self, step: &PartsIncrement, tys: &[Type], places: &[Loc]) -> Vec<St> {
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        match step {
+            PartsIncrement::Parts { lets, parts } => {
+                for (v, a) in lets {
+                    code.extend(self.bind(*v, a));
+                }
+                // Scalar components computed before any write, stored after.
+                let mut taken = Vec::new();
+                for (part, place) in parts.iter().zip(places) {
+                    if let (Part::Scalar(x), Loc::Scalar(id)) = (part, place) {
+                        let next = self.temp("next");
+                        let val = self.scalar(x);
+                        code.push(St::Let {
+                            id: next.clone(),
+                            mutable: false,
+                            usize_ty: false,
+                            val,
+                        });
+                        taken.push(St::Assign(id.clone(), Ex::Var(next)));
+                    }
+                }
+                for ((part, place), ty) in parts.iter().zip(places).zip(tys) {
+                    if let (Part::Array(inc), Loc::View(w)) = (part, place) {
+                        code.extend(self.add_in_place(inc, ty, w));
+                    }
+                }
+                code.extend(taken);
+            }
+            PartsIncrement::Fold {
+                lets,
+                count,
+                start,
+                acc,
+                index,
+                step,
+            } => {
+                for (v, a) in lets {
+                    code.extend(self.bind(*v, a));
+                }
+                code.extend(self.parts_in_place(start, tys, places));
+                code.extend(self.parts_fold(count, *acc, *index, step, tys, places));
+            }
+        }
+        self.frame.truncate(depth);
+        code
     }
 
     /// The loop of a fold whose state `acc` is `dest` and whose step is `step`.
@@ -223,7 +456,7 @@ impl Dps<'_> {
                     code.extend(self.bind(*v, a));
                 }
                 if let Some((at, v)) = element {
-                    code.extend(self.add_element(at, v, ty, dest));
+                    code.extend(self.add_element(at, v, ty, index, dest));
                 }
                 if let Some((inner, term)) = dense {
                     code.extend(self.add_elements(ty, index, inner, term, dest));
@@ -248,18 +481,43 @@ impl Dps<'_> {
         code
     }
 
-    /// `dest[at] += v`, when `at` is inside: the one element of a one-element term.
-    fn add_element(&mut self, at: &Core, v: &Core, ty: &Type, dest: &View) -> Vec<St> {
+    /// `dest[at] += v`, when `at` is inside: the one element (or row, over the other
+    /// `index`es) of a one-element term.
+    fn add_element(
+        &mut self,
+        at: &Core,
+        v: &Core,
+        ty: &Type,
+        index: &[VarId],
+        dest: &View,
+    ) -> Vec<St> {
         let len = self.sizes.get(&ty.dims()[0]);
         let id = self.temp("at");
         let at = self.scalar(at);
-        let v = self.scalar(v);
         let slot = plus(&dest.off, Ex::Var(id.clone()));
-        let sum = Ex::Bin(
-            BinOp::Add,
-            Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
-            Box::new(v),
-        );
+        let update = if index.len() == 1 {
+            let v = self.scalar(v);
+            let sum = Ex::Bin(
+                BinOp::Add,
+                Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
+                Box::new(v),
+            );
+            vec![St::Store(dest.base.clone(), slot, sum)]
+        } else {
+            let rows = dest.dims[1..].to_vec();
+            let row_off = match self.stride(&rows) {
+                Some(st) => plus(&dest.off, wmul(Ex::Var(id.clone()), st)),
+                None => slot,
+            };
+            let row = View {
+                base: dest.base.clone(),
+                off: Some(row_off),
+                dims: rows,
+            };
+            let elem = ty.scalar().unwrap_or(Scalar::F64);
+            let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
+            self.add_elements(&row_ty, &index[1..], &[], v, &row)
+        };
         vec![
             St::Let {
                 id: id.clone(),
@@ -270,7 +528,7 @@ impl Dps<'_> {
             // An index outside the state matches no element of the one-element array.
             St::If(
                 Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
-                vec![St::Store(dest.base.clone(), slot, sum)],
+                update,
                 Vec::new(),
             ),
         ]

@@ -273,6 +273,9 @@ impl Dps<'_> {
 
     /// An `ifold` with a tuple state, into `dest`.
     fn ifold_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        if let Some(code) = self.accumulate_parts(e, dest) {
+            return code;
+        }
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Vec::new();
         };

@@ -120,6 +120,26 @@ impl Pass<'_> {
                     *e = subst_index(i, &k, body, span);
                     return true;
                 }
+                // `(if c { a } else { b })[k] ~> if c { a[k] } else { b[k] }`, for an index
+                // that costs nothing to repeat: a choice of rows read at one element.
+                Kind::If(c, x, y)
+                    if matches!(k.kind, Kind::Var(_) | Kind::Size(_))
+                        && matches!(x.kind, Kind::Var(_) | Kind::Build(..))
+                        && matches!(y.kind, Kind::Var(_) | Kind::Build(..)) =>
+                {
+                    let (c, x, y, k) = (c.take(), x.take(), y.take(), k.take());
+                    let ty = e.ty.clone();
+                    let at = |a: Core| {
+                        let t = a.ty.elem();
+                        Core::new(Kind::Index(Box::new(a), Box::new(k.clone())), t, span)
+                    };
+                    *e = Core::new(
+                        Kind::If(Box::new(c), Box::new(at(x)), Box::new(at(y))),
+                        ty,
+                        span,
+                    );
+                    return true;
+                }
                 Kind::Array(items) => {
                     if let Some(c) = k.sym.as_ref().and_then(|s| s.as_const())
                         && let Some(item) = items.get_mut(c as usize)
@@ -576,7 +596,9 @@ fn row_loops(body: &Core) -> bool {
     }
     match &body.kind {
         Kind::Let(_, value, rest) => has_loop(value) || row_loops(rest),
-        Kind::Build(..) => false,
+        Kind::Build(..) | Kind::Var(_) => false,
+        // A choice of rows: the chosen row's elements are read, each once.
+        Kind::If(_, a, b) => row_loops(a) || row_loops(b),
         _ => body.ty.is_arr() && has_loop(body),
     }
 }

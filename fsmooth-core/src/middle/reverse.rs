@@ -606,66 +606,183 @@ impl<'a> Reverse<'a> {
         let s = self.atom(step, "adj", &mut inner);
         let mut found = Adjoints::new();
         self.back(&body, &s, &mut inner, &mut found)?;
-        // The adjoints of the elements read at `i`, each bound to a variable for the loops
-        // below; the other variables' contributions, summed over the steps.
-        let mut totals = BTreeMap::new();
-        let mut sums = Vec::new();
-        let per_element: HashSet<VarId> = elements.values().copied().collect();
+        // A map (one array, read at `i` alone): its adjoint is a `build`, element `i` from
+        // step `i`.
+        let element_of: HashMap<VarId, VarId> = elements.iter().map(|(y, yi)| (*yi, *y)).collect();
+        if found.len() == 1
+            && let Some((yi, cs)) = found.pop_first()
+        {
+            if let Some(&y) = element_of.get(&yi) {
+                let ty = self.types[&y].clone();
+                let total = self.total(cs, &ty.elem(), span, &mut inner);
+                let dim = ty.dims()[0].clone();
+                let zero = self.zero(&ty.elem(), span);
+                let value = wrap(inner, total);
+                let value = match &count.size {
+                    Some(n) if n.same(&dim) => value,
+                    _ => pick(
+                        bin(BinOp::Lt, index(i, span), count.value.clone()),
+                        value,
+                        zero,
+                    ),
+                };
+                let rows = Core::new(Kind::Build(dim, i, Box::new(value)), ty, span);
+                let rows = fresh(rows, self.names);
+                let rows = self.atom(rows, "adj", lets);
+                add(adj, y, rows);
+                return Ok(());
+            }
+            found.insert(yi, cs);
+        }
+        // Otherwise one fold over the steps sums every variable's contributions, so each
+        // step's values are computed once for all of them; an element read at `i` adds to
+        // row `i` of its array.
+        let mut parts: Vec<(VarId, Type, Vec<Core>)> = Vec::new();
         for (v, cs) in std::mem::take(&mut found) {
-            if per_element.contains(&v) {
-                let ty = self.types[&v].clone();
-                let total = self.total(cs, &ty, span, &mut inner);
-                let total = self.atom(total, "adj", &mut inner);
-                totals.insert(v, total);
-            } else {
-                sums.push((v, cs));
+            match element_of.get(&v) {
+                Some(&y) => {
+                    let ty = self.types[&y].clone();
+                    let total = self.total(cs, &ty.elem(), span, &mut inner);
+                    let total = self.atom(total, "adj", &mut inner);
+                    let row = self.one_hot(&ty, index(i, span), &total, span);
+                    let row = self.atom(row, "adj", &mut inner);
+                    match parts.iter_mut().find(|(x, ..)| *x == y) {
+                        Some(part) => part.2.push(row),
+                        None => parts.push((y, ty, vec![row])),
+                    }
+                }
+                None => {
+                    let ty = self.types[&v].clone();
+                    match parts.iter_mut().find(|(x, ..)| *x == v) {
+                        Some(part) => part.2.extend(cs),
+                        None => parts.push((v, ty, cs)),
+                    }
+                }
             }
         }
-        for y in &own {
-            let Some(total) = totals.remove(&elements[y]) else {
-                continue;
-            };
-            let ty = self.types[y].clone();
-            let dim = ty.dims()[0].clone();
-            let zero = self.zero(&ty.elem(), span);
-            let value = wrap(inner.clone(), total);
-            let value = match &count.size {
-                Some(n) if n.same(&dim) => value,
-                _ => pick(
-                    bin(BinOp::Lt, index(i, span), count.value.clone()),
-                    value,
-                    zero,
-                ),
-            };
-            let rows = Core::new(Kind::Build(dim, i, Box::new(value)), ty.clone(), span);
-            let rows = fresh(rows, self.names);
-            let rows = self.atom(rows, "adj", lets);
-            add(adj, *y, rows);
+        if parts.is_empty() {
+            return Ok(());
         }
-        // Each summed by a fold of its own (one fold of them all would keep every sum alive
-        // wherever one is needed), whose step adds to its state.
-        for (v, cs) in sums {
-            let ty = self.types[&v].clone();
-            let start = self.zero(&ty, span);
-            let state = self.new_var("adj");
-            let mut next = inner.clone();
-            let step = self.accumulated(var(state, &ty, span), cs, &ty, span, &mut next);
-            let fold = Core::new(
-                Kind::Ifold(
-                    Box::new(count.value.clone()),
-                    Box::new(start),
-                    state,
-                    i,
-                    Box::new(wrap(next, step)),
-                ),
-                ty,
-                span,
-            );
-            let fold = fresh(fold, self.names);
-            let sum = self.atom(fold, "adj", lets);
-            add(adj, v, sum);
+        let width = parts.len();
+        let tys: Vec<Type> = parts.iter().map(|(_, t, _)| t.clone()).collect();
+        let start = tuple(tys.iter().map(|t| self.zero(t, span)).collect(), span);
+        let state_ty = start.ty.clone();
+        let state = self.new_var("adj");
+        let mut next = inner;
+        let step = match self.pass_into(state, &state_ty, &parts, &mut next, span) {
+            Some(step) => step,
+            None => {
+                let mut each = Vec::new();
+                for (k, (_, ty, cs)) in parts.iter().enumerate() {
+                    let sum = part(var(state, &state_ty, span), k, width);
+                    each.push(self.accumulated(sum, cs.clone(), ty, span, &mut next));
+                }
+                tuple(each, span)
+            }
+        };
+        let fold = Core::new(
+            Kind::Ifold(
+                Box::new(count.value.clone()),
+                Box::new(start),
+                state,
+                i,
+                Box::new(wrap(next, step)),
+            ),
+            state_ty,
+            span,
+        );
+        let fold = fresh(fold, self.names);
+        let sums = self.atom(fold, "adj", lets);
+        for (k, (v, ..)) in parts.iter().enumerate() {
+            add(adj, *v, part(sums.clone(), k, width));
         }
         Ok(())
+    }
+
+    /// The step of a fold with tuple state `state` summing `parts`, when their contributions
+    /// include every component of one sum from zero (a fold bound in `lets`, read nowhere
+    /// else): that fold, started from the state plus the other contributions, its state
+    /// widened to the whole state (the components it does not add to pass through), so
+    /// that every addition goes to the one state, in place.
+    fn pass_into(
+        &mut self,
+        state: VarId,
+        state_ty: &Type,
+        parts: &[(VarId, Type, Vec<Core>)],
+        lets: &mut Lets,
+        span: Sp,
+    ) -> Option<Core> {
+        let width = parts.len();
+        let (pos, feeds) = (0..lets.len()).rev().find_map(|pos| {
+            let (x, value) = &lets[pos];
+            let Kind::Ifold(_, init, ..) = &value.kind else {
+                return None;
+            };
+            if !is_zero(init) || lets.iter().any(|(_, v)| v.mentions(*x)) {
+                return None;
+            }
+            let tys: Vec<Type> = match &value.ty {
+                Type::Tuple(ts) => ts.clone(),
+                t => vec![t.clone()],
+            };
+            let mut feeds: Vec<Option<usize>> = vec![None; tys.len()];
+            for (k, (_, ty, cs)) in parts.iter().enumerate() {
+                for c in cs.iter().filter(|c| c.mentions(*x)) {
+                    let j = match &c.kind {
+                        Kind::Var(v) if *v == *x && tys.len() == 1 => 0,
+                        Kind::Proj(t, j) if matches!(t.kind, Kind::Var(v) if v == *x) => *j,
+                        _ => return None,
+                    };
+                    if feeds[j].is_some() || !tys[j].same(ty) {
+                        return None;
+                    }
+                    feeds[j] = Some(k);
+                }
+            }
+            let feeds: Option<Vec<usize>> = feeds.into_iter().collect();
+            Some((pos, feeds?))
+        })?;
+        // The fold's body, its state's components renumbered as the whole state's.
+        let (x, fold) = lets[pos].clone();
+        let Kind::Ifold(m, _, inner, i, mut body) = fold.kind else {
+            return None;
+        };
+        let tuple_state = fold.ty.is_tuple();
+        let widened = self.new_var("adj");
+        if !renumber(&mut body, inner, tuple_state, &feeds, widened, state_ty) {
+            return None;
+        }
+        let mut results = vec![None; width];
+        let tail = tail_of(&mut body);
+        let values = match (&mut tail.kind, tuple_state) {
+            (Kind::Tuple(xs), true) => std::mem::take(xs),
+            (_, false) => vec![tail.take()],
+            _ => return None,
+        };
+        for (j, v) in values.into_iter().enumerate() {
+            results[feeds[j]] = Some(v);
+        }
+        let result = results
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| r.unwrap_or_else(|| part(var(widened, state_ty, span), k, width)))
+            .collect();
+        *tail = tuple(result, span);
+        lets.remove(pos);
+        let starts = parts
+            .iter()
+            .enumerate()
+            .map(|(k, (_, ty, cs))| {
+                let rest = cs.iter().filter(|c| !c.mentions(x)).cloned().collect();
+                let sum = part(var(state, state_ty, span), k, width);
+                self.accumulated(sum, rest, ty, span, lets)
+            })
+            .collect();
+        Some(Core::new(
+            Kind::Ifold(m, Box::new(tuple(starts, span)), widened, i, body),
+            state_ty.clone(),
+            span,
+        ))
     }
 
     /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
@@ -843,4 +960,35 @@ impl<'a> Reverse<'a> {
             _ => at(rows.clone(), k),
         }
     }
+}
+
+/// The last expression of a `let` chain.
+fn tail_of(e: &mut Core) -> &mut Core {
+    match e.kind {
+        Kind::Let(_, _, ref mut body) => tail_of(body),
+        _ => e,
+    }
+}
+
+/// Every read of fold state `from` (component `j` of it when `tuple`) made a read of
+/// component `feeds[j]` of `to`, of type `ty`; false when `from` is read otherwise.
+fn renumber(e: &mut Core, from: VarId, tuple: bool, feeds: &[usize], to: VarId, ty: &Type) -> bool {
+    let width = ty.parts().len().max(1);
+    let read = |k: usize, span: Sp| part(var(to, ty, span), k, width);
+    match &e.kind {
+        Kind::Proj(t, j) if tuple && matches!(t.kind, Kind::Var(v) if v == from) => {
+            *e = read(feeds[*j], e.span);
+            return true;
+        }
+        Kind::Var(v) if *v == from => {
+            if tuple {
+                return false;
+            }
+            *e = read(feeds[0], e.span);
+            return true;
+        }
+        _ => {}
+    }
+    e.children_mut()
+        .all(|c| renumber(c, from, tuple, feeds, to, ty))
 }

@@ -493,7 +493,14 @@ impl Dps<'_> {
     ) -> Vec<St> {
         let len = self.sizes.get(&ty.dims()[0]);
         let id = self.temp("at");
-        let at = self.scalar(at);
+        // An index proven inside (the one the primal read there) needs no test and no
+        // checked arithmetic.
+        let proven = self.in_bounds(at, &ty.dims()[0]);
+        let at = if proven {
+            self.index_expr(at)
+        } else {
+            self.scalar(at)
+        };
         let slot = plus(&dest.off, Ex::Var(id.clone()));
         let update = if index.len() == 1 {
             let v = self.scalar(v);
@@ -518,20 +525,23 @@ impl Dps<'_> {
             let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
             self.add_elements(&row_ty, &index[1..], &[], v, &row)
         };
-        vec![
-            St::Let {
-                id: id.clone(),
-                mutable: false,
-                usize_ty: true,
-                val: at,
-            },
+        let mut code = vec![St::Let {
+            id: id.clone(),
+            mutable: false,
+            usize_ty: true,
+            val: at,
+        }];
+        if proven {
+            code.extend(update);
+        } else {
             // An index outside the state matches no element of the one-element array.
-            St::If(
+            code.push(St::If(
                 Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
                 update,
                 Vec::new(),
-            ),
-        ]
+            ));
+        }
+        code
     }
 
     /// Loops over the state's indexes adding the term (after the `let`s) to each element of

@@ -321,11 +321,7 @@ impl<'a> Reverse<'a> {
             }
             Kind::Bin(..) | Kind::Neg(_) | Kind::Math(..) => self.scalar(e, s, lets, adj)?,
             Kind::Index(a, i) => {
-                // The index computed once, not at each element of the one-hot array.
                 let i = fresh((**i).clone(), self.names);
-                let sym = i.sym.clone();
-                let mut i = self.atom(i, "at", lets);
-                i.sym = sym;
                 let contribution = self.one_hot(&a.ty, i, s, span);
                 let sa = self.atom(contribution, "adj", lets);
                 self.back(a, &sa, lets, adj)?;

@@ -83,17 +83,21 @@ impl<const D: usize> Workload for GmmGrad<D> {
 }
 
 /// Bundle adjustment's Jacobian (issue 20) over `ba1_n49_m7776_p31843`'s observations: each
-/// observation's 2 x 15 block by `jvp`s over unit tangents; compared with `ba_obs`'s fsmooth
-/// row (the objective).
-pub struct BaJacobian {
+/// observation's 2 x 15 block by `jvp`s over unit tangents (`ROWS` false) or by a `vjp` per
+/// row over unit seeds (`ROWS` true); compared with `ba_obs`'s fsmooth row (the objective).
+pub struct BaJacobian<const ROWS: bool> {
     inp: fsmooth_testdata::BaInput,
     obs: Vec<usize>,
     region: Region<'static>,
     out: Vec<f64>,
 }
 
-impl Workload for BaJacobian {
-    const GROUP: &'static str = "ba_jacobian";
+impl<const ROWS: bool> Workload for BaJacobian<ROWS> {
+    const GROUP: &'static str = if ROWS {
+        "ba_jacobian_vjp"
+    } else {
+        "ba_jacobian"
+    };
     const SIZE: &'static str = "ba1_n49_m7776_p31843, 31,843 observations (i % n, i % m)";
     const NALGEBRA: &'static str = "static";
 
@@ -123,7 +127,12 @@ impl Workload for BaJacobian {
     #[inline]
     fn fsmooth(&mut self) {
         let inp = black_box(&self.inp);
-        kernels::ba_jacobian::jacobian(
+        let kernel = if ROWS {
+            kernels::ba_jacobian::jacobian_rows
+        } else {
+            kernels::ba_jacobian::jacobian
+        };
+        kernel(
             &mut self.out,
             &inp.cams,
             &inp.x,

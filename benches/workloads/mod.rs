@@ -244,7 +244,8 @@ macro_rules! each_workload {
         $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<2>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<10>>($($arg),*);
-        $f::<$crate::workloads::gmm_grad::BaJacobian>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::BaJacobian<false>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::BaJacobian<true>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<64>>($($arg),*);
         $f::<$crate::workloads::linalg::Blur>($($arg),*);

@@ -151,3 +151,28 @@ fn the_jacobian_over_observations_is_each_observation_s_block() {
         assert_eq!(all[30 * k..30 * k + 30], one);
     }
 }
+
+#[test]
+fn the_jacobian_by_rows_of_vjp_is_the_one_by_columns_of_jvp() {
+    let inp = fsmooth_testdata::parse_ba(fsmooth_testdata::BA_TEST).unwrap();
+    let r = &mut Region::new();
+    let obs = inp.obs_flat();
+    let mut by_rows = vec![0.0; 30 * inp.p];
+    let mut by_cols = vec![0.0; 30 * inp.p];
+    ba_jacobian::jacobian_rows(&mut by_rows, &inp.cams, &inp.x, &inp.w, &inp.feats, &obs, r)
+        .unwrap();
+    ba_jacobian::jacobian(&mut by_cols, &inp.cams, &inp.x, &inp.w, &inp.feats, &obs, r).unwrap();
+    for (j, want) in ADBENCH_BA_TEST_JACOBIAN_ROW0.iter().enumerate() {
+        let got = by_rows[j];
+        assert!(
+            (got - want).abs() <= 1e-8 * want.abs().max(1.0),
+            "J[0][{j}]: {got} vs {want}"
+        );
+    }
+    for (k, (a, b)) in by_rows.iter().zip(&by_cols).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "element {k}: {a} by rows, {b} by columns"
+        );
+    }
+}

@@ -295,6 +295,26 @@ pub mod ba_jacobian {
             build(2, |r| build(15, |j| cols[j][r]))
         }
 
+        /// The same block by rows: one `vjp` per row over unit seeds (reverse mode).
+        pub fn reproj_rows(cam: [f64; 11], x: [f64; 3], w: f64, feat: [f64; 2]) -> [[f64; 15]; 2] {
+            build(2, |r| {
+                let seed = build(2, |q| if q == r { 1.0 } else { 0.0 });
+                let g = vjp(|c, p, v| reproj_error(c, p, v, feat), (cam, x, w), seed);
+                concat(concat(g.1, g.2), [g.3])
+            })
+        }
+
+        /// Every observation's 2 x 15 block by rows (`vjp`), the observations as data.
+        pub fn jacobian_rows(
+            cams: [[f64; 11]; n],
+            x: [[f64; 3]; m],
+            w: [f64; p],
+            feats: [[f64; 2]; p],
+            obs: [[usize; 2]; p],
+        ) -> [[[f64; 15]; 2]; p] {
+            build(p, |i| reproj_rows(cams[obs[i][0]], x[obs[i][1]], w[i], feats[i]))
+        }
+
         /// Every observation's 2 x 15 block, the observations as data.
         pub fn jacobian(
             cams: [[f64; 11]; n],

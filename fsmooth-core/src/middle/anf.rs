@@ -65,6 +65,17 @@ impl Anf<'_> {
 
     /// `e` with its operands made trivial (bindings go to `binds`).
     fn flat(&mut self, mut e: Core, binds: &mut Binds) -> Core {
+        // A chain of `let`s by a loop, not a recursion: reverse mode writes long ones.
+        while !e.ty.is_arr() && matches!(e.kind, Kind::Let(..)) {
+            let Kind::Let(x, a, b) = e.kind else { break };
+            let a = if a.ty.is_arr() {
+                self.array(*a, binds)
+            } else {
+                self.flat(*a, binds)
+            };
+            binds.push((x, a));
+            e = *b;
+        }
         if e.ty.is_arr() {
             return self.array(e, binds);
         }

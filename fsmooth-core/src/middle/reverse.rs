@@ -272,10 +272,7 @@ impl<'a> Reverse<'a> {
                     span,
                 )
             }
-            _ => cs
-                .into_iter()
-                .reduce(|a, b| bin(BinOp::Add, a, b))
-                .unwrap_or_else(|| Core::new(Kind::Float(0.0), ty.clone(), span)),
+            _ => balanced_sum(cs),
         }
     }
 
@@ -294,24 +291,35 @@ impl<'a> Reverse<'a> {
         let span = e.span;
         match &e.kind {
             Kind::Var(v) => add(adj, *v, s.clone()),
-            Kind::Let(x, value, body) => {
-                // The primal, a copy: the reverse sweep binds the value's own `let`s again.
-                let primal = fresh((**value).clone(), self.names);
-                lets.push((*x, primal));
-                let carries = differentiable(&value.ty) && self.is_active(value);
-                if carries {
-                    self.activate(*x, &value.ty);
+            Kind::Let(..) => {
+                // The chain's values in order (each a copy: the sweep binds their own `let`s
+                // again), its body's adjoints, then each value's from its variable's, last
+                // first. A loop, not a recursion: a chain may be thousands of `let`s long.
+                let mut chain = Vec::new();
+                let mut cur = e;
+                while let Kind::Let(x, value, body) = &cur.kind {
+                    let primal = fresh((**value).clone(), self.names);
+                    lets.push((*x, primal));
+                    let carries = differentiable(&value.ty) && self.is_active(value);
+                    if carries {
+                        self.activate(*x, &value.ty);
+                    }
+                    chain.push((*x, &**value, carries));
+                    cur = body;
                 }
-                self.back(body, s, lets, adj)?;
-                if let Some(cs) = adj.remove(x)
-                    && carries
-                {
-                    let sx = self.total(cs, &value.ty, span, lets);
-                    let sx = self.atom(sx, "adj", lets);
-                    self.back(value, &sx, lets, adj)?;
+                self.back(cur, s, lets, adj)?;
+                for (x, value, carries) in chain.into_iter().rev() {
+                    if let Some(cs) = adj.remove(&x)
+                        && carries
+                    {
+                        let sx = self.total(cs, &value.ty, value.span, lets);
+                        let sx = self.atom(sx, "adj", lets);
+                        self.back(value, &sx, lets, adj)?;
+                    }
                 }
             }
             Kind::If(c, a, b) => self.branches(c, a, b, s, lets, adj)?,
+            Kind::Cast(_, a) if !differentiable(&a.ty) => {}
             Kind::Cast(_, a) => {
                 // A float cast's adjoint is cast back to the operand's type.
                 let to = cast_to(&a.ty);
@@ -356,6 +364,7 @@ impl<'a> Reverse<'a> {
                     })
                     .collect();
                 let st = Core::new(Kind::Tuple(parts), t.ty.clone(), span);
+                let st = self.atom(st, "adj", lets);
                 self.back(t, &st, lets, adj)?;
             }
             Kind::Concat(a, b) => {
@@ -764,6 +773,7 @@ impl<'a> Reverse<'a> {
             .map(|(k, r)| r.unwrap_or_else(|| part(var(widened, state_ty, span), k, width)))
             .collect();
         *tail = tuple(result, span);
+        retype_tail(&mut body, state_ty);
         lets.remove(pos);
         let starts = parts
             .iter()
@@ -987,4 +997,29 @@ fn renumber(e: &mut Core, from: VarId, tuple: bool, feeds: &[usize], to: VarId, 
     }
     e.children_mut()
         .all(|c| renumber(c, from, tuple, feeds, to, ty))
+}
+
+/// Give a `let` chain whose last expression changed type that type throughout.
+fn retype_tail(e: &mut Core, ty: &Type) {
+    e.ty = ty.clone();
+    if let Kind::Let(_, _, body) = &mut e.kind {
+        retype_tail(body, ty);
+    }
+}
+
+/// The sum of two or more scalars as a balanced tree: a variable read many times has many
+/// contributions, and a chain of them as deep would be as deep to every later pass.
+fn balanced_sum(mut cs: Vec<Core>) -> Core {
+    while cs.len() > 1 {
+        let mut next = Vec::with_capacity(cs.len().div_ceil(2));
+        let mut it = cs.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => bin(BinOp::Add, a, b),
+                None => a,
+            });
+        }
+        cs = next;
+    }
+    cs.remove(0)
 }

@@ -5,6 +5,7 @@
 //! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
+//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
@@ -12,7 +13,7 @@
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
 //! | middle | anf, cse, propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
-//! | lower | translate: the D and S translations, sum-folds interchanged | [`crate::lower::translate`] | always |
+//! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array accumulated in place | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
 //! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |
 //! | lower | row streams | [`crate::lir::row_streams`] | always |

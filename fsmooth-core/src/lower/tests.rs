@@ -360,3 +360,20 @@ fn an_allocation_of_no_slots_still_has_a_frame() {
     assert!(out.contains("let scratch"), "{out}");
     assert!(out.contains("SCRATCH_LEN : usize = 0usize"), "{out}");
 }
+
+#[test]
+fn a_fold_that_adds_to_an_array_runs_in_place() {
+    // Row sums into one vector: no second buffer, no swap, no final copy.
+    let out = expand(
+        "pub fn k(x: [[f64; m]; n]) -> [f64; m] { ifold(n, build(m, |j| 0.0), |acc, i| add(acc, x[i])) }",
+    );
+    assert!(!out.contains("swap"), "{out}");
+    // A one-element term adds to its element alone: no loop over the state per step.
+    let out = expand(
+        "pub fn k(x: [f64; p], idx: [usize; p], m: usize) -> [f64; m] {
+            ifold(p, build(m, |j| 0.0), |acc, i| build(m, |j| acc[j] + if j == idx[i] % m { x[i] } else { 0.0 }))
+        }",
+    );
+    assert!(!out.contains("swap"), "{out}");
+    assert_eq!(out.matches(" in 0 ..").count(), 1, "{out}");
+}

@@ -5,7 +5,8 @@
 //! fusion), [`unroll`] (small fixed loops written out), [`hoist`] (costly invariant math out
 //! of loops) and [`anf`] (A-normal form). [`print`](mod@print) shows a kernel in fsmooth's syntax;
 //! [`validate`] checks what the passes assume of one. [`forward`] differentiates an
-//! expression in forward mode (the checker calls it for `jvp`).
+//! expression in forward mode (the checker calls it for `jvp`), [`reverse`] in reverse mode
+//! (for `vjp` and `grad`).
 
 pub mod anf;
 pub mod forward;

@@ -3,11 +3,12 @@
 //! any call is, then differentiated in forward mode ([`crate::middle::forward`]) with the
 //! tangents `ti` for those variables; what `f` captures is constant.
 //!
-//! `vjp(f, (a..), s)` and `grad(f, a..)` (`vjp` with seed 1) are computed, in this release,
-//! by forward mode too: element `e` of `gi` is `<s, jvp(f, a, unit(i, e))>`, one forward
-//! pass per element of the arguments, each in a `build` over the argument's shape. The
-//! results are those of reverse mode; the cost is the number of inputs times a `jvp`'s,
-//! where reverse mode's would be a few evaluations of `f` (docs/derivatives.md).
+//! `vjp(f, (a..), s)` and `grad(f, a..)` (`vjp` with seed 1): the value, then the adjoints of
+//! the arguments from a reverse sweep ([`crate::middle::reverse`]) seeded with `s`. Where the
+//! sweep cannot keep a fold's states (a carried fold whose count depends on an enclosing
+//! loop), by forward mode instead: element `e` of `gi` is `<s, jvp(f, a, unit(i, e))>`, one
+//! forward pass per element of the arguments, each in a `build` over the argument's shape
+//! (the same results, at the number of inputs times a `jvp`'s cost; docs/derivatives.md).
 
 use super::elab::{Bind, Elab, Elaborated, Env, FunVal};
 use super::infer::Want;

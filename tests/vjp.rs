@@ -1,0 +1,123 @@
+//! Reverse mode (LANGUAGE.md section 12's `vjp` and `grad`) through the real macros, on each
+//! way the reverse sweep handles a loop, against derivatives by hand in plain Rust: a sum over
+//! data read through an index array (repeated indexes add up), a fold whose state carries
+//! (its states kept), a `scan`, a map, and a carried fold inside a loop that bounds its count
+//! (computed by forward mode instead).
+
+use fsmooth::Region;
+
+fsmooth::fsmooth! {
+    /// A sum of squares of gathered elements: `x[idx[i]]` read once per `i`.
+    pub fn gathered(x: [f64; n], idx: [usize; p]) -> (f64, [f64; n]) {
+        grad(|v| ifold(p, 0.0, |acc, i| acc + v[idx[i]] * v[idx[i]]), x)
+    }
+
+    /// A product: the state carries from step to step.
+    pub fn product(x: [f64; n]) -> (f64, [f64; n]) {
+        grad(|v| ifold(n, 1.0, |acc, i| acc * v[i]), x)
+    }
+
+    /// Running sums, weighted by the seed.
+    pub fn running(x: [f64; n], s: [f64; n]) -> ([f64; n], [f64; n]) {
+        vjp(|v| scan(n, 0.0, |acc, i| acc * 0.5 + v[i]), x, s)
+    }
+
+    /// A map: element `i` of the gradient from element `i` alone.
+    pub fn squares(x: [f64; n], s: [f64; n]) -> ([f64; n], [f64; n]) {
+        vjp(|v| map(v, |a| a * a.sin()), x, s)
+    }
+
+    /// Products of prefixes: a carried fold whose count is the enclosing loop's index.
+    pub fn prefixes(x: [f64; n], s: [f64; n]) -> ([f64; n], [f64; n]) {
+        vjp(|v| build(n, |i| ifold(i + 1, 1.0, |acc, j| acc * v[j])), x, s)
+    }
+}
+
+fn close(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len());
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-12 * w.abs().max(1.0),
+            "element {k}: {g} against {w}"
+        );
+    }
+}
+
+const X: [f64; 5] = [0.7, -1.3, 2.1, 0.4, -0.9];
+const S: [f64; 5] = [0.3, -0.2, 1.1, 0.5, -0.7];
+
+#[test]
+fn a_gathered_element_read_twice_gets_both_contributions() {
+    let idx = [2usize, 0, 2, 4, 2, 1];
+    let mut g = [0.0; 5];
+    let value = gathered(&mut g, &X, &idx, &mut Region::new()).unwrap();
+    let mut want = [0.0; 5];
+    for &k in &idx {
+        want[k] += 2.0 * X[k];
+    }
+    let sum: f64 = idx.iter().map(|&k| X[k] * X[k]).sum();
+    assert!((value - sum).abs() <= 1e-12);
+    close(&g, &want);
+}
+
+#[test]
+fn a_bad_gather_index_is_an_error_and_the_gradient_is_untouched() {
+    let mut g = [9.0; 5];
+    let r = gathered(&mut g, &X, &[0, 5], &mut Region::new());
+    assert!(r.is_err());
+    assert_eq!(g, [9.0; 5]);
+}
+
+#[test]
+fn a_product_s_gradient_is_the_product_of_the_others() {
+    let mut g = [0.0; 5];
+    let value = product(&mut g, &X, &mut Region::new()).unwrap();
+    let want: Vec<f64> = (0..5)
+        .map(|k| (0..5).filter(|&j| j != k).map(|j| X[j]).product())
+        .collect();
+    assert!((value - X.iter().product::<f64>()).abs() <= 1e-12);
+    close(&g, &want);
+}
+
+#[test]
+fn running_sums_pull_back_each_later_seed() {
+    let (mut v, mut g) = ([0.0; 5], [0.0; 5]);
+    running(&mut v, &mut g, &X, &S, &mut Region::new()).unwrap();
+    // state i = sum over j <= i of x[j] 0.5^(i - j): d state_i / d x_j = 0.5^(i - j).
+    let want: Vec<f64> = (0..5)
+        .map(|j| (j..5).map(|i| S[i] * 0.5f64.powi((i - j) as i32)).sum())
+        .collect();
+    close(&g, &want);
+}
+
+#[test]
+fn a_map_s_pullback_is_elementwise() {
+    let (mut v, mut g) = ([0.0; 5], [0.0; 5]);
+    squares(&mut v, &mut g, &X, &S, &mut Region::new()).unwrap();
+    let want: Vec<f64> = (0..5)
+        .map(|k| S[k] * (X[k].sin() + X[k] * X[k].cos()))
+        .collect();
+    close(&g, &want);
+}
+
+#[test]
+fn a_carried_fold_inside_a_loop_is_differentiated_too() {
+    let (mut v, mut g) = ([0.0; 5], [0.0; 5]);
+    prefixes(&mut v, &mut g, &X, &S, &mut Region::new()).unwrap();
+    // value_i = prod_{j <= i} x[j]; d value_i / d x_k = value_i / x[k] for k <= i.
+    let value = |i: usize| (0..=i).map(|j| X[j]).product::<f64>();
+    let want: Vec<f64> = (0..5)
+        .map(|k| (k..5).map(|i| S[i] * value(i) / X[k]).sum())
+        .collect();
+    close(&g, &want);
+}
+
+#[test]
+fn gradients_of_sums_need_no_scratch_per_point() {
+    // The gathered sum's reverse sweep recomputes each step: its scratch does not depend on
+    // the number of points.
+    assert_eq!(
+        gathered::scratch_len(5, 10),
+        gathered::scratch_len(5, 100_000)
+    );
+}

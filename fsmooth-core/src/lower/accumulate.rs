@@ -11,7 +11,7 @@
 
 use super::dps::{Dps, Loc, View, fill};
 use crate::front::ast::BinOp;
-use crate::lir::{Ex, St, plus, wmul};
+use crate::lir::{Ex, St, plus};
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 
 /// A step that adds to its state, taken apart.
@@ -340,24 +340,9 @@ impl Dps<'_> {
         tys: &[Type],
         places: &[Loc],
     ) -> Vec<St> {
-        let depth = self.frame.depth();
-        let nt = self.scalar(n);
-        let iv = self.local(i);
-        self.env.insert(i, Loc::Scalar(iv.clone()));
-        if let Some(s) = &n.sym {
-            self.bounds.insert(i, s.clone());
-        }
-        self.env.insert(acc, Loc::Tuple(places.to_vec()));
-        self.enter_plain_loop(i, &iv);
-        let body = self.parts_in_place(step, tys, places);
-        self.loops.pop();
-        self.frame.truncate(depth);
-        vec![St::For {
-            var: iv,
-            n: nt,
-            streams: Vec::new(),
-            body,
-        }]
+        self.loop_in_place(n, acc, i, Loc::Tuple(places.to_vec()), |dps| {
+            dps.parts_in_place(step, tys, places)
+        })
     }
 
     /// Statements applying `step` to the tuple state in `places` (bound already).
@@ -420,6 +405,20 @@ impl Dps<'_> {
         ty: &Type,
         dest: &View,
     ) -> Vec<St> {
+        self.loop_in_place(n, acc, i, Loc::View(dest.clone()), |dps| {
+            dps.add_in_place(step, ty, dest)
+        })
+    }
+
+    /// `for i in 0..n { body }`, the fold's state `acc` bound to `state` inside.
+    fn loop_in_place(
+        &mut self,
+        n: &Core,
+        acc: VarId,
+        i: VarId,
+        state: Loc,
+        body: impl FnOnce(&mut Self) -> Vec<St>,
+    ) -> Vec<St> {
         let depth = self.frame.depth();
         let nt = self.scalar(n);
         let iv = self.local(i);
@@ -427,9 +426,9 @@ impl Dps<'_> {
         if let Some(s) = &n.sym {
             self.bounds.insert(i, s.clone());
         }
-        self.env.insert(acc, Loc::View(dest.clone()));
+        self.env.insert(acc, state);
         self.enter_plain_loop(i, &iv);
-        let body = self.add_in_place(step, ty, dest);
+        let body = body(self);
         self.loops.pop();
         self.frame.truncate(depth);
         vec![St::For {
@@ -511,16 +510,7 @@ impl Dps<'_> {
             );
             vec![St::Store(dest.base.clone(), slot, sum)]
         } else {
-            let rows = dest.dims[1..].to_vec();
-            let row_off = match self.stride(&rows) {
-                Some(st) => plus(&dest.off, wmul(Ex::Var(id.clone()), st)),
-                None => slot,
-            };
-            let row = View {
-                base: dest.base.clone(),
-                off: Some(row_off),
-                dims: rows,
-            };
+            let row = self.row_of(dest, Ex::Var(id.clone()));
             let elem = ty.scalar().unwrap_or(Scalar::F64);
             let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
             self.add_elements(&row_ty, &index[1..], &[], v, &row)
@@ -561,16 +551,7 @@ impl Dps<'_> {
         self.bounds.insert(index[0], dims[0].clone());
         let depth = self.frame.depth();
         if index.len() > 1 {
-            let rows = dest.dims[1..].to_vec();
-            let row_off = match self.stride(&rows) {
-                Some(st) => plus(&dest.off, wmul(Ex::Var(iv.clone()), st)),
-                None => plus(&dest.off, Ex::Var(iv.clone())),
-            };
-            let row = View {
-                base: dest.base.clone(),
-                off: Some(row_off),
-                dims: rows,
-            };
+            let row = self.row_of(dest, Ex::Var(iv.clone()));
             self.enter_plain_loop(index[0], &iv);
             let elem = ty.scalar().unwrap_or(Scalar::F64);
             let inner_ty = Type::Arr(elem, dims[1..].to_vec());

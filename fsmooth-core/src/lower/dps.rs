@@ -483,16 +483,7 @@ impl<'k> Dps<'k> {
                 self.env.insert(*i, Loc::Scalar(iv.clone()));
                 self.bounds.insert(*i, n.clone());
                 if body.ty.is_arr() {
-                    let rows = dest.dims[1..].to_vec();
-                    let row_off = match self.stride(&rows) {
-                        Some(st) => plus(&dest.off, wmul(Ex::Var(iv.clone()), st)),
-                        None => plus(&dest.off, Ex::Var(iv.clone())),
-                    };
-                    let row = View {
-                        base: dest.base.clone(),
-                        off: Some(row_off),
-                        dims: rows,
-                    };
+                    let row = self.row_of(dest, Ex::Var(iv.clone()));
                     let depth = self.frame.depth();
                     self.enter_plain_loop(*i, &iv);
                     let b = self.write(body, &row);
@@ -647,6 +638,20 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 vec![St::Block(pre)]
             }
+        }
+    }
+
+    /// Row `k` of the array in `dest`.
+    pub(super) fn row_of(&mut self, dest: &View, k: Ex) -> View {
+        let rows = dest.dims[1..].to_vec();
+        let off = match self.stride(&rows) {
+            Some(st) => plus(&dest.off, wmul(k, st)),
+            None => plus(&dest.off, k),
+        };
+        View {
+            base: dest.base.clone(),
+            off: Some(off),
+            dims: rows,
         }
     }
 

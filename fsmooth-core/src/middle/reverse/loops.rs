@@ -1,0 +1,504 @@
+//! Loops in reverse: steps independent of each other (a `build`, a sum-fold), summed by one
+//! fold whose state adds up every variable's contributions and which nested sums continue;
+//! and folds whose state carries, reversed from their checkpoints.
+
+use super::{Adjoints, Lets, Reverse, Unsupported, add, at, index, part, pick, proj, tuple, var};
+use crate::front::ast::{BinOp, Sp};
+use crate::front::size::Size;
+use crate::middle::forward::{bin, is_zero, wrap};
+use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
+use std::collections::{BTreeMap, HashMap};
+
+/// The first occurrence of an array variable in `e` at index `i` of a loop, and whether every
+/// occurrence of each variable is such a read: `own[y]` true when all are.
+fn own_reads(e: &Core, i: VarId, own: &mut BTreeMap<VarId, bool>) {
+    if let Kind::Index(a, k) = &e.kind
+        && let (Kind::Var(y), Kind::Var(j)) = (&a.kind, &k.kind)
+        && *j == i
+    {
+        own.entry(*y).or_insert(true);
+        return;
+    }
+    if let Kind::Var(y) = &e.kind {
+        own.insert(*y, false);
+    }
+    for c in e.children() {
+        own_reads(c, i, own);
+    }
+}
+
+/// `e` with each read `y[i]` of a variable of `by` replaced by its element variable.
+fn replace_reads(e: &mut Core, i: VarId, by: &HashMap<VarId, VarId>) {
+    if let Kind::Index(a, k) = &e.kind
+        && let (Kind::Var(y), Kind::Var(j)) = (&a.kind, &k.kind)
+        && *j == i
+        && let Some(to) = by.get(y)
+    {
+        e.kind = Kind::Var(*to);
+        e.sym = None;
+        return;
+    }
+    for c in e.children_mut() {
+        replace_reads(c, i, by);
+    }
+}
+
+/// The step of a sum-fold: `term` when `body` is `acc + term` or `term + acc` after `let`s
+/// that do not read `acc` (the `let`s kept around `term`), and `acc` is a float.
+pub(super) fn sum_step(body: &Core, acc: VarId) -> Option<Core> {
+    match &body.kind {
+        Kind::Let(x, value, rest) if !value.mentions(acc) => {
+            let term = sum_step(rest, acc)?;
+            Some(wrap(vec![(*x, (**value).clone())], term))
+        }
+        Kind::Bin(BinOp::Add, a, b, _) if body.ty.is_float() => {
+            let is_acc = |e: &Core| matches!(e.kind, Kind::Var(v) if v == acc);
+            if is_acc(a) && !b.mentions(acc) {
+                Some((**b).clone())
+            } else if is_acc(b) && !a.mentions(acc) {
+                Some((**a).clone())
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A loop's count, as a `usize` value and as a size when it has one.
+pub(super) struct Count {
+    pub(super) value: Core,
+    pub(super) size: Option<Size>,
+}
+
+impl Reverse<'_> {
+    /// Steps independent of each other: `body` run for `i` in `0..count`, step `i`'s value
+    /// having adjoint `step` (which may read `i`). Arrays read only at `i` get a `build` of
+    /// their adjoints; every other variable the sum of its contributions over the steps.
+    pub(super) fn steps(
+        &mut self,
+        count: &Count,
+        i: VarId,
+        body: &Core,
+        step: Core,
+        lets: &mut Lets,
+        adj: &mut Adjoints,
+    ) -> Result<(), Unsupported> {
+        let span = body.span;
+        let mut reads = BTreeMap::new();
+        own_reads(body, i, &mut reads);
+        let own: Vec<VarId> = reads
+            .into_iter()
+            .filter(|(y, all)| *all && self.active.contains(y))
+            .map(|(y, _)| y)
+            .collect();
+        let mut elements = HashMap::new();
+        let mut inner = Lets::new();
+        for y in &own {
+            let ty = self.types[y].clone();
+            let name = format!("{}_i", self.names[*y as usize]);
+            let yi = self.new_var(&name);
+            self.activate(yi, &ty.elem());
+            inner.push((yi, at(var(*y, &ty, span), index(i, span))));
+            elements.insert(*y, yi);
+        }
+        let mut body = body.clone();
+        replace_reads(&mut body, i, &elements);
+        let s = self.atom(step, "adj", &mut inner);
+        let mut found = Adjoints::new();
+        self.back(&body, &s, &mut inner, &mut found)?;
+        // A map (one array, read at `i` alone): its adjoint is a `build`, element `i` from
+        // step `i`.
+        let element_of: HashMap<VarId, VarId> = elements.iter().map(|(y, yi)| (*yi, *y)).collect();
+        if found.len() == 1
+            && let Some((yi, cs)) = found.pop_first()
+        {
+            if let Some(&y) = element_of.get(&yi) {
+                let ty = self.types[&y].clone();
+                let total = self.total(cs, &ty.elem(), span, &mut inner);
+                let dim = ty.dims()[0].clone();
+                let zero = self.zero(&ty.elem(), span);
+                let value = wrap(inner, total);
+                let value = match &count.size {
+                    Some(n) if n.same(&dim) => value,
+                    _ => pick(
+                        bin(BinOp::Lt, index(i, span), count.value.clone()),
+                        value,
+                        zero,
+                    ),
+                };
+                let rows = Core::new(Kind::Build(dim, i, Box::new(value)), ty, span);
+                let rows = fresh(rows, self.names);
+                let rows = self.atom(rows, "adj", lets);
+                add(adj, y, rows);
+                return Ok(());
+            }
+            found.insert(yi, cs);
+        }
+        // Otherwise one fold over the steps sums every variable's contributions, so each
+        // step's values are computed once for all of them; an element read at `i` adds to
+        // row `i` of its array.
+        let mut parts: Vec<(VarId, Type, Vec<Core>)> = Vec::new();
+        for (v, cs) in std::mem::take(&mut found) {
+            match element_of.get(&v) {
+                Some(&y) => {
+                    let ty = self.types[&y].clone();
+                    let total = self.total(cs, &ty.elem(), span, &mut inner);
+                    let total = self.atom(total, "adj", &mut inner);
+                    let row = self.one_hot(&ty, index(i, span), &total, span);
+                    let row = self.atom(row, "adj", &mut inner);
+                    match parts.iter_mut().find(|(x, ..)| *x == y) {
+                        Some(part) => part.2.push(row),
+                        None => parts.push((y, ty, vec![row])),
+                    }
+                }
+                None => {
+                    let ty = self.types[&v].clone();
+                    match parts.iter_mut().find(|(x, ..)| *x == v) {
+                        Some(part) => part.2.extend(cs),
+                        None => parts.push((v, ty, cs)),
+                    }
+                }
+            }
+        }
+        if parts.is_empty() {
+            return Ok(());
+        }
+        let width = parts.len();
+        let tys: Vec<Type> = parts.iter().map(|(_, t, _)| t.clone()).collect();
+        let start = tuple(tys.iter().map(|t| self.zero(t, span)).collect(), span);
+        let state_ty = start.ty.clone();
+        let state = self.new_var("adj");
+        let mut next = inner;
+        let step = match self.pass_into(state, &state_ty, &parts, &mut next, span) {
+            Some(step) => step,
+            None => {
+                let mut each = Vec::new();
+                for (k, (_, ty, cs)) in parts.iter().enumerate() {
+                    let sum = part(var(state, &state_ty, span), k, width);
+                    each.push(self.accumulated(sum, cs.clone(), ty, span, &mut next));
+                }
+                tuple(each, span)
+            }
+        };
+        let fold = Core::new(
+            Kind::Ifold(
+                Box::new(count.value.clone()),
+                Box::new(start),
+                state,
+                i,
+                Box::new(wrap(next, step)),
+            ),
+            state_ty,
+            span,
+        );
+        let fold = fresh(fold, self.names);
+        let sums = self.atom(fold, "adj", lets);
+        for (k, (v, ..)) in parts.iter().enumerate() {
+            add(adj, *v, part(sums.clone(), k, width));
+        }
+        Ok(())
+    }
+
+    /// The step of a fold with tuple state `state` summing `parts`, when their contributions
+    /// include every component of one sum from zero (a fold bound in `lets`, read nowhere
+    /// else): that fold, started from the state plus the other contributions, its state
+    /// widened to the whole state (the components it does not add to pass through), so
+    /// that every addition goes to the one state, in place.
+    fn pass_into(
+        &mut self,
+        state: VarId,
+        state_ty: &Type,
+        parts: &[(VarId, Type, Vec<Core>)],
+        lets: &mut Lets,
+        span: Sp,
+    ) -> Option<Core> {
+        let width = parts.len();
+        let (pos, feeds) = (0..lets.len()).rev().find_map(|pos| {
+            let (x, value) = &lets[pos];
+            let Kind::Ifold(_, init, ..) = &value.kind else {
+                return None;
+            };
+            if !is_zero(init) || lets.iter().any(|(_, v)| v.mentions(*x)) {
+                return None;
+            }
+            let tys: Vec<Type> = match &value.ty {
+                Type::Tuple(ts) => ts.clone(),
+                t => vec![t.clone()],
+            };
+            let mut feeds: Vec<Option<usize>> = vec![None; tys.len()];
+            for (k, (_, ty, cs)) in parts.iter().enumerate() {
+                for c in cs.iter().filter(|c| c.mentions(*x)) {
+                    let j = match &c.kind {
+                        Kind::Var(v) if *v == *x && tys.len() == 1 => 0,
+                        Kind::Proj(t, j) if matches!(t.kind, Kind::Var(v) if v == *x) => *j,
+                        _ => return None,
+                    };
+                    if feeds[j].is_some() || !tys[j].same(ty) {
+                        return None;
+                    }
+                    feeds[j] = Some(k);
+                }
+            }
+            let feeds: Option<Vec<usize>> = feeds.into_iter().collect();
+            Some((pos, feeds?))
+        })?;
+        // The fold's body, its state's components renumbered as the whole state's.
+        let (x, fold) = lets[pos].clone();
+        let Kind::Ifold(m, _, inner, i, mut body) = fold.kind else {
+            return None;
+        };
+        let tuple_state = fold.ty.is_tuple();
+        let widened = self.new_var("adj");
+        if !renumber(&mut body, inner, tuple_state, &feeds, widened, state_ty) {
+            return None;
+        }
+        let mut results = vec![None; width];
+        let tail = tail_of(&mut body);
+        let values = match (&mut tail.kind, tuple_state) {
+            (Kind::Tuple(xs), true) => std::mem::take(xs),
+            (_, false) => vec![tail.take()],
+            _ => return None,
+        };
+        for (j, v) in values.into_iter().enumerate() {
+            results[feeds[j]] = Some(v);
+        }
+        let result = results
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| r.unwrap_or_else(|| part(var(widened, state_ty, span), k, width)))
+            .collect();
+        *tail = tuple(result, span);
+        retype_tail(&mut body, state_ty);
+        lets.remove(pos);
+        let starts = parts
+            .iter()
+            .enumerate()
+            .map(|(k, (_, ty, cs))| {
+                let rest = cs.iter().filter(|c| !c.mentions(x)).cloned().collect();
+                let sum = part(var(state, state_ty, span), k, width);
+                self.accumulated(sum, rest, ty, span, lets)
+            })
+            .collect();
+        Some(Core::new(
+            Kind::Ifold(m, Box::new(tuple(starts, span)), widened, i, body),
+            state_ty.clone(),
+            span,
+        ))
+    }
+
+    /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
+    /// over steps starting from zero continues from the sum so far instead (`acc +
+    /// ifold(m, 0, f)` is `ifold(m, acc, f)`, up to rounding), so nested sums all add into
+    /// one array, in place ([`crate::lower`]'s accumulation).
+    fn accumulated(
+        &mut self,
+        sum: Core,
+        cs: Vec<Core>,
+        ty: &Type,
+        span: Sp,
+        lets: &mut Lets,
+    ) -> Core {
+        let from_zero = |c: &Core, lets: &Lets| -> Option<usize> {
+            let Kind::Var(x) = c.kind else { return None };
+            let k = lets.iter().position(|(v, _)| *v == x)?;
+            let Kind::Ifold(_, init, ..) = &lets[k].1.kind else {
+                return None;
+            };
+            let used = lets.iter().any(|(_, value)| value.mentions(x));
+            (is_zero(init) && !used).then_some(k)
+        };
+        let (folds, others): (Vec<Core>, Vec<Core>) = cs
+            .into_iter()
+            .filter(|c| !is_zero(c))
+            .partition(|c| from_zero(c, lets).is_some());
+        let mut running = sum;
+        if !others.is_empty() {
+            let rest = self.total(others, ty, span, lets);
+            let rest = self.atom(rest, "adj", lets);
+            running = self.total(vec![running, rest], ty, span, lets);
+        }
+        for f in folds {
+            let Some(k) = from_zero(&f, lets) else {
+                continue;
+            };
+            let (_, fold) = lets.remove(k);
+            let Kind::Ifold(m, _, acc, i, body) = fold.kind else {
+                continue;
+            };
+            running = Core::new(
+                Kind::Ifold(m, Box::new(running), acc, i, body),
+                ty.clone(),
+                span,
+            );
+        }
+        running
+    }
+
+    /// An `ifold` whose state carries from step to step (`s` the adjoint of its last state),
+    /// or a `scan` (`rows` the adjoint of its states, `s` zero): the states kept by a `scan`,
+    /// the steps reversed by an `ifold` whose state is the adjoint of the step's state and
+    /// the sums of the other variables' contributions.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn carried(
+        &mut self,
+        count: &Count,
+        init: &Core,
+        acc: VarId,
+        i: VarId,
+        body: &Core,
+        s: &Core,
+        rows: Option<&Core>,
+        lets: &mut Lets,
+        adj: &mut Adjoints,
+    ) -> Result<(), Unsupported> {
+        let span = body.span;
+        let n = match &count.size {
+            Some(n) if !n.has_loop() => n.clone(),
+            _ => return Err(Unsupported),
+        };
+        let sty = init.ty.clone();
+        let start = fresh(init.clone(), self.names);
+        let start = self.atom(start, "init", lets);
+        let kept = Core::new(
+            Kind::Scan(
+                n.clone(),
+                Box::new(start.clone()),
+                acc,
+                i,
+                Box::new(body.clone()),
+            ),
+            sty.rows_of(&n),
+            span,
+        );
+        let kept = fresh(kept, self.names);
+        let states = self.atom(kept, "states", lets);
+        // Reverse step t runs the body's step n - 1 - t from the state before it.
+        let t = self.new_var("t");
+        let one = Core::size(Size::Lit(1), span);
+        let last = Core::usize_bin(
+            BinOp::Sub,
+            count.value.clone(),
+            one.clone(),
+            "count - 1",
+            span,
+        );
+        let step_index = Core::usize_bin(BinOp::Sub, last, index(t, span), "count - 1 - t", span);
+        let mut inner = Lets::new();
+        let before_index =
+            Core::usize_bin(BinOp::Sub, step_index.clone(), one, "count - 2 - t", span);
+        let kept_row = self.rows_at(&states, before_index, &sty, span);
+        let first = bin(
+            BinOp::Eq,
+            step_index.clone(),
+            Core::size(Size::Lit(0), span),
+        );
+        inner.push((acc, pick(first, start.clone(), kept_row)));
+        self.activate(acc, &sty);
+        let after = self.new_var("adj");
+        let mut step_adj = var(after, &sty, span);
+        if let Some(rows) = rows {
+            let here = self.rows_at(rows, step_index.clone(), &sty, span);
+            let mut extra = Lets::new();
+            step_adj = self.total(vec![step_adj, here], &sty, span, &mut extra);
+            inner.extend(extra);
+        }
+        let sa = self.atom(step_adj, "adj", &mut inner);
+        let mut body = body.clone();
+        body.subst(i, &step_index);
+        let mut found = Adjoints::new();
+        self.back(&body, &sa, &mut inner, &mut found)?;
+        let to_acc = found.remove(&acc).unwrap_or_default();
+        let to_acc = self.total(to_acc, &sty, span, &mut inner);
+        let others: Vec<(VarId, Vec<Core>)> = found.into_iter().collect();
+        let vars: Vec<VarId> = others.iter().map(|(v, _)| *v).collect();
+        let mut tys = vec![sty.clone()];
+        tys.extend(vars.iter().map(|v| self.types[v].clone()));
+        let mut start_parts = vec![s.clone()];
+        start_parts.extend(tys[1..].iter().map(|t| self.zero(t, span)));
+        let begin = tuple(start_parts, span);
+        let state_ty = begin.ty.clone();
+        let state = self.new_var("adj");
+        let width = tys.len();
+        let mut parts = vec![to_acc];
+        for (k, (_, mut cs)) in others.into_iter().enumerate() {
+            cs.push(part(var(state, &state_ty, span), k + 1, width));
+            parts.push(self.total(cs, &tys[k + 1], span, &mut inner));
+        }
+        let mut step = vec![(after, part(var(state, &state_ty, span), 0, width))];
+        step.extend(inner);
+        let step = wrap(step, tuple(parts, span));
+        let fold = Core::new(
+            Kind::Ifold(
+                Box::new(count.value.clone()),
+                Box::new(begin),
+                state,
+                t,
+                Box::new(step),
+            ),
+            state_ty,
+            span,
+        );
+        let fold = fresh(fold, self.names);
+        let result = self.atom(fold, "adj", lets);
+        for (k, v) in vars.iter().enumerate() {
+            add(adj, *v, part(result.clone(), k + 1, width));
+        }
+        let to_init = self.atom(part(result, 0, width), "adj", lets);
+        self.back(init, &to_init, lets, adj)
+    }
+
+    /// Row `k` of `rows`, the states of a `scan` with state type `ty` (a tuple of arrays
+    /// for a tuple state).
+    fn rows_at(&mut self, rows: &Core, k: Core, ty: &Type, span: Sp) -> Core {
+        match ty {
+            Type::Tuple(ts) => tuple(
+                ts.iter()
+                    .enumerate()
+                    .map(|(j, t)| self.rows_at(&proj(rows.clone(), j), k.clone(), t, span))
+                    .collect(),
+                span,
+            ),
+            _ => at(rows.clone(), k),
+        }
+    }
+}
+
+/// The last expression of a `let` chain.
+fn tail_of(e: &mut Core) -> &mut Core {
+    match e.kind {
+        Kind::Let(_, _, ref mut body) => tail_of(body),
+        _ => e,
+    }
+}
+
+/// Every read of fold state `from` (component `j` of it when `tuple`) made a read of
+/// component `feeds[j]` of `to`, of type `ty`; false when `from` is read otherwise.
+fn renumber(e: &mut Core, from: VarId, tuple: bool, feeds: &[usize], to: VarId, ty: &Type) -> bool {
+    let width = ty.parts().len().max(1);
+    let read = |k: usize, span: Sp| part(var(to, ty, span), k, width);
+    match &e.kind {
+        Kind::Proj(t, j) if tuple && matches!(t.kind, Kind::Var(v) if v == from) => {
+            *e = read(feeds[*j], e.span);
+            return true;
+        }
+        Kind::Var(v) if *v == from => {
+            if tuple {
+                return false;
+            }
+            *e = read(feeds[0], e.span);
+            return true;
+        }
+        _ => {}
+    }
+    e.children_mut()
+        .all(|c| renumber(c, from, tuple, feeds, to, ty))
+}
+
+/// Give a `let` chain whose last expression changed type that type throughout.
+fn retype_tail(e: &mut Core, ty: &Type) {
+    e.ty = ty.clone();
+    if let Kind::Let(_, _, body) = &mut e.kind {
+        retype_tail(body, ty);
+    }
+}

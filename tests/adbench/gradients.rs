@@ -176,3 +176,68 @@ fn the_jacobian_by_rows_of_vjp_is_the_one_by_columns_of_jvp() {
         );
     }
 }
+
+/// ADBench's hand Jacobian on `hand/test.txt` (its `handtestsmall.txt`: 2 points, 6 residuals
+/// by 26 pose parameters, column by column), from its C++ module tests
+/// (`test/cpp/modules/common/HandTests.cpp`, `SimpleJacobianCalculationCorrectness`).
+#[rustfmt::skip]
+const ADBENCH_HAND_TEST_JACOBIAN: [f64; 156] = [
+    -1.95512959341282745e-02, -6.81027576369377941e-03, -4.09359630708754085e-02, -7.10032003143440671e-02, -2.81346929141111299e-02, -2.54484136783155838e-02,
+    1.18421319736437044e-02, 1.74108797580776152e-03, 2.57836165362687400e-02, 5.14892578985870278e-02, -4.50591977492771356e-02, 6.23981738234076627e-02,
+    -1.08140043450366714e-02, -6.54731655106268462e-02, 2.95529253068245066e-03, -6.33408854067304267e-02, -8.98189200086859235e-02, 2.07440902671436785e-02,
+    -1.0, 0.0, 0.0, -1.0, 0.0, 0.0,
+    0.0, -1.0, 0.0, 0.0, -1.0, 0.0,
+    0.0, 0.0, -1.0, 0.0, 0.0, -1.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, -3.45326893768281365e-02, 2.42024596962444292e-02, -3.10675692993888850e-03,
+    0.0, 0.0, 0.0, -1.95437595587887036e-02, -1.84392814127634017e-02, 6.52740542794425036e-03,
+    0.0, 0.0, 0.0, -1.29102628630682510e-02, 9.76606245804552756e-03, 8.49553578389919579e-03,
+    0.0, 0.0, 0.0, 1.99738182488361877e-03, -1.42570914120403679e-03, -4.35490319929073976e-04,
+    -2.21537299179855318e-02, 1.42669175415592216e-02, -3.12350905279757118e-02, 0.0, 0.0, 0.0,
+    2.98023294354714807e-02, 2.58519935565392558e-02, -9.40429974684049881e-03, 0.0, 0.0, 0.0,
+    -8.89718384720838799e-03, 2.30412622537484605e-03, -1.84753145105870202e-02, 0.0, 0.0, 0.0,
+    -2.24887887916698764e-03, 3.09895230315512067e-03, -3.09211880497457705e-04, 0.0, 0.0, 0.0,
+];
+
+#[test]
+fn hand_jacobian_matches_adbench_on_its_test_file() {
+    use fsmooth_testdata::hand;
+    let m = hand::model();
+    let inp = hand::parse_input(hand::TEST, m.n_vertices()).unwrap();
+    let rows = 3 * inp.correspondences.len();
+    let mut jac = vec![0.0; rows * 26];
+    super::adbench_kernels::hand::jacobian(
+        &mut jac,
+        &inp.theta,
+        &m.parents_index(),
+        &m.base_relatives_flat(),
+        &m.inverse_base_absolutes_flat(),
+        &m.base_positions_flat(),
+        &m.weights,
+        &inp.correspondences,
+        &inp.points_flat(),
+        &mut Region::new(),
+    )
+    .unwrap();
+    assert_eq!(rows * 26, ADBENCH_HAND_TEST_JACOBIAN.len());
+    for row in 0..rows {
+        for col in 0..26 {
+            let (got, want) = (jac[row * 26 + col], ADBENCH_HAND_TEST_JACOBIAN[col * rows + row]);
+            assert!(
+                (got - want).abs() <= 1e-8 * want.abs().max(1.0),
+                "J[{row}][{col}]: {got} vs {want}"
+            );
+        }
+    }
+}

@@ -254,6 +254,29 @@ pub mod hand {
                 build(3, |r| points[j][r] - (dot(rg[r], s) + theta[3 + r]))
             })
         }
+
+        /// The residuals' Jacobian by the 26 pose parameters (issue 20), one `jvp` per
+        /// column over unit tangents: row `3 j + r` is point j's coordinate r.
+        pub fn jacobian(
+            theta: [f64; 26],
+            parents: [usize; b],
+            base_relatives: [[[f64; 4]; 4]; b],
+            inverse_base_absolutes: [[[f64; 4]; 4]; b],
+            base_positions: [[f64; 3]; v],
+            weights: [[f64; b]; v],
+            correspondences: [usize; c],
+            points: [[f64; 3]; c],
+        ) -> [[[f64; 26]; 3]; c] {
+            let cols = build(26, |k| {
+                let unit = build(26, |i| if i == k { 1.0 } else { 0.0 });
+                jvp(
+                    |t| objective(t, parents, base_relatives, inverse_base_absolutes, base_positions, weights, correspondences, points),
+                    theta,
+                    unit,
+                ).1
+            });
+            build(c, |j| build(3, |r| build(26, |k| cols[k][j][r])))
+        }
     }
 }
 

@@ -150,3 +150,75 @@ impl<const ROWS: bool> Workload for BaJacobian<ROWS> {
         self.out.clone()
     }
 }
+
+/// The hand-tracking residuals' Jacobian by the 26 pose parameters on `hand1_t26_c100` (100
+/// points: 300 rows), one `jvp` per column (`hand::jacobian`); compared with `hand_c100`'s
+/// fsmooth row (the objective).
+pub struct HandJacobian {
+    theta: Vec<f64>,
+    parents: Vec<usize>,
+    correspondences: Vec<usize>,
+    /// Base relatives, inverse base absolutes, base positions, weights, points, flat.
+    flat: [Vec<f64>; 5],
+    region: Region<'static>,
+    out: Vec<f64>,
+}
+
+impl Workload for HandJacobian {
+    const GROUP: &'static str = "hand_jacobian_c100";
+    const SIZE: &'static str = "hand1_t26_c100: 300 residuals by 26 parameters";
+    const NALGEBRA: &'static str = "static";
+
+    fn new() -> Self {
+        use fsmooth_testdata::hand;
+        let m = hand::model();
+        let inp = hand::parse_input(hand::SIMPLE_SMALL, m.n_vertices()).unwrap();
+        let c = inp.points.len();
+        let mut w = HandJacobian {
+            theta: inp.theta.clone(),
+            parents: m.parents_index(),
+            correspondences: inp.correspondences.clone(),
+            flat: [
+                m.base_relatives_flat(),
+                m.inverse_base_absolutes_flat(),
+                m.base_positions_flat(),
+                m.weights.clone(),
+                inp.points_flat(),
+            ],
+            region: Region::new(),
+            out: vec![0.0; c * 3 * 26],
+        };
+        w.fsmooth();
+        // The global translation's columns: each residual moves by -1 with its coordinate.
+        assert_eq!((w.out[3], w.out[26 + 4], w.out[52 + 5]), (-1.0, -1.0, -1.0));
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &[Variant::Fsmooth]
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let [rel, ibase, pos, weights, pts] = black_box(&self.flat);
+        kernels::hand::jacobian(
+            &mut self.out,
+            black_box(&self.theta),
+            &self.parents,
+            rel,
+            ibase,
+            pos,
+            weights,
+            &self.correspondences,
+            pts,
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    fn hand(&mut self) {}
+
+    fn output(&self, _v: Variant) -> Vec<f64> {
+        self.out.clone()
+    }
+}

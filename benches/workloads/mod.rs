@@ -246,6 +246,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::gmm_grad::GmmGrad<10>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::BaJacobian<false>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::BaJacobian<true>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::HandJacobian>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<16>>($($arg),*);
         $f::<$crate::workloads::linalg::MatChain<64>>($($arg),*);
         $f::<$crate::workloads::linalg::Blur>($($arg),*);

@@ -233,7 +233,10 @@ fn hand_jacobian_matches_adbench_on_its_test_file() {
     assert_eq!(rows * 26, ADBENCH_HAND_TEST_JACOBIAN.len());
     for row in 0..rows {
         for col in 0..26 {
-            let (got, want) = (jac[row * 26 + col], ADBENCH_HAND_TEST_JACOBIAN[col * rows + row]);
+            let (got, want) = (
+                jac[row * 26 + col],
+                ADBENCH_HAND_TEST_JACOBIAN[col * rows + row],
+            );
             assert!(
                 (got - want).abs() <= 1e-8 * want.abs().max(1.0),
                 "J[{row}][{col}]: {got} vs {want}"

@@ -9,8 +9,8 @@ use crate::middle::forward::{bin, is_zero, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::{BTreeMap, HashMap};
 
-/// The first occurrence of an array variable in `e` at index `i` of a loop, and whether every
-/// occurrence of each variable is such a read: `own[y]` true when all are.
+/// For each variable `e` reads, whether it occurs only as `y[i]`, read at loop index `i`
+/// (`own[y]` true), or otherwise too (false).
 fn own_reads(e: &Core, i: VarId, own: &mut BTreeMap<VarId, bool>) {
     if let Kind::Index(a, k) = &e.kind
         && let (Kind::Var(y), Kind::Var(j)) = (&a.kind, &k.kind)
@@ -73,8 +73,9 @@ pub(super) struct Count {
 
 impl Reverse<'_> {
     /// Steps independent of each other: `body` run for `i` in `0..count`, step `i`'s value
-    /// having adjoint `step` (which may read `i`). Arrays read only at `i` get a `build` of
-    /// their adjoints; every other variable the sum of its contributions over the steps.
+    /// having adjoint `step` (which may read `i`). When the steps' only contributions are to
+    /// one array read at `i` alone (a map), its adjoint is a `build`; otherwise one fold sums
+    /// every variable's contributions over the steps.
     pub(super) fn steps(
         &mut self,
         count: &Count,

@@ -189,6 +189,27 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         inner_lets.push((*v, &**a));
         cur = b;
     }
+    // `if p == e { acc[p] + v } else { acc[p] }`: `v` added to element `e` alone.
+    if let Kind::If(c, then, other) = &cur.kind
+        && index.len() == 1
+        && inner_lets.is_empty()
+        && is_state_element(other, &acc, &index)
+        && let Kind::Bin(BinOp::Add, x, v, _) = &then.kind
+        && is_state_element(x, &acc, &index)
+        && !acc.read_by(v)
+        && let Kind::Bin(BinOp::Eq, p, e, _) = &c.kind
+        && matches!(p.kind, Kind::Var(q) if q == index[0])
+        && !e.mentions(index[0])
+        && !v.mentions(index[0])
+        && !acc.read_by(e)
+    {
+        return Some(Increment::Add {
+            lets,
+            index,
+            element: Some((e, v)),
+            dense: None,
+        });
+    }
     // `acc[p] + t` or `t + acc[p]`: adding `t` in place gives the same sums.
     let Kind::Bin(BinOp::Add, a, b, _) = &cur.kind else {
         return None;

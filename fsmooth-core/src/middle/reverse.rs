@@ -204,12 +204,39 @@ impl<'a> Reverse<'a> {
                 Core::new(Kind::Tuple(parts), ty.clone(), span)
             }
             Type::Arr(..) => {
-                let cs: Vec<Core> = cs.into_iter().map(|c| self.atom(c, "adj", lets)).collect();
+                // A one-hot contribution adds at its element only (`if p == e { b + v } else
+                // { b }`): no `+ 0.0` elsewhere, which IEEE arithmetic would keep.
+                let (hots, rest): (Vec<Core>, Vec<Core>) = cs
+                    .into_iter()
+                    .partition(|c| ty.dims().len() == 1 && one_hot_of(c, lets).is_some());
+                let hots: Vec<(Core, Core)> = hots
+                    .iter()
+                    .filter_map(|c| one_hot_of(c, lets))
+                    .map(|(e, v)| (fresh(e, self.names), fresh(v, self.names)))
+                    .collect();
+                let rest: Vec<Core> = rest
+                    .into_iter()
+                    .map(|c| self.atom(c, "adj", lets))
+                    .collect();
                 let p = self.new_var("p");
                 let elem = ty.elem();
                 let mut inner = Vec::new();
-                let each = cs.iter().map(|c| at(c.clone(), index(p, span))).collect();
-                let sum = self.total(each, &elem, span, &mut inner);
+                let each: Vec<Core> = rest.iter().map(|c| at(c.clone(), index(p, span))).collect();
+                let mut sum = (!each.is_empty()).then(|| self.total(each, &elem, span, &mut inner));
+                for (e, v) in hots {
+                    let hit = bin(BinOp::Eq, index(p, span), e);
+                    sum = Some(match sum {
+                        None => pick(hit, v, self.zero(&elem, span)),
+                        Some(b) => {
+                            let b = match b.kind {
+                                Kind::Index(..) | Kind::Var(_) => b,
+                                _ => self.atom(b, "adj", &mut inner),
+                            };
+                            pick(hit, bin(BinOp::Add, b.clone(), v), b)
+                        }
+                    });
+                }
+                let sum = sum.unwrap_or_else(|| self.zero(&elem, span));
                 Core::new(
                     Kind::Build(ty.dims()[0].clone(), p, Box::new(wrap(inner, sum))),
                     ty.clone(),
@@ -519,6 +546,31 @@ impl<'a> Reverse<'a> {
             span,
         )
     }
+}
+
+/// `(e, v)` when contribution `c` (or the value `lets` binds it to) is a one-hot vector
+/// `build(n, |q| if q == e { v } else { 0.0 })` ([`Reverse::one_hot`]'s form).
+fn one_hot_of(c: &Core, lets: &Lets) -> Option<(Core, Core)> {
+    let value = match c.kind {
+        Kind::Var(x) => &lets.iter().rev().find(|(v, _)| *v == x)?.1,
+        _ => c,
+    };
+    let Kind::Build(_, q, body) = &value.kind else {
+        return None;
+    };
+    let Kind::If(cond, v, zero) = &body.kind else {
+        return None;
+    };
+    let (Kind::Bin(BinOp::Eq, a, e, _), Kind::Float(z)) = (&cond.kind, &zero.kind) else {
+        return None;
+    };
+    let fresh_of_q = |x: &Core| !x.mentions(*q);
+    (matches!(a.kind, Kind::Var(x) if x == *q)
+        && *z == 0.0
+        && fresh_of_q(e)
+        && fresh_of_q(v)
+        && v.ty.is_float())
+    .then(|| ((**e).clone(), (**v).clone()))
 }
 
 /// The sum of two or more scalars as a balanced tree: a variable read many times has many

@@ -31,19 +31,18 @@ enum Increment<'a> {
         dense: Option<(Vec<(VarId, &'a Core)>, &'a Core)>,
     },
     /// A fold starting from an increment of the state, each of whose steps adds to it.
-    Fold {
-        /// Bindings before it.
-        lets: Vec<(VarId, &'a Core)>,
-        /// Its count.
-        count: &'a Core,
-        /// Its start.
-        start: Box<Increment<'a>>,
-        /// Its state and index.
-        acc: VarId,
-        index: VarId,
-        /// Its step.
-        step: Box<Increment<'a>>,
-    },
+    Fold(Nested<'a, Increment<'a>>),
+}
+
+/// An inner fold whose state is the outer fold's (`ifold(m, start, |acc, index| step)`, `start`
+/// and `step` increments of that state), after `let`s.
+struct Nested<'a, Step> {
+    lets: Vec<(VarId, &'a Core)>,
+    count: &'a Core,
+    start: Box<Step>,
+    acc: VarId,
+    index: VarId,
+    step: Box<Step>,
 }
 
 /// The state an increment adds to: a fold's variable, or component `k` of it, and the
@@ -161,14 +160,14 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
             return None;
         }
         let own = Root::new(*inner, None);
-        return Some(Increment::Fold {
+        return Some(Increment::Fold(Nested {
             lets,
             count,
             start: Box::new(increment(init, acc, ty)?),
             acc: *inner,
             index: *i,
             step: Box::new(increment(step, own, ty)?),
-        });
+        }));
     }
     let mut index = Vec::new();
     for d in dims {
@@ -252,14 +251,7 @@ enum PartsIncrement<'a> {
         parts: Vec<Part<'a>>,
     },
     /// A fold starting from such a step of the state, each of whose steps is one of its own.
-    Fold {
-        lets: Vec<(VarId, &'a Core)>,
-        count: &'a Core,
-        start: Box<PartsIncrement<'a>>,
-        acc: VarId,
-        index: VarId,
-        step: Box<PartsIncrement<'a>>,
-    },
+    Fold(Nested<'a, PartsIncrement<'a>>),
 }
 
 /// The step `body` of a fold with tuple state `acc` (components `tys`, kept in `places`),
@@ -282,14 +274,14 @@ fn parts_increment<'a>(
         if !init.ty.same(&Type::Tuple(tys.to_vec())) || acc.read_by(count) || acc.read_by(step) {
             return None;
         }
-        return Some(PartsIncrement::Fold {
+        return Some(PartsIncrement::Fold(Nested {
             lets,
             count,
             start: Box::new(parts_increment(init, acc, tys, places)?),
             acc: *inner,
             index: *i,
             step: Box::new(parts_increment(step, Root::new(*inner, None), tys, places)?),
-        });
+        }));
     }
     let Kind::Tuple(xs) = &cur.kind else {
         return None;
@@ -328,7 +320,11 @@ impl Dps<'_> {
         };
         let step = increment(body, Root::new(*acc, None), &e.ty)?;
         let mut code = self.write(init, dest);
-        code.extend(self.fold_in_place(n, *acc, *i, &step, &e.ty, dest));
+        code.extend(
+            self.loop_in_place(n, *acc, *i, Loc::View(dest.clone()), |dps| {
+                dps.add_in_place(&step, &e.ty, dest)
+            }),
+        );
         Some(vec![St::Block(code)])
     }
 
@@ -347,23 +343,10 @@ impl Dps<'_> {
             return None;
         }
         let mut code = self.write_parts(init, dest);
-        code.extend(self.parts_fold(n, *acc, *i, &step, tys, places));
+        code.extend(self.loop_in_place(n, *acc, *i, dest.clone(), |dps| {
+            dps.parts_in_place(&step, tys, places)
+        }));
         Some(vec![St::Block(code)])
-    }
-
-    /// The loop of a fold whose tuple state `acc` is in `places` and whose step is `step`.
-    fn parts_fold(
-        &mut self,
-        n: &Core,
-        acc: VarId,
-        i: VarId,
-        step: &PartsIncrement,
-        tys: &[Type],
-        places: &[Loc],
-    ) -> Vec<St> {
-        self.loop_in_place(n, acc, i, Loc::Tuple(places.to_vec()), |dps| {
-            dps.parts_in_place(step, tys, places)
-        })
     }
 
     /// Statements applying `step` to the tuple state in `places` (bound already).
@@ -397,38 +380,36 @@ impl Dps<'_> {
                 }
                 code.extend(taken);
             }
-            PartsIncrement::Fold {
-                lets,
-                count,
-                start,
-                acc,
-                index,
-                step,
-            } => {
-                for (v, a) in lets {
-                    code.extend(self.bind(*v, a));
-                }
-                code.extend(self.parts_in_place(start, tys, places));
-                code.extend(self.parts_fold(count, *acc, *index, step, tys, places));
+            PartsIncrement::Fold(nested) => {
+                let state = Loc::Tuple(places.to_vec());
+                code.extend(self.nested(nested, state, |dps, step| {
+                    dps.parts_in_place(step, tys, places)
+                }));
             }
         }
         self.frame.truncate(depth);
         code
     }
 
-    /// The loop of a fold whose state `acc` is `dest` and whose step is `step`.
-    fn fold_in_place(
+    /// An inner fold on the state in `state`: its `let`s, its start applied, then its loop
+    /// applying its step (`apply` writes a step of either kind).
+    fn nested<Step>(
         &mut self,
-        n: &Core,
-        acc: VarId,
-        i: VarId,
-        step: &Increment,
-        ty: &Type,
-        dest: &View,
+        fold: &Nested<Step>,
+        state: Loc,
+        apply: impl Fn(&mut Self, &Step) -> Vec<St>,
     ) -> Vec<St> {
-        self.loop_in_place(n, acc, i, Loc::View(dest.clone()), |dps| {
-            dps.add_in_place(step, ty, dest)
-        })
+        let mut code = Vec::new();
+        for (v, a) in &fold.lets {
+            code.extend(self.bind(*v, a));
+        }
+        code.extend(apply(self, &fold.start));
+        code.extend(
+            self.loop_in_place(fold.count, fold.acc, fold.index, state, |dps| {
+                apply(dps, &fold.step)
+            }),
+        );
+        code
     }
 
     /// `for i in 0..n { body }`, the fold's state `acc` bound to `state` inside.
@@ -482,19 +463,11 @@ impl Dps<'_> {
                     code.extend(self.add_elements(ty, index, inner, term, dest));
                 }
             }
-            Increment::Fold {
-                lets,
-                count,
-                start,
-                acc,
-                index,
-                step,
-            } => {
-                for (v, a) in lets {
-                    code.extend(self.bind(*v, a));
-                }
-                code.extend(self.add_in_place(start, ty, dest));
-                code.extend(self.fold_in_place(count, *acc, *index, step, ty, dest));
+            Increment::Fold(nested) => {
+                let state = Loc::View(dest.clone());
+                code.extend(
+                    self.nested(nested, state, |dps, step| dps.add_in_place(step, ty, dest)),
+                );
             }
         }
         self.frame.truncate(depth);

@@ -8,11 +8,12 @@
 //! are found, then the value's from the adjoint of the bound variable. Adjoints are values:
 //! the contributions to a variable are summed where its scope ends.
 //!
-//! Loops recompute instead of storing:
+//! Loops recompute instead of storing (the rules are in `loops`):
 //! - `build(n, |i| body)`: the body's reverse runs once per element with that element's
-//!   adjoint. An array read only at the loop's own index (`y[i]`) gets its adjoint as a
-//!   `build` (element `i` from step `i`); every other variable's contributions are summed over
-//!   the steps by an `ifold`.
+//!   adjoint. One fold over the steps sums every variable's contributions (its state a
+//!   tuple of them), so each step's values are computed once for all; a map (one array read
+//!   at `i` alone) gets its adjoint as a `build` instead. A contribution that is itself a sum
+//!   from zero continues from the fold's state, so nested sums add into one array.
 //! - A sum-fold (`ifold(n, a, |acc, i| acc + term)`, `term` not reading `acc`): each step's
 //!   `term` has the fold's adjoint, so the steps are independent, reversed as a `build` is;
 //!   scratch does not grow with `n` (GMM's sum over points).
@@ -25,10 +26,11 @@
 //! operand's tangent is the adjoint and the others' are zero. So the two modes share every
 //! partial derivative, and a zero adjoint contributes nothing where a partial is infinite.
 //!
-//! An element read `y[e]` at an index other than the loop's contributes a one-hot array, whose
-//! cost is `y`'s size per read. An `ifold` or `scan` whose count depends on an enclosing loop
-//! and that carries its state has no checkpoints of a size known before the loops run: there,
-//! [`Reverse::gradients`] gives up and the caller uses forward mode.
+//! A read `y[e]` contributes a one-hot array; the sums of such contributions are folds that
+//! only add to an array, which the lowering runs in place (one element per read, see
+//! [`crate::lower`]'s accumulation). An `ifold` or `scan` whose count depends on an enclosing
+//! loop and that carries its state has no checkpoints of a size known before the loops run:
+//! there, [`Reverse::gradients`] gives up and the caller uses forward mode.
 
 use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;

@@ -9,6 +9,10 @@
 //! Only calls that cannot fail move (evaluated before the loop, a failing index would fail
 //! even when the loop runs no iteration): their arguments are arithmetic on variables, sizes
 //! and array elements at indexes proven inside their arrays.
+//!
+//! Separately, the invariant `let`s at the head of a `build` whose constant count is too
+//! large to write out move before it whole (`peel`): that loop runs at least once, so they
+//! would have run anyway. This is what shares the primal among a Jacobian's columns of `jvp`.
 
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
@@ -38,8 +42,14 @@ fn costly(f: MathFn) -> bool {
 
 /// Visit `e` with the bounds of the loops around it (`None`: a count not known as a size).
 fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<String>) {
+    let mut moved = Vec::new();
     let tables = match &mut e.kind {
         Kind::Build(n, i, body) => {
+            if n.as_const()
+                .is_some_and(|c| c > crate::middle::unroll::MAX_TRIPS)
+            {
+                peel(body, &mut HashSet::from([*i]), &mut moved);
+            }
             let tables = if n.as_const().is_some_and(|c| c <= 1) {
                 Vec::new()
             } else {
@@ -75,11 +85,30 @@ fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<Str
             Vec::new()
         }
     };
-    // The tables go right outside the loop, in the order they were made.
-    for (t, table) in tables.into_iter().rev() {
+    // The tables go right outside the loop, in the order they were made, and the `let`s
+    // moved out of it outside them.
+    for (t, table) in tables.into_iter().rev().chain(moved.into_iter().rev()) {
         let (ty, span) = (e.ty.clone(), e.span);
         let lp = std::mem::replace(e, Core::new(Kind::Float(0.0), Type::F64, span));
         *e = Core::new(Kind::Let(t, Box::new(table), Box::new(lp)), ty, span);
+    }
+}
+
+/// The `let`s at the head of the body of a `build` with a constant count too large to be
+/// written out, whose values read nothing bound in the loop (`inside`: its index, then the
+/// `let`s that stay), taken out into `moved`: computed once instead of at every element. The
+/// primal of a Jacobian by columns of `jvp` (`build(26, |k| jvp(f, x, unit(k)).1)`) does not
+/// depend on the column. The loop runs at least once, so a value that may fail fails on its
+/// first element anyway (only which error comes first can change).
+fn peel(body: &mut Core, inside: &mut HashSet<VarId>, moved: &mut Vec<(VarId, Core)>) {
+    while let Kind::Let(x, value, rest) = &mut body.kind {
+        if inside.iter().any(|v| value.mentions(*v)) {
+            inside.insert(*x);
+            return peel(rest, inside, moved);
+        }
+        let (x, value, rest) = (*x, value.take(), rest.take());
+        moved.push((x, value));
+        *body = rest;
     }
 }
 
@@ -471,6 +500,29 @@ mod tests {
             ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| sum(build(d, |j| q[c][j].exp() * x[i][j])))))
         }";
         assert_eq!(depths(src), vec![2]);
+    }
+
+    #[test]
+    fn a_jacobian_s_columns_share_the_primal() {
+        // 12 columns of `jvp`: the value's `map` (a loop of `sqrt`s) is computed once, before
+        // the loop over the columns; inside it, only the tangent's `sqrt`s are left.
+        fn sqrts(e: &Core, depth: usize, out: &mut Vec<usize>) {
+            if let Kind::Math(MathFn::Sqrt, _) = e.kind {
+                out.push(depth);
+            }
+            let depth = depth + usize::from(matches!(e.kind, Kind::Build(..)));
+            e.children().for_each(|c| sqrts(c, depth, out));
+        }
+        let src = "pub fn k(x: [f64; 12]) -> [[f64; 12]; 12] {
+            build(12, |j| {
+                let unit = build(12, |i| if i == j { 1.0 } else { 0.0 });
+                jvp(|v| { let e = map(v, |a| a.sqrt()); smul(e, sum(e)) }, x, unit).1
+            })
+        }";
+        let mut out = Vec::new();
+        sqrts(&optimized(src).body, 0, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![1, 2]);
     }
 
     #[test]

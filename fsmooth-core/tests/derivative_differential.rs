@@ -20,19 +20,10 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
     let (mut runs, mut skipped, mut both_fail) = (0, 0, 0);
     let mut failures = Vec::new();
     for j in 0..count {
-        // Typed programs too (f32 kernels, index arrays), unless a result is `usize`: a
-        // derivative is of floats.
-        let p = program(j);
-        if p.parts.iter().any(|part| part.elem == Elem::Usize) {
+        let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
-        }
-        let (floats, sig) = float_params(&p, j);
-        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
-        let tangent_params: Vec<String> = sig
-            .iter()
-            .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
-            .map(|q| format!("d{q}"))
-            .collect();
+        };
+        let tangent_params = float_signature(&sig, &floats, "d");
         let k = p.parts.len();
         let flat: Vec<String> = if k == 1 {
             vec!["v".into(), "d".into()]
@@ -63,9 +54,6 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
                 .join(", "),
             flat.join(", ")
         );
-        if std::env::var_os("FSMOOTH_VJP_TRACE").is_some() {
-            eprintln!("program {j}:\n{src}");
-        }
         let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
             Ok(k) => k,
             Err(e) => {
@@ -174,18 +162,10 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
     let mut worst: f64 = 0.0;
     let mut failures = Vec::new();
     for j in 0..count {
-        let p = program(j);
-        if p.parts.iter().any(|part| part.elem == Elem::Usize) {
+        let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
-        }
-        let (floats, sig) = float_params(&p, j);
-        let all: Vec<&str> = p.params.iter().map(|q| q.name).collect();
-        let typed = |prefix: &str| -> Vec<String> {
-            sig.iter()
-                .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
-                .map(|q| format!("{prefix}{q}"))
-                .collect()
         };
+        let typed = |prefix: &str| float_signature(&sig, &floats, prefix);
         let k = p.parts.len();
         let parts_ty: Vec<String> = if k == 1 {
             vec![p.ret.clone()]
@@ -489,6 +469,35 @@ fn seed_arg(
 
 /// The names of program `p`'s float parameters (what a derivative is by), and the kernel's
 /// parameters as written (no type has a comma).
+/// Generated program `j`, typed ones too (f32 kernels, index arrays), unless a result is
+/// `usize` (a derivative is of floats): the program, its float parameters' names, its
+/// signature's parameters as written, and every parameter's name.
+#[allow(clippy::type_complexity)]
+fn differentiable_program(
+    j: u64,
+) -> Option<(
+    fsmooth_testdata::progen::Program,
+    Vec<&'static str>,
+    Vec<String>,
+    Vec<&'static str>,
+)> {
+    let p = program(j);
+    if p.parts.iter().any(|part| part.elem == Elem::Usize) {
+        return None;
+    }
+    let (floats, sig) = float_params(&p, j);
+    let all = p.params.iter().map(|q| q.name).collect();
+    Some((p, floats, sig, all))
+}
+
+/// The float parameters of signature `sig`, each with `prefix` before its name.
+fn float_signature(sig: &[String], floats: &[&str], prefix: &str) -> Vec<String> {
+    sig.iter()
+        .filter(|q| floats.iter().any(|f| q.starts_with(&format!("{f}: "))))
+        .map(|q| format!("{prefix}{q}"))
+        .collect()
+}
+
 fn float_params(p: &fsmooth_testdata::progen::Program, j: u64) -> (Vec<&'static str>, Vec<String>) {
     let i = inputs(j, 0);
     let floats = p

@@ -239,8 +239,6 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
 enum Part<'a> {
     Array(Increment<'a>),
     Scalar(&'a Core),
-    /// A component nothing reads: not computed.
-    Unread,
 }
 
 /// A step of a fold with a tuple state that only adds to its array components.
@@ -256,8 +254,8 @@ enum PartsIncrement<'a> {
 
 /// The step `body` of a fold with tuple state `acc` (components `tys`, kept in `places`),
 /// when its array components only add to themselves: every scalar component and `let` is
-/// computed before any array is written, and no array term reads the state. A component in
-/// no place must not be read by the others.
+/// computed before any array is written, and no array term reads the state. (An `ifold`'s
+/// components all have places: only a `scan`'s may be nowhere.)
 fn parts_increment<'a>(
     body: &'a Core,
     mut acc: Root,
@@ -265,11 +263,6 @@ fn parts_increment<'a>(
     places: &[Loc],
 ) -> Option<PartsIncrement<'a>> {
     let (lets, cur) = acc.head_lets(body)?;
-    let unread = places.iter().any(|p| matches!(p, Loc::Nowhere));
-    let alias = |v: &VarId, acc: &Root| acc.aliases.iter().any(|(a, _)| a == v);
-    if unread && lets.iter().any(|(v, a)| !alias(v, &acc) && acc.read_by(a)) {
-        return None;
-    }
     if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
         if !init.ty.same(&Type::Tuple(tys.to_vec())) || acc.read_by(count) || acc.read_by(step) {
             return None;
@@ -294,17 +287,7 @@ fn parts_increment<'a>(
         };
         parts.push(match (ty, place) {
             (Type::Arr(..), Loc::View(_)) => Part::Array(increment(x, root, ty)?),
-            (Type::Arr(..), Loc::Nowhere) => {
-                increment(x, root, ty)?;
-                Part::Unread
-            }
-            (t, Loc::Scalar(_)) if t.is_float() => {
-                if unread && acc.read_by(x) {
-                    return None;
-                }
-                Part::Scalar(x)
-            }
-            (t, Loc::Nowhere) if t.is_float() => Part::Unread,
+            (t, Loc::Scalar(_)) if t.is_float() => Part::Scalar(x),
             _ => return None,
         });
     }
@@ -329,8 +312,8 @@ impl Dps<'_> {
     }
 
     /// An `ifold` with a tuple state whose array components each only add to themselves
-    /// (a scalar component takes any value), accumulated in `dest`'s places; a component
-    /// nothing reads is not computed. `None` for any other expression.
+    /// (a scalar component takes any value), accumulated in `dest`'s places. `None` for any
+    /// other expression.
     pub(super) fn accumulate_parts(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return None;

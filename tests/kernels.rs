@@ -235,3 +235,54 @@ fn ifold_counted_by_an_ifold_compiles_and_agrees() {
     let want = common::reference(counted::SRC, "steps", &[Value::vec(&v)]);
     assert_eq!(out.to_vec(), want);
 }
+
+mod in_place {
+    fsmooth::fsmooth! {
+        /// Rows summed into one vector: a fold that only adds to its array state, run in
+        /// place (no second buffer).
+        pub fn column_sums(m: usize, x: [[f64; m]; n]) -> [f64; m] {
+            ifold(n, build(m, |j| 0.0), |acc, i| add(acc, x[i]))
+        }
+
+        /// A histogram: each step adds to one element.
+        pub fn histogram(m: usize, w: [f64; p], bin: [usize; p]) -> [f64; m] {
+            ifold(p, build(m, |j| 0.0), |acc, i| build(m, |j| acc[j] + if j == bin[i] { w[i] } else { 0.0 }))
+        }
+    }
+}
+
+#[test]
+fn folds_that_add_to_an_array_give_the_fold_s_sums_to_the_bit() {
+    let (n, m) = (7, 5);
+    let x: Vec<f64> = (0..n * m)
+        .map(|k| ((k * 37 % 23) as f64 - 11.0) / 7.0)
+        .collect();
+    let mut want = vec![0.0; m];
+    for i in 0..n {
+        for j in 0..m {
+            want[j] += x[i * m + j];
+        }
+    }
+    let mut got = vec![9.0; m];
+    in_place::column_sums(&mut got, m, &x, &mut Region::new()).unwrap();
+    assert_eq!(got, want);
+
+    let w = [0.3, -1.25, 2.0, 0.1, 7.5, -0.4];
+    let bin = [2usize, 0, 2, 4, 2, 1];
+    let mut want = vec![0.0; m];
+    for (k, &b) in bin.iter().enumerate() {
+        want[b] += w[k];
+    }
+    let mut got = vec![9.0; m];
+    in_place::histogram(&mut got, m, &w, &bin, &mut Region::new()).unwrap();
+    assert_eq!(got, want);
+    // A bin outside the state is no error (no element is read there): it matches nothing.
+    let bin = [2usize, 0, 9, 4, 2, 1];
+    let mut want = vec![0.0; m];
+    for (k, &b) in bin.iter().enumerate().filter(|(_, b)| **b < m) {
+        want[b] += w[k];
+    }
+    let mut got = vec![9.0; m];
+    in_place::histogram(&mut got, m, &w, &bin, &mut Region::new()).unwrap();
+    assert_eq!(got, want);
+}

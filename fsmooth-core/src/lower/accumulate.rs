@@ -470,8 +470,9 @@ impl Dps<'_> {
         let len = self.sizes.get(&ty.dims()[0]);
         let id = self.temp("at");
         // An index proven inside (the one the primal read there) needs no test and no
-        // checked arithmetic.
-        let proven = self.in_bounds(at, &ty.dims()[0]);
+        // checked arithmetic. Not through an index array's entry check: a one-hot term reads
+        // no element, so an index outside is no error.
+        let proven = self.proven_below(at, &ty.dims()[0]);
         let at = if proven {
             self.index_expr(at)
         } else {

@@ -16,6 +16,13 @@ impl Dps<'_> {
         self.proven(&i.sym, &Size::Lit(1), dim) || self.bounded(i, dim, 0) || self.gathered(i, dim)
     }
 
+    /// Is index `i` below `dim` by its symbolic value or its `min`/`max`/`clamp` operands
+    /// alone: [`Dps::in_bounds`] without index-array elements, whose proof adds a check at
+    /// entry (an error where no element is read is not the code's to add).
+    pub(super) fn proven_below(&self, i: &Core, dim: &Size) -> bool {
+        self.proven(&i.sym, &Size::Lit(1), dim) || self.bounded(i, dim, 0)
+    }
+
     /// `i`, a `min`, `max` or `clamp` of `usize` values (or a variable bound to one), is
     /// below `dim` because its operands are: `min` of any, `max` of all, `clamp` of its
     /// upper bound (`x.max(lo).min(hi)` is at most `hi`) or of the other two.

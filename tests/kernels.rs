@@ -241,12 +241,12 @@ mod in_place {
         /// Rows summed into one vector: a fold that only adds to its array state, run in
         /// place (no second buffer).
         pub fn column_sums(m: usize, x: [[f64; m]; n]) -> [f64; m] {
-            ifold(n, build(m, |j| 0.0), |acc, i| add(acc, x[i]))
+            ifold(n, build(m, |_j| 0.0), |acc, i| add(acc, x[i]))
         }
 
         /// A histogram: each step adds to one element.
         pub fn histogram(m: usize, w: [f64; p], bin: [usize; p]) -> [f64; m] {
-            ifold(p, build(m, |j| 0.0), |acc, i| build(m, |j| acc[j] + if j == bin[i] { w[i] } else { 0.0 }))
+            ifold(p, build(m, |_j| 0.0), |acc, i| build(m, |j| acc[j] + if j == bin[i] { w[i] } else { 0.0 }))
         }
     }
 }

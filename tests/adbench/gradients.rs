@@ -2,7 +2,7 @@
 //! compiled, against the gradient ADBench publishes for `gmm/test.txt` and against the
 //! reference interpreter on a larger file; its scratch does not grow with the points.
 
-use super::adbench_kernels::{ba_jacobian, gmm_grad};
+use super::adbench_kernels::{ba_jacobian, gmm, gmm_grad};
 use super::common::*;
 use fsmooth::Region;
 use fsmooth_testdata::{GmmInput, parse_gmm, reference};
@@ -50,7 +50,7 @@ fn gmm_gradient_matches_adbench_on_its_test_file() {
 #[test]
 fn gmm_gradient_matches_the_interpreter_and_its_scratch_does_not_grow_with_the_points() {
     let inp = parse_gmm(fsmooth_testdata::GMM_D2_K5).unwrap();
-    let (_, g) = gradient(&inp, &mut Region::new());
+    let (v, g) = gradient(&inp, &mut Region::new());
     let src = format!(
         "{}\n{}",
         super::adbench_kernels::gmm::SRC,
@@ -76,6 +76,19 @@ fn gmm_gradient_matches_the_interpreter_and_its_scratch_does_not_grow_with_the_p
     for (j, (got, w)) in g.iter().zip(&want).enumerate() {
         assert!(close(*got, *w, 1e-10), "element {j}: {got} vs {w}");
     }
+    // The value, summed by the reverse sweep beside the adjoints, is the objective's to the bit.
+    let objective = gmm::objective(
+        &inp.alphas,
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m as f64,
+        c,
+        &mut Region::new(),
+    )
+    .unwrap();
+    assert_eq!(v.to_bits(), objective.to_bits(), "{v} vs {objective}");
     let (k, d) = (inp.k, inp.d);
     assert_eq!(
         gmm_grad::gmm_grad::scratch_len(k, d, 10),

@@ -389,6 +389,22 @@ impl Core {
             || self.children().any(|c| c.mentions(v))
     }
 
+    /// Add every variable that occurs in `self`, free or bound (variables are bound once, so
+    /// this is what it reads and no fewer), to `out`.
+    pub fn occurring(&self, out: &mut std::collections::HashSet<VarId>) {
+        if let Kind::Var(x) = self.kind {
+            out.insert(x);
+        }
+        if let Some(s) = &self.sym {
+            let mut loops = Vec::new();
+            s.loops(&mut loops);
+            out.extend(loops);
+        }
+        for c in self.children() {
+            c.occurring(out);
+        }
+    }
+
     /// Replace every occurrence of variable `v` by `e`.
     pub fn subst(&mut self, v: VarId, e: &Core) {
         if matches!(self.kind, Kind::Var(x) if x == v) {

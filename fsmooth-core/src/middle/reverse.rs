@@ -64,6 +64,10 @@ pub struct Reverse<'a> {
     active: HashSet<VarId>,
     /// The type of each active variable.
     types: HashMap<VarId, Type>,
+    /// Values computed after the sweep that reads them (the differentiated expression's, a
+    /// sum-fold's steps'): a fold bound to a variable they read is never absorbed into
+    /// another sum, which would change its value's rounding.
+    pending: Vec<Core>,
 }
 
 fn var(v: VarId, ty: &Type, span: Sp) -> Core {
@@ -110,6 +114,47 @@ fn pick(c: Core, a: Core, b: Core) -> Core {
     Core::new(Kind::If(Box::new(c), Box::new(a), Box::new(b)), ty, span)
 }
 
+/// `e` with every `let x = y` of a float variable dropped, `x` read as `y` (`to` maps the
+/// dropped ones). Inlining binds each argument so; reverse mode would give `x` an adjoint of
+/// its own, so that `dot(v, v)` summed two arrays of contributions instead of one.
+fn without_aliases(e: &mut Core, to: &mut HashMap<VarId, VarId>) {
+    if !matches!(e.kind, Kind::Let(..)) {
+        if let Kind::Var(x) = &mut e.kind {
+            if let Some(y) = to.get(x) {
+                *x = *y;
+            }
+            return;
+        }
+        for c in e.children_mut() {
+            without_aliases(c, to);
+        }
+        return;
+    }
+    // A `let` chain by a loop: it may be thousands of `let`s long.
+    let mut kept = Vec::new();
+    let mut cur = e.take();
+    while let Kind::Let(x, mut value, body) = cur.kind {
+        without_aliases(&mut value, to);
+        match value.kind {
+            Kind::Var(y) if differentiable(&value.ty) => {
+                to.insert(x, y);
+            }
+            _ => kept.push((x, value, cur.span, cur.sym)),
+        }
+        cur = *body;
+    }
+    without_aliases(&mut cur, to);
+    *e = kept
+        .into_iter()
+        .rev()
+        .fold(cur, |body, (x, value, span, sym)| {
+            let ty = body.ty.clone();
+            let mut chain = Core::new(Kind::Let(x, value, Box::new(body)), ty, span);
+            chain.sym = sym;
+            chain
+        });
+}
+
 fn add(adj: &mut Adjoints, v: VarId, c: Core) {
     if !is_zero(&c) {
         adj.entry(v).or_default().push(c);
@@ -123,28 +168,58 @@ impl<'a> Reverse<'a> {
             names,
             active: args.iter().map(|(v, _)| *v).collect(),
             types: args.iter().cloned().collect(),
+            pending: Vec::new(),
         }
     }
 
-    /// The adjoint of each argument when `body`'s value has adjoint `seed`: bindings pushed on
-    /// `lets`, then one value per argument (zero for an argument `body` does not read).
+    /// `body`'s value and the adjoint of each argument when that value has adjoint `seed`:
+    /// bindings pushed on `lets`, then the value and one adjoint per argument (zero for an
+    /// argument `body` does not read).
+    ///
+    /// The value is computed from the bindings the sweep makes anyway (a `let` chain's values,
+    /// a sum-fold's sum beside its steps' adjoints), not by a second copy of `body`.
     pub fn gradients(
         &mut self,
         body: &Core,
         seed: Core,
         args: &[(VarId, Type)],
         lets: &mut Lets,
-    ) -> Result<Vec<Core>, Unsupported> {
+    ) -> Result<(Core, Vec<Core>), Unsupported> {
+        let mut body = body.clone();
+        without_aliases(&mut body, &mut HashMap::new());
+        let body = &body;
         let mut adj = Adjoints::new();
         let s = self.atom(seed, "seed", lets);
+        let value = self.value_after(body, &s);
+        self.pending.push(value.clone());
         self.back(body, &s, lets, &mut adj)?;
-        Ok(args
+        let gradients = args
             .iter()
             .map(|(x, ty)| {
                 let cs = adj.remove(x).unwrap_or_default();
                 self.total(cs, ty, body.span, lets)
             })
-            .collect())
+            .collect();
+        Ok((value, gradients))
+    }
+
+    /// The value of `e`, to be computed after `back(e, s)`: the last expression of its `let`
+    /// chain when `back` binds the chain's values again, else a copy of `e`.
+    fn value_after(&mut self, e: &Core, s: &Core) -> Core {
+        let binds = matches!(e.kind, Kind::Let(..))
+            && differentiable(&e.ty)
+            && self.is_active(e)
+            && !is_zero(s);
+        let mut tail = e;
+        while binds && let Kind::Let(_, _, body) = &tail.kind {
+            tail = body;
+        }
+        fresh(tail.clone(), self.names)
+    }
+
+    /// Whether a `value` computed after the sweep reads `x`.
+    fn is_pending(&self, x: VarId) -> bool {
+        self.pending.iter().any(|p| p.mentions(x))
     }
 
     fn new_var(&mut self, name: &str) -> VarId {
@@ -287,7 +362,9 @@ impl<'a> Reverse<'a> {
                     {
                         let sx = self.total(cs, &value.ty, value.span, lets);
                         let sx = self.atom(sx, "adj", lets);
-                        self.back(value, &sx, lets, adj)?;
+                        if !self.sum_with_value(x, value, &sx, lets, adj)? {
+                            self.back(value, &sx, lets, adj)?;
+                        }
                     }
                 }
             }
@@ -374,7 +451,7 @@ impl<'a> Reverse<'a> {
                     size: Some(n.clone()),
                 };
                 let step = at(s.clone(), index(*i, span));
-                self.steps(&count, *i, body, step, lets, adj)?;
+                self.steps(&count, *i, body, step, None, lets, adj)?;
             }
             Kind::Ifold(n, init, acc, i, body) => {
                 let count = Count {
@@ -384,7 +461,7 @@ impl<'a> Reverse<'a> {
                 match sum_step(body, *acc) {
                     Some(term) => {
                         self.back(init, s, lets, adj)?;
-                        self.steps(&count, *i, &term, s.clone(), lets, adj)?;
+                        self.steps(&count, *i, &term, s.clone(), None, lets, adj)?;
                     }
                     None => self.carried(&count, init, *acc, *i, body, s, None, lets, adj)?,
                 }

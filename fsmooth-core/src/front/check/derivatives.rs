@@ -301,8 +301,7 @@ impl Elab<'_> {
         bound.push((sv, seed));
         let seed = Core::new(Kind::Var(sv), sty.clone(), sp);
         // The value, then each argument's gradient.
-        let value = fresh(body.clone(), &mut self.names);
-        let mut parts = vec![value];
+        let mut parts = Vec::new();
         let args: Vec<(VarId, Type)> = bound
             .iter()
             .take(primals.len())
@@ -315,11 +314,13 @@ impl Elab<'_> {
         let reversed =
             Reverse::new(&mut self.names, &args).gradients(&copy, seed.clone(), &args, &mut sweep);
         match reversed {
-            Ok(gradients) => {
+            Ok((value, gradients)) => {
                 bound.extend(sweep);
+                parts.push(value);
                 parts.extend(gradients);
             }
             Err(Unsupported) => {
+                parts.push(fresh(body.clone(), &mut self.names));
                 for (x, ty) in &args {
                     let g = self.gradient_by(*x, ty, &body, &seed, sp);
                     parts.push(g);

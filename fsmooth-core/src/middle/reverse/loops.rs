@@ -7,7 +7,7 @@ use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::middle::forward::{bin, is_zero, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// For each variable `e` reads, whether it occurs only as `y[i]`, read at loop index `i`
 /// (`own[y]` true), or otherwise too (false).
@@ -65,6 +65,16 @@ pub(super) fn sum_step(body: &Core, acc: VarId) -> Option<Core> {
     }
 }
 
+/// A sum-fold's value, summed by its reverse sweep beside the adjoints.
+pub(super) struct Sum {
+    /// The variable the fold is bound to, bound again to the sweep's sum.
+    var: VarId,
+    /// Its type.
+    ty: Type,
+    /// The fold's first state (a copy).
+    start: Core,
+}
+
 /// A loop's count, as a `usize` value and as a size when it has one.
 pub(super) struct Count {
     pub(super) value: Core,
@@ -72,19 +82,99 @@ pub(super) struct Count {
 }
 
 impl Reverse<'_> {
+    /// The sweep of `let x = value` when `value` is a sum-fold and no binding after `x`'s
+    /// reads `x` (the `let` chain's own value may): as [`Reverse::back`]'s, and the fold
+    /// over the steps sums the fold's value too, `x` bound again to that sum. One pass over
+    /// the steps instead of two, each step's values computed once; the same additions in the
+    /// same order, so the value is the fold's to the bit. False when `value` is no such fold
+    /// (nothing done).
+    pub(super) fn sum_with_value(
+        &mut self,
+        x: VarId,
+        value: &Core,
+        s: &Core,
+        lets: &mut Lets,
+        adj: &mut Adjoints,
+    ) -> Result<bool, Unsupported> {
+        let Kind::Ifold(n, init, acc, i, body) = &value.kind else {
+            return Ok(false);
+        };
+        let Some(term) = sum_step(body, *acc) else {
+            return Ok(false);
+        };
+        let Some(pos) = lets.iter().position(|(v, _)| *v == x) else {
+            return Ok(false);
+        };
+        if is_zero(s) || self.read_after(x, pos, s, lets, adj) {
+            return Ok(false);
+        }
+        let count = Count {
+            value: (**n).clone(),
+            size: n.sym.clone(),
+        };
+        self.back(init, s, lets, adj)?;
+        let sum = Sum {
+            var: x,
+            ty: value.ty.clone(),
+            start: fresh((**init).clone(), self.names),
+        };
+        if self.steps(&count, *i, &term, s.clone(), Some(sum), lets, adj)? {
+            // Bindings that read `x` (none needed, see `read_after`) follow its new binding.
+            let (mut kept, mut after) = (Lets::new(), Lets::new());
+            let mut moved = HashSet::from([x]);
+            let last = lets.len() - 1;
+            for (k, (y, v)) in std::mem::take(lets).into_iter().enumerate() {
+                if k < last && moved.iter().any(|m| v.mentions(*m)) {
+                    moved.insert(y);
+                    after.push((y, v));
+                } else {
+                    kept.push((y, v));
+                }
+            }
+            kept.extend(after);
+            *lets = kept;
+        }
+        Ok(true)
+    }
+
+    /// Whether a binding after `lets[pos]` that is still needed reads `x`: needed by the
+    /// adjoint `s`, a contribution not yet summed, a value computed after the sweep, or
+    /// another needed binding. (The scalar rules bind operands' values some never read.)
+    fn read_after(&self, x: VarId, pos: usize, s: &Core, lets: &Lets, adj: &Adjoints) -> bool {
+        let mut needed = HashSet::new();
+        s.occurring(&mut needed);
+        adj.values()
+            .flatten()
+            .for_each(|c| c.occurring(&mut needed));
+        self.pending.iter().for_each(|c| c.occurring(&mut needed));
+        needed.remove(&x);
+        for (y, value) in lets[pos + 1..].iter().rev() {
+            if needed.contains(y) {
+                if value.mentions(x) {
+                    return true;
+                }
+                value.occurring(&mut needed);
+            }
+        }
+        false
+    }
+
     /// Steps independent of each other: `body` run for `i` in `0..count`, step `i`'s value
     /// having adjoint `step` (which may read `i`). When the steps' only contributions are to
     /// one array read at `i` alone (a map), its adjoint is a `build`; otherwise one fold sums
-    /// every variable's contributions over the steps.
+    /// every variable's contributions over the steps, and the steps' values too when `sum`
+    /// asks (its variable then bound again, after the fold, and its first binding dropped).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn steps(
         &mut self,
         count: &Count,
         i: VarId,
         body: &Core,
         step: Core,
+        sum: Option<Sum>,
         lets: &mut Lets,
         adj: &mut Adjoints,
-    ) -> Result<(), Unsupported> {
+    ) -> Result<bool, Unsupported> {
         let span = body.span;
         let mut reads = BTreeMap::new();
         own_reads(body, i, &mut reads);
@@ -106,6 +196,7 @@ impl Reverse<'_> {
         let mut body = body.clone();
         replace_reads(&mut body, i, &elements);
         let s = self.atom(step, "adj", &mut inner);
+        let value = sum.as_ref().map(|_| self.value_after(&body, &s));
         let mut found = Adjoints::new();
         self.back(&body, &s, &mut inner, &mut found)?;
         // A map (one array, read at `i` alone): its adjoint is a `build`, element `i` from
@@ -132,7 +223,7 @@ impl Reverse<'_> {
                 let rows = fresh(rows, self.names);
                 let rows = self.atom(rows, "adj", lets);
                 add(adj, y, rows);
-                return Ok(());
+                return Ok(false);
             }
             found.insert(yi, cs);
         }
@@ -163,11 +254,19 @@ impl Reverse<'_> {
             }
         }
         if parts.is_empty() {
-            return Ok(());
+            return Ok(false);
+        }
+        let adjoints = parts.len();
+        let mut starts: Vec<Core> = parts.iter().map(|(_, t, _)| self.zero(t, span)).collect();
+        if let (Some(sum), Some(value)) = (sum, value) {
+            let value = self.atom(value, "value", &mut inner);
+            self.pending.push(value.clone());
+            parts.push((sum.var, sum.ty, vec![value]));
+            starts.push(sum.start);
+            lets.retain(|(v, _)| *v != sum.var);
         }
         let width = parts.len();
-        let tys: Vec<Type> = parts.iter().map(|(_, t, _)| t.clone()).collect();
-        let start = tuple(tys.iter().map(|t| self.zero(t, span)).collect(), span);
+        let start = tuple(starts, span);
         let state_ty = start.ty.clone();
         let state = self.new_var("adj");
         let mut next = inner;
@@ -196,9 +295,13 @@ impl Reverse<'_> {
         let fold = fresh(fold, self.names);
         let sums = self.atom(fold, "adj", lets);
         for (k, (v, ..)) in parts.iter().enumerate() {
-            add(adj, *v, part(sums.clone(), k, width));
+            if k < adjoints {
+                add(adj, *v, part(sums.clone(), k, width));
+            } else {
+                lets.push((*v, part(sums.clone(), k, width)));
+            }
         }
-        Ok(())
+        Ok(width > adjoints)
     }
 
     /// The step of a fold with tuple state `state` summing `parts`, when their contributions
@@ -220,7 +323,7 @@ impl Reverse<'_> {
             let Kind::Ifold(_, init, ..) = &value.kind else {
                 return None;
             };
-            if !is_zero(init) || lets.iter().any(|(_, v)| v.mentions(*x)) {
+            if !is_zero(init) || lets.iter().any(|(_, v)| v.mentions(*x)) || self.is_pending(*x) {
                 return None;
             }
             let tys: Vec<Type> = match &value.ty {
@@ -300,19 +403,20 @@ impl Reverse<'_> {
         span: Sp,
         lets: &mut Lets,
     ) -> Core {
-        let from_zero = |c: &Core, lets: &Lets| -> Option<usize> {
+        let from_zero = |c: &Core, lets: &Lets, pending: &[Core]| -> Option<usize> {
             let Kind::Var(x) = c.kind else { return None };
             let k = lets.iter().position(|(v, _)| *v == x)?;
             let Kind::Ifold(_, init, ..) = &lets[k].1.kind else {
                 return None;
             };
-            let used = lets.iter().any(|(_, value)| value.mentions(x));
+            let used = lets.iter().any(|(_, value)| value.mentions(x))
+                || pending.iter().any(|p| p.mentions(x));
             (is_zero(init) && !used).then_some(k)
         };
         let (folds, others): (Vec<Core>, Vec<Core>) = cs
             .into_iter()
             .filter(|c| !is_zero(c))
-            .partition(|c| from_zero(c, lets).is_some());
+            .partition(|c| from_zero(c, lets, &self.pending).is_some());
         let mut running = sum;
         if !others.is_empty() {
             let rest = self.total(others, ty, span, lets);
@@ -320,7 +424,7 @@ impl Reverse<'_> {
             running = self.total(vec![running, rest], ty, span, lets);
         }
         for f in folds {
-            let Some(k) = from_zero(&f, lets) else {
+            let Some(k) = from_zero(&f, lets, &self.pending) else {
                 continue;
             };
             let (_, fold) = lets.remove(k);

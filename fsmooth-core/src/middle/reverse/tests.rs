@@ -28,6 +28,27 @@ fn a_sum_fold_is_reversed_without_checkpoints() {
 }
 
 #[test]
+fn a_sum_fold_s_value_is_summed_by_its_sweep() {
+    // One fold over the p steps gives the value and the adjoints (the value is not computed by
+    // a fold of its own); `dot(w, w)` sums one array of contributions, not one per operand.
+    let e = checked(
+        "pub fn k(x: [f64; n], y: [[f64; n]; p]) -> (f64, [f64; n]) {
+            grad(|w| { let s = ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()); s * 2.0 + dot(w, w) }, x)
+        }",
+    );
+    let over_p = count(
+        &e,
+        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
+    );
+    assert_eq!(over_p, 1);
+    let contributions = count(
+        &e,
+        &|k| matches!(k, Kind::Ifold(_, init, ..) if init.ty.is_tuple()),
+    );
+    assert_eq!(contributions, 1);
+}
+
+#[test]
 fn a_carried_fold_keeps_its_states() {
     let e = checked(
         "pub fn k(x: [f64; n]) -> (f64, [f64; n]) { grad(|w| ifold(n, 1.0, |acc, i| acc * w[i]), x) }",

@@ -24,7 +24,7 @@ fn calls<W: Workload>() -> u64 {
         "layer_softmax" | "matchain_16" => 200,
         g if g.ends_with("_1e6") => 3,
         g if g.ends_with("_1e4") || g == "filter3x3_256" => 20,
-        "concat_1e3" => 200,
+        "concat_1e3" | "jacobi_1e3" => 200,
         _ => 2000,
     }
 }

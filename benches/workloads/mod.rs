@@ -35,6 +35,7 @@ pub mod micro;
 pub mod naive;
 pub mod results;
 pub mod scans;
+pub mod stencils;
 pub mod tuples;
 pub mod views;
 
@@ -266,6 +267,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::views::Smooth3<10_000>>($($arg),*);
         $f::<$crate::workloads::views::Smooth3<1_000_000>>($($arg),*);
         $f::<$crate::workloads::views::Filter3x3>($($arg),*);
+        $f::<$crate::workloads::stencils::Jacobi>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

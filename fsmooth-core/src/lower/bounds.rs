@@ -2,12 +2,153 @@
 //! underflow, over every value the enclosing loops' indexes take. A proven index is a plain
 //! load; others are checked.
 
-use crate::front::ast::MathFn;
+use crate::front::ast::{BinOp, MathFn};
 use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lower::dps::Dps;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
+/// The range a loop index lies in where a condition is known: `floor <= i < bound`.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// The least value (0 for a loop's own range).
+    pub floor: Size,
+    /// The exclusive upper bound.
+    pub bound: Size,
+}
+
+/// Whether sizes `a` and `b` are equal for every value of the names in them.
+fn equal(a: &Size, b: &Size) -> bool {
+    names_nonneg(&Size::minus(a.clone(), b.clone()))
+        && names_nonneg(&Size::minus(b.clone(), a.clone()))
+}
+
+/// The loop index `e` reads, when it is one (`i`, not `i + 1`).
+fn index_var(e: &Core) -> Option<VarId> {
+    match (&e.kind, &e.sym) {
+        (Kind::Var(_), Some(Size::Loop(v))) => Some(*v),
+        _ => None,
+    }
+}
+
 impl Dps<'_> {
+    /// Translate with `f` where condition `c` is known to be `holds` (a branch of an `if`):
+    /// the loop indexes `c` compares with sizes get the narrower range it implies, so that
+    /// `a[i - 1]` and `a[i + 1]` in the `else` of `if i == 0 || i == n - 1` are proven.
+    pub(super) fn guarded<T>(
+        &mut self,
+        c: &Core,
+        holds: bool,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let mut facts = Vec::new();
+        self.facts(c, holds, &mut facts);
+        let saved: Vec<(VarId, Option<Guard>)> = facts
+            .iter()
+            .map(|(v, _)| (*v, self.guards.get(v).cloned()))
+            .collect();
+        for (v, g) in facts {
+            self.guards.insert(v, g);
+        }
+        let out = f(self);
+        for (v, g) in saved.into_iter().rev() {
+            match g {
+                Some(g) => self.guards.insert(v, g),
+                None => self.guards.remove(&v),
+            };
+        }
+        out
+    }
+
+    /// `f` as if no branch had narrowed any range (for what serves a whole loop).
+    pub(super) fn unguarded<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::take(&mut self.guards);
+        let out = f(self);
+        self.guards = saved;
+        out
+    }
+
+    /// The range of loop index `v` here: its guard's, else `0..` its loop's bound.
+    fn range(&self, v: VarId) -> Option<Guard> {
+        if let Some(g) = self.guards.get(&v) {
+            return Some(g.clone());
+        }
+        self.bounds.get(&v).map(|b| Guard {
+            floor: Size::Lit(0),
+            bound: b.clone(),
+        })
+    }
+
+    /// The narrowed ranges that `c` being `holds` implies, pushed on `out` (later ones refine
+    /// earlier ones of the same index). Only comparisons of a loop index with a size count:
+    /// `i == 0` false raises its floor to 1, `i == bound - 1` false lowers its bound by one,
+    /// `i < e` true makes `e` its bound and `i >= e` its floor, where that is narrower.
+    fn facts(&self, c: &Core, holds: bool, out: &mut Vec<(VarId, Guard)>) {
+        let current = |v: VarId, out: &Vec<(VarId, Guard)>| {
+            out.iter()
+                .rev()
+                .find(|(w, _)| *w == v)
+                .map(|(_, g)| g.clone())
+                .or_else(|| self.range(v))
+        };
+        match &c.kind {
+            Kind::Not(x) => self.facts(x, !holds, out),
+            Kind::Bin(BinOp::And, x, y, _) if holds => {
+                self.facts(x, true, out);
+                self.facts(y, true, out);
+            }
+            Kind::Bin(BinOp::Or, x, y, _) if !holds => {
+                self.facts(x, false, out);
+                self.facts(y, false, out);
+            }
+            Kind::Bin(op, x, y, _) if x.ty == Type::Usize && op.is_cmp() => {
+                // `e op i` as `i op' e`.
+                let (v, e, op) = match (index_var(x), index_var(y)) {
+                    (Some(v), _) => (v, y, *op),
+                    (None, Some(v)) => (v, x, flipped(*op)),
+                    _ => return,
+                };
+                let (Some(e), Some(mut g)) = (e.sym.clone(), current(v, out)) else {
+                    return;
+                };
+                let one = || Size::Lit(1);
+                // What the comparison says, as `i < below` or `i >= at_least`.
+                let (below, at_least) = match (op, holds) {
+                    (BinOp::Eq, false) | (BinOp::Ne, true) => {
+                        if equal(&e, &g.floor) {
+                            (None, Some(Size::plus(e, one())))
+                        } else if equal(&e, &Size::minus(g.bound.clone(), one())) {
+                            (Some(e), None)
+                        } else {
+                            (None, None)
+                        }
+                    }
+                    (BinOp::Lt, true) | (BinOp::Ge, false) => (Some(e), None),
+                    (BinOp::Le, true) | (BinOp::Gt, false) => (Some(Size::plus(e, one())), None),
+                    (BinOp::Ge, true) | (BinOp::Lt, false) => (None, Some(e)),
+                    (BinOp::Gt, true) | (BinOp::Le, false) => (None, Some(Size::plus(e, one()))),
+                    _ => (None, None),
+                };
+                let mut changed = false;
+                if let Some(b) = below
+                    && names_nonneg(&Size::minus(g.bound.clone(), b.clone()))
+                {
+                    g.bound = b;
+                    changed = true;
+                }
+                if let Some(f) = at_least
+                    && names_nonneg(&Size::minus(f.clone(), g.floor.clone()))
+                {
+                    g.floor = f;
+                    changed = true;
+                }
+                if changed {
+                    out.push((v, g));
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Is index `i` below `dim` without a check where it is used: proven from its symbolic
     /// value over the loop bounds, through `min`, `max` or `clamp` of proven operands
     /// (`(i + 1).min(n - 1)`), or an element of an index array parameter whose column is
@@ -70,7 +211,23 @@ impl Dps<'_> {
             return false;
         };
         self.extreme(&Size::minus(x.clone(), y.clone()), false)
-            .is_some_and(|min| names_nonneg(&min))
+            .is_some_and(|min| self.nonneg_here(&min))
+    }
+
+    /// `s` is at least zero where the code runs: for all values of the names, or because an
+    /// enclosing loop runs (its range is not empty: `bound - floor - 1 >= 0`), so `n - 1`
+    /// inside a loop over `0..n` cannot underflow.
+    fn nonneg_here(&self, s: &Size) -> bool {
+        if names_nonneg(s) {
+            return true;
+        }
+        self.loops
+            .iter()
+            .filter_map(|c| self.range(c.var))
+            .any(|g| {
+                let width = Size::minus(Size::minus(g.bound, g.floor), Size::Lit(1));
+                names_nonneg(&Size::minus(s.clone(), width))
+            })
     }
 
     /// `s` at its largest (`upper`) or smallest over the loop indexes in it: innermost index
@@ -97,9 +254,13 @@ impl Dps<'_> {
             over.iter()
                 .rev()
                 .find(|(w, _)| *w == v)
-                .map(|(_, b)| b)
-                .or_else(|| self.bounds.get(&v))
-                .cloned()
+                .map(|(_, b)| b.clone())
+                .or_else(|| self.range(v).map(|g| g.bound))
+        };
+        let floor = |v: VarId| {
+            self.guards
+                .get(&v)
+                .map_or(Size::Lit(0), |g| g.floor.clone())
         };
         // Innermost by nesting (an inlined helper's loop may have the smaller id).
         let nesting = |v: VarId| self.loops.iter().rposition(|c| c.var == v);
@@ -154,7 +315,7 @@ impl Dps<'_> {
                 sign = if rising { 1 } else { -1 };
             }
             let to_max = (sign > 0) == upper;
-            let pick = if to_max { last } else { Size::Lit(0) };
+            let pick = if to_max { last } else { floor(v) };
             s = crate::middle::ir::subst_loop(&s, v, &pick);
         }
         None
@@ -210,4 +371,15 @@ fn integer_valued(s: &Size, depth: usize) -> bool {
     let next = at(Size::plus(here, Size::Lit(1)));
     integer_valued(&at(Size::Lit(0)), depth + 1)
         && integer_valued(&Size::minus(next, s.clone()), depth + 1)
+}
+
+/// The comparison `b op' a` that says what `a op b` says.
+fn flipped(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
 }

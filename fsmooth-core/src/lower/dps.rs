@@ -17,6 +17,7 @@
 use crate::front::ast::{BinOp, CastTy};
 use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
+use crate::lower::bounds::Guard;
 use crate::lower::gathers::{Gather, Origin};
 use crate::lower::storage::{Frame, Holds};
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
@@ -147,6 +148,9 @@ pub struct Dps<'k> {
     pub(super) env: HashMap<VarId, Loc>,
     /// Exclusive upper bounds of loop indexes, where known before the loop.
     pub(super) bounds: HashMap<VarId, Size>,
+    /// The range a loop index is known to lie in inside the branch being translated (the
+    /// `else` of `if i == 0 || i == n - 1` has `1 <= i < n - 1`), narrower than its loop's.
+    pub(super) guards: HashMap<VarId, Guard>,
     /// The loops being translated, outermost first, with the streams they read.
     pub(super) loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
@@ -202,6 +206,7 @@ impl<'k> Dps<'k> {
             sizes: SizeTable::default(),
             env,
             bounds: HashMap::new(),
+            guards: HashMap::new(),
             loops: Vec::new(),
             slices: 0,
             temps: 0,
@@ -286,8 +291,10 @@ impl<'k> Dps<'k> {
                 Ex::Block(stmts, Box::new(body))
             }
             Kind::If(c, a, b) => {
-                let (c, a, b) = (self.scalar(c), self.scalar(a), self.scalar(b));
-                Ex::If(Box::new(c), Box::new(a), Box::new(b))
+                let cond = self.scalar(c);
+                let then = self.guarded(c, true, |d| d.scalar(a));
+                let other = self.guarded(c, false, |d| d.scalar(b));
+                Ex::If(Box::new(cond), Box::new(then), Box::new(other))
             }
             Kind::Bin(op, a, b, text) => {
                 let (x, y) = (Box::new(self.scalar(a)), Box::new(self.scalar(b)));
@@ -327,7 +334,15 @@ impl<'k> Dps<'k> {
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
                 let r = if self.in_bounds(i, &dim0) {
-                    match self.stream(&w, i).or_else(|| self.running(&w, i)) {
+                    // A stream or a running index serves the loop's whole range, before any
+                    // branch: only for an index proven over all of it.
+                    let whole = self.guards.is_empty() || self.unguarded(|d| d.in_bounds(i, &dim0));
+                    let served = if whole {
+                        self.stream(&w, i).or_else(|| self.running(&w, i))
+                    } else {
+                        None
+                    };
+                    match served {
                         Some(e) => e,
                         None => {
                             let it = self.index_expr(i);

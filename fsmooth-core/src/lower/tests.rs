@@ -55,6 +55,50 @@ fn subtractions_bounded_by_loops_are_unchecked() {
 }
 
 #[test]
+fn a_branch_knows_its_condition() {
+    // Fixed ends: the `else` has 1 <= i < n - 1, so `a[i - 1]` and `a[i + 1]` are plain
+    // loads, and `n - 1` inside the loop over 0..n cannot underflow.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == 0 || i == n - 1 { a[i] } else { a[i - 1] + a[i] + a[i + 1] })
+        }",
+    );
+    assert!(!out.contains(":: check ("), "{out}");
+    assert!(!out.contains(":: sub ("), "{out}");
+    assert!(!out.contains(":: add ("), "{out}");
+    // The same with the comparisons written the other way round and negated.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if !(0 < i && n - 1 > i) { a[i] } else { a[i - 1] + a[i + 1] })
+        }",
+    );
+    assert!(!out.contains(":: check ("), "{out}");
+    assert!(!out.contains(":: sub (i"), "{out}");
+    // Only the branch that knows it: `then` of `i == 0 || ..` may have i = 0.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == 0 || i == n - 1 { a[(i - 1) % n] } else { a[i] })
+        }",
+    );
+    assert!(out.contains(":: sub (i"), "{out}");
+    // A load proven by the branch alone is no stream: a stream cuts its row for the whole
+    // loop, and `a[1..n + 1]` does not exist.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == n - 1 { a[i] } else { a[i + 1] })
+        }",
+    );
+    assert!(!out.contains("a . get (1usize"), "{out}");
+    // A bound that is not the loop's last index tells nothing of `i + 1`.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == n - 2 { a[i] } else { a[i + 1] })
+        }",
+    );
+    assert!(out.contains(":: check ("), "{out}");
+}
+
+#[test]
 fn packed_triangle_indexes_are_proven() {
     // GMM's lower triangle: the index is quadratic in c, but rising in c and in j.
     let out = expand(

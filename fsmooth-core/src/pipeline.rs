@@ -246,6 +246,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
         block_sum_folds: options.fusion && options.unroll,
         heap_arrays: options.storage == Storage::Heap,
         views: options.views,
+        parallel: options.parallel && options.storage == Storage::Region,
     };
     let mut translated = lower::translate(k, lowering);
     lir::row_streams(&mut translated.body);

@@ -12,8 +12,12 @@ use crate::Error;
 mod frame;
 mod math;
 mod math32;
+#[cfg(feature = "parallel")]
+mod parallel;
 pub use frame::*;
 pub use math::*;
+#[cfg(feature = "parallel")]
+pub use parallel::*;
 
 mod sealed {
     /// Only the runtime's element types.

@@ -12,6 +12,7 @@
 //! | `alloc` (default) | [`Region::new`], a region that owns its memory |
 //! | `std` (default) | scalar math through std instead of libm |
 //! | `bumpalo` | `Region::in_bump`, frames from a caller's `bumpalo::Bump` arena |
+//! | `parallel` | deterministic multicore sums over rayon's global pool (std) |
 //!
 //! ```
 //! use fsmooth::{fsmooth, Error, Region};

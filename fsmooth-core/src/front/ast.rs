@@ -150,6 +150,11 @@ pub struct Options {
     /// (`#![fsmooth(views = false)]`), each view's arguments are stored in the frame and
     /// copied, to measure what views buy.
     pub views: bool,
+    /// Sums over many steps at the kernel's top level run in chunks on rayon's pool, added
+    /// in a fixed tree: results independent of the thread count, but not those of the loop
+    /// in order (`lir::St::ParSum`). On by default where fsmooth's `parallel` feature is;
+    /// `#![fsmooth(parallel = false)]` keeps a block's sums in order.
+    pub parallel: bool,
 }
 
 /// Where a kernel's intermediate arrays live.
@@ -173,6 +178,7 @@ impl Default for Options {
             unroll: true,
             storage: Storage::Region,
             views: true,
+            parallel: cfg!(feature = "parallel"),
         }
     }
 }

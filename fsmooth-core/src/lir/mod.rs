@@ -32,6 +32,14 @@ use crate::front::size::Size;
 pub use crate::middle::ir::Scalar;
 use proc_macro2::Ident;
 
+/// Steps per chunk of a parallel sum ([`St::ParSum`]). Fixed: the chunks, and with them the
+/// order of the additions, must not depend on the machine or the thread count.
+pub const PAR_CHUNK: usize = 1024;
+
+/// Sums of fewer steps run in order on the calling thread ([`St::ParSum`]): four chunks are
+/// the least worth starting tasks and copying frames for.
+pub const PAR_MIN_STEPS: usize = 4 * PAR_CHUNK;
+
 /// Where an array lives.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Base {
@@ -286,6 +294,28 @@ pub enum St {
         width: usize,
         /// What reads it.
         body: Vec<St>,
+    },
+    /// A sum over `0..n` on rayon's pool (the `parallel` feature; `__rt::par_sum`): the
+    /// steps in chunks of `__rt::CHUNK`, each chunk's `body` (which adds step `var`'s term to
+    /// `acc`) run in order from `-0.0` in a copy of the frame, the chunks' sums added in a
+    /// fixed tree, then added to `acc` (which holds the sum's first value). So the result
+    /// depends on `n` alone, not on the thread count. Below `__rt::PAR_MIN_STEPS` steps, the
+    /// loop as written: `for var in 0..n { body }`.
+    ParSum {
+        /// The sum's local (mutable, holding its first value).
+        acc: Ident,
+        /// `acc + total` (else `total + acc`), as the sum adds.
+        acc_left: bool,
+        /// The sum's type (`F64` or `F32`).
+        elem: Scalar,
+        /// The step index.
+        var: Ident,
+        /// The step count.
+        n: Ex,
+        /// One step: adds its term to `acc`. Reads the frame, writes only its own slots.
+        body: Vec<St>,
+        /// The body uses the frame (`scratch`), which each chunk then gets a copy of.
+        frame: bool,
     },
     /// `{ .. }`.
     Block(Vec<St>),

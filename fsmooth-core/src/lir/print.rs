@@ -299,6 +299,46 @@ impl ToTokens for St {
                 }
             }
             St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
+            St::ParSum {
+                acc,
+                acc_left,
+                elem,
+                var,
+                n,
+                body,
+                frame,
+            } => {
+                let t = format_ident!("{}", elem.name());
+                let (frame, own) = if *frame {
+                    (quote!(&*scratch), quote!(scratch))
+                } else {
+                    (quote!(&[]), quote!(_))
+                };
+                let add = if *acc_left {
+                    quote!(#acc = #acc + __total;)
+                } else {
+                    quote!(#acc = __total + #acc;)
+                };
+                let (chunk, least) = (super::PAR_CHUNK, super::PAR_MIN_STEPS);
+                quote! {
+                    let __steps: usize = #n;
+                    if __steps >= #least {
+                        let __total: #t = ::fsmooth::__rt::par_sum(
+                            __steps,
+                            #chunk,
+                            #frame,
+                            |__lo: usize, __hi: usize, #own: &mut [f64]| -> ::core::result::Result<#t, ::fsmooth::Error> {
+                                let mut #acc: #t = -0.0;
+                                for #var in __lo..__hi { #(#body)* }
+                                ::core::result::Result::Ok(#acc)
+                            },
+                        )?;
+                        #add
+                    } else {
+                        for #var in 0..__steps { #(#body)* }
+                    }
+                }
+            }
             St::Block(b) => quote!({ #(#b)* }),
             St::Segment {
                 id,

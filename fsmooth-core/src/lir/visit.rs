@@ -41,6 +41,12 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
                 walk_ex(v, f);
             }
         }
+        St::ParSum { n, body, .. } => {
+            walk_ex(n, f);
+            for st in body {
+                walk_st(st, f);
+            }
+        }
         St::For {
             n, streams, body, ..
         }
@@ -294,7 +300,9 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
             rewrite_sts(a, f);
             rewrite_sts(b, f);
         }
-        St::Block(b) | St::Segment { body: b, .. } => rewrite_sts(b, f),
+        St::Block(b) | St::Segment { body: b, .. } | St::ParSum { body: b, .. } => {
+            rewrite_sts(b, f)
+        }
         _ => {}
     }
 }
@@ -359,7 +367,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
         }
         St::Store(_, at, v) => vec![at, v],
         St::StoreRow(_, off, vs) => std::iter::once(off).chain(vs.iter_mut()).collect(),
-        St::For { n, .. } => vec![n],
+        St::For { n, .. } | St::ParSum { n, .. } => vec![n],
         St::Fill { off, n, .. } => off.iter_mut().chain(std::iter::once(n)).collect(),
         St::If(c, ..) => vec![c],
         St::Segment { off, .. } => vec![off],

@@ -175,6 +175,8 @@ pub struct Dps<'k> {
     pub jam: bool,
     /// Write views in place ([`crate::lower::Lowering::views`]).
     pub views: bool,
+    /// Run top-level sums of many steps in parallel ([`crate::lower::Lowering::parallel`]).
+    pub parallel: bool,
 }
 
 impl<'k> Dps<'k> {
@@ -217,6 +219,7 @@ impl<'k> Dps<'k> {
             gathers: Vec::new(),
             jam: false,
             views: true,
+            parallel: false,
         }
     }
 
@@ -370,6 +373,9 @@ impl<'k> Dps<'k> {
                 }
             }
             Kind::Ifold(n, init, acc, i, body) => {
+                if let Some(sum) = self.parallel_sum(e) {
+                    return sum;
+                }
                 let (nt, it) = (self.scalar(n), self.scalar(init));
                 let (av, iv) = (self.local(*acc), self.local(*i));
                 self.env.insert(*acc, Loc::Scalar(av.clone()));

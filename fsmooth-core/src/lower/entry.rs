@@ -34,6 +34,8 @@ pub struct Lowering {
     /// Write `concat`, `join` and `split` in place (off: their arguments are stored, then
     /// copied).
     pub views: bool,
+    /// Run top-level sums of many steps in parallel (`lir::St::ParSum`): frame storage only.
+    pub parallel: bool,
 }
 
 /// A kernel's body in the loop IR, before its entry is added: the statements that write
@@ -53,6 +55,7 @@ pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     let mut dps = Dps::new(k, lowering.heap_arrays);
     dps.jam = lowering.block_sum_folds;
     dps.views = lowering.views;
+    dps.parallel = lowering.parallel;
     let (body, result) = if let Type::Tuple(parts) = &k.ret {
         // Several results: array components into their `outI`, scalars into locals returned.
         let mut code = Vec::new();

@@ -9,7 +9,8 @@
 //! - `gathers`: elements of index array parameters used as indexes, checked once at entry;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `accumulate`: folds that add to an array state, in place;
-//! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows.
+//! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
+//! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature).
 //!
 //! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
 //! sizes bound from lengths, every length checked, the frame taken, then the body.
@@ -21,6 +22,7 @@ mod bounds;
 pub mod dps;
 mod entry;
 mod gathers;
+mod parallel;
 pub mod storage;
 mod streams;
 #[cfg(test)]

@@ -116,6 +116,15 @@ pub(super) enum ResolvedSt<'a> {
         body: Vec<ResolvedSt<'a>>,
     },
     If(ResolvedEx<'a>, Vec<ResolvedSt<'a>>, Vec<ResolvedSt<'a>>),
+    /// [`lir::St::ParSum`]: its chunks run in turn, in the order of their tree.
+    ParSum {
+        acc: NameId,
+        acc_left: bool,
+        elem: Scalar,
+        var: NameId,
+        n: ResolvedEx<'a>,
+        body: Vec<ResolvedSt<'a>>,
+    },
     Block(Vec<ResolvedSt<'a>>),
     Swap(NameId, NameId),
     CheckRange(ResolvedEx<'a>, ResolvedEx<'a>, ResolvedEx<'a>),
@@ -396,6 +405,27 @@ impl Resolver {
                 body,
             } => self.loop_stmt(Some((base, off)), var, n, streams, body),
             St::If(c, a, b) => ResolvedSt::If(self.expr(c), self.stmts(a), self.stmts(b)),
+            St::ParSum {
+                acc,
+                acc_left,
+                elem,
+                var,
+                n,
+                body,
+                ..
+            } => {
+                let n = self.expr(n);
+                let acc = self.ident(acc);
+                let var = self.ident(var);
+                ResolvedSt::ParSum {
+                    acc,
+                    acc_left: *acc_left,
+                    elem: *elem,
+                    var,
+                    n,
+                    body: self.stmts(body),
+                }
+            }
             St::Block(b) => ResolvedSt::Block(self.stmts(b)),
             St::Segment {
                 id,

@@ -81,6 +81,12 @@ pub(super) enum BufferKind {
 
 /// A buffer's slots (of its element type, each kept as its bits: exact for every type),
 /// and which of them were written.
+/// A buffer's contents at one point ([`Buffer::snapshot`]).
+pub(super) struct Snapshot {
+    data: Vec<u64>,
+    written: Vec<bool>,
+}
+
 pub(super) struct Buffer {
     pub(super) kind: BufferKind,
     /// The element type.
@@ -127,6 +133,21 @@ impl Buffer {
     /// How many slots.
     pub(super) fn len(&self) -> usize {
         self.data.len()
+    }
+
+    /// Its contents, to be put back by [`Buffer::restore`] (a parallel sum's chunks each run
+    /// in a copy of the frame).
+    pub(super) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            data: self.data.clone(),
+            written: self.written.clone(),
+        }
+    }
+
+    /// Put back contents taken by [`Buffer::snapshot`].
+    pub(super) fn restore(&mut self, s: &Snapshot) {
+        self.data.clone_from(&s.data);
+        self.written.clone_from(&s.written);
     }
 
     /// Slot `i` (in range) as a value of the buffer's type.

@@ -4,9 +4,10 @@
 use super::MAX_FRAME;
 use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, scratch_name};
 use super::state::{
-    Buffer, BufferKind, Executor, Outcome, Stop, Value, fault, runtime_error, scratch_buffer,
+    Buffer, BufferKind, Executor, Outcome, Snapshot, Stop, Value, fault, runtime_error,
+    scratch_buffer,
 };
-use fsmooth_core::lir::{FRAME_PARTS, Scalar};
+use fsmooth_core::lir::{self, FRAME_PARTS, Scalar};
 use fsmooth_runtime::__rt;
 
 impl Executor<'_> {
@@ -148,6 +149,21 @@ impl Executor<'_> {
                 } else {
                     self.block(b)?
                 }
+            }
+            ResolvedSt::ParSum {
+                acc,
+                acc_left,
+                elem,
+                var,
+                n,
+                body,
+            } => {
+                let sum = Sum {
+                    acc: *acc,
+                    elem: *elem,
+                    var: *var,
+                };
+                self.run_par_sum(sum, *acc_left, n, body)?
             }
             ResolvedSt::Block(b) => self.block(b)?,
             ResolvedSt::Segment {
@@ -506,5 +522,98 @@ impl Executor<'_> {
         }
         self.unwind(mark);
         Ok(())
+    }
+
+    /// [`lir::St::ParSum`] as the generated code computes it, one chunk after the other: each
+    /// chunk from `-0.0` in a copy of the frame as it was before the sum, the chunks' sums
+    /// added in their tree, the frame left as it was, then the total added to the sum's first
+    /// value. Below `PAR_MIN_STEPS` steps, the loop in order.
+    fn run_par_sum(
+        &mut self,
+        sum: Sum,
+        acc_left: bool,
+        n: &ResolvedEx,
+        body: &[ResolvedSt],
+    ) -> Outcome<()> {
+        let n = self.eval_usize(n)?;
+        if n < lir::PAR_MIN_STEPS {
+            return self.run_range(sum.var, 0, n, body);
+        }
+        let frame = scratch_buffer(Scalar::F64);
+        let saved = self.buffers[frame].snapshot();
+        let first = self.binding(sum.acc)?.value;
+        let chunks = n.div_ceil(lir::PAR_CHUNK);
+        let total = self.par_tree(0, chunks, n, &saved, sum, body)?;
+        self.buffers[frame].restore(&saved);
+        let value = match acc_left {
+            true => add(first, total)?,
+            false => add(total, first)?,
+        };
+        self.binding_mut(sum.acc)?.value = value;
+        Ok(())
+    }
+
+    /// The sum of chunks `a..b` of a [`lir::St::ParSum`] of `n` steps.
+    fn par_tree(
+        &mut self,
+        a: usize,
+        b: usize,
+        n: usize,
+        saved: &Snapshot,
+        sum: Sum,
+        body: &[ResolvedSt],
+    ) -> Outcome<Value> {
+        if b - a <= 1 {
+            let frame = scratch_buffer(Scalar::F64);
+            self.buffers[frame].restore(saved);
+            self.binding_mut(sum.acc)?.value = match sum.elem {
+                Scalar::F32 => Value::F32(-0.0),
+                _ => Value::F64(-0.0),
+            };
+            let lo = (a * lir::PAR_CHUNK).min(n);
+            let hi = (b * lir::PAR_CHUNK).min(n);
+            self.run_range(sum.var, lo, hi, body)?;
+            return Ok(self.binding(sum.acc)?.value);
+        }
+        let mid = a + (b - a) / 2;
+        let left = self.par_tree(a, mid, n, saved, sum, body)?;
+        let right = self.par_tree(mid, b, n, saved, sum, body)?;
+        add(left, right)
+    }
+
+    /// `for var in lo..hi { body }`.
+    fn run_range(&mut self, var: NameId, lo: usize, hi: usize, body: &[ResolvedSt]) -> Outcome<()> {
+        self.take_steps(hi.saturating_sub(lo))?;
+        let mark = self.mark();
+        self.bind(var, Value::Usize(lo), false);
+        for i in lo..hi {
+            if let Some(b) = self.env[var as usize].last_mut() {
+                b.value = Value::Usize(i);
+            }
+            self.block(body)?;
+        }
+        self.unwind(mark);
+        Ok(())
+    }
+}
+
+/// The locals of a [`lir::St::ParSum`].
+#[derive(Clone, Copy)]
+struct Sum {
+    acc: NameId,
+    elem: Scalar,
+    var: NameId,
+}
+
+/// `a + b` of two floats of one type.
+fn add(a: Value, b: Value) -> Outcome<Value> {
+    match (a, b) {
+        (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x + y)),
+        (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x + y)),
+        (x, y) => fault(format!(
+            "a parallel sum adds {} and {}",
+            x.describe(),
+            y.describe()
+        )),
     }
 }

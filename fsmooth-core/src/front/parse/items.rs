@@ -16,7 +16,7 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `storage = \"heap\"`)",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `parallel = false`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -32,6 +32,10 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
             } else if meta.path.is_ident("views") {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.views = v.value;
+                Ok(())
+            } else if meta.path.is_ident("parallel") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.parallel = v.value;
                 Ok(())
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
@@ -49,7 +53,7 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 Ok(())
             } else {
                 Err(meta.error(
-                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false`, `parallel = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
                 ))
             }
         });

@@ -258,3 +258,38 @@ fn an_entry_error_leaves_every_output_untouched() {
     );
     assert_eq!(got.scalars, [Scalar::F64(A.iter().sum())]);
 }
+
+#[test]
+fn a_parallel_sum_adds_its_chunks_in_their_tree() {
+    // 5,000 steps, each using the frame (`v`): chunks 0..1024, .., 4096..5000 from -0.0, the
+    // frame as it was before the sum for each, their sums in a tree, then the first value.
+    let src = "#![fsmooth(parallel = true)]
+    pub fn energy(x: [f64; n], w: [f64; 2]) -> f64 {
+        ifold(n, 0.5, |acc, i| { let v = build(2, |j| x[i] * w[j]); acc + (v[0] - v[1]).exp() })
+    }";
+    let n = 5_000;
+    let x: Vec<f64> = (0..n)
+        .map(|i| ((i * 37) % 101) as f64 / 50.0 - 1.0)
+        .collect();
+    let w = [0.25, -0.5];
+    let term = |i: usize| (x[i] * w[0] - x[i] * w[1]).exp();
+    let chunk = |c: usize| (c * 1024..((c + 1) * 1024).min(n)).fold(-0.0, |s, i| s + term(i));
+    // Five chunks: (0 + 1) + (2 + (3 + 4)).
+    let tree = (chunk(0) + chunk(1)) + (chunk(2) + (chunk(3) + chunk(4)));
+    let params = [("x", Arg::Array(x.clone())), ("w", Arg::Array(w.to_vec()))];
+    let got = exec(src, "energy", &params, &[])
+        .expect("runs clean")
+        .expect("no error");
+    assert_eq!(got.scalars, [Scalar::F64(0.5 + tree)]);
+    // Below 4,096 steps, in order.
+    let few = 4_000;
+    let params = [
+        ("x", Arg::Array(x[..few].to_vec())),
+        ("w", Arg::Array(w.to_vec())),
+    ];
+    let got = exec(src, "energy", &params, &[])
+        .expect("runs clean")
+        .expect("no error");
+    let seq = (0..few).fold(0.5, |s, i| s + term(i));
+    assert_eq!(got.scalars, [Scalar::F64(seq)]);
+}

@@ -1,0 +1,112 @@
+//! Parallel sums ([`Dps::parallel_sum`]): a sum-fold at the kernel's top level over many
+//! steps becomes a [`St::ParSum`], its steps cut into chunks that run on rayon's pool, each in
+//! a copy of the frame, their sums added in a fixed tree (`__rt::par_sum`).
+
+use crate::front::ast::BinOp;
+use crate::lir::{self, Base, Ex, Node, PAR_MIN_STEPS, Scalar, St};
+use crate::lower::dps::{Dps, Loc};
+use crate::middle::ir::{Core, Kind, Type, VarId};
+
+impl Dps<'_> {
+    /// `ifold(n, init, |acc, i| acc + g)` (or `g + acc`) as a parallel sum, when the
+    /// `parallel` option is on, the fold is outside every loop, its count is not a constant
+    /// below [`PAR_MIN_STEPS`], and its steps write nothing but their own frame slots (a
+    /// step that writes an output or another buffer stays in order). `None` otherwise.
+    pub(super) fn parallel_sum(&mut self, e: &Core) -> Option<Ex> {
+        if !self.parallel || !self.loops.is_empty() || self.heap.is_some() {
+            return None;
+        }
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return None;
+        };
+        let acc_left = adds_to(body, *acc)?;
+        let elem = match e.ty {
+            Type::F64 => Scalar::F64,
+            Type::F32 => Scalar::F32,
+            _ => return None,
+        };
+        let few = |c: u64| usize::try_from(c).is_ok_and(|c| c < PAR_MIN_STEPS);
+        if n.sym.as_ref().and_then(|s| s.as_const()).is_some_and(few) {
+            return None;
+        }
+        let (nt, it) = (self.scalar(n), self.scalar(init));
+        let (av, iv) = (self.local(*acc), self.local(*i));
+        self.env.insert(*acc, Loc::Scalar(av.clone()));
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(*i, s.clone());
+        }
+        // No streams: a chunk runs `lo..hi`, not the `0..n` a stream's row is cut for.
+        self.enter_plain_loop(*i, &iv);
+        let step = self.scalar(body);
+        self.loops.pop();
+        let body = vec![St::Assign(av.clone(), step)];
+        if !chunkable(&body) {
+            return None;
+        }
+        let frame = lir::uses(&body, &Base::Scratch(Scalar::F64));
+        let pre = vec![
+            St::Let {
+                id: av.clone(),
+                mutable: true,
+                usize_ty: false,
+                val: it,
+            },
+            St::ParSum {
+                acc: av.clone(),
+                acc_left,
+                elem,
+                var: iv,
+                n: nt,
+                body,
+                frame,
+            },
+        ];
+        Some(Ex::Block(pre, Box::new(Ex::Var(av))))
+    }
+}
+
+/// `Some(true)` when `body` is `acc + g` after `let`s (`Some(false)`: `g + acc`), neither
+/// the `let`s nor `g` reading `acc`: a step that only adds its term.
+fn adds_to(body: &Core, acc: VarId) -> Option<bool> {
+    let mut cur = body;
+    while let Kind::Let(_, value, rest) = &cur.kind {
+        if value.mentions(acc) {
+            return None;
+        }
+        cur = rest;
+    }
+    let Kind::Bin(BinOp::Add, a, b, _) = &cur.kind else {
+        return None;
+    };
+    let is_acc = |e: &Core| matches!(e.kind, Kind::Var(v) if v == acc);
+    match (is_acc(a), is_acc(b)) {
+        (true, false) if !b.mentions(acc) => Some(true),
+        (false, true) if !a.mentions(acc) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a step can run in a chunk of its own: it writes no buffer but the frame's `f64`
+/// part (each chunk has a copy of that), and nothing in it returns from the kernel.
+fn chunkable(body: &[St]) -> bool {
+    let mut ok = true;
+    lir::walk_sts(body, &mut |n| {
+        if let Node::St(s) = n {
+            ok &= match s {
+                St::Store(b, ..)
+                | St::StoreRow(b, ..)
+                | St::Fill { base: b, .. }
+                | St::Copy { dst: b, .. } => *b == Base::Scratch(Scalar::F64),
+                St::Alloc { elem, .. } => *elem == Scalar::F64,
+                St::Heap { .. }
+                | St::Frame { .. }
+                | St::CheckLen { .. }
+                | St::CheckColumn { .. }
+                | St::ParSum { .. } => false,
+                _ => true,
+            };
+        }
+    });
+    ok
+}

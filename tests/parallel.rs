@@ -1,0 +1,168 @@
+//! The `parallel` feature (issue 21): top-level sums over many steps run in chunks on
+//! rayon's pool, added in a fixed tree, so a result is the same for any number of threads;
+//! without the feature (or with `#![fsmooth(parallel = false)]`) nothing changes.
+//! `cargo test --features parallel --test parallel`.
+#![cfg(feature = "parallel")]
+
+use fsmooth::{Error, Region, fsmooth};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Allocations by every thread (rayon's workers included).
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by every test: the count above is global, so the tests run one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+struct Counting;
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fsmooth! {
+    /// A sum whose steps use the frame: each point's scaled copy is an array.
+    pub fn energy(x: [[f64; d]; n], w: [f64; d]) -> f64 {
+        ifold(n, 0.5, |acc, i| {
+            let v = build(d, |j| x[i][j] * w[j]);
+            acc + (sum(v) * 0.01).exp()
+        })
+    }
+
+    /// The same sum through an index array: a bad index is an error.
+    pub fn gathered(x: [f64; m], at: [usize; n]) -> f64 {
+        ifold(n, 0.0, |acc, i| acc + x[at[i]] * x[at[i]])
+    }
+}
+
+mod in_order {
+    fsmooth::fsmooth! {
+        #![fsmooth(parallel = false)]
+        pub fn energy(x: [[f64; d]; n], w: [f64; d]) -> f64 {
+            ifold(n, 0.5, |acc, i| {
+                let v = build(d, |j| x[i][j] * w[j]);
+                acc + (sum(v) * 0.01).exp()
+            })
+        }
+    }
+}
+
+const D: usize = 3;
+
+fn points(n: usize) -> Vec<f64> {
+    (0..n * D)
+        .map(|k| ((k * 7919) % 1000) as f64 / 250.0 - 2.0)
+        .collect()
+}
+
+/// Step `i`'s term, as the kernel computes it.
+fn term(x: &[f64], w: &[f64], i: usize) -> f64 {
+    let v: Vec<f64> = (0..D).map(|j| x[i * D + j] * w[j]).collect();
+    (v.iter().fold(-0.0, |s, t| s + t) * 0.01).exp()
+}
+
+/// The documented order: chunks of 1024 steps summed in order from -0.0, the chunks' sums
+/// in a binary tree split at the midpoint of the chunk numbers, then the first value plus it.
+fn chunked(x: &[f64], w: &[f64], n: usize) -> f64 {
+    fn tree(x: &[f64], w: &[f64], n: usize, a: usize, b: usize) -> f64 {
+        if b - a == 1 {
+            return (a * 1024..(b * 1024).min(n)).fold(-0.0, |s, i| s + term(x, w, i));
+        }
+        let mid = a + (b - a) / 2;
+        tree(x, w, n, a, mid) + tree(x, w, n, mid, b)
+    }
+    0.5 + tree(x, w, n, 0, n.div_ceil(1024))
+}
+
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+#[test]
+fn a_large_sum_is_the_same_on_any_number_of_threads_and_adds_in_the_documented_order() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 50_000;
+    let (x, w) = (points(n), [0.3, -0.2, 0.1]);
+    let one = on_threads(1, || energy(&x, &w, &mut Region::new()).unwrap());
+    for threads in [2, 3, 4] {
+        let got = on_threads(threads, || energy(&x, &w, &mut Region::new()).unwrap());
+        assert_eq!(got.to_bits(), one.to_bits(), "{threads} threads");
+    }
+    assert_eq!(one.to_bits(), chunked(&x, &w, n).to_bits());
+    // In order, the additions differ: the block that asks for it keeps them.
+    let seq = (0..n).fold(0.5, |s, i| s + term(&x, &w, i));
+    let kept = in_order::energy(&x, &w, &mut Region::new()).unwrap();
+    assert_eq!(kept.to_bits(), seq.to_bits());
+    assert!((one - seq).abs() <= 1e-9 * seq.abs(), "{one} vs {seq}");
+}
+
+#[test]
+fn a_sum_of_few_steps_runs_in_order() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 4095;
+    let (x, w) = (points(n), [0.3, -0.2, 0.1]);
+    let seq = (0..n).fold(0.5, |s, i| s + term(&x, &w, i));
+    let got = on_threads(2, || energy(&x, &w, &mut Region::new()).unwrap());
+    assert_eq!(got.to_bits(), seq.to_bits());
+}
+
+#[test]
+fn the_first_bad_index_is_the_error_whatever_the_threads() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let x = vec![1.0; 10];
+    let mut at = vec![3usize; 20_000];
+    at[17_000] = 12;
+    at[9_000] = 11;
+    for threads in [1, 2, 4] {
+        let got = on_threads(threads, || gathered(&x, &at, &mut Region::new()));
+        assert_eq!(
+            got,
+            Err(Error::Index { index: 11, len: 10 }),
+            "{threads} threads"
+        );
+    }
+    at[9_000] = 3;
+    at[17_000] = 3;
+    assert_eq!(gathered(&x, &at, &mut Region::new()), Ok(20_000.0));
+}
+
+#[test]
+fn a_warm_call_allocates_nothing() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 50_000;
+    let (x, w) = (points(n), [0.3, -0.2, 0.1]);
+    on_threads(2, || {
+        let mut slab = vec![0.0; energy::scratch_len(D, n)];
+        let mut region = Region::from_slab(&mut slab);
+        // Warm-up: rayon's pool and each worker's frame.
+        for _ in 0..3 {
+            energy(&x, &w, &mut region).unwrap();
+        }
+        let before = ALLOCS.load(Ordering::Relaxed);
+        for _ in 0..5 {
+            energy(&x, &w, &mut region).unwrap();
+        }
+        assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0);
+    });
+}

@@ -114,6 +114,9 @@ pub const GMM_D2_K5: &str = include_str!("../data/adbench/gmm/1k/gmm_d2_K5.txt")
 pub const GMM_D10_K5: &str = include_str!("../data/adbench/gmm/1k/gmm_d10_K5.txt");
 /// `gmm/1k/gmm_d20_K5.txt`: d = 20, K = 5, n = 1000.
 pub const GMM_D20_K5: &str = include_str!("../data/adbench/gmm/1k/gmm_d20_K5.txt");
+/// `gmm/2.5M/gmm_d2_K5.txt`: d = 2, K = 5, n = 2,500,000, as one point that [`parse_gmm`]
+/// repeats n times (ADBench's format for its large files).
+pub const GMM_2_5M_D2_K5: &str = include_str!("../data/adbench/gmm/2.5M/gmm_d2_K5.txt");
 
 /// The path of an ADBench data file of this crate, `rel` being relative to `data/adbench`
 /// (for example `data_path("ba/ba1_n49_m7776_p31843.txt")`).

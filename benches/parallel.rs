@@ -1,0 +1,86 @@
+//! Deterministic multicore (issue 21): ADBench's GMM objective on its 2.5-million-point file
+//! (d = 2, K = 5), with the `parallel` feature on one thread, on two, and on rayon's global
+//! pool (`RAYON_NUM_THREADS`), beside the same source kept in order
+//! (`#![fsmooth(parallel = false)]`). Before timing, the results on 1, 2 and all threads are
+//! checked to be the same to the bit.
+//!
+//! `cargo bench --features parallel --bench parallel`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fsmooth::Region;
+use fsmooth_testdata::{GmmInput, parse_gmm, reference};
+use std::hint::black_box;
+use std::time::Duration;
+
+#[macro_use]
+#[path = "../tests/shared/adbench_kernels.rs"]
+#[allow(dead_code)]
+mod adbench;
+
+/// The same objective with its sums in order.
+mod in_order {
+    gmm_block!(#![fsmooth(parallel = false)]);
+}
+
+fn objective(inp: &GmmInput, c: f64, in_order: bool) -> f64 {
+    let f = if in_order {
+        in_order::objective
+    } else {
+        adbench::gmm::objective
+    };
+    f(
+        black_box(&inp.alphas),
+        &inp.means,
+        &inp.icf,
+        &inp.x,
+        inp.gamma,
+        inp.m as f64,
+        c,
+        &mut Region::new(),
+    )
+    .unwrap()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+fn gmm_2_5m(c: &mut Criterion) {
+    let inp = parse_gmm(fsmooth_testdata::GMM_2_5M_D2_K5).unwrap();
+    let k = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
+    let all = objective(&inp, k, false);
+    let (one, two) = (pool(1), pool(2));
+    let on_one = one.install(|| objective(&inp, k, false));
+    let on_two = two.install(|| objective(&inp, k, false));
+    assert_eq!(
+        on_one.to_bits(),
+        all.to_bits(),
+        "1 thread vs the global pool"
+    );
+    assert_eq!(
+        on_two.to_bits(),
+        all.to_bits(),
+        "2 threads vs the global pool"
+    );
+    let kept = objective(&inp, k, true);
+    assert!((kept - all).abs() <= 1e-9 * kept.abs(), "{kept} vs {all}");
+    let mut g = c.benchmark_group("gmm_2.5M_d2_K5");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("in_order", |b| b.iter(|| objective(&inp, k, true)));
+    g.bench_function("parallel_1_thread", |b| {
+        b.iter(|| one.install(|| objective(&inp, k, false)))
+    });
+    g.bench_function("parallel_2_threads", |b| {
+        b.iter(|| two.install(|| objective(&inp, k, false)))
+    });
+    g.bench_function("parallel_global_pool", |b| {
+        b.iter(|| objective(&inp, k, false))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, gmm_2_5m);
+criterion_main!(benches);

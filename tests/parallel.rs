@@ -50,11 +50,31 @@ fsmooth! {
     pub fn gathered(x: [f64; m], at: [usize; n]) -> f64 {
         ifold(n, 0.0, |acc, i| acc + x[at[i]] * x[at[i]])
     }
+
+    /// A row per point, each from an array in the frame.
+    pub fn rows(x: [[f64; d]; n], w: [f64; d]) -> [[f64; 2]; n] {
+        build(n, |i| {
+            let v = build(d, |j| x[i][j] * w[j]);
+            [sum(v), v[0] * 2.0 + v[d - 1]]
+        })
+    }
+
+    /// A scalar per point, at an index computed from an index array (checked where used).
+    pub fn picked(x: [f64; m], at: [usize; n]) -> [f64; n] {
+        build(n, |i| x[at[i] * 2].exp())
+    }
 }
 
 mod in_order {
     fsmooth::fsmooth! {
         #![fsmooth(parallel = false)]
+        pub fn rows(x: [[f64; d]; n], w: [f64; d]) -> [[f64; 2]; n] {
+            build(n, |i| {
+                let v = build(d, |j| x[i][j] * w[j]);
+                [sum(v), v[0] * 2.0 + v[d - 1]]
+            })
+        }
+
         pub fn energy(x: [[f64; d]; n], w: [f64; d]) -> f64 {
             ifold(n, 0.5, |acc, i| {
                 let v = build(d, |j| x[i][j] * w[j]);
@@ -165,4 +185,55 @@ fn a_warm_call_allocates_nothing() {
         }
         assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0);
     });
+}
+
+#[test]
+fn a_large_build_writes_every_row_as_in_order_on_any_number_of_threads() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 10_000;
+    let (x, w) = (points(n), [0.3, -0.2, 0.1]);
+    let mut want = vec![0.0; 2 * n];
+    in_order::rows(&mut want, &x, &w, &mut Region::new()).unwrap();
+    for (i, row) in want.chunks(2).enumerate() {
+        let v: Vec<f64> = (0..D).map(|j| x[i * D + j] * w[j]).collect();
+        assert_eq!(
+            row,
+            [v.iter().fold(-0.0, |s, t| s + t), v[0] * 2.0 + v[D - 1]]
+        );
+    }
+    for threads in [1, 2, 4] {
+        let mut got = vec![f64::NAN; 2 * n];
+        on_threads(threads, || rows(&mut got, &x, &w, &mut Region::new())).unwrap();
+        assert!(
+            got.iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{threads} threads"
+        );
+    }
+}
+
+#[test]
+fn a_large_build_s_bad_index_is_the_first_in_order() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let x = vec![0.5; 10];
+    let mut at = vec![2usize; 9_000];
+    at[8_500] = 7;
+    at[5_000] = 6;
+    for threads in [1, 2, 4] {
+        let mut out = vec![0.0; 9_000];
+        let got = on_threads(threads, || picked(&mut out, &x, &at, &mut Region::new()));
+        assert_eq!(
+            got,
+            Err(Error::Index { index: 12, len: 10 }),
+            "{threads} threads"
+        );
+        // Every row before the bad one is written.
+        assert!(out[..5_000].iter().all(|v| *v == 0.5f64.exp()));
+    }
+    at[5_000] = 2;
+    at[8_500] = 2;
+    let mut out = vec![0.0; 9_000];
+    picked(&mut out, &x, &at, &mut Region::new()).unwrap();
+    assert!(out.iter().all(|v| *v == 0.5f64.exp()));
 }

@@ -16,11 +16,13 @@
 mod print;
 #[cfg(test)]
 mod print_tests;
+mod rebase;
 mod streams;
 #[cfg(test)]
 mod tests;
 mod visit;
 
+pub use rebase::rebase;
 pub use streams::{row_streams, row_streams_ex, whole_of, whole_read};
 pub use visit::{
     Node, idents, mentions_var, plain, plain_ex, replace_elem, replace_ex, rewrite_ex, rewrite_sts,
@@ -313,6 +315,30 @@ pub enum St {
         /// The step count.
         n: Ex,
         /// One step: adds its term to `acc`. Reads the frame, writes only its own slots.
+        body: Vec<St>,
+        /// The body uses the frame (`scratch`), which each chunk then gets a copy of.
+        frame: bool,
+    },
+    /// The steps `0..n` of a `build` at the kernel's top level, each writing its own row of
+    /// `width` slots of `base` from `off` (`None`: 0), on rayon's pool (the `parallel`
+    /// feature; `__rt::par_rows`): chunks of `PAR_CHUNK` steps, each given its part of the
+    /// rows and a copy of the frame. The body addresses `base` as the whole buffer; in a chunk
+    /// it is printed rebased to the chunk's part ([`rebase`]). Below `PAR_MIN_STEPS` steps, the
+    /// loop as written: `for var in 0..n { body }`.
+    ParRows {
+        /// The step index.
+        var: Ident,
+        /// The step count.
+        n: Ex,
+        /// The buffer the rows are in (an output).
+        base: Base,
+        /// Its element type.
+        elem: Scalar,
+        /// The first row's first slot.
+        off: Option<Ex>,
+        /// Slots per row.
+        width: Ex,
+        /// One step: writes its row of `base`, and the frame's slots it owns.
         body: Vec<St>,
         /// The body uses the frame (`scratch`), which each chunk then gets a copy of.
         frame: bool,

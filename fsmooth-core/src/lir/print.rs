@@ -339,6 +339,53 @@ impl ToTokens for St {
                     }
                 }
             }
+            St::ParRows {
+                var,
+                n,
+                base,
+                elem,
+                off,
+                width,
+                body,
+                frame,
+            } => {
+                let t = format_ident!("{}", elem.name());
+                let (frame, own) = if *frame {
+                    (quote!(&*scratch), quote!(scratch))
+                } else {
+                    (quote!(&[]), quote!(_))
+                };
+                let from = off.clone().unwrap_or(Ex::Usize(0));
+                let mut chunk_body = body.clone();
+                let first = Ex::Var(format_ident!("__first"));
+                // `lower::parallel` printed nothing it could not rebase.
+                super::rebase(&mut chunk_body, base, &first);
+                let (chunk, least) = (super::PAR_CHUNK, super::PAR_MIN_STEPS);
+                quote! {
+                    let __steps: usize = #n;
+                    if __steps >= #least {
+                        let __width: usize = #width;
+                        let __from: usize = #from;
+                        let __end = __from.wrapping_add(__steps.wrapping_mul(__width));
+                        if let Some(__rows) = #base.get_mut(__from..__end) {
+                            ::fsmooth::__rt::par_rows(
+                                __steps,
+                                #chunk,
+                                __width,
+                                __rows,
+                                #frame,
+                                |__lo: usize, __hi: usize, #base: &mut [#t], #own: &mut [f64]| -> ::core::result::Result<(), ::fsmooth::Error> {
+                                    let __first: usize = __from.wrapping_add(__lo.wrapping_mul(__width));
+                                    for #var in __lo..__hi { #(#chunk_body)* }
+                                    ::core::result::Result::Ok(())
+                                },
+                            )?;
+                        }
+                    } else {
+                        for #var in 0..__steps { #(#body)* }
+                    }
+                }
+            }
             St::Block(b) => quote!({ #(#b)* }),
             St::Segment {
                 id,

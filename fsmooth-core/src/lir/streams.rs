@@ -62,7 +62,10 @@ fn row_streams_st(s: &mut St) {
             row_streams(b);
             return;
         }
-        St::Block(b) | St::Segment { body: b, .. } | St::ParSum { body: b, .. } => {
+        St::Block(b)
+        | St::Segment { body: b, .. }
+        | St::ParSum { body: b, .. }
+        | St::ParRows { body: b, .. } => {
             row_streams(b);
             return;
         }
@@ -125,9 +128,12 @@ fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
         Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
             inside.push(id.clone())
         }
-        Node::St(St::For { var, .. } | St::Fill { var, .. } | St::ParSum { var, .. }) => {
-            inside.push(var.clone())
-        }
+        Node::St(
+            St::For { var, .. }
+            | St::Fill { var, .. }
+            | St::ParSum { var, .. }
+            | St::ParRows { var, .. },
+        ) => inside.push(var.clone()),
         Node::Stream(st) => inside.push(st.elem.clone()),
         _ => {}
     });
@@ -217,9 +223,10 @@ pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream
                 for_each_stream(a, f);
                 for_each_stream(b, f);
             }
-            St::Block(b) | St::Segment { body: b, .. } | St::ParSum { body: b, .. } => {
-                for_each_stream(b, f)
-            }
+            St::Block(b)
+            | St::Segment { body: b, .. }
+            | St::ParSum { body: b, .. }
+            | St::ParRows { body: b, .. } => for_each_stream(b, f),
             _ => {}
         }
     }

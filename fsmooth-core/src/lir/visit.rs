@@ -41,6 +41,22 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
                 walk_ex(v, f);
             }
         }
+        St::ParRows {
+            n,
+            off,
+            width,
+            body,
+            ..
+        } => {
+            walk_ex(n, f);
+            if let Some(o) = off {
+                walk_ex(o, f);
+            }
+            walk_ex(width, f);
+            for st in body {
+                walk_st(st, f);
+            }
+        }
         St::ParSum { n, body, .. } => {
             walk_ex(n, f);
             for st in body {
@@ -164,7 +180,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
 
 /// True when node `n` writes buffer `b`.
 fn node_writes(n: Node<'_>, b: &Base) -> bool {
-    matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. }) if x == b)
+    matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. } | St::ParRows { base: x, .. }) if x == b)
 }
 
 /// True when anything under `sts` reads or writes buffer `b`.
@@ -300,9 +316,10 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
             rewrite_sts(a, f);
             rewrite_sts(b, f);
         }
-        St::Block(b) | St::Segment { body: b, .. } | St::ParSum { body: b, .. } => {
-            rewrite_sts(b, f)
-        }
+        St::Block(b)
+        | St::Segment { body: b, .. }
+        | St::ParSum { body: b, .. }
+        | St::ParRows { body: b, .. } => rewrite_sts(b, f),
         _ => {}
     }
 }
@@ -368,6 +385,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
         St::Store(_, at, v) => vec![at, v],
         St::StoreRow(_, off, vs) => std::iter::once(off).chain(vs.iter_mut()).collect(),
         St::For { n, .. } | St::ParSum { n, .. } => vec![n],
+        St::ParRows { n, off, width, .. } => off.iter_mut().chain([n, width]).collect(),
         St::Fill { off, n, .. } => off.iter_mut().chain(std::iter::once(n)).collect(),
         St::If(c, ..) => vec![c],
         St::Segment { off, .. } => vec![off],

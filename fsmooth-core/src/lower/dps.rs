@@ -491,6 +491,9 @@ impl<'k> Dps<'k> {
 
     /// Translate array expression `e` into statements writing it to `dest`.
     pub fn write(&mut self, e: &Core, dest: &View) -> Vec<St> {
+        if let Some(code) = self.parallel_rows(e, dest) {
+            return code;
+        }
         if let Some(code) = self.interchange(e, dest) {
             return code;
         }

@@ -1,10 +1,11 @@
-//! Parallel sums ([`Dps::parallel_sum`]): a sum-fold at the kernel's top level over many
-//! steps becomes a [`St::ParSum`], its steps cut into chunks that run on rayon's pool, each in
-//! a copy of the frame, their sums added in a fixed tree (`__rt::par_sum`).
+//! Parallel loops (the `parallel` option): at the kernel's top level, a sum-fold over many
+//! steps becomes a [`St::ParSum`] ([`Dps::parallel_sum`]: chunks on rayon's pool, each in a
+//! copy of the frame, their sums added in a fixed tree) and a `build` into an output a
+//! [`St::ParRows`] ([`Dps::parallel_rows`]: chunks writing their own rows).
 
 use crate::front::ast::BinOp;
 use crate::lir::{self, Base, Ex, Node, PAR_MIN_STEPS, Scalar, St};
-use crate::lower::dps::{Dps, Loc};
+use crate::lower::dps::{Dps, Loc, View};
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
 impl Dps<'_> {
@@ -66,6 +67,68 @@ impl Dps<'_> {
     }
 }
 
+impl Dps<'_> {
+    /// `build(n, |i| body)` written to an output (`dest`) as a parallel loop, when the
+    /// `parallel` option is on, the build is outside every loop, its count is not a constant
+    /// below [`PAR_MIN_STEPS`], and each step writes nothing but its row and its own frame
+    /// slots. Steps are independent, so the outputs are those of the loop in order. `None`
+    /// otherwise.
+    pub(super) fn parallel_rows(&mut self, e: &Core, dest: &View) -> Option<Vec<St>> {
+        if !self.parallel || !self.loops.is_empty() || self.heap.is_some() {
+            return None;
+        }
+        if !matches!(dest.base, Base::Out | Base::OutPart(_)) {
+            return None;
+        }
+        let Kind::Build(n, i, body) = &e.kind else {
+            return None;
+        };
+        let few = |c: u64| usize::try_from(c).is_ok_and(|c| c < PAR_MIN_STEPS);
+        if n.as_const().is_some_and(few) {
+            return None;
+        }
+        let nt = self.sizes.get(n);
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        self.bounds.insert(*i, n.clone());
+        let width = self.stride(&dest.dims[1..]).unwrap_or(Ex::Usize(1));
+        let depth = self.frame.depth();
+        // No streams: a chunk runs `lo..hi`, not the `0..n` a stream's row is cut for.
+        self.enter_plain_loop(*i, &iv);
+        let step = if body.ty.is_arr() {
+            let row = self.row_of(dest, Ex::Var(iv.clone()));
+            self.write(body, &row)
+        } else {
+            let v = self.scalar(body);
+            let at = lir::plus(&dest.off, Ex::Var(iv.clone()));
+            vec![St::Store(dest.base.clone(), at, v)]
+        };
+        self.loops.pop();
+        self.frame.truncate(depth);
+        let mut probe = step.clone();
+        if !only_rows(&step, &dest.base) || !lir::rebase(&mut probe, &dest.base, &Ex::Usize(0)) {
+            return None;
+        }
+        let frame = lir::uses(&step, &Base::Scratch(Scalar::F64));
+        Some(vec![St::ParRows {
+            var: iv,
+            n: nt,
+            base: dest.base.clone(),
+            elem: self.elem_of(&dest.base),
+            off: dest.off.clone(),
+            width,
+            body: step,
+            frame,
+        }])
+    }
+}
+
+/// Whether a step writes nothing but `rows` (its own row, by construction) and the frame's
+/// `f64` part, and nothing in it returns from the kernel.
+fn only_rows(body: &[St], rows: &Base) -> bool {
+    writes_only(body, &[rows, &Base::Scratch(Scalar::F64)])
+}
+
 /// `Some(true)` when `body` is `acc + g` after `let`s (`Some(false)`: `g + acc`), neither
 /// the `let`s nor `g` reading `acc`: a step that only adds its term.
 fn adds_to(body: &Core, acc: VarId) -> Option<bool> {
@@ -90,6 +153,13 @@ fn adds_to(body: &Core, acc: VarId) -> Option<bool> {
 /// Whether a step can run in a chunk of its own: it writes no buffer but the frame's `f64`
 /// part (each chunk has a copy of that), and nothing in it returns from the kernel.
 fn chunkable(body: &[St]) -> bool {
+    writes_only(body, &[&Base::Scratch(Scalar::F64)])
+}
+
+/// Whether `body` writes no buffer but those of `allowed`, takes no memory but from the
+/// frame's `f64` part (a frame, a heap buffer), checks no lengths (which return from the
+/// kernel), and holds no parallel loop.
+fn writes_only(body: &[St], allowed: &[&Base]) -> bool {
     let mut ok = true;
     lir::walk_sts(body, &mut |n| {
         if let Node::St(s) = n {
@@ -97,13 +167,14 @@ fn chunkable(body: &[St]) -> bool {
                 St::Store(b, ..)
                 | St::StoreRow(b, ..)
                 | St::Fill { base: b, .. }
-                | St::Copy { dst: b, .. } => *b == Base::Scratch(Scalar::F64),
+                | St::Copy { dst: b, .. } => allowed.contains(&b),
                 St::Alloc { elem, .. } => *elem == Scalar::F64,
                 St::Heap { .. }
                 | St::Frame { .. }
                 | St::CheckLen { .. }
                 | St::CheckColumn { .. }
-                | St::ParSum { .. } => false,
+                | St::ParSum { .. }
+                | St::ParRows { .. } => false,
                 _ => true,
             };
         }

@@ -426,6 +426,9 @@ impl Resolver {
                     body: self.stmts(body),
                 }
             }
+            // Each step writes its own row and frame slots no later step reads: in order,
+            // as the loop below `PAR_MIN_STEPS` runs, the outputs are the chunks'.
+            St::ParRows { var, n, body, .. } => self.loop_stmt(None, var, n, &[], body),
             St::Block(b) => ResolvedSt::Block(self.stmts(b)),
             St::Segment {
                 id,

@@ -57,6 +57,68 @@ where
     Ok(left? + right?)
 }
 
+/// Run `leaf(lo, hi, rows, frame)` for the chunks `lo..hi` of `0..n` (`chunk` steps each),
+/// `rows` the part of `dest` that steps `lo..hi` write (`width` elements per step; `dest`
+/// holds all `n * width`), each chunk in a copy of `frame`. The steps write disjoint rows, so
+/// the result does not depend on the order they run in. The first error in the order of the
+/// chunks is the result when any chunk fails (chunks after it may have written their rows).
+pub fn par_rows<T, F>(
+    n: usize,
+    chunk: usize,
+    width: usize,
+    dest: &mut [T],
+    frame: &[f64],
+    leaf: F,
+) -> Result<(), Error>
+where
+    T: Send,
+    F: Fn(usize, usize, &mut [T], &mut [f64]) -> Result<(), Error> + Sync,
+{
+    let cut = Cut {
+        n,
+        chunk: chunk.max(1),
+    };
+    rows_tree(
+        0,
+        n.div_ceil(cut.chunk).max(1),
+        cut,
+        width,
+        dest,
+        frame,
+        &leaf,
+    )
+}
+
+fn rows_tree<T, F>(
+    a: usize,
+    b: usize,
+    cut: Cut,
+    width: usize,
+    rows: &mut [T],
+    frame: &[f64],
+    leaf: &F,
+) -> Result<(), Error>
+where
+    T: Send,
+    F: Fn(usize, usize, &mut [T], &mut [f64]) -> Result<(), Error> + Sync,
+{
+    let step = |c: usize| c.saturating_mul(cut.chunk).min(cut.n);
+    if b - a <= 1 {
+        return in_frame(frame, |own| leaf(step(a), step(b), rows, own));
+    }
+    let mid = a + (b - a) / 2;
+    let at = (step(mid) - step(a)).saturating_mul(width);
+    let len = rows.len();
+    let (left, right) = rows
+        .split_at_mut_checked(at)
+        .ok_or(Error::Index { index: at, len })?;
+    let (x, y) = rayon::join(
+        || rows_tree(a, mid, cut, width, left, frame, leaf),
+        || rows_tree(mid, b, cut, width, right, frame, leaf),
+    );
+    x.and(y)
+}
+
 /// `f` on a copy of `frame` in this thread's memory (a fresh one should the thread's be in
 /// use, which a chunk never leaves it: chunks do not wait on other tasks).
 fn in_frame<T>(frame: &[f64], f: impl FnOnce(&mut [f64]) -> T) -> T {
@@ -119,6 +181,31 @@ mod tests {
             one.to_bits(),
             by_hand(&terms, 0, n.div_ceil(CHUNK)).to_bits()
         );
+    }
+
+    #[test]
+    fn rows_are_cut_along_the_chunks() {
+        let (n, width) = (3 * CHUNK + 5, 2);
+        let mut dest = std::vec![0.0; n * width];
+        par_rows(
+            n,
+            CHUNK,
+            width,
+            &mut dest,
+            &[10.0],
+            |lo, hi, rows, frame| {
+                assert_eq!(rows.len(), (hi - lo) * width);
+                for (k, row) in rows.chunks_mut(width).enumerate() {
+                    row[0] = (lo + k) as f64;
+                    row[1] = frame[0];
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        for (i, row) in dest.chunks(width).enumerate() {
+            assert_eq!(row, [i as f64, 10.0]);
+        }
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! Deterministic multicore (issue 21): ADBench's GMM objective on its 2.5-million-point file
 //! (d = 2, K = 5), with the `parallel` feature on one thread, on two, and on rayon's global
 //! pool (`RAYON_NUM_THREADS`), beside the same source kept in order
-//! (`#![fsmooth(parallel = false)]`). Before timing, the results on 1, 2 and all threads are
-//! checked to be the same to the bit.
+//! (`#![fsmooth(parallel = false)]`); and BA's residuals over `ba1`'s 31,843 observations
+//! (a `build` per output) on one, two and all threads. Before timing, the results on 1, 2
+//! and all threads are checked to be the same to the bit.
 //!
 //! `cargo bench --features parallel --bench parallel`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fsmooth::Region;
-use fsmooth_testdata::{GmmInput, parse_gmm, reference};
+use fsmooth_testdata::{GmmInput, data_path, parse_ba, parse_gmm, reference};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -82,5 +83,49 @@ fn gmm_2_5m(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, gmm_2_5m);
+/// BA's two outputs over `ba1`, on the pool the caller installs.
+fn ba(inp: &fsmooth_testdata::BaInput, obs: &[usize], out: &mut (Vec<f64>, Vec<f64>)) {
+    adbench::ba_obs::objective(
+        &mut out.0,
+        &mut out.1,
+        black_box(&inp.cams),
+        &inp.x,
+        &inp.w,
+        &inp.feats,
+        obs,
+        &mut Region::new(),
+    )
+    .unwrap();
+}
+
+fn ba_obs(c: &mut Criterion) {
+    let text = std::fs::read_to_string(data_path("ba/ba1_n49_m7776_p31843.txt")).unwrap();
+    let inp = parse_ba(&text).unwrap();
+    let obs = inp.obs_flat();
+    let fresh = || (vec![0.0; 2 * inp.p], vec![0.0; inp.p]);
+    let (one, two) = (pool(1), pool(2));
+    let (mut a, mut b, mut all) = (fresh(), fresh(), fresh());
+    one.install(|| ba(&inp, &obs, &mut a));
+    two.install(|| ba(&inp, &obs, &mut b));
+    ba(&inp, &obs, &mut all);
+    assert!(
+        a == b && b == all,
+        "the same residuals on 1, 2 and all threads"
+    );
+    let mut out = fresh();
+    let mut g = c.benchmark_group("ba_obs_ba1");
+    g.sample_size(20);
+    g.bench_function("parallel_1_thread", |bn| {
+        bn.iter(|| one.install(|| ba(&inp, &obs, &mut out)))
+    });
+    g.bench_function("parallel_2_threads", |bn| {
+        bn.iter(|| two.install(|| ba(&inp, &obs, &mut out)))
+    });
+    g.bench_function("parallel_global_pool", |bn| {
+        bn.iter(|| ba(&inp, &obs, &mut out))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, gmm_2_5m, ba_obs);
 criterion_main!(benches);

@@ -16,6 +16,7 @@
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array accumulated in place | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
 //! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |
+//! | lower | (within translate) top-level sums and builds into outputs in chunks on rayon's pool (`lir::St::ParSum`, `ParRows`) | `lower/parallel.rs` | the `parallel` feature |
 //! | lower | row streams | [`crate::lir::row_streams`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |

@@ -58,7 +58,7 @@ fn stencil_materialises_its_shared_input() {
 }
 
 #[test]
-fn ifold_array_state_is_double_buffered() {
+fn ifold_array_state_iterates_in_the_output_and_one_buffer() {
     check(
         "smooth",
         "pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] { ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha))) }",

@@ -596,6 +596,11 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 vec![St::Block(stmts)]
             }
+            Kind::Ifold(..)
+                if matches!(dest.base, Base::Out | Base::OutPart(_)) && self.heap.is_none() =>
+            {
+                self.iterate_in_output(e, dest)
+            }
             Kind::Ifold(n, init, acc, i, body) => {
                 // Double-buffered accumulator: the body reads one buffer and writes the other.
                 let depth = self.frame.depth();
@@ -663,6 +668,86 @@ impl<'k> Dps<'k> {
                 vec![St::Block(pre)]
             }
         }
+    }
+
+    /// An `ifold` with an array state written to an output: the state lives in the output
+    /// and one buffer of the frame, the steps writing one from the other in turn, so the last
+    /// step writes the output (no final copy, one buffer instead of two). The initial value
+    /// goes where that comes out right: the output for an even count of steps, the buffer for
+    /// an odd one, whose first step is then written out apart. The steps run in pairs, output
+    /// to buffer and back, so each step's code has one buffer to read and another to write.
+    fn iterate_in_output(&mut self, e: &Core, dest: &View) -> Vec<St> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return Vec::new();
+        };
+        let depth = self.frame.depth();
+        let elem = e.ty.scalar().unwrap_or(Scalar::F64);
+        let dims = e.ty.dims().to_vec();
+        let (alloc, other) = self.alloc(
+            elem,
+            &dims,
+            Holds::Acc {
+                acc: *acc,
+                first: true,
+            },
+        );
+        let out = View {
+            dims: dims.clone(),
+            ..dest.clone()
+        };
+        let steps = format_ident!("__steps_{}", acc);
+        let pair = format_ident!("__pair_{}", acc);
+        let count = self.scalar(n);
+        let odd = Ex::Bin(
+            BinOp::Rem,
+            Box::new(Ex::Var(steps.clone())),
+            Box::new(Ex::Usize(2)),
+        );
+        let is_odd = Ex::Bin(BinOp::Eq, Box::new(odd.clone()), Box::new(Ex::Usize(1)));
+        let mut code = vec![
+            alloc,
+            St::Let {
+                id: steps.clone(),
+                mutable: false,
+                usize_ty: true,
+                val: count,
+            },
+        ];
+        let into_other = self.write(init, &other);
+        let into_out = self.write(init, &out);
+        code.push(St::If(is_odd.clone(), into_other, into_out));
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(*i, s.clone());
+        }
+        // Step number `index`: the state read from `from`, the next written to `to`.
+        let step = |d: &mut Self, from: &View, to: &View, index: Ex| -> St {
+            d.env.insert(*acc, Loc::View(from.clone()));
+            d.enter_plain_loop(*i, &iv);
+            let mut b = vec![St::Let {
+                id: iv.clone(),
+                mutable: false,
+                usize_ty: true,
+                val: index,
+            }];
+            b.extend(d.write(body, to));
+            d.loops.pop();
+            St::Block(b)
+        };
+        let first = step(self, &other, &out, Ex::Usize(0));
+        code.push(St::If(is_odd, vec![first], Vec::new()));
+        let at = wadd(wmul(Ex::Var(pair.clone()), Ex::Usize(2)), odd);
+        let there = step(self, &out, &other, at.clone());
+        let back = step(self, &other, &out, wadd(at, Ex::Usize(1)));
+        code.push(St::For {
+            var: pair,
+            n: Ex::Bin(BinOp::Div, Box::new(Ex::Var(steps)), Box::new(Ex::Usize(2))),
+            streams: Vec::new(),
+            body: vec![there, back],
+        });
+        self.frame.truncate(depth);
+        vec![St::Block(code)]
     }
 
     /// Row `k` of the array in `dest`.

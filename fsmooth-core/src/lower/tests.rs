@@ -350,7 +350,7 @@ fn builds_over_sum_folds_take_eight_then_four_rows_at_a_time() {
     // the product share the frame); the loop it falls back to indexes by its own row
     // index, not by a row of the group it gave up.
     let out = expand(
-        "pub fn k(a: [[f64; n]; n], v0: [f64; n], t: usize) -> [f64; n] { ifold(t, v0, |v, s| { let u = matvec(a, v); smul(u, 1.0 / norm(u)) }) }",
+        "pub fn k(a: [[f64; n]; n], v0: [f64; n], t: usize) -> f64 { sum(ifold(t, v0, |v, s| { let u = matvec(a, v); smul(u, 1.0 / norm(u)) })) }",
     );
     assert!(!out.contains("let __nb"), "{out}");
     let group_row = out
@@ -383,13 +383,29 @@ fn unproven_indexes_are_checked() {
 #[test]
 fn ifold_accumulator_takes_two_buffers() {
     let out =
-        expand("pub fn k(v: [f64; n], t: usize) -> [f64; n] { ifold(t, v, |s, i| smul(s, 2.0)) }");
+        expand("pub fn k(v: [f64; n], t: usize) -> f64 { sum(ifold(t, v, |s, i| smul(s, 2.0))) }");
     assert!(out.contains("swap"), "{out}");
     assert!(
         out.contains("scratch_len (n : usize , t : usize) -> usize { n + n")
             || out.contains("saturating_add (n , n)"),
         "{out}"
     );
+}
+
+#[test]
+fn an_ifold_into_the_output_iterates_in_it_and_one_buffer() {
+    // The steps write the output and one buffer in turn: no swap, no final copy, n slots.
+    let out =
+        expand("pub fn k(v: [f64; n], t: usize) -> [f64; n] { ifold(t, v, |s, i| smul(s, 2.0)) }");
+    assert!(!out.contains("swap"), "{out}");
+    assert!(
+        out.contains("pub const fn scratch_len (n : usize) -> usize { n }"),
+        "{out}"
+    );
+    // Each step reads one buffer and writes the other: the step into the output reads the
+    // frame as a stream.
+    assert!(out.contains("out . get_mut"), "{out}");
+    assert!(out.contains("scratch . get (0usize .. n)"), "{out}");
 }
 
 #[test]

@@ -25,7 +25,6 @@ pub fn smooth(
     let d: usize = d;
     let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
     let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;
-    let __z1: usize = ::fsmooth::__rt::add(d, d, "d + d")?;
     if x.len() != __z0 {
         return ::core::result::Result::Err(::fsmooth::Error::Shape {
             arg: "x",
@@ -40,56 +39,129 @@ pub fn smooth(
             found: out.len(),
         });
     }
-    let scratch: &mut [f64] = region.frame(__z1)?;
+    let scratch: &mut [f64] = region.frame(d)?;
     {
-        {
-            if let (Some(__d), Some(__s)) = (
-                scratch.get_mut(0usize..d),
-                x
-                    .get(
-                        (::fsmooth::__rt::check(0usize, t)?)
-                            .wrapping_mul(
-                                d,
-                            )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                            .wrapping_add(d),
-                    ),
-            ) {
-                for (__x, __y) in __d.iter_mut().zip(__s) {
-                    *__x = *__y;
+        let __steps_3: usize = t;
+        if ((__steps_3 % 2usize) == 1usize) {
+            {
+                if let (Some(__d), Some(__s)) = (
+                    scratch.get_mut(0usize..d),
+                    x
+                        .get(
+                            (::fsmooth::__rt::check(0usize, t)?)
+                                .wrapping_mul(
+                                    d,
+                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                .wrapping_add(d),
+                        ),
+                ) {
+                    for (__x, __y) in __d.iter_mut().zip(__s) {
+                        *__x = *__y;
+                    }
+                }
+            }
+        } else {
+            {
+                if let (Some(__d), Some(__s)) = (
+                    out.get_mut(0usize..d),
+                    x
+                        .get(
+                            (::fsmooth::__rt::check(0usize, t)?)
+                                .wrapping_mul(
+                                    d,
+                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                .wrapping_add(d),
+                        ),
+                ) {
+                    for (__x, __y) in __d.iter_mut().zip(__s) {
+                        *__x = *__y;
+                    }
                 }
             }
         }
-        let mut __cur_3: usize = 0usize;
-        let mut __nxt_3: usize = d;
-        if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
-            for (i_4, __ri_4_0) in (0..t).zip(::fsmooth::__rt::rows(__ri_4_0, d)) {
+        if ((__steps_3 % 2usize) == 1usize) {
+            {
+                let i_4: usize = 0usize;
                 {
                     let s_6 = (1f64 - alpha);
-                    if let (::core::option::Option::Some(__e13_1),) = (
-                        __ri_4_0.get(0usize..d),
-                    ) {
-                        for (i_13, __e13_1) in (0..d).zip(__e13_1.iter()) {
-                            let __v = ((::fsmooth::__rt::ld(
-                                scratch,
-                                (__cur_3).wrapping_add(i_13),
-                            ) * s_6) + ((*__e13_1) * alpha));
-                            ::fsmooth::__rt::st(
-                                scratch,
-                                (__nxt_3).wrapping_add(i_13),
-                                __v,
-                            );
+                    if let Some(__d) = out.get_mut(..d) {
+                        let __d = __d.iter_mut();
+                        if let (
+                            ::core::option::Option::Some(__e13_0),
+                            ::core::option::Option::Some(__e13_1),
+                        ) = (
+                            scratch.get(0usize..d),
+                            x
+                                .get(
+                                    (i_4)
+                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                ),
+                        ) {
+                            for ((__slot, __e13_0), __e13_1) in (__d)
+                                .zip(__e13_0.iter())
+                                .zip(__e13_1.iter())
+                            {
+                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
+                            }
                         }
                     }
                 }
-                ::core::mem::swap(&mut __cur_3, &mut __nxt_3);
             }
-        }
-        if let (Some(__d), Some(__s)) = (
-            out.get_mut(0usize..d),
-            scratch.get(__cur_3..(__cur_3).wrapping_add(d)),
-        ) {
-            for (__x, __y) in __d.iter_mut().zip(__s) {
-                *__x = *__y;
+        } else {}
+        for __pair_3 in 0..(__steps_3 / 2usize) {
+            {
+                let i_4: usize = ((__pair_3).wrapping_mul(2usize))
+                    .wrapping_add((__steps_3 % 2usize));
+                {
+                    let s_6 = (1f64 - alpha);
+                    if let Some(__d) = scratch.get_mut(..d) {
+                        let __d = __d.iter_mut();
+                        if let (::core::option::Option::Some(__e13_0),) = (
+                            x
+                                .get(
+                                    (i_4)
+                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                ),
+                        ) {
+                            for ((i_13, __slot), __e13_0) in (0..d)
+                                .zip(__d)
+                                .zip(__e13_0.iter())
+                            {
+                                *__slot = ((::fsmooth::__rt::ld(out, i_13) * s_6)
+                                    + ((*__e13_0) * alpha));
+                            }
+                        }
+                    }
+                }
+            }
+            {
+                let i_4: usize = (((__pair_3).wrapping_mul(2usize))
+                    .wrapping_add((__steps_3 % 2usize)))
+                    .wrapping_add(1usize);
+                {
+                    let s_6 = (1f64 - alpha);
+                    if let Some(__d) = out.get_mut(..d) {
+                        let __d = __d.iter_mut();
+                        if let (
+                            ::core::option::Option::Some(__e13_0),
+                            ::core::option::Option::Some(__e13_1),
+                        ) = (
+                            scratch.get(0usize..d),
+                            x
+                                .get(
+                                    (i_4)
+                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                ),
+                        ) {
+                            for ((__slot, __e13_0), __e13_1) in (__d)
+                                .zip(__e13_0.iter())
+                                .zip(__e13_1.iter())
+                            {
+                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -101,7 +173,7 @@ pub mod smooth {
     ///f64 scratch slots a call of `smooth` needs (a `Region::from_slab` of this length suffices).
     #[allow(unused)]
     pub const fn scratch_len(d: usize, t: usize) -> usize {
-        usize::saturating_add(d, d)
+        d
     }
     ///Length of `smooth`'s `out`.
     #[allow(unused)]

@@ -286,3 +286,77 @@ fn folds_that_add_to_an_array_give_the_fold_s_sums_to_the_bit() {
     in_place::histogram(&mut got, m, &w, &bin, &mut Region::new()).unwrap();
     assert_eq!(got, want);
 }
+
+mod stencils {
+    fsmooth::fsmooth! {
+        /// Fixed ends.
+        pub fn fixed(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == 0 || i == n - 1 { a[i] } else { (a[i - 1] + a[i] + a[i + 1]) / 3.0 })
+        }
+        /// Two steps at the start, one at the end, written with `<` and `>=`.
+        pub fn wide(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i < 2 || i >= n - 1 { -a[i] } else { a[i - 2] * a[i + 1] })
+        }
+        /// The interior in the `then` branch, through `!`. (Not peeled: `n - 2` would fail
+        /// for n = 1, where the test never reaches it, so the test stays in every step.)
+        pub fn inside(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if !(i == 0 || n - 2 <= i) { a[i - 1] + a[i + 1] } else { 0.5 })
+        }
+        /// Sweeps of `fixed`, the state in the output and one buffer.
+        pub fn sweeps(a0: [f64; n], steps: usize) -> [f64; n] {
+            ifold(steps, a0, |a, _t| build(n, |i| {
+                if i == 0 || i == n - 1 { a[i] } else { (a[i - 1] + a[i] + a[i + 1]) / 3.0 }
+            }))
+        }
+    }
+}
+
+#[test]
+fn stencils_peeled_at_their_ends_give_every_element_for_every_length() {
+    type Kernel = fn(&mut [f64], &[f64], &mut Region) -> Result<(), Error>;
+    type Element = fn(&[f64], usize) -> f64;
+    let by_hand: [(Kernel, Element); 3] = [
+        (stencils::fixed, |a, i| {
+            let n = a.len();
+            if i == 0 || i == n - 1 {
+                a[i]
+            } else {
+                (a[i - 1] + a[i] + a[i + 1]) / 3.0
+            }
+        }),
+        (stencils::wide, |a, i| {
+            let n = a.len();
+            if i < 2 || i + 1 >= n {
+                -a[i]
+            } else {
+                a[i - 2] * a[i + 1]
+            }
+        }),
+        (stencils::inside, |a, i| {
+            let n = a.len();
+            if !(i == 0 || n < 2 || n - 2 <= i) {
+                a[i - 1] + a[i + 1]
+            } else {
+                0.5
+            }
+        }),
+    ];
+    for n in 0..9 {
+        let a: Vec<f64> = (0..n).map(|i| 1.5 + i as f64 * 0.25).collect();
+        for (k, (kernel, elem)) in by_hand.iter().enumerate() {
+            let mut out = vec![f64::NAN; n];
+            kernel(&mut out, &a, &mut Region::new()).unwrap();
+            let want: Vec<f64> = (0..n).map(|i| elem(&a, i)).collect();
+            assert_eq!(out, want, "kernel {k}, n = {n}");
+        }
+        for steps in 0..4 {
+            let mut want = a.clone();
+            for _ in 0..steps {
+                want = (0..n).map(|i| by_hand[0].1(&want, i)).collect();
+            }
+            let mut out = vec![f64::NAN; n];
+            stencils::sweeps(&mut out, &a, steps, &mut Region::new()).unwrap();
+            assert_eq!(out, want, "sweeps, n = {n}, steps = {steps}");
+        }
+    }
+}

@@ -312,6 +312,9 @@ impl<'k> Dps<'k> {
                         BinOp::Sub if self.no_underflow(a, b) => {
                             return Ex::Wrap(Wrap::Sub, x, y);
                         }
+                        BinOp::Add if self.below_a_loop_bound(e) => {
+                            return Ex::Wrap(Wrap::Add, x, y);
+                        }
                         BinOp::Div | BinOp::Rem if nonzero => return Ex::Bin(*op, x, y),
                         _ => {}
                     }
@@ -521,6 +524,9 @@ impl<'k> Dps<'k> {
                     }]
                 } else {
                     if let Some(code) = self.jam(n, *i, body, dest) {
+                        return code;
+                    }
+                    if let Some(code) = self.peeled(n, *i, body, dest) {
                         return code;
                     }
                     let depth = self.frame.depth();
@@ -748,6 +754,14 @@ impl<'k> Dps<'k> {
         });
         self.frame.truncate(depth);
         vec![St::Block(code)]
+    }
+
+    /// A loop index of the translation's own (a peeled interior's), numbered past the
+    /// kernel's variables.
+    pub(super) fn fresh_index(&mut self) -> VarId {
+        self.temps += 1;
+        let past = self.kernel.var_names.len() + (1 << 20) + self.temps;
+        VarId::try_from(past).unwrap_or(VarId::MAX)
     }
 
     /// Row `k` of the array in `dest`.

@@ -10,7 +10,8 @@
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `accumulate`: folds that add to an array state, in place;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
-//! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature).
+//! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature);
+//! - `peel`: a build branching on its index at its ends split into ends and interior.
 //!
 //! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
 //! sizes bound from lengths, every length checked, the frame taken, then the body.
@@ -23,6 +24,7 @@ pub mod dps;
 mod entry;
 mod gathers;
 mod parallel;
+mod peel;
 pub mod storage;
 mod streams;
 #[cfg(test)]

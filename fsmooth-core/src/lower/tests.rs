@@ -82,13 +82,24 @@ fn a_branch_knows_its_condition() {
     );
     assert!(out.contains(":: sub (i"), "{out}");
     // A load proven by the branch alone is no stream: a stream cuts its row for the whole
-    // loop, and `a[1..n + 1]` does not exist.
+    // loop, and `a[1..n + 1]` does not exist. (With a test of something else than `i` the
+    // build is not peeled.)
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i == n - 1 || a[0] > 1.0 { a[i] } else { a[i + 1] })
+        }",
+    );
+    assert!(!out.contains("a . get (1usize"), "{out}");
+    // Peeled, the interior `0..n - 1` streams `a[i + 1]` from `a[1..n]`.
     let out = expand(
         "pub fn k(a: [f64; n]) -> [f64; n] {
             build(n, |i| if i == n - 1 { a[i] } else { a[i + 1] })
         }",
     );
-    assert!(!out.contains("a . get (1usize"), "{out}");
+    assert!(
+        out.contains("a . get (1usize .. (1usize) . wrapping_add (__mid"),
+        "{out}"
+    );
     // A bound that is not the loop's last index tells nothing of `i + 1`.
     let out = expand(
         "pub fn k(a: [f64; n]) -> [f64; n] {
@@ -96,6 +107,35 @@ fn a_branch_knows_its_condition() {
         }",
     );
     assert!(out.contains(":: check ("), "{out}");
+}
+
+#[test]
+fn a_build_branching_at_its_ends_is_peeled() {
+    // Fixed ends: the first and last steps whole, the interior the `else` alone with its
+    // loads as streams (but `a[i - 1]`, which is `a[j]`, a plain load LLVM needs no check
+    // for) and no test.
+    let src = "pub fn k(a: [f64; n]) -> [f64; n] {
+        build(n, |i| if i == 0 || i == n - 1 { a[i] } else { a[i - 1] + a[i] + a[i + 1] })
+    }";
+    let out = expand(src);
+    assert!(out.contains("let __mid"), "{out}");
+    for start in ["1usize", "2usize"] {
+        assert!(
+            out.contains(&format!(
+                "a . get ({start} .. ({start}) . wrapping_add (__mid"
+            )),
+            "{out}"
+        );
+    }
+    // Not when a test reads something else, or a point inside the range is excluded.
+    for src in [
+        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || a[i] > 0.0 { a[i] } else { 2.0 * a[i] }) }",
+        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || i == 5 { a[i] } else { 2.0 * a[i] }) }",
+        // `n - 2` fails for n = 1, where `i == 0` short-circuits it: the interior would skip it.
+        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || i >= n - 2 { a[i] } else { 2.0 * a[i] }) }",
+    ] {
+        assert!(!expand(src).contains("let __mid"), "{src}");
+    }
 }
 
 #[test]

@@ -18,7 +18,9 @@ use workloads::{Variant, Workload, each_workload, repeat, results};
 fn calls<W: Workload>() -> u64 {
     match W::GROUP {
         "ba_reproj" | "ba_obs" | "ba_obs_random" | "gmm_d10_K5" => 3,
-        "gmm_grad_d2_K5" | "gmm_grad_d10_K5" | "ba_jacobian" => 1,
+        "gmm_grad_d2_K5" | "gmm_grad_d10_K5" | "gmm_grad_d20_K5" | "gmm_d20_K5" | "ba_jacobian" => {
+            1
+        }
         "hand_c100" => 100,
         "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
         "layer_softmax" | "matchain_16" => 200,

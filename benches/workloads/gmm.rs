@@ -238,17 +238,18 @@ pub fn gmm_naive(inp: &GmmInput, constant: f64) -> f64 {
 
 // ---- workload -----------------------------------------------------------------------------
 
-/// ADBench's `gmm_dD_K5` file (D = 2 or 10), parsed.
+/// ADBench's `gmm_dD_K5` file (D = 2, 10 or 20), parsed.
 pub fn gmm_input(d: usize) -> GmmInput {
     let text = match d {
         2 => fsmooth_testdata::GMM_D2_K5,
         10 => fsmooth_testdata::GMM_D10_K5,
+        20 => fsmooth_testdata::GMM_D20_K5,
         _ => unreachable!("no gmm_d{d}_K5 workload"),
     };
     parse_gmm(text).unwrap()
 }
 
-/// The GMM objective on `gmm_dD_K5` (D = 2 or 10).
+/// The GMM objective on `gmm_dD_K5` (D = 2, 10 or 20).
 pub struct Gmm<const D: usize> {
     inp: GmmInput,
     constant: f64,
@@ -268,11 +269,15 @@ impl<const D: usize> Gmm<D> {
 }
 
 impl<const D: usize> Workload for Gmm<D> {
-    const GROUP: &'static str = if D == 2 { "gmm_d2_K5" } else { "gmm_d10_K5" };
-    const SIZE: &'static str = if D == 2 {
-        "d = 2, K = 5, n = 1,000"
-    } else {
-        "d = 10, K = 5, n = 1,000"
+    const GROUP: &'static str = match D {
+        2 => "gmm_d2_K5",
+        10 => "gmm_d10_K5",
+        _ => "gmm_d20_K5",
+    };
+    const SIZE: &'static str = match D {
+        2 => "d = 2, K = 5, n = 1,000",
+        10 => "d = 10, K = 5, n = 1,000",
+        _ => "d = 20, K = 5, n = 1,000",
     };
     const NALGEBRA: &'static str = "dynamic";
 

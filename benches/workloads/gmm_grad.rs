@@ -1,4 +1,5 @@
-//! Derivatives (issue 20): the GMM objective's gradient on `gmm_d2_K5` and `gmm_d10_K5`, and
+//! Derivatives (issue 20): the GMM objective's gradient on `gmm_d2_K5`, `gmm_d10_K5` and
+//! `gmm_d20_K5`, and
 //! bundle adjustment's Jacobian over `ba1`. The figure AD papers report is their cost over
 //! the objective's (the `gmm_dD_K5` and `ba_obs` workloads' fsmooth rows).
 
@@ -8,7 +9,7 @@ use fsmooth::Region;
 use fsmooth_testdata::{GmmInput, reference};
 use std::hint::black_box;
 
-/// The gradient of the GMM objective on `gmm_dD_K5` (D = 2 or 10), fsmooth only.
+/// The gradient of the GMM objective on `gmm_dD_K5` (D = 2, 10 or 20), fsmooth only.
 pub struct GmmGrad<const D: usize> {
     inp: GmmInput,
     constant: f64,
@@ -18,15 +19,15 @@ pub struct GmmGrad<const D: usize> {
 }
 
 impl<const D: usize> Workload for GmmGrad<D> {
-    const GROUP: &'static str = if D == 2 {
-        "gmm_grad_d2_K5"
-    } else {
-        "gmm_grad_d10_K5"
+    const GROUP: &'static str = match D {
+        2 => "gmm_grad_d2_K5",
+        10 => "gmm_grad_d10_K5",
+        _ => "gmm_grad_d20_K5",
     };
-    const SIZE: &'static str = if D == 2 {
-        "d = 2, K = 5, n = 1,000"
-    } else {
-        "d = 10, K = 5, n = 1,000"
+    const SIZE: &'static str = match D {
+        2 => "d = 2, K = 5, n = 1,000",
+        10 => "d = 10, K = 5, n = 1,000",
+        _ => "d = 20, K = 5, n = 1,000",
     };
     const NALGEBRA: &'static str = "dynamic";
 

@@ -243,8 +243,10 @@ macro_rules! each_workload {
         $f::<$crate::workloads::hand::Hand<true>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<2>>($($arg),*);
         $f::<$crate::workloads::gmm::Gmm<10>>($($arg),*);
+        $f::<$crate::workloads::gmm::Gmm<20>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<2>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::GmmGrad<10>>($($arg),*);
+        $f::<$crate::workloads::gmm_grad::GmmGrad<20>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::BaJacobian<false>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::BaJacobian<true>>($($arg),*);
         $f::<$crate::workloads::gmm_grad::HandJacobian>($($arg),*);

@@ -308,12 +308,7 @@ impl ToTokens for St {
                 body,
                 frame,
             } => {
-                let t = format_ident!("{}", elem.name());
-                let (frame, own) = if *frame {
-                    (quote!(&*scratch), quote!(scratch))
-                } else {
-                    (quote!(&[]), quote!(_))
-                };
+                let (t, frame, own) = chunked(*elem, *frame);
                 let add = if *acc_left {
                     quote!(#acc = #acc + __total;)
                 } else {
@@ -349,12 +344,7 @@ impl ToTokens for St {
                 body,
                 frame,
             } => {
-                let t = format_ident!("{}", elem.name());
-                let (frame, own) = if *frame {
-                    (quote!(&*scratch), quote!(scratch))
-                } else {
-                    (quote!(&[]), quote!(_))
-                };
+                let (t, frame, own) = chunked(*elem, *frame);
                 let from = off.clone().unwrap_or(Ex::Usize(0));
                 let mut chunk_body = body.clone();
                 let first = Ex::Var(format_ident!("__first"));
@@ -467,6 +457,18 @@ impl ToTokens for St {
                 (None, _) => quote!(let _ = region;),
             },
         })
+    }
+}
+
+/// What a parallel loop's chunks need printed: the element type's name, the frame each chunk
+/// copies (`&*scratch`, or nothing when the body does not use it), and the name the chunk's
+/// copy is bound to.
+fn chunked(elem: Scalar, frame: bool) -> (Ident, TokenStream, TokenStream) {
+    let t = format_ident!("{}", elem.name());
+    if frame {
+        (t, quote!(&*scratch), quote!(scratch))
+    } else {
+        (t, quote!(&[]), quote!(_))
     }
 }
 

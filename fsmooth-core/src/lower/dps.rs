@@ -177,6 +177,10 @@ pub struct Dps<'k> {
     pub views: bool,
     /// Run top-level sums of many steps in parallel ([`crate::lower::Lowering::parallel`]).
     pub parallel: bool,
+    /// The outputs may be read as streams: set while translating a step of an `ifold` that
+    /// reads its state from an output and writes the frame ([`Dps::iterate_in_output`]), so
+    /// that nothing holds an output mutably.
+    pub(super) outputs_read_only: bool,
 }
 
 impl<'k> Dps<'k> {
@@ -220,6 +224,7 @@ impl<'k> Dps<'k> {
             jam: false,
             views: true,
             parallel: false,
+            outputs_read_only: false,
         }
     }
 
@@ -697,6 +702,7 @@ impl<'k> Dps<'k> {
                 first: true,
             },
         );
+        let other_base = other.base.clone();
         let out = View {
             dims: dims.clone(),
             ..dest.clone()
@@ -737,7 +743,10 @@ impl<'k> Dps<'k> {
                 usize_ty: true,
                 val: index,
             }];
+            // A step into the frame writes no output: it may stream the state from one.
+            let was = std::mem::replace(&mut d.outputs_read_only, to.base == other_base);
             b.extend(d.write(body, to));
+            d.outputs_read_only = was;
             d.loops.pop();
             St::Block(b)
         };

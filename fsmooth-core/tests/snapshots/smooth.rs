@@ -116,19 +116,22 @@ pub fn smooth(
                     let s_6 = (1f64 - alpha);
                     if let Some(__d) = scratch.get_mut(..d) {
                         let __d = __d.iter_mut();
-                        if let (::core::option::Option::Some(__e13_0),) = (
+                        if let (
+                            ::core::option::Option::Some(__e13_0),
+                            ::core::option::Option::Some(__e13_1),
+                        ) = (
+                            out.get(0usize..d),
                             x
                                 .get(
                                     (i_4)
                                         .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
                                 ),
                         ) {
-                            for ((i_13, __slot), __e13_0) in (0..d)
-                                .zip(__d)
+                            for ((__slot, __e13_0), __e13_1) in (__d)
                                 .zip(__e13_0.iter())
+                                .zip(__e13_1.iter())
                             {
-                                *__slot = ((::fsmooth::__rt::ld(out, i_13) * s_6)
-                                    + ((*__e13_0) * alpha));
+                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
                             }
                         }
                     }

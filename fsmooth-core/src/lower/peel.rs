@@ -1,5 +1,6 @@
 //! Peeling the ends of a `build` whose element branches on its index against constants and
-//! sizes (a stencil's fixed or clamped border: `if i == 0 || i == n - 1 { .. } else { .. }`):
+//! sizes (a stencil's fixed border: `if i == 0 || i == n - 1 { .. } else { .. }`; a border
+//! written with `clamp` or `min`/`max` is not an `if`, and is not peeled):
 //! the index range is split into the first steps, an interior where the condition is known,
 //! and the last steps. The interior runs the one branch with nothing to test, its loads
 //! proven over the whole interior, so they are streams and the loop can vectorise.

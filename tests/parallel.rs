@@ -51,6 +51,12 @@ fsmooth! {
         ifold(n, 0.0, |acc, i| acc + x[at[i]] * x[at[i]])
     }
 
+    /// A sum reading a table in the frame (`p` slots: the running sums of `w`).
+    pub fn weighted(x: [f64; n], w: [f64; p]) -> f64 {
+        let s = scan(p, 0.0, |a, j| a + w[j]);
+        ifold(n, 0.0, |acc, i| acc + x[i] * s[i % p])
+    }
+
     /// A row per point, each from an array in the frame.
     pub fn rows(x: [[f64; d]; n], w: [f64; d]) -> [[f64; 2]; n] {
         build(n, |i| {
@@ -236,4 +242,44 @@ fn a_large_build_s_bad_index_is_the_first_in_order() {
     let mut out = vec![0.0; 9_000];
     picked(&mut out, &x, &at, &mut Region::new()).unwrap();
     assert!(out.iter().all(|v| *v == 0.5f64.exp()));
+}
+
+#[test]
+fn a_sum_whose_frame_is_larger_than_a_chunk_runs_in_order() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 20_000;
+    let x: Vec<f64> = (0..n).map(|i| ((i * 31) % 97) as f64 / 97.0).collect();
+    for p in [10, 2_000] {
+        let w: Vec<f64> = (0..p).map(|j| j as f64 / p as f64 - 0.5).collect();
+        assert!(
+            weighted::scratch_len(n, p) >= p,
+            "the table is in the frame"
+        );
+        let sums: Vec<f64> = w
+            .iter()
+            .scan(0.0, |a, v| {
+                *a += v;
+                Some(*a)
+            })
+            .collect();
+        let term = |i: usize| x[i] * sums[i % p];
+        let want = if p <= 1024 {
+            // Chunks of 1,024 in their tree.
+            fn tree(t: &dyn Fn(usize) -> f64, n: usize, a: usize, b: usize) -> f64 {
+                if b - a == 1 {
+                    return (a * 1024..(b * 1024).min(n)).fold(-0.0, |s, i| s + t(i));
+                }
+                let mid = a + (b - a) / 2;
+                tree(t, n, a, mid) + tree(t, n, mid, b)
+            }
+            0.0 + tree(&term, n, 0, n.div_ceil(1024))
+        } else {
+            // Each chunk would copy 2,000 slots: in order.
+            (0..n).fold(0.0, |s, i| s + term(i))
+        };
+        for threads in [1, 2] {
+            let got = on_threads(threads, || weighted(&x, &w, &mut Region::new()).unwrap());
+            assert_eq!(got.to_bits(), want.to_bits(), "p = {p}, {threads} threads");
+        }
+    }
 }

@@ -323,8 +323,9 @@ pub enum St {
     /// `width` slots of `base` from `off` (`None`: 0), on rayon's pool (the `parallel`
     /// feature; `__rt::par_rows`): chunks of `PAR_CHUNK` steps, each given its part of the
     /// rows and a copy of the frame. The body addresses `base` as the whole buffer; in a chunk
-    /// it is printed rebased to the chunk's part ([`rebase`]). Below `PAR_MIN_STEPS` steps, the
-    /// loop as written: `for var in 0..n { body }`.
+    /// it is printed rebased to the chunk's part ([`rebase`]). Below `PAR_MIN_STEPS` steps, or
+    /// with a frame of more than `PAR_CHUNK` slots, the loop as written: `for var in 0..n {
+    /// body }`.
     ParRows {
         /// The step index.
         var: Ident,

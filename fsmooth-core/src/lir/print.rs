@@ -308,6 +308,7 @@ impl ToTokens for St {
                 body,
                 frame,
             } => {
+                let frame_used = *frame;
                 let (t, frame, own) = chunked(*elem, *frame);
                 let add = if *acc_left {
                     quote!(#acc = #acc + __total;)
@@ -315,9 +316,10 @@ impl ToTokens for St {
                     quote!(#acc = __total + #acc;)
                 };
                 let (chunk, least) = (super::PAR_CHUNK, super::PAR_MIN_STEPS);
+                let small = copies_cheap(frame_used);
                 quote! {
                     let __steps: usize = #n;
-                    if __steps >= #least {
+                    if __steps >= #least #small {
                         let __total: #t = ::fsmooth::__rt::par_sum(
                             __steps,
                             #chunk,
@@ -344,6 +346,7 @@ impl ToTokens for St {
                 body,
                 frame,
             } => {
+                let frame_used = *frame;
                 let (t, frame, own) = chunked(*elem, *frame);
                 let from = off.clone().unwrap_or(Ex::Usize(0));
                 let mut chunk_body = body.clone();
@@ -351,9 +354,10 @@ impl ToTokens for St {
                 // `lower::parallel` printed nothing it could not rebase.
                 super::rebase(&mut chunk_body, base, &first);
                 let (chunk, least) = (super::PAR_CHUNK, super::PAR_MIN_STEPS);
+                let small = copies_cheap(frame_used);
                 quote! {
                     let __steps: usize = #n;
-                    if __steps >= #least {
+                    if __steps >= #least #small {
                         let __width: usize = #width;
                         let __from: usize = #from;
                         let __end = __from.wrapping_add(__steps.wrapping_mul(__width));
@@ -457,6 +461,18 @@ impl ToTokens for St {
                 (None, _) => quote!(let _ = region;),
             },
         })
+    }
+}
+
+/// The test that the frame is small enough to copy for every chunk (at most one slot per step
+/// of a chunk), when the chunks use it: a larger frame would cost more to copy than the chunk
+/// computes, and the loop runs in order instead ([`super::St::ParSum`]).
+fn copies_cheap(frame: bool) -> TokenStream {
+    let chunk = super::PAR_CHUNK;
+    if frame {
+        quote!(&& scratch.len() <= #chunk)
+    } else {
+        TokenStream::new()
     }
 }
 

@@ -124,6 +124,7 @@ pub(super) enum ResolvedSt<'a> {
         var: NameId,
         n: ResolvedEx<'a>,
         body: Vec<ResolvedSt<'a>>,
+        frame: bool,
     },
     Block(Vec<ResolvedSt<'a>>),
     Swap(NameId, NameId),
@@ -412,7 +413,7 @@ impl Resolver {
                 var,
                 n,
                 body,
-                ..
+                frame,
             } => {
                 let n = self.expr(n);
                 let acc = self.ident(acc);
@@ -424,6 +425,7 @@ impl Resolver {
                     var,
                     n,
                     body: self.stmts(body),
+                    frame: *frame,
                 }
             }
             // Each step writes its own row and frame slots no later step reads: in order,

@@ -157,13 +157,14 @@ impl Executor<'_> {
                 var,
                 n,
                 body,
+                frame,
             } => {
                 let sum = Sum {
                     acc: *acc,
                     elem: *elem,
                     var: *var,
                 };
-                self.run_par_sum(sum, *acc_left, n, body)?
+                self.run_par_sum(sum, *acc_left, *frame, n, body)?
             }
             ResolvedSt::Block(b) => self.block(b)?,
             ResolvedSt::Segment {
@@ -527,19 +528,22 @@ impl Executor<'_> {
     /// [`lir::St::ParSum`] as the generated code computes it, one chunk after the other: each
     /// chunk from `-0.0` in a copy of the frame as it was before the sum, the chunks' sums
     /// added in their tree, the frame left as it was, then the total added to the sum's first
-    /// value. Below `PAR_MIN_STEPS` steps, the loop in order.
+    /// value. Below `PAR_MIN_STEPS` steps, or with a frame of more than `PAR_CHUNK` slots
+    /// that the body uses, the loop in order.
     fn run_par_sum(
         &mut self,
         sum: Sum,
         acc_left: bool,
+        uses_frame: bool,
         n: &ResolvedEx,
         body: &[ResolvedSt],
     ) -> Outcome<()> {
         let n = self.eval_usize(n)?;
-        if n < lir::PAR_MIN_STEPS {
+        let frame = scratch_buffer(Scalar::F64);
+        let large = uses_frame && self.buffers[frame].len() > lir::PAR_CHUNK;
+        if n < lir::PAR_MIN_STEPS || large {
             return self.run_range(sum.var, 0, n, body);
         }
-        let frame = scratch_buffer(Scalar::F64);
         let saved = self.buffers[frame].snapshot();
         let first = self.binding(sum.acc)?.value;
         let chunks = n.div_ceil(lir::PAR_CHUNK);

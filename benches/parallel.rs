@@ -51,11 +51,20 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 
 fn gmm_2_5m(c: &mut Criterion) {
     let inp = parse_gmm(fsmooth_testdata::GMM_2_5M_D2_K5).unwrap();
+    gmm_group(c, "gmm_2.5M_d2_K5", &inp);
+    // d = 10: ADBench has no 2.5M file of it here; its 1,000 points repeated 2,500 times.
+    let mut inp = parse_gmm(fsmooth_testdata::GMM_D10_K5).unwrap();
+    inp.x = inp.x.repeat(2_500);
+    inp.n *= 2_500;
+    gmm_group(c, "gmm_2.5M_d10_K5", &inp);
+}
+
+fn gmm_group(c: &mut Criterion, name: &str, inp: &GmmInput) {
     let k = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
-    let all = objective(&inp, k, false);
+    let all = objective(inp, k, false);
     let (one, two) = (pool(1), pool(2));
-    let on_one = one.install(|| objective(&inp, k, false));
-    let on_two = two.install(|| objective(&inp, k, false));
+    let on_one = one.install(|| objective(inp, k, false));
+    let on_two = two.install(|| objective(inp, k, false));
     assert_eq!(
         on_one.to_bits(),
         all.to_bits(),
@@ -66,19 +75,19 @@ fn gmm_2_5m(c: &mut Criterion) {
         all.to_bits(),
         "2 threads vs the global pool"
     );
-    let kept = objective(&inp, k, true);
+    let kept = objective(inp, k, true);
     assert!((kept - all).abs() <= 1e-9 * kept.abs(), "{kept} vs {all}");
-    let mut g = c.benchmark_group("gmm_2.5M_d2_K5");
+    let mut g = c.benchmark_group(name);
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    g.bench_function("in_order", |b| b.iter(|| objective(&inp, k, true)));
+    g.bench_function("in_order", |b| b.iter(|| objective(inp, k, true)));
     g.bench_function("parallel_1_thread", |b| {
-        b.iter(|| one.install(|| objective(&inp, k, false)))
+        b.iter(|| one.install(|| objective(inp, k, false)))
     });
     g.bench_function("parallel_2_threads", |b| {
-        b.iter(|| two.install(|| objective(&inp, k, false)))
+        b.iter(|| two.install(|| objective(inp, k, false)))
     });
     g.bench_function("parallel_global_pool", |b| {
-        b.iter(|| objective(&inp, k, false))
+        b.iter(|| objective(inp, k, false))
     });
     g.finish();
 }

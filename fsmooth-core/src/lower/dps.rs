@@ -384,14 +384,7 @@ impl<'k> Dps<'k> {
                 if let Some(sum) = self.parallel_sum(e) {
                     return sum;
                 }
-                let (nt, it) = (self.scalar(n), self.scalar(init));
-                let (av, iv) = (self.local(*acc), self.local(*i));
-                self.env.insert(*acc, Loc::Scalar(av.clone()));
-                self.env.insert(*i, Loc::Scalar(iv.clone()));
-                // The count may be an enclosing index (`ifold(j, ..)`): it bounds i all the same.
-                if let Some(s) = &n.sym {
-                    self.bounds.insert(*i, s.clone());
-                }
+                let (nt, it, av, iv) = self.fold_header(n, init, *acc, *i);
                 // A triangle's fold (count `j`) takes streams too: one row cut per `j` costs
                 // less than a check per term from a fold of 4.5 terms on average (GMM, d = 10;
                 // docs/BENCHMARKS.md, finding 18).
@@ -763,6 +756,26 @@ impl<'k> Dps<'k> {
         });
         self.frame.truncate(depth);
         vec![St::Block(code)]
+    }
+
+    /// The parts of a scalar `ifold` translated before its loop: its count, its first value,
+    /// and the locals of its state and index (bound in the environment, the index bounded by
+    /// the count, which may be an enclosing index: `ifold(j, ..)`).
+    pub(super) fn fold_header(
+        &mut self,
+        n: &Core,
+        init: &Core,
+        acc: VarId,
+        i: VarId,
+    ) -> (Ex, Ex, Ident, Ident) {
+        let (nt, it) = (self.scalar(n), self.scalar(init));
+        let (av, iv) = (self.local(acc), self.local(i));
+        self.env.insert(acc, Loc::Scalar(av.clone()));
+        self.env.insert(i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(i, s.clone());
+        }
+        (nt, it, av, iv)
     }
 
     /// A loop index of the translation's own (a peeled interior's), numbered past the

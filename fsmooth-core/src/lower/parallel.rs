@@ -30,13 +30,7 @@ impl Dps<'_> {
         if n.sym.as_ref().and_then(|s| s.as_const()).is_some_and(few) {
             return None;
         }
-        let (nt, it) = (self.scalar(n), self.scalar(init));
-        let (av, iv) = (self.local(*acc), self.local(*i));
-        self.env.insert(*acc, Loc::Scalar(av.clone()));
-        self.env.insert(*i, Loc::Scalar(iv.clone()));
-        if let Some(s) = &n.sym {
-            self.bounds.insert(*i, s.clone());
-        }
+        let (nt, it, av, iv) = self.fold_header(n, init, *acc, *i);
         // No streams: a chunk runs `lo..hi`, not the `0..n` a stream's row is cut for.
         self.enter_plain_loop(*i, &iv);
         let step = self.scalar(body);

@@ -8,6 +8,8 @@
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
 //! - `gathers`: elements of index array parameters used as indexes, checked once at entry;
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
+//! - `folds`: array-state folds, double-buffered or iterating in the output, and a scalar
+//!   fold's header;
 //! - `accumulate`: folds that add to an array state, in place;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
 //! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature);
@@ -22,6 +24,7 @@ mod blocking;
 mod bounds;
 pub mod dps;
 mod entry;
+mod folds;
 mod gathers;
 mod parallel;
 mod peel;

@@ -200,6 +200,14 @@ fn let_usize(id: &Ident, val: Ex) -> St {
 }
 
 impl Dps<'_> {
+    /// A loop index of the translation's own (a peeled interior's), numbered past the
+    /// kernel's variables.
+    fn fresh_index(&mut self) -> VarId {
+        self.temps += 1;
+        let past = self.kernel.var_names.len() + (1 << 20) + self.temps;
+        VarId::try_from(past).unwrap_or(VarId::MAX)
+    }
+
     /// Whether `c` is `holds` exactly where the comparisons in it put `i`: a tree of `!`,
     /// `||` (when false) and `&&` (when true) over comparisons of `i` with values free of `i`
     /// that cannot fail (the interior skips the test, so it must not be what fails).

@@ -293,3 +293,32 @@ fn a_parallel_sum_adds_its_chunks_in_their_tree() {
     let seq = (0..few).fold(0.5, |s, i| s + term(i));
     assert_eq!(got.scalars, [Scalar::F64(seq)]);
 }
+
+#[test]
+fn a_parallel_build_writes_every_row_once() {
+    // 5,000 rows of 2 (a `ParRows`): the executor runs the steps in order and checks that
+    // each output slot is written once; the rows are those of the plain loop.
+    let src = "#![fsmooth(parallel = true)]
+    pub fn rows(x: [f64; n]) -> [[f64; 2]; n] {
+        build(n, |i| { let v = build(2, |j| x[i] * (j as f64 + 1.0)); [v[0] + v[1], v[1]] })
+    }";
+    let (f, _) = compile(src, "rows");
+    let mut seen = false;
+    fsmooth_core::lir::walk_sts(&f.body, &mut |n| {
+        seen |= matches!(
+            n,
+            fsmooth_core::lir::Node::St(fsmooth_core::lir::St::ParRows { .. })
+        );
+    });
+    assert!(seen, "a ParRows");
+    let n = 5_000;
+    let x: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+    let got = exec(src, "rows", &[("x", Arg::Array(x.clone()))], &[2 * n])
+        .expect("runs clean")
+        .expect("no error");
+    let want: Vec<f64> = x
+        .iter()
+        .flat_map(|v| [v * 1.0 + v * 2.0, v * 2.0])
+        .collect();
+    assert_eq!(got.arrays, [want]);
+}

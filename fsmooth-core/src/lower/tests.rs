@@ -446,6 +446,8 @@ fn an_ifold_into_the_output_iterates_in_it_and_one_buffer() {
     // frame as a stream.
     assert!(out.contains("out . get_mut"), "{out}");
     assert!(out.contains("scratch . get (0usize .. n)"), "{out}");
+    // And the step into the frame, which writes no output, streams the state from it.
+    assert!(out.contains("out . get (0usize .. n)"), "{out}");
 }
 
 #[test]

@@ -25,7 +25,7 @@ fn calls<W: Workload>() -> u64 {
         "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
         "layer_softmax" | "matchain_16" => 200,
         g if g.ends_with("_1e6") => 3,
-        g if g.ends_with("_1e4") || g == "filter3x3_256" => 20,
+        g if g.ends_with("_1e4") || g == "filter3x3_256" || g == "filter_clamped_256" => 20,
         "concat_1e3" | "jacobi_1e3" => 200,
         _ => 2000,
     }

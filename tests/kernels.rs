@@ -297,10 +297,32 @@ mod stencils {
         pub fn wide(a: [f64; n]) -> [f64; n] {
             build(n, |i| if i < 2 || i >= n - 1 { -a[i] } else { a[i - 2] * a[i + 1] })
         }
-        /// The interior in the `then` branch, through `!`. (Not peeled: `n - 2` would fail
-        /// for n = 1, where the test never reaches it, so the test stays in every step.)
+        /// The interior in the `then` branch, through `!`. (`n - 2` would fail for n = 1, where
+        /// the test never reaches it; the interior runs only for n >= 4, and the ends test it.)
         pub fn inside(a: [f64; n]) -> [f64; n] {
             build(n, |i| if !(i == 0 || n - 2 <= i) { a[i - 1] + a[i + 1] } else { 0.5 })
+        }
+        /// Fixed ends, the interior tested with `&&` and a strict `<` (true up to `n - 2`).
+        pub fn between(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i >= 1 && i < n - 1 { a[i - 1] - a[i + 1] } else { a[i] })
+        }
+        /// A 3 x 3 filter with clamped borders, the clamps written with `max` and `min`.
+        pub fn clamped(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {
+            build(h, |y| build(w, |x| {
+                let y0 = y.max(1) - 1;
+                let y2 = (y + 1).min(h - 1);
+                let x0 = x.max(1) - 1;
+                let x2 = (x + 1).min(w - 1);
+                img[y0][x0] - 2.0 * img[y0][x2] + 3.0 * img[y][x] + 5.0 * img[y2][x0] + 7.0 * img[y2][x2]
+            }))
+        }
+        /// The same weights as a table, the clamps written with `clamp` in folds.
+        pub fn clamped_folds(img: [[f64; w]; h], k: [[f64; 3]; 3], w: usize) -> [[f64; w]; h] {
+            build(h, |y| build(w, |x| {
+                ifold(3, 0.0, |acc, dy| ifold(3, acc, |acc, dx| {
+                    acc + k[dy][dx] * img[(y + dy).clamp(1, h) - 1][(x + dx).clamp(1, w) - 1]
+                }))
+            }))
         }
         /// Sweeps of `fixed`, the state in the output and one buffer.
         pub fn sweeps(a0: [f64; n], steps: usize) -> [f64; n] {
@@ -312,10 +334,44 @@ mod stencils {
 }
 
 #[test]
+fn clamped_filters_peeled_in_both_dimensions_give_every_pixel_for_every_size() {
+    let k = [[1.0, 0.0, -2.0], [0.0, 3.0, 0.0], [5.0, 0.0, 7.0]];
+    for w in 1..7 {
+        for h in 0..7 {
+            let img: Vec<f64> = (0..w * h)
+                .map(|i| 1.0 + (i * i % 11) as f64 * 0.5)
+                .collect();
+            let at = |y: usize, x: usize| img[y * w + x];
+            let mut want = Vec::new();
+            for y in 0..h {
+                let ys = [y.max(1) - 1, y, (y + 1).min(h - 1)];
+                for x in 0..w {
+                    let xs = [x.max(1) - 1, x, (x + 1).min(w - 1)];
+                    let mut s = 0.0;
+                    for (dy, kr) in k.iter().enumerate() {
+                        for (dx, kv) in kr.iter().enumerate() {
+                            s += kv * at(ys[dy], xs[dx]);
+                        }
+                    }
+                    want.push(s);
+                }
+            }
+            let mut out = vec![f64::NAN; w * h];
+            stencils::clamped(&mut out, &img, w, &mut Region::new()).unwrap();
+            assert_eq!(out, want, "w = {w}, h = {h}");
+            let mut out = vec![f64::NAN; w * h];
+            let flat: Vec<f64> = k.iter().flatten().copied().collect();
+            stencils::clamped_folds(&mut out, &img, &flat, w, &mut Region::new()).unwrap();
+            assert_eq!(out, want, "folds: w = {w}, h = {h}");
+        }
+    }
+}
+
+#[test]
 fn stencils_peeled_at_their_ends_give_every_element_for_every_length() {
     type Kernel = fn(&mut [f64], &[f64], &mut Region) -> Result<(), Error>;
     type Element = fn(&[f64], usize) -> f64;
-    let by_hand: [(Kernel, Element); 3] = [
+    let by_hand: [(Kernel, Element); 4] = [
         (stencils::fixed, |a, i| {
             let n = a.len();
             if i == 0 || i == n - 1 {
@@ -338,6 +394,13 @@ fn stencils_peeled_at_their_ends_give_every_element_for_every_length() {
                 a[i - 1] + a[i + 1]
             } else {
                 0.5
+            }
+        }),
+        (stencils::between, |a, i| {
+            if i >= 1 && i + 1 < a.len() {
+                a[i - 1] - a[i + 1]
+            } else {
+                a[i]
             }
         }),
     ];

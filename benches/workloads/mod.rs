@@ -270,6 +270,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::views::Smooth3<1_000_000>>($($arg),*);
         $f::<$crate::workloads::views::Filter3x3>($($arg),*);
         $f::<$crate::workloads::stencils::Jacobi>($($arg),*);
+        $f::<$crate::workloads::stencils::FilterClamped>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

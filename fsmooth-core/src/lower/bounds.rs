@@ -67,61 +67,6 @@ impl Dps<'_> {
         out
     }
 
-    /// The range of loop index `i` where `c` is `holds`, when that is exactly a range: every
-    /// comparison in `c` (see [`Dps::facts`]) holds on all of it, so `c` is `holds` there and
-    /// nowhere else in the loop. `None` when some comparison (`i == 5` false, with 5 inside)
-    /// does not make a range.
-    pub(super) fn narrowed(&self, c: &Core, holds: bool, i: VarId) -> Option<Guard> {
-        let mut facts = Vec::new();
-        self.facts(c, holds, &mut facts);
-        let g = facts
-            .into_iter()
-            .rev()
-            .find(|(v, _)| *v == i)
-            .map(|(_, g)| g)
-            .or_else(|| self.range(i))?;
-        self.within(c, holds, i, &g).then_some(g)
-    }
-
-    /// Whether every comparison of `i` in `c` holds (is `holds`, through `!`, `&&` and `||`)
-    /// for every `i` in `floor..bound` of `g`.
-    fn within(&self, c: &Core, holds: bool, i: VarId, g: &Guard) -> bool {
-        let le = |a: &Size, b: &Size| names_nonneg(&Size::minus(b.clone(), a.clone()));
-        let one = || Size::Lit(1);
-        match &c.kind {
-            Kind::Not(x) => self.within(x, !holds, i, g),
-            Kind::Bin(BinOp::And, x, y, _) if holds => {
-                self.within(x, true, i, g) && self.within(y, true, i, g)
-            }
-            Kind::Bin(BinOp::Or, x, y, _) if !holds => {
-                self.within(x, false, i, g) && self.within(y, false, i, g)
-            }
-            Kind::Bin(op, x, y, _) if x.ty == Type::Usize && op.is_cmp() => {
-                let (e, op) = match (index_var(x), index_var(y)) {
-                    (Some(v), _) if v == i => (y, *op),
-                    (_, Some(v)) if v == i => (x, flipped(*op)),
-                    _ => return false,
-                };
-                let Some(e) = e.sym.clone() else { return false };
-                let last = Size::minus(g.bound.clone(), one());
-                match (op, holds) {
-                    // i != e: e below the range or past it.
-                    (BinOp::Eq, false) | (BinOp::Ne, true) => {
-                        le(&Size::plus(e.clone(), one()), &g.floor) || le(&g.bound, &e)
-                    }
-                    // i < e: bound <= e.
-                    (BinOp::Lt, true) | (BinOp::Ge, false) => le(&g.bound, &e),
-                    (BinOp::Le, true) | (BinOp::Gt, false) => le(&last, &e),
-                    // i >= e: e <= floor.
-                    (BinOp::Ge, true) | (BinOp::Lt, false) => le(&e, &g.floor),
-                    (BinOp::Gt, true) | (BinOp::Le, false) => le(&Size::plus(e, one()), &g.floor),
-                    _ => false,
-                }
-            }
-            _ => false,
-        }
-    }
-
     /// The range of loop index `v` here: its guard's, else `0..` its loop's bound.
     fn range(&self, v: VarId) -> Option<Guard> {
         if let Some(g) = self.guards.get(&v) {
@@ -269,8 +214,9 @@ impl Dps<'_> {
             .is_some_and(|min| self.nonneg_here(&min))
     }
 
-    /// `e` (a `usize` value) is below a loop's bound (a count, so a `usize`) wherever it is
-    /// computed, so it cannot overflow (a peeled interior's `i = j + 1`, below `n`).
+    /// `e` (a `usize` value) is at most a loop's bound (a count, so a `usize`) wherever it is
+    /// computed, so it cannot overflow (a peeled interior's `i = j + 1`, below `n`; `i + 1`
+    /// in a loop over `0..n`, at most `n`).
     pub(super) fn below_a_loop_bound(&self, e: &Core) -> bool {
         let Some(sym) = &e.sym else { return false };
         if !sym.has_loop() {
@@ -282,7 +228,7 @@ impl Dps<'_> {
                 return false;
             }
             tried.push(b);
-            self.proven(&e.sym, &Size::Lit(1), b)
+            self.proven(&e.sym, &Size::Lit(0), b)
         })
     }
 
@@ -306,11 +252,22 @@ impl Dps<'_> {
     /// first, each replaced by `bound - 1` or `0` as the sign of its coefficient says (a
     /// bound may mention an outer index, which is then replaced in turn). `None` when a
     /// sign is mixed, an index appears squared, or a needed bound is unknown.
-    fn extreme(&self, s: &Size, upper: bool) -> Option<Size> {
+    pub(super) fn extreme(&self, s: &Size, upper: bool) -> Option<Size> {
         self.extreme_in(s, upper, &[], 0)
     }
 
-    /// [`Dps::extreme`] with some loop bounds replaced (`over`). An index that appears
+    /// [`Dps::extreme`] where `s` also reads the indexes of loops not yet entered, with their
+    /// counts (`inner`, outermost first).
+    pub(super) fn extreme_within(
+        &self,
+        s: &Size,
+        upper: bool,
+        inner: &[(VarId, Size)],
+    ) -> Option<Size> {
+        self.extreme_in(s, upper, inner, 0)
+    }
+
+    /// [`Dps::extreme`] with some loop bounds replaced or added (`over`, innermost last). An index that appears
     /// squared, or with mixed signs, is handled when `s` is monotone in it: when the forward
     /// difference `s(v + 1) - s(v)` keeps one sign over `0 <= v < bound - 1`, the extreme
     /// is at an end. That proves the triangle index `c * (2 * d - c - 1) / 2` of a packed
@@ -334,8 +291,14 @@ impl Dps<'_> {
                 .get(&v)
                 .map_or(Size::Lit(0), |g| g.floor.clone())
         };
-        // Innermost by nesting (an inlined helper's loop may have the smaller id).
-        let nesting = |v: VarId| self.loops.iter().rposition(|c| c.var == v);
+        // Innermost by nesting (an inlined helper's loop may have the smaller id); a loop of
+        // `over` is inside every entered one.
+        let nesting = |v: VarId| {
+            over.iter()
+                .rposition(|(w, _)| *w == v)
+                .map(|p| self.loops.len() + p)
+                .or_else(|| self.loops.iter().rposition(|c| c.var == v))
+        };
         let mut s = s.clone();
         for _ in 0..32 {
             let p = s.poly();

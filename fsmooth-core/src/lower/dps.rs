@@ -508,6 +508,9 @@ impl<'k> Dps<'k> {
                 self.env.insert(*i, Loc::Scalar(iv.clone()));
                 self.bounds.insert(*i, n.clone());
                 if body.ty.is_arr() {
+                    if let Some(code) = self.peeled(n, *i, body, dest) {
+                        return code;
+                    }
                     let row = self.row_of(dest, Ex::Var(iv.clone()));
                     let depth = self.frame.depth();
                     self.enter_plain_loop(*i, &iv);

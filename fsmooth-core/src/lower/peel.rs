@@ -1,34 +1,55 @@
-//! Peeling the ends of a `build` whose element branches on its index against constants and
-//! sizes (a stencil's fixed border: `if i == 0 || i == n - 1 { .. } else { .. }`; a border
-//! written with `clamp` or `min`/`max` is not an `if`, and is not peeled):
-//! the index range is split into the first steps, an interior where the condition is known,
-//! and the last steps. The interior runs the one branch with nothing to test, its loads
-//! proven over the whole interior, so they are streams and the loop can vectorise.
+//! Peeling the ends of a `build` whose element tests its index against constants and sizes:
+//! a stencil's fixed border (`if i == 0 || i == n - 1 { .. } else { .. }`) or clamped one
+//! (`i.max(1) - 1`, `(i + 1).min(n - 1)`, `clamp`, which the checker writes as `if`s). The
+//! index range is split into the first steps, an interior where every such test is known, and
+//! the last steps. The interior runs with the tests decided: no branch, its loads proven over
+//! the whole interior, so they are streams and the loop can vectorise. An element that is an
+//! array (an image row) is peeled the same way, its rows written whole at the ends.
 
 use crate::front::ast::BinOp;
 use crate::front::size::{Size, names_nonneg};
 use crate::lir::{Ex, St, Wrap, plus, wadd};
+use crate::lower::bounds::Guard;
 use crate::lower::dps::{Dps, Loc, View, fill};
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Type, VarId, usize_sym};
 use crate::middle::simplify::subst_index;
 use proc_macro2::Ident;
 use quote::format_ident;
+use std::collections::HashMap;
+
+/// Steps peeled at either end at most: enough for a 9-point stencil's border.
+const MAX_PEEL: usize = 4;
 
 /// The interior of a peeled loop: `c0 <= i < n - k`.
-struct Interior<'a> {
+struct Interior {
     /// Steps before it.
     c0: usize,
     /// Steps after it.
     k: usize,
-    /// The branch it runs.
-    branch: &'a Core,
+    /// The element with every test of the index decided for the interior.
+    inside: Core,
+}
+
+/// What deciding the tests of one interior found.
+#[derive(Default)]
+struct Decisions {
+    /// `if`s replaced by the branch they take.
+    decided: usize,
+    /// `if`s testing the index that the interior does not decide.
+    stuck: usize,
+    /// Symbolic values of the `usize` `let`s seen, once known.
+    lets: HashMap<VarId, Size>,
+    /// The tests `bool` `let`s hold (`let t = 1 < a; if t { a } else { 1 }`, as common
+    /// subexpressions leave a `max`).
+    tests: HashMap<VarId, Core>,
+    /// The counts of the loops inside the element around the node being decided.
+    inner: Vec<(VarId, Size)>,
 }
 
 impl Dps<'_> {
-    /// `build(n, |i| if c { a } else { b })` into `dest` as three loops: the first `c0` steps
-    /// and the last `k` with the whole element, the interior `c0..n - k` with the branch `c`
-    /// decides there, when `c` compares `i` with sizes only and its value on that interior is
-    /// known. `None` otherwise, or when there is nothing to peel.
+    /// `build(n, |i| e)` into `dest` as three loops: the first `c0` steps and the last `k`
+    /// with the whole element, the interior `c0..n - k` with every test of `i` in `e`
+    /// decided. `None` when `e` tests `i` in a way no interior decides, or tests nothing.
     pub(super) fn peeled(
         &mut self,
         n: &Size,
@@ -36,22 +57,16 @@ impl Dps<'_> {
         body: &Core,
         dest: &View,
     ) -> Option<Vec<St>> {
-        let Kind::If(c, a, b) = &body.kind else {
-            return None;
-        };
-        if !body.ty.is_float() {
+        if !(body.ty.is_float() || body.ty.is_arr()) || !tests_index(body, i) {
             return None;
         }
-        // The condition is tested inside the loop over i, which then runs: `n - 1` there
+        // The tests are decided inside the loop over i, which then runs: `n - 1` there
         // cannot underflow.
         let iv = self.local(i);
         self.enter_plain_loop(i, &iv);
-        let inside = [(false, &**b), (true, &**a)]
-            .into_iter()
-            .find_map(|(holds, branch)| self.interior(c, holds, i, n, branch));
+        let inside = self.interior(n, i, body);
         self.loops.pop();
-        let inside = inside?;
-        let Interior { c0, k, branch } = inside;
+        let Interior { c0, k, inside } = inside?;
         let nt = self.sizes.get(n);
         self.env.insert(i, Loc::Scalar(iv.clone()));
         self.bounds.insert(i, n.clone());
@@ -87,48 +102,63 @@ impl Dps<'_> {
         ];
         // The first steps, whole.
         code.push(self.whole_steps(i, &iv, body, dest, Ex::Usize(0), Ex::Var(lo.clone())));
-        // The interior: step j is i = j + c0, the branch alone.
+        // The interior: step j is i = j + c0, the tests decided.
         let j = self.fresh_index();
         let jv = format_ident!("j_{}", j);
         self.env.insert(j, Loc::Scalar(jv.clone()));
         self.bounds
             .insert(j, Size::minus(n.clone(), Size::Lit((c0 + k) as u64)));
-        let mut at = Core::new(Kind::Var(j), Type::Usize, branch.span);
+        let mut at = Core::new(Kind::Var(j), Type::Usize, inside.span);
         at.sym = Some(Size::Loop(j));
+        let span = inside.span;
         let shifted = Core::usize_bin(
             BinOp::Add,
             at,
-            Core::size(Size::Lit(c0 as u64), branch.span),
+            Core::size(Size::Lit(c0 as u64), span),
             "i",
-            branch.span,
+            span,
         );
-        let step = subst_index(i, &shifted, branch.clone(), branch.span);
+        let step = subst_index(i, &shifted, inside, span);
         let depth = self.frame.depth();
-        self.enter_loop(j, &jv);
-        let mut v = self.scalar(&step);
-        self.frame.truncate(depth);
-        let streams = self.leave_loop_ex(&mut v, Some(&dest.base));
-        let inner = View {
-            base: dest.base.clone(),
-            off: Some(plus(&dest.off, c0e)),
-            dims: dest.dims.clone(),
-        };
-        if self.reads(&v, &dest.base) {
-            let at = plus(&inner.off, Ex::Var(jv.clone()));
+        if step.ty.is_arr() {
+            let row = self.row_of(dest, wadd(Ex::Var(jv.clone()), c0e));
+            self.enter_plain_loop(j, &jv);
+            let body = self.write(&step, &row);
+            self.loops.pop();
+            self.frame.truncate(depth);
             code.push(St::For {
                 var: jv,
                 n: Ex::Var(mid.clone()),
-                streams,
-                body: vec![St::Store(dest.base.clone(), at, v)],
+                streams: Vec::new(),
+                body,
             });
         } else {
-            code.push(fill(
-                &inner,
-                &jv,
-                &Ex::Var(mid.clone()),
-                streams,
-                vec![St::Slot(v)],
-            ));
+            self.enter_loop(j, &jv);
+            let mut v = self.scalar(&step);
+            self.frame.truncate(depth);
+            let streams = self.leave_loop_ex(&mut v, Some(&dest.base));
+            let inner = View {
+                base: dest.base.clone(),
+                off: Some(plus(&dest.off, c0e)),
+                dims: dest.dims.clone(),
+            };
+            if self.reads(&v, &dest.base) {
+                let at = plus(&inner.off, Ex::Var(jv.clone()));
+                code.push(St::For {
+                    var: jv,
+                    n: Ex::Var(mid.clone()),
+                    streams,
+                    body: vec![St::Store(dest.base.clone(), at, v)],
+                });
+            } else {
+                code.push(fill(
+                    &inner,
+                    &jv,
+                    &Ex::Var(mid.clone()),
+                    streams,
+                    vec![St::Slot(v)],
+                ));
+            }
         }
         // The last steps, whole: from lo + mid to n.
         let from = wadd(Ex::Var(lo), Ex::Var(mid));
@@ -137,28 +167,189 @@ impl Dps<'_> {
         Some(vec![St::Block(code)])
     }
 
-    /// The interior where `c` is `holds` for every index in it, `c` being made of comparisons
-    /// of `i` alone (under `||` when false, `&&` when true, and `!`), which narrow `i` to
-    /// `c0 <= i < n - k` with constants `c0` and `k`.
-    fn interior<'a>(
-        &self,
-        c: &Core,
-        holds: bool,
-        i: VarId,
-        n: &Size,
-        branch: &'a Core,
-    ) -> Option<Interior<'a>> {
-        if !self.only_index_tests(c, holds, i) {
-            return None;
+    /// The narrowest interior `c0 <= i < n - k` (fewest steps peeled, then fewest at the
+    /// start) on which every `if` of `body` testing `i` is decided, with the element there.
+    fn interior(&mut self, n: &Size, i: VarId, body: &Core) -> Option<Interior> {
+        let saved = self.guards.get(&i).cloned();
+        let mut found = None;
+        'search: for edges in 1..=2 * MAX_PEEL {
+            for c0 in edges.saturating_sub(MAX_PEEL)..=edges.min(MAX_PEEL) {
+                let k = edges - c0;
+                let guard = Guard {
+                    floor: Size::Lit(c0 as u64),
+                    bound: Size::minus(n.clone(), Size::Lit(k as u64)),
+                };
+                self.guards.insert(i, guard);
+                let mut inside = body.clone();
+                let mut d = Decisions::default();
+                self.decide(&mut inside, i, &mut d);
+                if d.stuck == 0 && d.decided > 0 {
+                    found = Some(Interior { c0, k, inside });
+                    break 'search;
+                }
+            }
         }
-        let g = self.narrowed(c, holds, i)?;
-        let c0 = usize::try_from(g.floor.as_const()?).ok()?;
-        let k = Size::minus(n.clone(), g.bound.clone());
-        let k = usize::try_from(k.as_const()?).ok()?;
-        if c0 + k == 0 || !names_nonneg(&Size::minus(n.clone(), g.bound)) {
-            return None;
+        match saved {
+            Some(g) => self.guards.insert(i, g),
+            None => self.guards.remove(&i),
+        };
+        found
+    }
+
+    /// Replace each `if` of `e` whose test the current range of `i` decides by the branch it
+    /// takes, counting those it does not decide, and give the `usize` values that become
+    /// known on the way (`i.max(1) - 1` is `i - 1` once the `max` is decided) their symbolic
+    /// values, so that the interior's indexes and subtractions are proven.
+    fn decide(&self, e: &mut Core, i: VarId, d: &mut Decisions) {
+        match &mut e.kind {
+            Kind::Let(v, a, b) => {
+                self.decide(a, i, d);
+                if let (Type::Usize, Some(s)) = (&a.ty, &a.sym) {
+                    d.lets.insert(*v, s.clone());
+                }
+                if a.ty == Type::Bool {
+                    d.tests.insert(*v, (**a).clone());
+                }
+                self.decide(b, i, d);
+                if e.sym.is_none() {
+                    e.sym = b.sym.clone();
+                }
+            }
+            Kind::If(c, a, b) => {
+                self.decide(c, i, d);
+                let held = match &c.kind {
+                    Kind::Var(v) => d.tests.get(v).cloned(),
+                    _ => None,
+                };
+                let c = held.as_ref().unwrap_or(c);
+                let ties = picks_operand(c, a, b);
+                match self.decision(c, i, ties, &d.inner) {
+                    Some(holds) => {
+                        let mut taken = if holds { a.take() } else { b.take() };
+                        self.decide(&mut taken, i, d);
+                        *e = taken;
+                        d.decided += 1;
+                    }
+                    None => {
+                        if tests_index(c, i) {
+                            d.stuck += 1;
+                        }
+                        self.decide(a, i, d);
+                        self.decide(b, i, d);
+                    }
+                }
+            }
+            Kind::Build(n, v, body) => {
+                d.inner.push((*v, n.clone()));
+                self.decide(body, i, d);
+                d.inner.pop();
+            }
+            Kind::Ifold(n, init, _, v, body) => {
+                self.decide(n, i, d);
+                self.decide(init, i, d);
+                let count = n.sym.clone();
+                if let Some(c) = &count {
+                    d.inner.push((*v, c.clone()));
+                }
+                self.decide(body, i, d);
+                if count.is_some() {
+                    d.inner.pop();
+                }
+            }
+            Kind::Var(v) => {
+                if e.sym.is_none()
+                    && let Some(s) = d.lets.get(v)
+                {
+                    e.sym = Some(s.clone());
+                }
+            }
+            Kind::Bin(op, a, b, _) if e.ty == Type::Usize && op.is_arith() => {
+                self.decide(a, i, d);
+                self.decide(b, i, d);
+                if e.sym.is_none() {
+                    e.sym = usize_sym(*op, a.sym.as_ref(), b.sym.as_ref());
+                }
+            }
+            _ => {
+                for c in e.children_mut() {
+                    self.decide(c, i, d);
+                }
+            }
         }
-        Some(Interior { c0, k, branch })
+    }
+
+    /// The value test `c` has for every `i` in its current range (and every value of the
+    /// element's own loop indexes around it, `inner`), when that is one value:
+    /// `!`, `&&` and `||` (in their order of evaluation) over comparisons of `usize` values
+    /// that cannot fail. With `ties`, the `if` takes the same value either way where the
+    /// two sides of its `<` are equal (a `min` or `max`), so `<` may be decided as `<=`.
+    fn decision(&self, c: &Core, i: VarId, ties: bool, inner: &[(VarId, Size)]) -> Option<bool> {
+        match &c.kind {
+            Kind::Not(x) => self.decision(x, i, false, inner).map(|b| !b),
+            Kind::Bin(BinOp::And, x, y, _) => match self.decision(x, i, false, inner)? {
+                false => Some(false),
+                true => self.decision(y, i, false, inner),
+            },
+            Kind::Bin(BinOp::Or, x, y, _) => match self.decision(x, i, false, inner)? {
+                true => Some(true),
+                false => self.decision(y, i, false, inner),
+            },
+            Kind::Bin(op, x, y, _) if op.is_cmp() && x.ty == Type::Usize => {
+                let (Some(xs), Some(ys)) = (&x.sym, &y.sym) else {
+                    return None;
+                };
+                if !(xs.mentions_loop(i) || ys.mentions_loop(i))
+                    || !self.cannot_fail(x)
+                    || !self.cannot_fail(y)
+                {
+                    return None;
+                }
+                // x - y over the range: at least `lo`, at most `hi`.
+                let diff = Size::minus(xs.clone(), ys.clone());
+                let lo = self.extreme_within(&diff, false, inner);
+                let hi = self.extreme_within(&diff, true, inner);
+                // `s >= k` for all values of the names.
+                let at_least = |s: &Option<Size>, k: i64| {
+                    s.as_ref().is_some_and(|s| {
+                        names_nonneg(&if k >= 0 {
+                            Size::minus(s.clone(), Size::Lit(k as u64))
+                        } else {
+                            Size::plus(s.clone(), Size::Lit(k.unsigned_abs()))
+                        })
+                    })
+                };
+                // `s <= k`: `-s >= -k`.
+                let at_most = |s: &Option<Size>, k: i64| {
+                    s.as_ref().is_some_and(|s| {
+                        let neg = Size::minus(Size::Lit(0), s.clone());
+                        at_least(&Some(neg), -k)
+                    })
+                };
+                let (yes, no) = match op {
+                    BinOp::Lt => (at_most(&hi, if ties { 0 } else { -1 }), at_least(&lo, 0)),
+                    BinOp::Le => (at_most(&hi, 0), at_least(&lo, 1)),
+                    BinOp::Gt => (at_least(&lo, 1), at_most(&hi, 0)),
+                    BinOp::Ge => (at_least(&lo, 0), at_most(&hi, -1)),
+                    BinOp::Eq => (
+                        at_least(&lo, 0) && at_most(&hi, 0),
+                        at_least(&lo, 1) || at_most(&hi, -1),
+                    ),
+                    BinOp::Ne => (
+                        at_least(&lo, 1) || at_most(&hi, -1),
+                        at_least(&lo, 0) && at_most(&hi, 0),
+                    ),
+                    _ => (false, false),
+                };
+                if yes {
+                    Some(true)
+                } else if no {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Steps `from..to` of the build, the whole element each.
@@ -174,18 +365,22 @@ impl Dps<'_> {
         let t = format_ident!("__t_{}", i);
         let depth = self.frame.depth();
         self.enter_plain_loop(i, iv);
-        let v = self.scalar(body);
+        let mut code = vec![let_usize(iv, wadd(from.clone(), Ex::Var(t.clone())))];
+        if body.ty.is_arr() {
+            let row = self.row_of(dest, Ex::Var(iv.clone()));
+            code.extend(self.write(body, &row));
+        } else {
+            let v = self.scalar(body);
+            let at = plus(&dest.off, Ex::Var(iv.clone()));
+            code.push(St::Store(dest.base.clone(), at, v));
+        }
         self.loops.pop();
         self.frame.truncate(depth);
-        let index = wadd(from.clone(), Ex::Var(t.clone()));
         St::For {
             var: t,
             n: Ex::Wrap(Wrap::Sub, Box::new(to), Box::new(from)),
             streams: Vec::new(),
-            body: vec![
-                let_usize(iv, index),
-                St::Store(dest.base.clone(), plus(&dest.off, Ex::Var(iv.clone())), v),
-            ],
+            body: code,
         }
     }
 }
@@ -208,26 +403,6 @@ impl Dps<'_> {
         VarId::try_from(past).unwrap_or(VarId::MAX)
     }
 
-    /// Whether `c` is `holds` exactly where the comparisons in it put `i`: a tree of `!`,
-    /// `||` (when false) and `&&` (when true) over comparisons of `i` with values free of `i`
-    /// that cannot fail (the interior skips the test, so it must not be what fails).
-    fn only_index_tests(&self, c: &Core, holds: bool, i: VarId) -> bool {
-        match &c.kind {
-            Kind::Not(x) => self.only_index_tests(x, !holds, i),
-            Kind::Bin(BinOp::And, x, y, _) if holds => {
-                self.only_index_tests(x, true, i) && self.only_index_tests(y, true, i)
-            }
-            Kind::Bin(BinOp::Or, x, y, _) if !holds => {
-                self.only_index_tests(x, false, i) && self.only_index_tests(y, false, i)
-            }
-            Kind::Bin(op, x, y, _) if op.is_cmp() && x.ty == Type::Usize => {
-                let is_i = |e: &Core| matches!(e.kind, Kind::Var(v) if v == i);
-                (is_i(x) && self.cannot_fail(y)) || (is_i(y) && self.cannot_fail(x))
-            }
-            _ => false,
-        }
-    }
-
     /// A `usize` value computed without a check: a constant, a size, a variable, or a
     /// subtraction of such that cannot underflow here.
     fn cannot_fail(&self, e: &Core) -> bool {
@@ -239,4 +414,32 @@ impl Dps<'_> {
             _ => false,
         }
     }
+}
+
+/// Whether `e` compares `i` (by its symbolic value) anywhere.
+fn tests_index(e: &Core, i: VarId) -> bool {
+    if let Kind::Bin(op, x, y, _) = &e.kind
+        && op.is_cmp()
+        && x.ty == Type::Usize
+        && [x, y]
+            .iter()
+            .any(|s| s.sym.as_ref().is_some_and(|s| s.mentions_loop(i)))
+    {
+        return true;
+    }
+    e.children().any(|c| tests_index(c, i))
+}
+
+/// Whether `if c { a } else { b }` picks one side of its comparison `p < q` (`{a, b}` is
+/// `{p, q}`): then both branches give the same value where `p == q`.
+fn picks_operand(c: &Core, a: &Core, b: &Core) -> bool {
+    let Kind::Bin(BinOp::Lt, p, q, _) = &c.kind else {
+        return false;
+    };
+    let same = |x: &Core, y: &Core| match (&x.kind, &y.kind) {
+        (Kind::Var(u), Kind::Var(v)) => u == v,
+        (Kind::Size(s), Kind::Size(t)) => s.same(t),
+        _ => false,
+    };
+    (same(a, p) && same(b, q)) || (same(a, q) && same(b, p))
 }

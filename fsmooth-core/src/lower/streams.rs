@@ -6,7 +6,7 @@ use crate::front::size::{Atom, Size};
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::divisions_exact;
 use crate::lower::dps::{Dps, LoopCtx, Run, View};
-use crate::middle::ir::{Core, VarId};
+use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -225,6 +225,31 @@ impl Dps<'_> {
         let at = Ex::Var(run.at.clone());
         ctx.runs.push(run);
         Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))))
+    }
+
+    /// A row index that reads a `let`-bound value, written from its symbolic value over the
+    /// enclosing loops' indexes and the sizes (`y0 - 1` of `let y0 = y`, as `y - 1`), so that
+    /// a view's offset names only what exists before the inner loops and their loads can be
+    /// streams.
+    pub(super) fn loop_index_expr(&mut self, i: &Core) -> Option<Ex> {
+        let sym = i.sym.as_ref()?;
+        if !sym.has_loop() || !divisions_exact(sym) || !self.reads_a_let(i) {
+            return None;
+        }
+        let outer: Vec<(VarId, Ident)> = self
+            .loops
+            .iter()
+            .map(|c| (c.var, c.ident.clone()))
+            .collect();
+        self.signed_poly_ex(&sym.poly(), &[], &outer)
+    }
+
+    /// Whether `e` reads a variable that is not an enclosing loop's index.
+    fn reads_a_let(&self, e: &Core) -> bool {
+        match e.kind {
+            Kind::Var(v) => !self.loops.iter().any(|c| c.var == v),
+            _ => e.children().any(|c| self.reads_a_let(c)),
+        }
     }
 
     /// [`Dps::poly_ex`] with negative terms too: `pos - neg` in wrapping arithmetic (0 for

@@ -131,10 +131,64 @@ fn a_build_branching_at_its_ends_is_peeled() {
     for src in [
         "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || a[i] > 0.0 { a[i] } else { 2.0 * a[i] }) }",
         "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || i == 5 { a[i] } else { 2.0 * a[i] }) }",
-        // `n - 2` fails for n = 1, where `i == 0` short-circuits it: the interior would skip it.
-        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || i >= n - 2 { a[i] } else { 2.0 * a[i] }) }",
+        // A size the loop's count says nothing of.
+        "pub fn k(a: [f64; n], b: [f64; m]) -> [f64; n] { build(n, |i| if i < m { a[i] } else { b[0] }) }",
     ] {
         assert!(!expand(src).contains("let __mid"), "{src}");
+    }
+    // `n - 2` fails for n = 1, where `i == 0` short-circuits it (and in the second for
+    // n < 2); the interior skips the test, but runs only when n >= 4 (n >= 3), where `n - 2`
+    // cannot fail. The ends still test it.
+    for src in [
+        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i == 0 || i >= n - 2 { a[i] } else { 2.0 * a[i] }) }",
+        "pub fn k(a: [f64; n]) -> [f64; n] { build(n, |i| if i < n - 2 { a[i] } else { 2.0 * a[i] }) }",
+    ] {
+        let out = expand(src);
+        assert!(out.contains("let __mid"), "{out}");
+        assert_eq!(out.matches(":: sub (n , 2usize").count(), 2, "{out}");
+    }
+}
+
+#[test]
+fn clamped_borders_are_peeled_in_both_dimensions() {
+    // `max`, `min` and `clamp` on the index are `if`s the interior decides (at a tie both
+    // branches are the same value, so `i.max(1)` is `i` from i = 1 on): no check, no
+    // underflow test, no branch, and every load of the interior a stream.
+    for (clamps, peeled) in [
+        (
+            "let y0 = y.max(1) - 1; let y2 = (y + 1).min(h - 1); let x0 = x.max(1) - 1; let x2 = (x + 1).min(w - 1);",
+            1,
+        ),
+        (
+            "let y0 = (y + 0).clamp(1, h) - 1; let y2 = (y + 2).clamp(1, h) - 1; let x0 = (x + 0).clamp(1, w) - 1; let x2 = (x + 2).clamp(1, w) - 1;",
+            1,
+        ),
+    ] {
+        let src = format!(
+            "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {{
+                build(h, |y| build(w, |x| {{ {clamps}
+                    img[y0][x0] + img[y0][x2] + 2.0 * img[y][x] + img[y2][x0] + img[y2][x2]
+                }}))
+            }}"
+        );
+        let out = expand(&src);
+        assert_eq!(out.matches("let __mid").count(), 1 + 3 * peeled, "{out}");
+        // The interior's interior (the second of the three inner interiors: first rows,
+        // interior rows, last rows): five streams, then the element with nothing checked.
+        let at = out
+            .match_indices("(0 .. __mid")
+            .nth(1)
+            .expect("an interior loop")
+            .0;
+        let inner = &out[..at];
+        let inner = &inner[inner.rfind("if let").unwrap()..];
+        assert_eq!(inner.matches("img . get (").count(), 5, "{inner}");
+        let interior = &out[at..];
+        let interior = &interior[..interior.find("let __rest").unwrap()];
+        assert!(!interior.contains(":: check ("), "{interior}");
+        assert!(!interior.contains(":: sub ("), "{interior}");
+        assert!(!interior.contains(":: add ("), "{interior}");
+        assert!(!interior.contains(" if "), "{interior}");
     }
 }
 

@@ -29,7 +29,8 @@ impl Dps<'_> {
                 let (mut pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();
                 let mut it = if self.in_bounds(i, &dim0) {
-                    self.index_expr(i)
+                    self.loop_index_expr(i)
+                        .unwrap_or_else(|| self.index_expr(i))
                 } else {
                     let it = self.scalar(i);
                     let d = self.sizes.get(&dim0);

@@ -419,6 +419,9 @@ impl Executor<'_> {
             let n = self.eval_usize(n)?;
             self.check_writable(buf)?;
             match off {
+                // A loop of no steps writes nothing: the printed code skipping it (an empty
+                // range past the end, as a peeled interior's) is the same.
+                Some(_) if n == 0 => {}
                 Some(lo) => self.check_slice(buf, lo, n, "fill")?,
                 None => {
                     let len = self.buffers[buf].len();
@@ -447,6 +450,10 @@ impl Executor<'_> {
                     n
                 }
             };
+            if n == 0 {
+                // Reads nothing, as the printed code that skips the loop.
+                continue;
+            }
             match &s.width {
                 None => {
                     let (buf, off, row) = self.buffer_part(s.base)?;

@@ -25,6 +25,34 @@ impl Gen {
         }
     }
 
+    /// A stencil with fixed ends (issue 21): `build(d, |i| if <i at an end> { .. } else {
+    /// .. })`, the interior reading its neighbours `i - 1` and `i + 1` (bound by `let`s that
+    /// only the interior's test makes safe, and that any index below `d` may then use).
+    fn stencil(&mut self, d: D, e: bool, depth: usize) -> String {
+        let (i, lo, hi) = (self.name("i"), self.name("lo"), self.name("hi"));
+        let last = format!("{} - 1", d.paren());
+        let test = match self.r.below(3) {
+            0 => format!("{i} == 0 || {i} == {last}"),
+            1 => format!("{i} < 1 || {i} >= {last}"),
+            _ => format!("!(0 < {i} && {i} < {last})"),
+        };
+        let edge = self.with(&i, T::U, Some(d), |g| {
+            g.expecting(e, |g| g.scalar(depth + 1))
+        });
+        let near = vec![Var::new(&lo, T::U, Some(d)), Var::new(&hi, T::U, Some(d))];
+        let inner = self.with(&i, T::U, Some(d), |g| {
+            g.with_vars(near, |g| {
+                let v = g.vec_var_or_param(d);
+                let x = g.expecting(e, |g| g.scalar(depth + 1));
+                format!("({v}[{lo}] - {v}[{hi}]) * 0.5 + {x}")
+            })
+        });
+        format!(
+            "build({}, |{i}| if {test} {{ {edge} }} else {{ let {lo} = {i} - 1; let {hi} = {i} + 1; {inner} }})",
+            d.text()
+        )
+    }
+
     pub(super) fn vector(&mut self, d: D, depth: usize) -> String {
         let e = self.take_expect();
         let leaf = self.leaf(depth, 4);
@@ -39,6 +67,7 @@ impl Gen {
             13
         }) {
             0 | 1 => self.vec_var_or_param(d),
+            2 | 3 if self.v2 && self.r.one_in(4) => self.stencil(d, e, depth),
             2 | 3 => {
                 let i = self.name("i");
                 let body = self.with(&i, T::U, Some(d), |g| {

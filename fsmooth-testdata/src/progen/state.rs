@@ -361,6 +361,15 @@ impl Gen {
         if let Some(i) = self.loop_index(d)
             && !self.r.one_in(4)
         {
+            if self.v2 && self.r.one_in(5) {
+                // A neighbour clamped into the range (a clamped border, issue 21).
+                let last = format!("{} - 1", d.paren());
+                return match self.r.below(3) {
+                    0 => format!("({i} + 1).min({last})"),
+                    1 => format!("({i}.max(1) - 1)"),
+                    _ => format!("(({i} + 2).clamp(1, {}) - 1)", d.paren()),
+                };
+            }
             return i;
         }
         self.index_below(&d.paren(), d.min(), depth)

@@ -363,6 +363,18 @@ pub enum St {
         /// Slot count.
         n: Ex,
     },
+    /// The slots `off..off + n` of output `base` hold a state of a fold iterating in the
+    /// output, which the next step replaces whole: a slot of it that step does not read is
+    /// overwritten unread, as intended (the executor's check of overlapping writes allows it
+    /// there). Prints nothing.
+    Restate {
+        /// The output.
+        base: Base,
+        /// First slot.
+        off: Ex,
+        /// Slot count.
+        n: Ex,
+    },
     /// `len` elements of the frame's part of type `elem` ([`Base::Scratch`]`(elem)`) at
     /// `off` are taken until the end of the enclosing statement list. Prints nothing: the
     /// offsets are static.

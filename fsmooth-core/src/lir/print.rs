@@ -413,7 +413,7 @@ impl ToTokens for St {
                     }
                 }
             }
-            St::Alloc { .. } => TokenStream::new(),
+            St::Alloc { .. } | St::Restate { .. } => TokenStream::new(),
             St::CheckColumn {
                 base,
                 at,

@@ -114,6 +114,13 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
             ok
         }
         St::Alloc { off, len, .. } => rebase_ex(off, base, first) && rebase_ex(len, base, first),
+        St::Restate { base: b, off, n } => {
+            let ok = rebase_ex(off, base, first) && rebase_ex(n, base, first);
+            if own(b) {
+                moved(off, first);
+            }
+            ok
+        }
         St::Heap { .. }
         | St::Frame { .. }
         | St::CheckLen { .. }

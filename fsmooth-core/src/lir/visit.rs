@@ -107,7 +107,7 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(src_off, f);
             walk_ex(n, f);
         }
-        St::Alloc { off, len, .. } => {
+        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => {
             walk_ex(off, f);
             walk_ex(len, f);
         }
@@ -396,7 +396,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             n,
             ..
         } => vec![dst_off, src_off, n],
-        St::Alloc { off, len, .. } => vec![off, len],
+        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => vec![off, len],
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => vec![want],
         St::CheckColumn {
             at, stride, len, ..

@@ -603,6 +603,7 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 vec![St::Block(stmts)]
             }
+            Kind::Ifold(..) if let Some(code) = self.update_in_place(e, dest) => code,
             Kind::Ifold(..)
                 if matches!(dest.base, Base::Out | Base::OutPart(_)) && self.heap.is_none() =>
             {

@@ -1,16 +1,136 @@
-//! Folds (`ifold`) outside the sum forms: an array state double-buffered in the frame, or
-//! iterating in the output and one buffer; and the header a scalar fold's translation starts
-//! with (its count, first value and locals).
+//! Folds (`ifold`) outside the sum forms: an array state double-buffered in the frame,
+//! iterating in the output and one buffer, or updated in place when each step replaces one
+//! row; and the header a scalar fold's translation starts with (its count, first value and
+//! locals).
 
 use crate::front::ast::BinOp;
-use crate::lir::{Ex, Scalar, St, wadd, wmul};
+use crate::front::size::Size;
+use crate::lir::{Base, Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
 
+/// The parts of a step that replaces one row of its state: `lets` then `build(m, |j| if j ==
+/// row { new } else { acc[j] })`.
+struct RowUpdate<'a> {
+    lets: Vec<(VarId, &'a Core)>,
+    row: &'a Core,
+    new: &'a Core,
+}
+
 impl Dps<'_> {
+    /// An `ifold` whose step replaces one row of its array state (`build(m, |j| if j == r {
+    /// new } else { acc[j] })`, maybe after `let`s: a chain of transforms, bone by bone) in
+    /// `dest` itself (in the frame when `dest` is an output, copied out at the end): the
+    /// initial value written there, then per step `new` into a row of the frame (it may read
+    /// the state, row `r` included) and copied over row `r` when `r < m`. O(row) per step
+    /// instead of a whole new state. `None` for any other step.
+    pub(super) fn update_in_place(&mut self, e: &Core, dest: &View) -> Option<Vec<St>> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return None;
+        };
+        let step = self.row_update(body, *acc)?;
+        let depth = self.frame.depth();
+        // An output is written once per slot: the state then lives in the frame, copied out
+        // at the end.
+        let mut code = Vec::new();
+        let state = if matches!(dest.base, Base::Out | Base::OutPart(_)) {
+            let elem = e.ty.scalar().unwrap_or(Scalar::F64);
+            let holds = Holds::Acc {
+                acc: *acc,
+                first: true,
+            };
+            let (alloc, state) = self.alloc(elem, e.ty.dims(), holds);
+            code.push(alloc);
+            state
+        } else {
+            View {
+                dims: e.ty.dims().to_vec(),
+                ..dest.clone()
+            }
+        };
+        code.extend(self.write(init, &state));
+        let nt = self.scalar(n);
+        let iv = self.fold_index(n, *i);
+        self.env.insert(*acc, Loc::View(state.clone()));
+        self.enter_plain_loop(*i, &iv);
+        let inner = self.frame.depth();
+        let mut body_code = Vec::new();
+        for (v, a) in &step.lets {
+            body_code.extend(self.bind(*v, a));
+        }
+        let r = self.scalar(step.row);
+        let rv = format_ident!("__row_{}", acc);
+        body_code.push(St::let_usize(&rv, r));
+        let m = self.sizes.get(&state.dims[0]);
+        let target = self.row_of(&state, Ex::Var(rv.clone()));
+        let replace = if step.new.ty.is_arr() {
+            let elem = step.new.ty.scalar().unwrap_or(Scalar::F64);
+            let (alloc, tmp) = self.alloc(elem, step.new.ty.dims(), Holds::Value("updated row"));
+            let mut w = vec![alloc];
+            w.extend(self.write(step.new, &tmp));
+            w.push(self.copy(&tmp, &target));
+            w
+        } else {
+            let v = self.scalar(step.new);
+            let at = plus(&state.off, Ex::Var(rv.clone()));
+            vec![St::Store(state.base.clone(), at, v)]
+        };
+        let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv)), Box::new(m));
+        body_code.push(St::If(inside, replace, Vec::new()));
+        self.frame.truncate(inner);
+        self.loops.pop();
+        code.push(St::For {
+            var: iv,
+            n: nt,
+            streams: Vec::new(),
+            body: body_code,
+        });
+        if state.base != dest.base {
+            code.push(self.copy(&state, dest));
+        }
+        self.frame.truncate(depth);
+        Some(vec![St::Block(code)])
+    }
+
+    /// `body` as a [`RowUpdate`] of state `acc`: the `if` on `j == r` (or `r == j`, or `!=`
+    /// with the branches swapped) with `r` and `new` free of `j`, `r` computed without a
+    /// check, the other branch `acc[j]` itself.
+    fn row_update<'a>(&self, body: &'a Core, acc: VarId) -> Option<RowUpdate<'a>> {
+        let mut lets = Vec::new();
+        let mut cur = body;
+        while let Kind::Let(v, a, b) = &cur.kind {
+            lets.push((*v, &**a));
+            cur = b;
+        }
+        let Kind::Build(_, j, elem) = &cur.kind else {
+            return None;
+        };
+        let Kind::If(c, a, b) = &elem.kind else {
+            return None;
+        };
+        let (new, keep, x, y) = match &c.kind {
+            Kind::Bin(BinOp::Eq, x, y, _) => (a, b, x, y),
+            Kind::Bin(BinOp::Ne, x, y, _) => (b, a, x, y),
+            _ => return None,
+        };
+        let is = |e: &Core, v: VarId| matches!(e.kind, Kind::Var(w) if w == v);
+        let row = if is(x, *j) {
+            y
+        } else if is(y, *j) {
+            x
+        } else {
+            return None;
+        };
+        let kept = matches!(&keep.kind, Kind::Index(s, k) if is(s, acc) && is(k, *j));
+        if !kept || row.mentions(*j) || new.mentions(*j) || !self.cannot_fail(row) {
+            return None;
+        }
+        Some(RowUpdate { lets, row, new })
+    }
+
     /// An `ifold` with an array state written anywhere but an output: the state in two
     /// buffers of the frame, the body reading one and writing the other, swapped every step,
     /// then copied to `dest`.
@@ -118,6 +238,16 @@ impl Dps<'_> {
                 usize_ty: true,
                 val: index,
             }];
+            // The output's state is replaced by this step, read in part or not at all.
+            if to.base != other_base {
+                let n = d.sizes.get(&slots(&to.dims));
+                let off = to.off.clone().unwrap_or(Ex::Usize(0));
+                b.push(St::Restate {
+                    base: to.base.clone(),
+                    off,
+                    n,
+                });
+            }
             // A step into the frame writes no output: it may stream the state from one.
             let was = std::mem::replace(&mut d.outputs_read_only, to.base == other_base);
             b.extend(d.write(body, to));
@@ -167,4 +297,12 @@ impl Dps<'_> {
         }
         iv
     }
+}
+
+/// The slots of an array of these dimensions.
+fn slots(dims: &[Size]) -> Size {
+    dims.iter()
+        .cloned()
+        .reduce(Size::times)
+        .unwrap_or(Size::Lit(1))
 }

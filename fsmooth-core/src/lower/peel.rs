@@ -405,7 +405,7 @@ impl Dps<'_> {
 
     /// A `usize` value computed without a check: a constant, a size, a variable, or a
     /// subtraction of such that cannot underflow here.
-    fn cannot_fail(&self, e: &Core) -> bool {
+    pub(super) fn cannot_fail(&self, e: &Core) -> bool {
         match &e.kind {
             Kind::Size(_) | Kind::Var(_) => true,
             Kind::Bin(BinOp::Sub, a, b, _) => {

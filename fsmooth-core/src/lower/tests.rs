@@ -533,3 +533,47 @@ fn a_fold_that_adds_to_an_array_runs_in_place() {
     assert!(!out.contains("swap"), "{out}");
     assert_eq!(out.matches(" in 0 ..").count(), 1, "{out}");
 }
+
+#[test]
+fn a_fold_replacing_one_row_a_step_updates_it_in_place() {
+    // A chain of transforms: step k replaces row k from its parent's row. The state is
+    // written once into the frame (the result is an output, written once per slot), each
+    // step computes one row of 16 into the frame and copies it over row k: scratch is the
+    // state and one row, not two states.
+    let out = expand(
+        "pub fn k(rels: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {
+            ifold(b, rels, |acc, k| build(b, |j| {
+                if j == k {
+                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
+                } else {
+                    acc[j]
+                }
+            }))
+        }",
+    );
+    assert!(out.contains("let __row_"), "{out}");
+    assert!(
+        !out.contains("__cur_") && !out.contains("__steps_"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "scratch_len (b : usize) -> usize { usize :: saturating_add (usize :: saturating_mul (usize :: saturating_mul (b , 4usize) , 4usize) , 16usize) }"
+        ),
+        "{out}"
+    );
+    // `!=` with the branches the other way round, an element of a vector.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            ifold(n, a, |acc, k| build(n, |j| if k != j { acc[j] } else { 2.0 * acc[k] }))
+        }",
+    );
+    assert!(out.contains("let __row_"), "{out}");
+    // Not when the kept branch is not the state's own element, or the row depends on j.
+    for src in [
+        "pub fn k(a: [f64; n]) -> [f64; n] { ifold(n, a, |acc, k| build(n, |j| if j == k { 1.0 } else { a[j] })) }",
+        "pub fn k(a: [f64; n]) -> [f64; n] { ifold(n, a, |acc, k| build(n, |j| if j == k { acc[j] + 1.0 } else { acc[j] })) }",
+    ] {
+        assert!(!expand(src).contains("let __row_"), "{src}");
+    }
+}

@@ -137,6 +137,7 @@ pub(super) enum ResolvedSt<'a> {
         n: ResolvedEx<'a>,
     },
     Alloc(Scalar, ResolvedEx<'a>, ResolvedEx<'a>),
+    Restate(NameId, ResolvedEx<'a>, ResolvedEx<'a>),
     Heap(NameId, ResolvedEx<'a>, Scalar),
     CheckLen {
         arg: &'a str,
@@ -488,6 +489,10 @@ impl Resolver {
             }
             St::Alloc { elem, off, len } => {
                 ResolvedSt::Alloc(*elem, self.expr(off), self.expr(len))
+            }
+            St::Restate { base, off, n } => {
+                let id = self.intern(&base.name());
+                ResolvedSt::Restate(id, self.expr(off), self.expr(n))
             }
             St::Heap { id, len, elem } => {
                 let len = self.expr(len);

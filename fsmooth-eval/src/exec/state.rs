@@ -409,6 +409,20 @@ impl Executor<'_> {
         Ok(b.value(i))
     }
 
+    /// Slots `off..off + n` of output `buf` hold a fold's state that the next step replaces:
+    /// each may be written again before it is read ([`fsmooth_core::lir::St::Restate`]).
+    pub(super) fn restate(&mut self, buf: usize, off: usize, n: usize) -> Outcome<()> {
+        let b = &mut self.buffers[buf];
+        if !b.is_output() {
+            return fault(format!("restate of `{}`, which is not an output", b.name()));
+        }
+        match b.unread.get_mut(off..off.saturating_add(n)) {
+            Some(slots) => slots.fill(false),
+            None => return fault(format!("restate of {}[{off}..+{n}] out of range", b.name())),
+        }
+        Ok(())
+    }
+
     /// Write slot `i` (in range) of buffer `buf`; an output must have been length-checked,
     /// and the slot not written since it was last read.
     pub(super) fn write_slot(&mut self, buf: usize, i: usize, v: Value) -> Outcome<()> {

@@ -251,6 +251,12 @@ impl Executor<'_> {
                     self.write_slot(dst_buf, dst_start + j, v)?;
                 }
             }
+            ResolvedSt::Restate(b, off, n) => {
+                let buf = self.buffer_of(*b)?;
+                let off = self.eval_usize(off)?;
+                let n = self.eval_usize(n)?;
+                self.restate(buf, off, n)?;
+            }
             ResolvedSt::Alloc(elem, off, len) => {
                 let off = self.eval_usize(off)?;
                 let len = self.eval_usize(len)?;

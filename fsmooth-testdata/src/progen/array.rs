@@ -105,10 +105,22 @@ impl Gen {
                 let init = self.vector(d, depth + 1);
                 let (acc, i) = (self.name("acc"), self.name("i"));
                 let half = self.lit_s("0.5");
+                let update = self.v2 && self.r.one_in(3);
+                let j = self.name("j");
                 let body = self.with(&acc, T::V(d), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
-                        let e = g.vector(d, depth + 1);
-                        format!("add(smul({acc}, {half}), {e})")
+                        if update {
+                            // One element replaced per step (updated in place, issue 21);
+                            // none once `i` is past the end.
+                            let x = g.scalar(depth + 1);
+                            format!(
+                                "build({}, |{j}| if {j} == {i} {{ {x} }} else {{ {acc}[{j}] }})",
+                                d.text()
+                            )
+                        } else {
+                            let e = g.vector(d, depth + 1);
+                            format!("add(smul({acc}, {half}), {e})")
+                        }
                     })
                 });
                 format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")
@@ -238,10 +250,21 @@ impl Gen {
                 let init = self.matrix(r, c, depth + 1);
                 let (acc, i) = (self.name("acc"), self.name("i"));
                 let half = self.lit_s("0.5");
+                let update = self.v2 && self.r.one_in(3);
+                let j = self.name("j");
                 let body = self.with(&acc, T::M(r, c), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
-                        let e = g.matrix(r, c, depth + 1);
-                        format!("madd(msmul({acc}, {half}), {e})")
+                        if update {
+                            // One row replaced per step, maybe from the state's rows.
+                            let x = g.vector(c, depth + 1);
+                            format!(
+                                "build({}, |{j}| if {i} == {j} {{ {x} }} else {{ {acc}[{j}] }})",
+                                r.text()
+                            )
+                        } else {
+                            let e = g.matrix(r, c, depth + 1);
+                            format!("madd(msmul({acc}, {half}), {e})")
+                        }
                     })
                 });
                 format!("ifold({cnt}, {init}, |{acc}, {i}| {body})")

@@ -31,6 +31,12 @@ fsmooth::fsmooth! {
     pub fn prefixes(x: [f64; n], s: [f64; n]) -> ([f64; n], [f64; n]) {
         vjp(|v| build(n, |i| ifold(i + 1, 1.0, |acc, j| acc * v[j])), x, s)
     }
+
+    /// A scan started from `a`, read once per step of a loop around it: the loop's sum of
+    /// `a`'s adjoint must not run through the scan's sweep, which multiplies what it carries.
+    pub fn scanned(a: f64, p: usize, s: [f64; n]) -> ([f64; n], f64) {
+        vjp(|x| build(n, |_i| scan(n, x, |acc, _k| acc * 0.5 + acc)[p % n]), a, s)
+    }
 }
 
 fn close(got: &[f64], want: &[f64]) {
@@ -40,6 +46,20 @@ fn close(got: &[f64], want: &[f64]) {
             (g - w).abs() <= 1e-12 * w.abs().max(1.0),
             "element {k}: {g} against {w}"
         );
+    }
+}
+
+#[test]
+fn a_scan_swept_inside_a_loop_adds_its_adjoint_once() {
+    // Element i is a * 1.5^(p % n + 1), whatever i: the adjoint of a is that factor times
+    // the sum of the seed.
+    for p in 0..4 {
+        let mut out = [0.0; 3];
+        let da = scanned(&mut out, 0.8, p, &S[..3], &mut Region::new()).unwrap();
+        let factor = 1.5f64.powi(p as i32 % 3 + 1);
+        let want = factor * S[..3].iter().sum::<f64>();
+        assert!((da - want).abs() <= 1e-12, "p = {p}: {da} against {want}");
+        close(&out, &[0.8 * factor; 3]);
     }
 }
 

@@ -235,6 +235,11 @@ pub fn middle_observed(
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)
     });
+    // Inlining leaves projections of tuples that `if`s compute (a derivative's value and
+    // tangent, `(if c { (v, dv) } else { .. }).1`): taken into the branches.
+    p.run("tuples", k, |k| {
+        tuples::split(&mut k.body, &mut k.var_names)
+    });
     match p.failed {
         Some(msg) => Err(msg),
         None => Ok(kernel),

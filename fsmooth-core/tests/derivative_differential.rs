@@ -154,14 +154,16 @@ fn flat(o: &fsmooth_eval::exec::Outputs) -> (Vec<Vec<f64>>, Vec<f64>) {
 /// its `vjp` by each float argument for a random seed (one seed parameter per result
 /// component); the executor runs it against the interpreter's `vjp`, and the compiled
 /// gradients satisfy `<vjp(s), t> = <s, jvp(t)>` with the compiled `jvp` along random
-/// tangents. `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default).
+/// tangents. `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default), `FSMOOTH_VJP_FROM` the
+/// first program (0 by default).
 #[test]
 fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_jvp() {
     let count = env("FSMOOTH_VJP_PROGRAMS", 150);
+    let from = env("FSMOOTH_VJP_FROM", 0);
     let (mut runs, mut identities, mut infinite) = (0, 0, 0);
     let mut worst: f64 = 0.0;
     let mut failures = Vec::new();
-    for j in 0..count {
+    for j in from..count {
         let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
         };

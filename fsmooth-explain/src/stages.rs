@@ -13,8 +13,9 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 12] = [
+pub const STAGES: [&str; 13] = [
     "core",
+    "tuples",
     "propagate",
     "fuse",
     "fold",

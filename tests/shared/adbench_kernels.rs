@@ -222,21 +222,19 @@ pub mod hand {
             points: [[f64; 3]; c],
         ) -> [[f64; 3]; c] {
             let rels = build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i))));
-            // Bone i's absolute transform: its relative times those of its ancestors,
-            // walking up the parent chain (a root is its own parent) for as many steps as
-            // it has ancestors. F-smooth has no in-place update, so the chain is not an
-            // `ifold` over bones updating an array of absolutes: its state, every bone's
-            // transform, would be rewritten at every step (b * b * 16 copies, 7.6 times
-            // the hand-written instructions on test.txt where this walk costs 3.1).
-            let transforms = build(b, |i| {
-                let (depth, _) = ifold(i, (0, i), |(d, j), _| {
-                    if parents[j] == j { (d, j) } else { (d + 1, parents[j]) }
-                });
-                let (a, _) = ifold(depth, (rels[i], parents[i]), |(m, j), _| {
-                    (matmul(rels[j], m), parents[j])
-                });
-                matmul(a, inverse_base_absolutes[i])
-            });
+            // The absolute transforms, bone by bone as ADBench's `relatives_to_absolutes`:
+            // bone k's is its parent's (final already: a parent precedes its children) times
+            // its relative; a root (its own parent) keeps its relative. Each step replaces
+            // one row of the state, which the compiler updates in place (issue 21): 16
+            // slots a step, not the whole state.
+            let absolutes = ifold(b, rels, |acc, k| build(b, |j| {
+                if j == k {
+                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
+                } else {
+                    acc[j]
+                }
+            }));
+            let transforms = build(b, |i| matmul(absolutes[i], inverse_base_absolutes[i]));
             let rg = angle_axis(theta[0..3]);
             build(c, |j| {
                 let x = base_positions[correspondences[j]];

@@ -8,7 +8,7 @@ use crate::front::size::Size;
 use crate::lir::{Base, Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
-use crate::middle::ir::{Core, Kind, VarId};
+use crate::middle::ir::{Core, Kind, Type, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -20,91 +20,200 @@ struct RowUpdate<'a> {
     new: &'a Core,
 }
 
+/// Whether `e` is variable `v`.
+fn is_var(e: &Core, v: VarId) -> bool {
+    matches!(e.kind, Kind::Var(w) if w == v)
+}
+
+/// `e`'s `let`s and what they end with.
+fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
+    let mut lets = Vec::new();
+    let mut cur = e;
+    while let Kind::Let(v, a, b) = &cur.kind {
+        lets.push((*v, &**a));
+        cur = b;
+    }
+    (lets, cur)
+}
+
 impl Dps<'_> {
     /// An `ifold` whose step replaces one row of its array state (`build(m, |j| if j == r {
-    /// new } else { acc[j] })`, maybe after `let`s: a chain of transforms, bone by bone) in
-    /// `dest` itself (in the frame when `dest` is an output, copied out at the end): the
-    /// initial value written there, then per step `new` into a row of the frame (it may read
-    /// the state, row `r` included) and copied over row `r` when `r < m`. O(row) per step
-    /// instead of a whole new state. `None` for any other step.
+    /// new } else { acc[j] })`, maybe after `let`s: a chain of transforms, bone by bone)
+    /// in place: see [`Dps::rows_in_place`]. `None` for any other step.
     pub(super) fn update_in_place(&mut self, e: &Core, dest: &View) -> Option<Vec<St>> {
-        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+        let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
             return None;
         };
-        let step = self.row_update(body, *acc)?;
-        let depth = self.frame.depth();
-        // An output is written once per slot: the state then lives in the frame, copied out
-        // at the end.
-        let mut code = Vec::new();
-        let state = if matches!(dest.base, Base::Out | Base::OutPart(_)) {
-            let elem = e.ty.scalar().unwrap_or(Scalar::F64);
-            let holds = Holds::Acc {
-                acc: *acc,
-                first: true,
-            };
-            let (alloc, state) = self.alloc(elem, e.ty.dims(), holds);
-            code.push(alloc);
-            state
-        } else {
-            View {
-                dims: e.ty.dims().to_vec(),
-                ..dest.clone()
-            }
+        let step = self.row_update(body, &|s| is_var(s, *acc))?;
+        Some(self.rows_in_place(e, &[], &[step], &[Loc::View(dest.clone())]))
+    }
+
+    /// [`Dps::update_in_place`] for a tuple of array states, each component's step replacing
+    /// one of its rows: `(build(.., if j == r0 { .. } else { acc.0[j] }), build(..))` (a
+    /// derivative's value and tangent, from `jvp`).
+    pub(super) fn update_parts_in_place(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
+        let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
+            return None;
         };
-        code.extend(self.write(init, &state));
+        let parts = e.ty.parts();
+        let Loc::Tuple(dests) = dest else {
+            return None;
+        };
+        if !parts.iter().all(Type::is_arr)
+            || !dests
+                .iter()
+                .all(|d| matches!(d, Loc::View(_) | Loc::Nowhere))
+        {
+            return None;
+        }
+        let (outer, tail) = lets_of(body);
+        let Kind::Tuple(items) = &tail.kind else {
+            return None;
+        };
+        // Component c of the state: `acc.c`, or a variable bound to it.
+        let component = |s: &Core, c: usize| {
+            let proj = |x: &Core| matches!(&x.kind, Kind::Proj(t, k) if *k == c && is_var(t, *acc));
+            proj(s)
+                || matches!(s.kind, Kind::Var(x) if outer.iter().any(|(v, a)| *v == x && proj(a)))
+        };
+        let steps = items
+            .iter()
+            .enumerate()
+            .map(|(c, item)| self.row_update(item, &|s| component(s, c)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(self.rows_in_place(e, &outer, &steps, dests))
+    }
+
+    /// The `ifold` `e` whose step (after `outer`) replaces row `r` of each state component by
+    /// `new` (`steps`, one per component), in the components' places `dests` themselves (in
+    /// the frame for an output, written once per slot, or a component nothing reads; copied
+    /// out at the end): the initial value written there, then per step each `new` into a row
+    /// of the frame (they may read the state, rows `r` included), then each copied over its
+    /// row `r` where `r < m`. O(row) per step instead of a whole new state.
+    fn rows_in_place(
+        &mut self,
+        e: &Core,
+        outer: &[(VarId, &Core)],
+        steps: &[RowUpdate],
+        dests: &[Loc],
+    ) -> Vec<St> {
+        let Kind::Ifold(n, init, acc, i, _) = &e.kind else {
+            return Vec::new();
+        };
+        let depth = self.frame.depth();
+        let types: Vec<&Type> = match &e.ty {
+            Type::Tuple(ts) => ts.iter().collect(),
+            t => vec![t],
+        };
+        let mut code = Vec::new();
+        let mut states = Vec::new();
+        for (t, d) in types.iter().zip(dests) {
+            let state = match d {
+                Loc::View(w) if !matches!(w.base, Base::Out | Base::OutPart(_)) => View {
+                    dims: t.dims().to_vec(),
+                    ..w.clone()
+                },
+                _ => {
+                    let elem = t.scalar().unwrap_or(Scalar::F64);
+                    let holds = Holds::Acc {
+                        acc: *acc,
+                        first: true,
+                    };
+                    let (alloc, state) = self.alloc(elem, t.dims(), holds);
+                    code.push(alloc);
+                    state
+                }
+            };
+            states.push(state);
+        }
+        let whole = match &e.ty {
+            Type::Tuple(_) => Loc::Tuple(states.iter().cloned().map(Loc::View).collect()),
+            _ => Loc::View(states[0].clone()),
+        };
+        code.extend(self.write_parts(init, &whole));
         let nt = self.scalar(n);
         let iv = self.fold_index(n, *i);
-        self.env.insert(*acc, Loc::View(state.clone()));
+        self.env.insert(*acc, whole);
         self.enter_plain_loop(*i, &iv);
         let inner = self.frame.depth();
-        let mut body_code = Vec::new();
-        for (v, a) in &step.lets {
-            body_code.extend(self.bind(*v, a));
+        let mut body = Vec::new();
+        for (v, a) in outer {
+            body.extend(self.bind(*v, a));
         }
-        let r = self.scalar(step.row);
-        let rv = format_ident!("__row_{}", acc);
-        body_code.push(St::let_usize(&rv, r));
-        let m = self.sizes.get(&state.dims[0]);
-        let target = self.row_of(&state, Ex::Var(rv.clone()));
-        let replace = if step.new.ty.is_arr() {
+        // Every new row is computed before any is stored: a step reads the old state.
+        let mut stores = Vec::new();
+        for (c, (step, state)) in steps.iter().zip(&states).enumerate() {
+            for (v, a) in &step.lets {
+                body.extend(self.bind(*v, a));
+            }
+            let rv = format_ident!("__row_{}_{}", acc, c);
+            let r = self.scalar(step.row);
+            body.push(St::let_usize(&rv, r));
+            let m = self.sizes.get(&state.dims[0]);
+            let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m));
+            if !step.new.ty.is_arr() && steps.len() == 1 {
+                // One element: stored where it is computed.
+                let v = self.scalar(step.new);
+                let at = plus(&state.off, Ex::Var(rv));
+                let store = St::Store(state.base.clone(), at, v);
+                body.push(St::If(inside, vec![store], Vec::new()));
+                continue;
+            }
             let elem = step.new.ty.scalar().unwrap_or(Scalar::F64);
-            let (alloc, tmp) = self.alloc(elem, step.new.ty.dims(), Holds::Value("updated row"));
-            let mut w = vec![alloc];
-            w.extend(self.write(step.new, &tmp));
-            w.push(self.copy(&tmp, &target));
-            w
-        } else {
-            let v = self.scalar(step.new);
-            let at = plus(&state.off, Ex::Var(rv.clone()));
-            vec![St::Store(state.base.clone(), at, v)]
-        };
-        let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv)), Box::new(m));
-        body_code.push(St::If(inside, replace, Vec::new()));
+            let dims = match step.new.ty.is_arr() {
+                true => step.new.ty.dims().to_vec(),
+                false => vec![Size::Lit(1)],
+            };
+            let (alloc, tmp) = self.alloc(elem, &dims, Holds::Value("updated row"));
+            body.push(alloc);
+            let fill = if step.new.ty.is_arr() {
+                self.write(step.new, &tmp)
+            } else {
+                let v = self.scalar(step.new);
+                let at = tmp.off.clone().unwrap_or(Ex::Usize(0));
+                vec![St::Store(tmp.base.clone(), at, v)]
+            };
+            let target = if step.new.ty.is_arr() {
+                self.row_of(state, Ex::Var(rv))
+            } else {
+                View {
+                    base: state.base.clone(),
+                    off: Some(plus(&state.off, Ex::Var(rv))),
+                    dims: dims.clone(),
+                }
+            };
+            body.push(St::If(inside.clone(), fill, Vec::new()));
+            stores.push(St::If(inside, vec![self.copy(&tmp, &target)], Vec::new()));
+        }
+        body.extend(stores);
         self.frame.truncate(inner);
         self.loops.pop();
         code.push(St::For {
             var: iv,
             n: nt,
             streams: Vec::new(),
-            body: body_code,
+            body,
         });
-        if state.base != dest.base {
-            code.push(self.copy(&state, dest));
+        for (state, d) in states.iter().zip(dests) {
+            if let Loc::View(w) = d
+                && w.base != state.base
+            {
+                code.push(self.copy(state, w));
+            }
         }
         self.frame.truncate(depth);
-        Some(vec![St::Block(code)])
+        vec![St::Block(code)]
     }
 
-    /// `body` as a [`RowUpdate`] of state `acc`: the `if` on `j == r` (or `r == j`, or `!=`
-    /// with the branches swapped) with `r` and `new` free of `j`, `r` computed without a
-    /// check, the other branch `acc[j]` itself.
-    fn row_update<'a>(&self, body: &'a Core, acc: VarId) -> Option<RowUpdate<'a>> {
-        let mut lets = Vec::new();
-        let mut cur = body;
-        while let Kind::Let(v, a, b) = &cur.kind {
-            lets.push((*v, &**a));
-            cur = b;
-        }
+    /// `body` as a [`RowUpdate`] of the state `is_state` recognises: the `if` on `j == r`
+    /// (or `r == j`, or `!=` with the branches swapped) with `r` and `new` free of `j`, `r`
+    /// computed without a check, the other branch the state's own element `acc[j]`.
+    fn row_update<'a>(
+        &self,
+        body: &'a Core,
+        is_state: &dyn Fn(&Core) -> bool,
+    ) -> Option<RowUpdate<'a>> {
+        let (lets, cur) = lets_of(body);
         let Kind::Build(_, j, elem) = &cur.kind else {
             return None;
         };
@@ -116,15 +225,14 @@ impl Dps<'_> {
             Kind::Bin(BinOp::Ne, x, y, _) => (b, a, x, y),
             _ => return None,
         };
-        let is = |e: &Core, v: VarId| matches!(e.kind, Kind::Var(w) if w == v);
-        let row = if is(x, *j) {
+        let row = if is_var(x, *j) {
             y
-        } else if is(y, *j) {
+        } else if is_var(y, *j) {
             x
         } else {
             return None;
         };
-        let kept = matches!(&keep.kind, Kind::Index(s, k) if is(s, acc) && is(k, *j));
+        let kept = matches!(&keep.kind, Kind::Index(s, k) if is_state(s) && is_var(k, *j));
         if !kept || row.mentions(*j) || new.mentions(*j) || !self.cannot_fail(row) {
             return None;
         }

@@ -20,6 +20,9 @@ use std::collections::HashMap;
 /// Steps peeled at either end at most: enough for a 9-point stencil's border.
 const MAX_PEEL: usize = 4;
 
+/// The longest fixed count not peeled (a Jacobian's 2 x 15 block, a one-hot row).
+const SHORT: u64 = 32;
+
 /// The interior of a peeled loop: `c0 <= i < n - k`.
 struct Interior {
     /// Steps before it.
@@ -57,7 +60,9 @@ impl Dps<'_> {
         body: &Core,
         dest: &View,
     ) -> Option<Vec<St>> {
-        if !(body.ty.is_float() || body.ty.is_arr()) || !tests_index(body, i) {
+        // A short loop of fixed count is written out by LLVM, its tests then constants.
+        let short = n.as_const().is_some_and(|c| c <= SHORT);
+        if short || !(body.ty.is_float() || body.ty.is_arr()) || !tests_index(body, i) {
             return None;
         }
         // The tests are decided inside the loop over i, which then runs: `n - 1` there

@@ -70,6 +70,11 @@ pub struct Reverse<'a> {
     pending: Vec<Core>,
 }
 
+/// The name of a carried fold's or a scan's sweep state, whose first component is the
+/// adjoint of the step's state, transformed by each step: such a sweep is no sum, and no sum
+/// continues from it (the name survives the renaming of bound variables).
+const CARRIED: &str = "carried";
+
 fn var(v: VarId, ty: &Type, span: Sp) -> Core {
     Core::new(Kind::Var(v), ty.clone(), span)
 }

@@ -1,6 +1,6 @@
 //! `tuples`: a tuple is never stored, so the core IR takes tuples apart where it can
 //! (scalar replacement): `(a, b).0 ~> a`, a `let` of a tuple expression becomes one `let` per
-//! component, and a projection moves into a `let`'s body. What remains are tuples that an
+//! component, and a projection moves into a `let`'s body and an `if`'s branches. What remains are tuples that an
 //! `if`, an `ifold` or a `scan` computes, which the lowering gives a place per component.
 //! After this pass, projections of `let`-bound tuples read the component's own variable, so
 //! a component that is a `build` fuses into its readers like any array.
@@ -43,6 +43,22 @@ fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
                 *cur = proj;
                 retype_lets(&mut inner, &ty);
                 *e = inner;
+                true
+            }
+            Kind::If(c, a, b) => {
+                // `(if c { a } else { b }).k ~> if c { a.k } else { b.k }`
+                let k = *k;
+                let ty = e.ty.clone();
+                let (c, mut a, mut b) = (c.take(), a.take(), b.take());
+                let mut branch = |x: Core| {
+                    let span = x.span;
+                    let mut proj = Core::new(Kind::Proj(Box::new(x), k), ty.clone(), span);
+                    rule(&mut proj, names);
+                    proj
+                };
+                let (a, b) = (branch(a.take()), branch(b.take()));
+                let span = e.span;
+                *e = Core::new(Kind::If(Box::new(c), Box::new(a), Box::new(b)), ty, span);
                 true
             }
             _ => false,

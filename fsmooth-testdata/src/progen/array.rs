@@ -67,7 +67,7 @@ impl Gen {
             13
         }) {
             0 | 1 => self.vec_var_or_param(d),
-            2 | 3 if self.v2 && self.r.one_in(4) => self.stencil(d, e, depth),
+            2 | 3 if self.v2 && self.r.one_in(6) => self.stencil(d, e, depth),
             2 | 3 => {
                 let i = self.name("i");
                 let body = self.with(&i, T::U, Some(d), |g| {

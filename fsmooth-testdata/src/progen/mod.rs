@@ -313,6 +313,11 @@ mod tests {
             let k = count(&|p| p.src.contains(word));
             assert!(k >= 15, "`{word}` in {k} of 300 programs");
         }
+        // Issue 21's shapes: stencils with fixed ends, folds replacing one row a step.
+        for (word, least) in [("; let hi", 5), ("} else { acc", 5)] {
+            let k = count(&|p| p.src.contains(word));
+            assert!(k >= least, "`{word}` in {k} of 300 programs");
+        }
         let several = count(&|p| p.parts.len() > 1);
         let mixed =
             count(&|p| p.parts.iter().any(Part::is_array) && p.parts.iter().any(|q| !q.is_array()));

@@ -361,7 +361,7 @@ impl Gen {
         if let Some(i) = self.loop_index(d)
             && !self.r.one_in(4)
         {
-            if self.v2 && self.r.one_in(5) {
+            if self.typed && self.r.one_in(5) {
                 // A neighbour clamped into the range (a clamped border, issue 21).
                 let last = format!("{} - 1", d.paren());
                 return match self.r.below(3) {

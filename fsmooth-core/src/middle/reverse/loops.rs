@@ -2,7 +2,9 @@
 //! fold whose state adds up every variable's contributions and which nested sums continue;
 //! and folds whose state carries, reversed from their checkpoints.
 
-use super::{Adjoints, Lets, Reverse, Unsupported, add, at, index, part, pick, proj, tuple, var};
+use super::{
+    Adjoints, CARRIED, Lets, Reverse, Unsupported, add, at, index, part, pick, proj, tuple, var,
+};
 use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::middle::forward::{bin, is_zero, wrap};
@@ -306,7 +308,7 @@ impl Reverse<'_> {
 
     /// The step of a fold with tuple state `state` summing `parts`, when their contributions
     /// include every component of one sum from zero (a fold bound in `lets`, read nowhere
-    /// else): that fold, started from the state plus the other contributions, its state
+    /// else, and no carried fold's sweep: [`CARRIED`]): that fold, started from the state plus the other contributions, its state
     /// widened to the whole state (the components it does not add to pass through), so
     /// that every addition goes to the one state, in place.
     fn pass_into(
@@ -320,10 +322,14 @@ impl Reverse<'_> {
         let width = parts.len();
         let (pos, feeds) = (0..lets.len()).rev().find_map(|pos| {
             let (x, value) = &lets[pos];
-            let Kind::Ifold(_, init, ..) = &value.kind else {
+            let Kind::Ifold(_, init, st, ..) = &value.kind else {
                 return None;
             };
-            if !is_zero(init) || lets.iter().any(|(_, v)| v.mentions(*x)) || self.is_pending(*x) {
+            if !is_zero(init)
+                || self.names[*st as usize] == CARRIED
+                || lets.iter().any(|(_, v)| v.mentions(*x))
+                || self.is_pending(*x)
+            {
                 return None;
             }
             let tys: Vec<Type> = match &value.ty {
@@ -394,7 +400,8 @@ impl Reverse<'_> {
     /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
     /// over steps starting from zero continues from the sum so far instead (`acc +
     /// ifold(m, 0, f)` is `ifold(m, acc, f)`, up to rounding), so nested sums all add into
-    /// one array, in place ([`crate::lower`]'s accumulation).
+    /// one array, in place ([`crate::lower`]'s accumulation). A carried fold's sweep is not
+    /// such a sum: its state is transformed by the steps ([`CARRIED`]).
     fn accumulated(
         &mut self,
         sum: Core,
@@ -403,12 +410,15 @@ impl Reverse<'_> {
         span: Sp,
         lets: &mut Lets,
     ) -> Core {
-        let from_zero = |c: &Core, lets: &Lets, pending: &[Core]| -> Option<usize> {
+        let from_zero = |c: &Core, lets: &Lets, pending: &[Core], names: &[String]| {
             let Kind::Var(x) = c.kind else { return None };
             let k = lets.iter().position(|(v, _)| *v == x)?;
-            let Kind::Ifold(_, init, ..) = &lets[k].1.kind else {
+            let Kind::Ifold(_, init, state, ..) = &lets[k].1.kind else {
                 return None;
             };
+            if names.get(*state as usize).is_some_and(|n| n == CARRIED) {
+                return None;
+            }
             let used = lets.iter().any(|(_, value)| value.mentions(x))
                 || pending.iter().any(|p| p.mentions(x));
             (is_zero(init) && !used).then_some(k)
@@ -416,7 +426,7 @@ impl Reverse<'_> {
         let (folds, others): (Vec<Core>, Vec<Core>) = cs
             .into_iter()
             .filter(|c| !is_zero(c))
-            .partition(|c| from_zero(c, lets, &self.pending).is_some());
+            .partition(|c| from_zero(c, lets, &self.pending, self.names).is_some());
         let mut running = sum;
         if !others.is_empty() {
             let rest = self.total(others, ty, span, lets);
@@ -424,7 +434,7 @@ impl Reverse<'_> {
             running = self.total(vec![running, rest], ty, span, lets);
         }
         for f in folds {
-            let Some(k) = from_zero(&f, lets, &self.pending) else {
+            let Some(k) = from_zero(&f, lets, &self.pending, self.names) else {
                 continue;
             };
             let (_, fold) = lets.remove(k);
@@ -523,7 +533,7 @@ impl Reverse<'_> {
         start_parts.extend(tys[1..].iter().map(|t| self.zero(t, span)));
         let begin = tuple(start_parts, span);
         let state_ty = begin.ty.clone();
-        let state = self.new_var("adj");
+        let state = self.new_var(CARRIED);
         let width = tys.len();
         let mut parts = vec![to_acc];
         for (k, (_, mut cs)) in others.into_iter().enumerate() {

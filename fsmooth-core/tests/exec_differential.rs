@@ -4,8 +4,9 @@
 //! the frame; every result is compared with the reference interpreter (for a kernel with
 //! several results, each output `outI` and each returned scalar with its component).
 //!
-//! `cargo test` runs 500 programs, 4 inputs each, as compiled by default and three in four
-//! of them also with fusion off, heap storage, or unrolling off (block options); CI runs
+//! `cargo test` runs 500 programs, 4 inputs each, as compiled by default and four in five
+//! of them also with fusion off, heap storage, unrolling off, or `parallel` on (block
+//! options); CI runs
 //! 3,000 in release. The long run (`FSMOOTH_LONG=1`) takes 100,000:
 //! `FSMOOTH_LONG=1 cargo test --release -p fsmooth-core --test exec_differential -- --nocapture`
 //! (`FSMOOTH_EXEC_PROGRAMS` sets the count outright, `FSMOOTH_EXEC_FIRST` moves the start of
@@ -25,11 +26,14 @@ use fsmooth_testdata::progen::{Inputs, Program, inputs, program};
 const TRIALS: u64 = 4;
 
 /// Block options the programs are also compiled with, in turn (the first: none).
-const OPTIONS: [&str; 4] = [
+const OPTIONS: [&str; 5] = [
     "",
     "#![fsmooth(fusion = false)]",
     "#![fsmooth(storage = \"heap\")]",
     "#![fsmooth(unroll = false, storage = \"heap_frame\")]",
+    // Top-level sums and builds as `ParSum` and `ParRows` (run in order below
+    // `lir::PAR_MIN_STEPS` steps, as the generated programs' sizes are).
+    "#![fsmooth(parallel = true)]",
 ];
 
 /// Relative closeness with an absolute floor; NaN matches NaN.
@@ -106,8 +110,9 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
             // Which program a crash (a stack overflow) happened in.
             eprintln!("program {j}\n{}", p.src);
         }
-        // Every program as the default compiles it, and three in four also with a step turned
-        // off: unfused, not unrolled code and heap storage stress other paths of `dps`.
+        // Every program as the default compiles it, and four in five also with a step turned
+        // off or `parallel` on: unfused, not unrolled code, heap storage and the parallel
+        // loops stress other paths of `dps`.
         let variants = ["", OPTIONS[j as usize % OPTIONS.len()]];
         let interp = Interp::new(&p.src).unwrap();
         for options in variants

@@ -221,19 +221,24 @@ pub mod hand {
             correspondences: [usize; c],
             points: [[f64; 3]; c],
         ) -> [[f64; 3]; c] {
-            let rels = build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i))));
-            // The absolute transforms, bone by bone as ADBench's `relatives_to_absolutes`:
-            // bone k's is its parent's (final already: a parent precedes its children) times
-            // its relative; a root (its own parent) keeps its relative. Each step replaces
-            // one row of the state, which the compiler updates in place (issue 21): 16
-            // slots a step, not the whole state.
-            let absolutes = ifold(b, rels, |acc, k| build(b, |j| {
-                if j == k {
-                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
-                } else {
-                    acc[j]
-                }
-            }));
+            // The absolute transforms, bone by bone as ADBench's `relatives_to_absolutes`,
+            // starting from the posed relatives: bone k's is its parent's (final already: a
+            // parent precedes its children) times its relative; a root (its own parent)
+            // keeps its relative. Each step replaces one row of the state, which the
+            // compiler updates in place (issue 21): 16 slots a step, not the whole state.
+            // (The relatives written as the fold's start, not bound first: a bound array
+            // lives, in the frame, until the end of the block.)
+            let absolutes = ifold(
+                b,
+                build(b, |i| posed_relative(base_relatives[i], euler(pose(theta, i)))),
+                |acc, k| build(b, |j| {
+                    if j == k {
+                        if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
+                    } else {
+                        acc[j]
+                    }
+                }),
+            );
             let transforms = build(b, |i| matmul(absolutes[i], inverse_base_absolutes[i]));
             let rg = angle_axis(theta[0..3]);
             build(c, |j| {

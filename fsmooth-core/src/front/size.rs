@@ -277,6 +277,13 @@ impl Size {
     pub fn minus(a: Size, b: Size) -> Size {
         Size::Sub(Box::new(a), Box::new(b))
     }
+    /// The product of `dims`, the slots of an array of those dimensions (1 for none).
+    pub fn product(dims: &[Size]) -> Size {
+        dims.iter()
+            .cloned()
+            .reduce(Size::times)
+            .unwrap_or(Size::Lit(1))
+    }
     /// `a * b`
     pub fn times(a: Size, b: Size) -> Size {
         Size::Mul(Box::new(a), Box::new(b))

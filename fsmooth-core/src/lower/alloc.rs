@@ -11,11 +11,7 @@ impl Dps<'_> {
     /// Take room for an array of `dims` of element type `elem` in the frame's part of that
     /// type, for what `holds` (the memory plan's label): the allocation's marker and its view.
     pub(super) fn alloc(&mut self, elem: Scalar, dims: &[Size], holds: Holds) -> (St, View) {
-        let len = dims
-            .iter()
-            .cloned()
-            .reduce(Size::times)
-            .unwrap_or(Size::Lit(1));
+        let len = Size::product(dims);
         let off = self.frame.push(len.clone(), holds, elem);
         if let Some(k) = self.heap.as_mut() {
             // A buffer of its own, made here.
@@ -66,11 +62,7 @@ impl Dps<'_> {
             let mut two = vec![Size::Lit(2)];
             two.extend(dims.iter().cloned());
             let (m, w) = self.alloc(elem, &two, first);
-            let len = dims
-                .iter()
-                .cloned()
-                .reduce(Size::times)
-                .unwrap_or(Size::Lit(1));
+            let len = Size::product(dims);
             let second = View {
                 base: w.base.clone(),
                 off: Some(self.sizes.get(&len)),

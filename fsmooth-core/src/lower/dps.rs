@@ -648,12 +648,7 @@ impl<'k> Dps<'k> {
 
     /// Copy the elements of `src` to `dest` (as many as `src` has).
     pub(super) fn copy(&mut self, src: &View, dest: &View) -> St {
-        let len = src
-            .dims
-            .iter()
-            .cloned()
-            .reduce(Size::times)
-            .unwrap_or(Size::Lit(1));
+        let len = Size::product(&src.dims);
         let n = self.sizes.get(&len);
         let so = src.off.clone().unwrap_or(Ex::Usize(0));
         let d_o = dest.off.clone().unwrap_or(Ex::Usize(0));

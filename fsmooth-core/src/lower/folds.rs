@@ -348,7 +348,7 @@ impl Dps<'_> {
             }];
             // The output's state is replaced by this step, read in part or not at all.
             if to.base != other_base {
-                let n = d.sizes.get(&slots(&to.dims));
+                let n = d.sizes.get(&Size::product(&to.dims));
                 let off = to.off.clone().unwrap_or(Ex::Usize(0));
                 b.push(St::Restate {
                     base: to.base.clone(),
@@ -405,12 +405,4 @@ impl Dps<'_> {
         }
         iv
     }
-}
-
-/// The slots of an array of these dimensions.
-fn slots(dims: &[Size]) -> Size {
-    dims.iter()
-        .cloned()
-        .reduce(Size::times)
-        .unwrap_or(Size::Lit(1))
 }

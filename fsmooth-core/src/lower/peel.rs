@@ -80,7 +80,7 @@ impl Dps<'_> {
         let (c0e, edges) = (Ex::Usize(c0), Ex::Usize(c0 + k));
         let mut code = vec![
             // lo = min(c0, n); mid = n - c0 - k, or 0 when n is shorter.
-            let_usize(
+            St::let_usize(
                 &lo,
                 Ex::If(
                     Box::new(Ex::Bin(
@@ -92,7 +92,7 @@ impl Dps<'_> {
                     Box::new(c0e.clone()),
                 ),
             ),
-            let_usize(
+            St::let_usize(
                 &mid,
                 Ex::If(
                     Box::new(Ex::Bin(
@@ -167,7 +167,7 @@ impl Dps<'_> {
         }
         // The last steps, whole: from lo + mid to n.
         let from = wadd(Ex::Var(lo), Ex::Var(mid));
-        code.push(let_usize(&rest, from));
+        code.push(St::let_usize(&rest, from));
         code.push(self.whole_steps(i, &iv, body, dest, Ex::Var(rest.clone()), nt));
         Some(vec![St::Block(code)])
     }
@@ -370,7 +370,7 @@ impl Dps<'_> {
         let t = format_ident!("__t_{}", i);
         let depth = self.frame.depth();
         self.enter_plain_loop(i, iv);
-        let mut code = vec![let_usize(iv, wadd(from.clone(), Ex::Var(t.clone())))];
+        let mut code = vec![St::let_usize(iv, wadd(from.clone(), Ex::Var(t.clone())))];
         if body.ty.is_arr() {
             let row = self.row_of(dest, Ex::Var(iv.clone()));
             code.extend(self.write(body, &row));
@@ -387,15 +387,6 @@ impl Dps<'_> {
             streams: Vec::new(),
             body: code,
         }
-    }
-}
-
-fn let_usize(id: &Ident, val: Ex) -> St {
-    St::Let {
-        id: id.clone(),
-        mutable: false,
-        usize_ty: true,
-        val,
     }
 }
 

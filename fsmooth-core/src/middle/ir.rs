@@ -180,11 +180,7 @@ impl Type {
     /// The number of elements, as a size expression (1 for a scalar).
     pub fn slots(&self) -> Size {
         match self {
-            Type::Arr(_, d) => d
-                .iter()
-                .cloned()
-                .reduce(Size::times)
-                .unwrap_or(Size::Lit(1)),
+            Type::Arr(_, d) => Size::product(d),
             _ => Size::Lit(1),
         }
     }

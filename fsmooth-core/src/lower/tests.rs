@@ -569,6 +569,28 @@ fn a_fold_replacing_one_row_a_step_updates_it_in_place() {
         }",
     );
     assert!(out.contains("let __row_"), "{out}");
+    // Forward mode through such a fold: its state is the pair (value, tangent), each
+    // component replacing its row k (the `if`'s projections taken into its branches by the
+    // last `tuples` pass), both updated in place: no double-buffered state.
+    let out = expand(
+        "fn chain(rels: [[f64; 2]; b], parents: [usize; b]) -> [[f64; 2]; b] {
+            ifold(b, rels, |acc, k| build(b, |j| {
+                if j == k {
+                    if parents[k] == k { acc[k] } else { emul(acc[parents[k]], acc[k]) }
+                } else {
+                    acc[j]
+                }
+            }))
+        }
+        pub fn d(rels: [[f64; 2]; b], parents: [usize; b], t: [[f64; 2]; b]) -> [[f64; 2]; b] {
+            jvp(|r| chain(r, parents), rels, t).1
+        }",
+    );
+    assert!(
+        out.contains("_0 : usize = k_") && out.contains("_1 : usize = k_"),
+        "{out}"
+    );
+    assert!(!out.contains("__cur"), "{out}");
     // Not when the kept branch is not the state's own element, or the row depends on j.
     for src in [
         "pub fn k(a: [f64; n]) -> [f64; n] { ifold(n, a, |acc, k| build(n, |j| if j == k { 1.0 } else { a[j] })) }",

@@ -326,3 +326,65 @@ fn output_names_are_those_the_compiler_prints() {
         &[("out01", 1)],
     );
 }
+
+#[test]
+fn a_restated_fold_state_may_be_overwritten_unread() {
+    // A fold iterating in out0 marks each state it replaces (`St::Restate`): a slot that
+    // step does not read is written again without an overlap. Only the marked slots.
+    let restate = |off: usize, n: usize| St::Restate {
+        base: out(0),
+        off: u(off),
+        n: u(n),
+    };
+    let mut body = entry();
+    body.extend([
+        fill_all(out(0), 3, 1.0),
+        fill_all(out(1), 2, 0.0),
+        restate(0, 3),
+        fill_all(out(0), 3, 2.0),
+    ]);
+    assert_eq!(
+        two_outs(body, None),
+        Ok(Ok(Outputs {
+            arrays: vec![vec![2.0, 2.0, 2.0], vec![0.0, 0.0]],
+            scalars: vec![],
+        }))
+    );
+    let mut body = entry();
+    body.extend([
+        fill_all(out(0), 3, 1.0),
+        fill_all(out(1), 2, 0.0),
+        restate(0, 2),
+        fill_all(out(0), 3, 2.0),
+    ]);
+    faults_with(two_outs(body, None), "out0[2] written twice");
+    // Out of the output's range, or of something else than an output: a fault.
+    let mut body = entry();
+    body.extend([fill_all(out(0), 3, 1.0), restate(1, 3)]);
+    faults_with(two_outs(body, None), "restate of out0[1..+3] out of range");
+}
+
+#[test]
+fn a_loop_of_no_steps_reads_nothing_from_its_streams() {
+    // A peeled interior of no steps: its stream and fill start past the end, which the
+    // printed code's `get` skips, as it skips a loop of no steps.
+    let mut body = entry();
+    body.extend([
+        fill(
+            out(0),
+            Some(4),
+            0,
+            vec![stream(x(), 5, "e")],
+            vec![St::Slot(elem("e"))],
+        ),
+        fill_all(out(0), 3, 1.0),
+        fill_all(out(1), 2, 0.0),
+    ]);
+    assert_eq!(
+        two_outs(body, None),
+        Ok(Ok(Outputs {
+            arrays: vec![vec![1.0, 1.0, 1.0], vec![0.0, 0.0]],
+            scalars: vec![],
+        }))
+    );
+}

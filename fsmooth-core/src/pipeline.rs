@@ -9,10 +9,10 @@
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
-//! | middle | fold, unroll, fold, fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
+//! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
-//! | middle | anf, cse, propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
+//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
@@ -217,6 +217,11 @@ pub fn middle_observed(
             unroll::unroll(&mut k.body, &mut k.var_names)
         });
         p.run("fold", k, |k| simplify::fold(&mut k.body));
+        // Unrolled folds of tuple states (a reverse sweep's adjoints) leave `let`s of tuples
+        // of literals: taken apart, so that fusion turns the literals into scalars.
+        p.run("tuples", k, |k| {
+            tuples::split(&mut k.body, &mut k.var_names)
+        });
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)
         });

@@ -110,6 +110,33 @@ pub fn st<T: Elem>(s: &mut [T], i: usize, v: T) {
     }
 }
 
+/// `s[dst + j] += s[src + j]` for `j` in `0..n`, in order (LIR `St::AddWithin`). Two
+/// ranges in bounds that do not overlap are added as two slices, which vectorises; otherwise
+/// element by element with [`ld`] and [`st`], which is what the loop as written does.
+#[inline(always)]
+pub fn add_within<T: Elem + core::ops::Add<Output = T>>(
+    s: &mut [T],
+    dst: usize,
+    src: usize,
+    n: usize,
+) {
+    let (lo, hi) = if dst < src { (dst, src) } else { (src, dst) };
+    if lo.checked_add(n).is_some_and(|end| end <= hi) && hi <= s.len() {
+        let (low, high) = s.split_at_mut(hi);
+        if let (Some(low), Some(high)) = (low.get_mut(lo..lo + n), high.get_mut(..n)) {
+            let (d, from) = if dst < src { (low, high) } else { (high, low) };
+            for (x, y) in d.iter_mut().zip(from.iter()) {
+                *x = *x + *y;
+            }
+            return;
+        }
+    }
+    for j in 0..n {
+        let v = ld(s, dst.wrapping_add(j)) + ld(s, src.wrapping_add(j));
+        st(s, dst.wrapping_add(j), v);
+    }
+}
+
 /// Store `v` at `s[off..off + N]`, proven in bounds: one range check for the row (a column
 /// tile's sums), where a store per slot would test each.
 #[inline(always)]
@@ -321,6 +348,35 @@ mod tests {
         let f = [1.5f32, 2.5];
         assert_eq!(super::ld(&f, 1), 2.5);
         assert_eq!(super::ld(&f, 2), 0.0);
+    }
+
+    /// `add_within` equals the loop of `ld`s and `st`s it replaces, for every pair of
+    /// ranges: apart either way round, overlapping (where the loop reads what it has just
+    /// written), and past the end.
+    #[test]
+    fn add_within_adds_like_its_loop() {
+        let by_loop = |s: &mut [f64], dst: usize, src: usize, n: usize| {
+            for j in 0..n {
+                let v = super::ld(s, dst.wrapping_add(j)) + super::ld(s, src.wrapping_add(j));
+                super::st(s, dst.wrapping_add(j), v);
+            }
+        };
+        let start: Vec<f64> = (0..9).map(|k| (k * k) as f64 + 0.5).collect();
+        for dst in 0..10 {
+            for src in 0..10 {
+                for n in 0..6 {
+                    let (mut a, mut b) = (start.clone(), start.clone());
+                    super::add_within(&mut a, dst, src, n);
+                    by_loop(&mut b, dst, src, n);
+                    assert_eq!(a, b, "dst {dst}, src {src}, n {n}");
+                }
+            }
+        }
+        // An offset that wraps, as the loop's wrapping arithmetic does.
+        let (mut a, mut b) = (start.clone(), start.clone());
+        super::add_within(&mut a, usize::MAX, 0, 2);
+        by_loop(&mut b, usize::MAX, 0, 2);
+        assert_eq!(a, b);
     }
 
     #[test]

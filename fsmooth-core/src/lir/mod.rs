@@ -363,6 +363,21 @@ pub enum St {
         /// Slot count.
         n: Ex,
     },
+    /// `base[dst_off + j] += base[src_off + j]` for `j` in `0..n`, in order, both ranges
+    /// proven in bounds: a row of an array state adding a term held elsewhere in the same
+    /// buffer (a reverse sweep's adjoint of a row, added to the gradient's row in the frame).
+    /// Printed as `__rt::add_within`, which adds the two slices when they do not overlap (so
+    /// the loop vectorises) and otherwise element by element, as written.
+    AddWithin {
+        /// The buffer.
+        base: Base,
+        /// The first slot added to.
+        dst_off: Ex,
+        /// The first slot added.
+        src_off: Ex,
+        /// Slot count.
+        n: Ex,
+    },
     /// The slots `off..off + n` of output `base` hold a state of a fold iterating in the
     /// output, which the next step replaces whole: a slot of it that step does not read is
     /// overwritten unread, as intended (the executor's check of overlapping writes allows it

@@ -414,6 +414,12 @@ impl ToTokens for St {
                 }
             }
             St::Alloc { .. } | St::Restate { .. } => TokenStream::new(),
+            St::AddWithin {
+                base,
+                dst_off,
+                src_off,
+                n,
+            } => quote!(::fsmooth::__rt::add_within(#base, #dst_off, #src_off, #n);),
             St::CheckColumn {
                 base,
                 at,

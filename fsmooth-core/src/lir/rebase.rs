@@ -121,6 +121,21 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
             }
             ok
         }
+        St::AddWithin {
+            base: b,
+            dst_off,
+            src_off,
+            n,
+        } => {
+            let ok = rebase_ex(dst_off, base, first)
+                && rebase_ex(src_off, base, first)
+                && rebase_ex(n, base, first);
+            if own(b) {
+                moved(dst_off, first);
+                moved(src_off, first);
+            }
+            ok
+        }
         St::Heap { .. }
         | St::Frame { .. }
         | St::CheckLen { .. }

@@ -111,6 +111,16 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(off, f);
             walk_ex(len, f);
         }
+        St::AddWithin {
+            dst_off,
+            src_off,
+            n,
+            ..
+        } => {
+            walk_ex(dst_off, f);
+            walk_ex(src_off, f);
+            walk_ex(n, f);
+        }
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => walk_ex(want, f),
         St::CheckColumn {
             at, stride, len, ..
@@ -171,7 +181,8 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
             | St::Segment { base: x, .. }
             | St::Fill { base: x, .. }
             | St::CheckLen { base: x, .. }
-            | St::CheckColumn { base: x, .. },
+            | St::CheckColumn { base: x, .. }
+            | St::AddWithin { base: x, .. },
         ) => x == b,
         Node::St(St::Copy { dst, src, .. }) => dst == b || src == b,
         _ => false,
@@ -180,7 +191,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
 
 /// True when node `n` writes buffer `b`.
 fn node_writes(n: Node<'_>, b: &Base) -> bool {
-    matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. } | St::ParRows { base: x, .. }) if x == b)
+    matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. } | St::AddWithin { base: x, .. } | St::ParRows { base: x, .. }) if x == b)
 }
 
 /// True when anything under `sts` reads or writes buffer `b`.
@@ -397,6 +408,12 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             ..
         } => vec![dst_off, src_off, n],
         St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => vec![off, len],
+        St::AddWithin {
+            dst_off,
+            src_off,
+            n,
+            ..
+        } => vec![dst_off, src_off, n],
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => vec![want],
         St::CheckColumn {
             at, stride, len, ..

@@ -10,9 +10,11 @@
 //! the fold's.
 
 use super::dps::{Dps, Loc, View, fill};
+use super::streams::run_code;
 use crate::front::ast::BinOp;
-use crate::lir::{Ex, St, plus};
+use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus};
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
+use proc_macro2::Ident;
 
 /// A step that adds to its state, taken apart.
 enum Increment<'a> {
@@ -413,15 +415,24 @@ impl Dps<'_> {
         }
         self.env.insert(acc, state);
         self.enter_plain_loop(i, &iv);
-        let body = body(self);
+        // The body is statements with no early exit, so it may keep running indexes (the
+        // reverse of a packed triangle's fold adds at `q[d + c * (2d - c - 1) / 2 + ..]`).
+        if let Some(c) = self.loops.last_mut() {
+            c.runs_ok = true;
+        }
+        let mut body = body(self);
+        let runs = self.take_runs();
         self.loops.pop();
         self.frame.truncate(depth);
-        vec![St::For {
+        let mut code = Vec::new();
+        run_code(runs, &mut code, &mut body);
+        code.push(St::For {
             var: iv,
             n: nt,
             streams: Vec::new(),
             body,
-        }]
+        });
+        code
     }
 
     /// Statements adding `step`'s terms to `dest` (the state, bound already).
@@ -474,7 +485,10 @@ impl Dps<'_> {
         // no element, so an index outside is no error.
         let proven = self.proven_below(at, &ty.dims()[0]);
         let at = if proven {
-            self.index_expr(at)
+            match self.running_index(at) {
+                Some(run) => run,
+                None => self.index_expr(at),
+            }
         } else {
             self.scalar(at)
         };
@@ -556,6 +570,15 @@ impl Dps<'_> {
         };
         self.frame.truncate(depth);
         let streams = self.leave_loop_ex(&mut b, Some(&dest.base));
+        if let Some(src_off) = slot_of_same_buffer(&b, &dest.base, &iv, &streams) {
+            // A row held elsewhere in the state's buffer: one call adding the two slices.
+            return vec![St::AddWithin {
+                base: dest.base.clone(),
+                dst_off: dest.off.clone().unwrap_or(Ex::Usize(0)),
+                src_off,
+                n: nt,
+            }];
+        }
         if self.reads(&b, &dest.base) {
             let at = plus(&dest.off, Ex::Var(iv.clone()));
             let old = Ex::Ld(dest.base.clone(), Box::new(at.clone()));
@@ -570,4 +593,20 @@ impl Dps<'_> {
             vec![fill(dest, &iv, &nt, streams, vec![St::SlotAdd(b)])]
         }
     }
+}
+
+/// The first slot `src` when the term `b` is the load `base[src + i]` at the loop's index
+/// `i` from the destination's own buffer, with no stream and nothing else: the add is then
+/// [`St::AddWithin`].
+fn slot_of_same_buffer(b: &Ex, base: &Base, i: &Ident, streams: &[Stream]) -> Option<Ex> {
+    let Ex::Ld(from, at) = b else { return None };
+    if from != base || !streams.is_empty() {
+        return None;
+    }
+    let src = match &**at {
+        Ex::Var(v) if v == i => Ex::Usize(0),
+        Ex::Wrap(Wrap::Add, a, v) if matches!(&**v, Ex::Var(v) if v == i) => (**a).clone(),
+        _ => return None,
+    };
+    (!lir::idents(&src).contains(i)).then_some(src)
 }

@@ -20,6 +20,7 @@ use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::Guard;
 use crate::lower::gathers::{Gather, Origin};
 use crate::lower::storage::{Frame, Holds};
+use crate::lower::streams::run_code;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -114,9 +115,10 @@ pub(super) struct LoopCtx {
     /// Loops whose header is not a `for_loop` (array bodies) take no streams, but their
     /// index may appear in inner streams' starts.
     pub(super) accepts: bool,
-    /// Running indexes of the loop (see [`Dps::running`]); only a fold's loop takes them.
+    /// Running indexes of the loop (see [`Dps::running`]).
     pub(super) runs: Vec<Run>,
-    /// The loop takes running indexes: set for a fold's loop.
+    /// The loop takes running indexes: set for a fold's loop and a loop updating a fold's
+    /// state in place (whose body runs every step to its end).
     pub(super) runs_ok: bool,
 }
 
@@ -394,11 +396,7 @@ impl<'k> Dps<'k> {
                 }
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
-                let runs = self
-                    .loops
-                    .last_mut()
-                    .map(|c| std::mem::take(&mut c.runs))
-                    .unwrap_or_default();
+                let runs = self.take_runs();
                 let streams = self.leave_loop_sts(&mut step, None);
                 let mut pre = vec![St::Let {
                     id: av.clone(),
@@ -406,27 +404,7 @@ impl<'k> Dps<'k> {
                     usize_ty: false,
                     val: it,
                 }];
-                for r in runs {
-                    for (id, val) in [(&r.at, r.at0), (&r.step, r.step0)] {
-                        pre.push(St::Let {
-                            id: id.clone(),
-                            mutable: true,
-                            usize_ty: true,
-                            val,
-                        });
-                    }
-                    step.push(St::Assign(
-                        r.at.clone(),
-                        wadd(Ex::Var(r.at.clone()), Ex::Var(r.step.clone())),
-                    ));
-                    let moved = match r.dstep {
-                        Ex::Wrap(Wrap::Sub, z, b) if matches!(*z, Ex::Usize(0)) => {
-                            Ex::Wrap(Wrap::Sub, Box::new(Ex::Var(r.step.clone())), b)
-                        }
-                        d => wadd(Ex::Var(r.step.clone()), d),
-                    };
-                    step.push(St::Assign(r.step.clone(), moved));
-                }
+                run_code(runs, &mut pre, &mut step);
                 pre.push(St::For {
                     var: iv,
                     n: nt,

@@ -161,7 +161,8 @@ fn writes_only(body: &[St], allowed: &[&Base]) -> bool {
                 St::Store(b, ..)
                 | St::StoreRow(b, ..)
                 | St::Fill { base: b, .. }
-                | St::Copy { dst: b, .. } => allowed.contains(&b),
+                | St::Copy { dst: b, .. }
+                | St::AddWithin { base: b, .. } => allowed.contains(&b),
                 St::Alloc { elem, .. } => *elem == Scalar::F64,
                 St::Heap { .. }
                 | St::Frame { .. }

@@ -188,6 +188,13 @@ impl Dps<'_> {
     /// ([`divisions_exact`]). Where the term-by-term arithmetic would have failed on an
     /// overflow between in-bounds results, the running sum does not.
     pub(super) fn running(&mut self, w: &View, idx: &Core) -> Option<Ex> {
+        let at = self.running_index(idx)?;
+        Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))))
+    }
+
+    /// The running index equal to `idx` in the innermost loop (see [`Dps::running`]), for a
+    /// load or for the slot a step adds to.
+    pub(super) fn running_index(&mut self, idx: &Core) -> Option<Ex> {
         let sym = idx.sym.as_ref()?;
         let pos = self.loops.len().checked_sub(1)?;
         let (c, runs_ok) = (self.loops[pos].var, self.loops[pos].runs_ok);
@@ -196,8 +203,7 @@ impl Dps<'_> {
             return None;
         }
         if let Some(r) = self.loops[pos].runs.iter().find(|r| r.sym.same(sym)) {
-            let at = Ex::Var(r.at.clone());
-            return Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))));
+            return Some(Ex::Var(r.at.clone()));
         }
         let at = |k: u64| crate::middle::ir::subst_loop(sym, c, &Size::Lit(k));
         let step0 = Size::minus(at(1), at(0));
@@ -224,7 +230,15 @@ impl Dps<'_> {
         };
         let at = Ex::Var(run.at.clone());
         ctx.runs.push(run);
-        Some(Ex::Ld(w.base.clone(), Box::new(plus(&w.off, at))))
+        Some(at)
+    }
+
+    /// The innermost loop's running indexes, taken for [`run_code`].
+    pub(super) fn take_runs(&mut self) -> Vec<Run> {
+        self.loops
+            .last_mut()
+            .map(|c| std::mem::take(&mut c.runs))
+            .unwrap_or_default()
     }
 
     /// A row index that reads a `let`-bound value, written from its symbolic value over the
@@ -311,6 +325,32 @@ impl Dps<'_> {
             });
         }
         Some(sum)
+    }
+}
+
+/// The statements of running indexes: each starts before the loop (`pre`) and moves at the
+/// end of every step (`body`), so the body must run to its end each step.
+pub(super) fn run_code(runs: Vec<Run>, pre: &mut Vec<St>, body: &mut Vec<St>) {
+    for r in runs {
+        for (id, val) in [(&r.at, r.at0), (&r.step, r.step0)] {
+            pre.push(St::Let {
+                id: id.clone(),
+                mutable: true,
+                usize_ty: true,
+                val,
+            });
+        }
+        body.push(St::Assign(
+            r.at.clone(),
+            wadd(Ex::Var(r.at.clone()), Ex::Var(r.step.clone())),
+        ));
+        let moved = match r.dstep {
+            Ex::Wrap(Wrap::Sub, z, b) if matches!(*z, Ex::Usize(0)) => {
+                Ex::Wrap(Wrap::Sub, Box::new(Ex::Var(r.step.clone())), b)
+            }
+            d => wadd(Ex::Var(r.step.clone()), d),
+        };
+        body.push(St::Assign(r.step.clone(), moved));
     }
 }
 

@@ -599,3 +599,59 @@ fn a_fold_replacing_one_row_a_step_updates_it_in_place() {
         assert!(!expand(src).contains("let __row_"), "{src}");
     }
 }
+
+/// GMM's objective by its triangle and means, as LANGUAGE.md section 12 writes the gradient.
+const TRIANGLE_GRADIENT: &str = "
+    fn q_times(icf_k: [f64; d * (d + 1) / 2], xc: [f64; d]) -> [f64; d] {
+        build(d, |j| ifold(j, icf_k[j].exp() * xc[j], |acc, c| {
+            acc + icf_k[d + c * (2 * d - c - 1) / 2 + (j - c - 1)] * xc[c]
+        }))
+    }
+    fn objective(a: [f64; k], means: [[f64; d]; k], icf: [[f64; d * (d + 1) / 2]; k], x: [[f64; d]; n]) -> f64 {
+        ifold(n, 0.0, |acc, i| acc + logsumexp(build(k, |c| {
+            a[c] - 0.5 * sqnorm(q_times(icf[c], sub(x[i], means[c])))
+        })))
+    }
+    pub fn g(a: [f64; k], means: [[f64; d]; k], icf: [[f64; d * (d + 1) / 2]; k], x: [[f64; d]; n])
+        -> (f64, [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
+        grad(|mu, q| objective(a, mu, q, x), means, icf)
+    }";
+
+#[test]
+fn a_reverse_sweep_adds_along_the_packed_triangle_at_running_indexes() {
+    // The reverse of the triangle's fold adds `adj_j * xc[c]` at the packed index and reads
+    // the triangle there, in a loop updating its state in place: both at one running index
+    // (two additions a term), as the primal's loads are; no `2 * d` checked per term.
+    let out = expand(TRIANGLE_GRADIENT);
+    assert_eq!(out.matches("let mut __at").count(), 4, "{out}");
+    assert!(!out.contains("mul (2usize , d"), "{out}");
+}
+
+#[test]
+fn an_adjoint_row_in_the_frame_is_added_to_the_gradient_s_row_in_one_call() {
+    // Each component's adjoint row (of its triangle, of its mean) is summed in the frame and
+    // added to the gradient's row, also in the frame: one `add_within` on two slices each,
+    // not a checked load and store per slot.
+    let out = expand(TRIANGLE_GRADIENT);
+    assert_eq!(out.matches("add_within (").count(), 2, "{out}");
+}
+
+#[test]
+fn an_unrolled_reverse_sweep_keeps_its_adjoints_in_locals() {
+    // A Jacobian's rows by `vjp`: each sweep over the 2 results is unrolled, its state a
+    // tuple of a scalar and small arrays. Taken apart after `unroll`, the arrays are
+    // literals that fusion makes scalars: nothing is stored in the frame.
+    let out = expand(
+        "fn f(c: [f64; 3], w: f64) -> [f64; 2] {
+            smul([c[0] * c[1], c[1] / c[2]], w)
+        }
+        pub fn rows(c: [f64; 3], w: f64) -> [[f64; 4]; 2] {
+            build(2, |r| {
+                let seed = build(2, |q| if q == r { 1.0 } else { 0.0 });
+                let g = vjp(|a, b| f(a, b), (c, w), seed);
+                concat(g.1, [g.2])
+            })
+        }",
+    );
+    assert!(!out.contains("st (scratch"), "{out}");
+}

@@ -328,8 +328,10 @@ fn is_pos_zero(x: f64) -> bool {
 }
 
 /// Common subexpression elimination on A-normal form: a `let` whose value was already bound
-/// in an enclosing scope reuses that variable. Values are compared structurally, with
-/// variables by identity (every variable is bound once, and arrays never change).
+/// in an enclosing scope reuses that variable. Values are compared structurally,
+/// free variables by identity (every variable is bound once, and arrays never change) and
+/// those a value binds itself by position, so arrays, views and whole blocks are shared too.
+/// A value that could fail has already succeeded once where it is reused.
 pub fn cse(e: &mut Core) {
     Cse::default().visit(e);
 }
@@ -350,7 +352,7 @@ impl Cse {
         self.rename(e);
         if let Kind::Let(x, a, b) = &mut e.kind {
             self.visit(a);
-            if !a.ty.is_arr()
+            if !a.ty.is_tuple()
                 && let Some(k) = key(a)
             {
                 if let Some(v) = self.seen.get(&k) {
@@ -416,28 +418,155 @@ impl Cse {
     }
 }
 
+/// A value's structure as a string, for [`cse`]: two values with one key compute the same
+/// thing. Variables bound outside the value are named by identity, those it binds itself by
+/// their binding depth, so that two copies of one computation made under different names
+/// (a reverse sweep's recomputed primal: `let t = x.sqrt(); ..` in each) get one key; every
+/// compound node carries its type (a slice's length is only there).
 fn key(e: &Core) -> Option<String> {
-    let k = |c: &Core| -> Option<String> {
-        match &c.kind {
-            Kind::Var(v) => Some(format!("v{v}")),
-            Kind::Size(s) => Some(format!("s({s})")),
-            Kind::Float(x) => Some(format!("f{}{:x}", c.ty, x.to_bits())),
-            Kind::Bool(b) => Some(format!("b{b}")),
-            Kind::Index(..) | Kind::Bin(..) => key(c),
-            _ => None,
+    let mut out = String::new();
+    KeyWriter {
+        bound: Vec::new(),
+        out: &mut out,
+    }
+    .write(e);
+    Some(out)
+}
+
+/// [`key`]'s walk: the variables bound around the node, innermost last.
+struct KeyWriter<'a> {
+    bound: Vec<VarId>,
+    out: &'a mut String,
+}
+
+impl KeyWriter<'_> {
+    fn var(&self, v: VarId) -> String {
+        match self.bound.iter().rposition(|b| *b == v) {
+            Some(depth) => format!("#{depth}"),
+            None => format!("v{v}"),
         }
-    };
-    match &e.kind {
-        Kind::Bin(op, a, b, _) => Some(format!("({} {:?} {})", k(a)?, op, k(b)?)),
-        Kind::Neg(a) => Some(format!("(neg {})", k(a)?)),
-        Kind::Not(a) => Some(format!("(not {})", k(a)?)),
-        Kind::Cast(t, a) => Some(format!("(cast {t:?} {})", k(a)?)),
-        Kind::Math(f, xs) => {
-            let xs: Option<Vec<String>> = xs.iter().map(k).collect();
-            Some(format!("({f:?} {})", xs?.join(" ")))
+    }
+
+    fn size(&mut self, s: &Size) {
+        let text = s.display_with(&|v| self.var(v));
+        self.out.push_str(&text);
+    }
+
+    /// `children` in order, with `binds` bound for those from `from` on.
+    fn under(&mut self, children: &[&Core], from: usize, binds: &[VarId]) {
+        for (k, c) in children.iter().enumerate() {
+            if k == from {
+                self.bound.extend_from_slice(binds);
+            }
+            self.out.push(' ');
+            self.write(c);
         }
-        Kind::Index(a, i) => Some(format!("(idx {} {})", k(a)?, k(i)?)),
-        _ => None,
+        if from < children.len() {
+            self.bound.truncate(self.bound.len() - binds.len());
+        }
+    }
+
+    fn write(&mut self, e: &Core) {
+        use std::fmt::Write;
+        match &e.kind {
+            Kind::Var(v) => {
+                let name = self.var(*v);
+                self.out.push_str(&name);
+                return;
+            }
+            Kind::Float(x) => {
+                let _ = write!(self.out, "f{}{:x}", e.ty, x.to_bits());
+                return;
+            }
+            Kind::Bool(b) => {
+                let _ = write!(self.out, "b{b}");
+                return;
+            }
+            Kind::Size(s) => {
+                self.out.push_str("s(");
+                self.size(s);
+                self.out.push(')');
+                return;
+            }
+            _ => {}
+        }
+        let _ = write!(self.out, "({} ", e.ty);
+        match &e.kind {
+            Kind::Let(x, a, b) => {
+                self.out.push_str("let");
+                self.under(&[a, b], 1, &[*x]);
+            }
+            Kind::If(c, a, b) => {
+                self.out.push_str("if");
+                self.under(&[c, a, b], 3, &[]);
+            }
+            Kind::Bin(op, a, b, _) => {
+                let _ = write!(self.out, "{op:?}");
+                self.under(&[a, b], 2, &[]);
+            }
+            Kind::Neg(a) => {
+                self.out.push_str("neg");
+                self.under(&[a], 1, &[]);
+            }
+            Kind::Not(a) => {
+                self.out.push_str("not");
+                self.under(&[a], 1, &[]);
+            }
+            Kind::Cast(t, a) => {
+                let _ = write!(self.out, "cast {t:?}");
+                self.under(&[a], 1, &[]);
+            }
+            Kind::Math(f, xs) => {
+                let _ = write!(self.out, "{f:?}");
+                let xs: Vec<&Core> = xs.iter().collect();
+                self.under(&xs, xs.len(), &[]);
+            }
+            Kind::Index(a, i) => {
+                self.out.push_str("idx");
+                self.under(&[a, i], 2, &[]);
+            }
+            Kind::Slice(a, lo) => {
+                self.out.push_str("slice");
+                self.under(&[a, lo], 2, &[]);
+            }
+            Kind::Build(n, i, body) => {
+                self.out.push_str("build ");
+                self.size(n);
+                self.under(&[body], 0, &[*i]);
+            }
+            Kind::Ifold(n, init, acc, i, body) => {
+                self.out.push_str("ifold");
+                self.under(&[n, init, body], 2, &[*acc, *i]);
+            }
+            Kind::Scan(n, init, acc, i, body) => {
+                self.out.push_str("scan ");
+                self.size(n);
+                self.under(&[init, body], 1, &[*acc, *i]);
+            }
+            Kind::Array(xs) | Kind::Tuple(xs) => {
+                self.out.push_str(if matches!(e.kind, Kind::Array(_)) {
+                    "array"
+                } else {
+                    "tuple"
+                });
+                let xs: Vec<&Core> = xs.iter().collect();
+                self.under(&xs, xs.len(), &[]);
+            }
+            Kind::Proj(t, k) => {
+                let _ = write!(self.out, "proj {k}");
+                self.under(&[t], 1, &[]);
+            }
+            Kind::Concat(a, b) => {
+                self.out.push_str("concat");
+                self.under(&[a, b], 2, &[]);
+            }
+            Kind::Reshape(a) => {
+                self.out.push_str("reshape");
+                self.under(&[a], 1, &[]);
+            }
+            Kind::Var(_) | Kind::Float(_) | Kind::Bool(_) | Kind::Size(_) => {}
+        }
+        self.out.push(')');
     }
 }
 
@@ -671,6 +800,32 @@ mod tests {
             expand("pub fn k(x: f64, v: [f64; 3]) -> f64 { x.cos() * x.cos() + v[1] / v[1] }");
         assert_eq!(out.matches(":: cos (").count(), 1, "{out}");
         assert_eq!(out.matches("ld (v , 1usize)").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn copies_of_a_whole_value_under_other_names_are_computed_once() {
+        // Two blocks that differ only in the names they bind (a reverse sweep's recomputed
+        // primal beside the value's): one array, one `sin`.
+        let out = expand(
+            "#![fsmooth(fusion = false)]
+            pub fn k(x: f64, v: [f64; 2]) -> f64 {
+                let a = if x > 0.0 { let t = x.sin(); build(2, |i| v[i] * t) } else { v };
+                let b = if x > 0.0 { let u = x.sin(); build(2, |j| v[j] * u) } else { v };
+                sum(a) * sum(b)
+            }",
+        );
+        assert_eq!(out.matches(":: sin (").count(), 1, "{out}");
+        // Not when they differ: another index read, or another product.
+        let out = expand(
+            "#![fsmooth(fusion = false)]
+            pub fn k(x: f64, v: [f64; 2]) -> f64 {
+                let a = if x > 0.0 { let t = x.sin(); build(2, |i| v[i] * t) } else { v };
+                let b = if x > 0.0 { let u = x.sin(); build(2, |j| v[1 - j] * u) } else { v };
+                let c = if x > 0.0 { let u = x.sin(); build(2, |j| v[j] * u * x) } else { v };
+                sum(a) * sum(b) + sum(c)
+            }",
+        );
+        assert_eq!(out.matches(":: sin (").count(), 3, "{out}");
     }
 
     #[test]

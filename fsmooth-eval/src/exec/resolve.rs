@@ -136,6 +136,12 @@ pub(super) enum ResolvedSt<'a> {
         src_off: ResolvedEx<'a>,
         n: ResolvedEx<'a>,
     },
+    AddWithin {
+        base: NameId,
+        dst_off: ResolvedEx<'a>,
+        src_off: ResolvedEx<'a>,
+        n: ResolvedEx<'a>,
+    },
     Alloc(Scalar, ResolvedEx<'a>, ResolvedEx<'a>),
     Restate(NameId, ResolvedEx<'a>, ResolvedEx<'a>),
     Heap(NameId, ResolvedEx<'a>, Scalar),
@@ -487,6 +493,17 @@ impl Resolver {
                     n: self.expr(n),
                 }
             }
+            St::AddWithin {
+                base,
+                dst_off,
+                src_off,
+                n,
+            } => ResolvedSt::AddWithin {
+                base: self.write(base),
+                dst_off: self.expr(dst_off),
+                src_off: self.expr(src_off),
+                n: self.expr(n),
+            },
             St::Alloc { elem, off, len } => {
                 ResolvedSt::Alloc(*elem, self.expr(off), self.expr(len))
             }

@@ -251,6 +251,40 @@ impl Executor<'_> {
                     self.write_slot(dst_buf, dst_start + j, v)?;
                 }
             }
+            ResolvedSt::AddWithin {
+                base,
+                dst_off,
+                src_off,
+                n,
+            } => {
+                // Slot by slot, in order, as the loop it replaces: each slot's sum is read
+                // and written as a proven load and store.
+                let buf = self.buffer_of(*base)?;
+                let dst = self.eval_usize(dst_off)?;
+                let src = self.eval_usize(src_off)?;
+                let n = self.eval_usize(n)?;
+                self.check_writable(buf)?;
+                self.check_slice(buf, dst, n, "add destination")?;
+                self.check_slice(buf, src, n, "add source")?;
+                self.take_steps(n)?;
+                for j in 0..n {
+                    let x = self.read_slot(buf, dst + j)?;
+                    let y = self.read_slot(buf, src + j)?;
+                    let sum = match (x, y) {
+                        (Value::F64(x), Value::F64(y)) => Value::F64(x + y),
+                        (Value::F32(x), Value::F32(y)) => Value::F32(x + y),
+                        _ => {
+                            return fault(format!(
+                                "add within `{}` of {} and {}",
+                                self.buffers[buf].name(),
+                                x.describe(),
+                                y.describe()
+                            ));
+                        }
+                    };
+                    self.write_slot(buf, dst + j, sum)?;
+                }
+            }
             ResolvedSt::Restate(b, off, n) => {
                 let buf = self.buffer_of(*b)?;
                 let off = self.eval_usize(off)?;

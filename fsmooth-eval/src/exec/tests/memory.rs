@@ -272,3 +272,38 @@ fn constant_and_heap_frames() {
     assert_eq!(array(body(false), 3), Ok(Ok(Returned::Out(vec![1.0; 3]))));
     faults(array(body(true), 3), "allocation outside the frame");
 }
+
+#[test]
+fn an_add_within_a_buffer_adds_slot_by_slot_and_checks_its_ranges() {
+    let heap = St::Heap {
+        id: 0,
+        len: u(4),
+        elem: lir::Scalar::F64,
+    };
+    let h = || Base::Heap(0);
+    let add = |dst: usize, src: usize, n: usize| St::AddWithin {
+        base: h(),
+        dst_off: u(dst),
+        src_off: u(src),
+        n: u(n),
+    };
+    let stored = |k: usize| {
+        let mut b = vec![heap.clone()];
+        b.extend((0..k).map(|i| store(h(), i, f((i * 10 + 1) as f64))));
+        b
+    };
+    let mut body = stored(4);
+    body.push(add(0, 2, 2));
+    let sum = bin(BinOp::Add, ld(h(), u(0)), ld(h(), u(1)));
+    assert_eq!(
+        scalar(body, sum),
+        Ok(Ok(Returned::F64(21.0 + 31.0 + 1.0 + 11.0)))
+    );
+    let mut body = stored(4);
+    body.push(add(0, 3, 2));
+    faults(scalar(body, f(0.0)), "add source range heap_0[3..3+2]");
+    // A slot added from before it was written is a read of a never-written slot.
+    let mut body = stored(2);
+    body.push(add(0, 2, 2));
+    faults(scalar(body, f(0.0)), "never-written slot: heap_0[2]");
+}

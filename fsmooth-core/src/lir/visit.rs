@@ -102,16 +102,8 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             src_off,
             n,
             ..
-        } => {
-            walk_ex(dst_off, f);
-            walk_ex(src_off, f);
-            walk_ex(n, f);
         }
-        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => {
-            walk_ex(off, f);
-            walk_ex(len, f);
-        }
-        St::AddWithin {
+        | St::AddWithin {
             dst_off,
             src_off,
             n,
@@ -120,6 +112,10 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_ex(dst_off, f);
             walk_ex(src_off, f);
             walk_ex(n, f);
+        }
+        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => {
+            walk_ex(off, f);
+            walk_ex(len, f);
         }
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => walk_ex(want, f),
         St::CheckColumn {
@@ -406,14 +402,14 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             src_off,
             n,
             ..
-        } => vec![dst_off, src_off, n],
-        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => vec![off, len],
-        St::AddWithin {
+        }
+        | St::AddWithin {
             dst_off,
             src_off,
             n,
             ..
         } => vec![dst_off, src_off, n],
+        St::Alloc { off, len, .. } | St::Restate { off, n: len, .. } => vec![off, len],
         St::CheckLen { want, .. } | St::Heap { len: want, .. } => vec![want],
         St::CheckColumn {
             at, stride, len, ..

@@ -156,6 +156,10 @@ fn flat(o: &fsmooth_eval::exec::Outputs) -> (Vec<Vec<f64>>, Vec<f64>) {
 /// gradients satisfy `<vjp(s), t> = <s, jvp(t)>` with the compiled `jvp` along random
 /// tangents. `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default), `FSMOOTH_VJP_FROM` the
 /// first program (0 by default).
+/// Marks of the planned code the reverse sweeps reach, counted over the programs: an adjoint
+/// row added to a row in the frame (`St::AddWithin`), a running index, an in-place add.
+const REACH_MARKS: [&str; 3] = ["add_within (", "let mut __at", ":: st (scratch"];
+
 #[test]
 fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_jvp() {
     let count = env("FSMOOTH_VJP_PROGRAMS", 150);
@@ -163,6 +167,7 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
     let (mut runs, mut identities, mut infinite) = (0, 0, 0);
     let mut worst: f64 = 0.0;
     let mut failures = Vec::new();
+    let mut reached = [0u32; REACH_MARKS.len()];
     for j in from..count {
         let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
@@ -241,6 +246,11 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
             failures.push(format!("program {j}: no kernels"));
             continue;
         };
+        // What the sweeps' code is made of (the count below).
+        let text = quote::ToTokens::to_token_stream(&gplan.func).to_string();
+        for (n, mark) in reached.iter_mut().zip(REACH_MARKS) {
+            *n += u32::from(text.contains(mark));
+        }
         let interp = Interp::new(&src).unwrap();
         let i = inputs(j, 0);
         let mut rng = fsmooth_testdata::Rng::new(j * 17 + 3);
@@ -400,9 +410,15 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
     }
     println!(
         "{count} programs, {runs} runs, {identities} identities (worst relative error {worst:.1e} in f64), \
-         {infinite} results infinite where the interpreter's are finite, {} mismatches",
+         {infinite} results infinite where the interpreter's are finite, {} mismatches; \
+         programs whose sweeps use {REACH_MARKS:?}: {reached:?}",
         failures.len()
     );
+    // The default run (150 programs) reaches the frame adds (the running indexes, rarer,
+    // are counted only: 1 program of the first 400).
+    if from == 0 && count >= 150 {
+        assert!(reached[0] > 0 && reached[2] > 0, "reached: {reached:?}");
+    }
     assert!(
         infinite * 100 <= runs,
         "{infinite} of {runs} runs gave a non-finite gradient where the interpreter's is finite"

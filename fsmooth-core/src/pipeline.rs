@@ -12,7 +12,7 @@
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
-//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::simplify`] | always |
+//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`] | always |
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
@@ -38,7 +38,7 @@ use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, fuse, hoist, simplify, tuples, unroll};
+use crate::middle::{anf, cse, fuse, hoist, simplify, tuples, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -236,7 +236,7 @@ pub fn middle_observed(
         let body = std::mem::replace(&mut k.body, placeholder);
         k.body = anf::anf(body, &mut k.var_names);
     });
-    p.run("cse", k, |k| simplify::cse(&mut k.body));
+    p.run("cse", k, |k| cse::cse(&mut k.body));
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)

@@ -1,5 +1,5 @@
 //! `anf`: A-normal form for the scalar parts of the core IR, so that common subexpressions
-//! are `let`s that [`crate::middle::simplify::cse`] can share.
+//! are `let`s that [`crate::middle::cse::cse`] can share.
 //!
 //! Every f64 or bool operation and every load gets its own `let` in the nearest enclosing
 //! scope (a loop body, an `if` branch, the right side of `&&`/`||`, which must stay

@@ -175,7 +175,6 @@ impl Executor<'_> {
 
     /// `a op b`; `&&` and `||` short-circuit.
     fn binary(&mut self, op: BinOp, a: &ResolvedEx, b: &ResolvedEx) -> Outcome<Value> {
-        use std::cmp::Ordering;
         let x = self.eval(a)?;
         if matches!(op, BinOp::And | BinOp::Or) {
             let Value::Bool(x) = x else {
@@ -188,74 +187,7 @@ impl Executor<'_> {
             return Ok(Value::Bool(self.eval_bool(b)?));
         }
         let y = self.eval(b)?;
-        let cmp = |o: Option<Ordering>| -> Option<bool> {
-            Some(match op {
-                BinOp::Lt => o == Some(Ordering::Less),
-                BinOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
-                BinOp::Gt => o == Some(Ordering::Greater),
-                BinOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
-                BinOp::Eq => o == Some(Ordering::Equal),
-                BinOp::Ne => o != Some(Ordering::Equal),
-                _ => return None,
-            })
-        };
-        let bad = |x: Value, y: Value| {
-            fault(format!(
-                "`{}` on {} and {}",
-                op.symbol(),
-                x.describe(),
-                y.describe()
-            ))
-        };
-        match (x, y) {
-            (Value::F64(x), Value::F64(y)) => Ok(match op {
-                BinOp::Add => Value::F64(x + y),
-                BinOp::Sub => Value::F64(x - y),
-                BinOp::Mul => Value::F64(x * y),
-                BinOp::Div => Value::F64(x / y),
-                BinOp::Rem => Value::F64(x % y),
-                _ => match cmp(x.partial_cmp(&y)) {
-                    Some(r) => Value::Bool(r),
-                    None => return bad(Value::F64(x), Value::F64(y)),
-                },
-            }),
-            (Value::F32(x), Value::F32(y)) => Ok(match op {
-                BinOp::Add => Value::F32(x + y),
-                BinOp::Sub => Value::F32(x - y),
-                BinOp::Mul => Value::F32(x * y),
-                BinOp::Div => Value::F32(x / y),
-                BinOp::Rem => Value::F32(x % y),
-                _ => match cmp(x.partial_cmp(&y)) {
-                    Some(r) => Value::Bool(r),
-                    None => return bad(Value::F32(x), Value::F32(y)),
-                },
-            }),
-            (Value::Usize(x), Value::Usize(y)) => {
-                let r = match op {
-                    BinOp::Add => x.checked_add(y),
-                    BinOp::Sub => x.checked_sub(y),
-                    BinOp::Mul => x.checked_mul(y),
-                    BinOp::Div => x.checked_div(y),
-                    BinOp::Rem => x.checked_rem(y),
-                    _ => match cmp(x.partial_cmp(&y)) {
-                        Some(r) => return Ok(Value::Bool(r)),
-                        None => return bad(Value::Usize(x), Value::Usize(y)),
-                    },
-                };
-                match r {
-                    Some(v) => Ok(Value::Usize(v)),
-                    None => fault(format!(
-                        "`{x} {} {y}` on usize panics (overflow or zero divisor)",
-                        op.symbol()
-                    )),
-                }
-            }
-            (Value::Bool(x), Value::Bool(y)) => match cmp(x.partial_cmp(&y)) {
-                Some(r) => Ok(Value::Bool(r)),
-                None => bad(Value::Bool(x), Value::Bool(y)),
-            },
-            (x, y) => bad(x, y),
-        }
+        arith(op, x, y)
     }
 
     /// A call of one of the runtime's entry functions, on usize arguments.
@@ -410,4 +342,78 @@ fn float<F: __rt::Float + __rt::Ordered>(f: MathFn, xs: &[F]) -> Option<F> {
         (MathFn::Clamp, [x, lo, hi]) => __rt::clamp(*x, *lo, *hi),
         _ => return None,
     })
+}
+
+/// `x op y` on two values, `op` not `&&` or `||`: the executor's arithmetic and comparisons
+/// (a `usize` overflow or zero divisor is a fault, as it panics in Rust).
+pub(super) fn arith(op: BinOp, x: Value, y: Value) -> Outcome<Value> {
+    use std::cmp::Ordering;
+    let cmp = |o: Option<Ordering>| -> Option<bool> {
+        Some(match op {
+            BinOp::Lt => o == Some(Ordering::Less),
+            BinOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
+            BinOp::Gt => o == Some(Ordering::Greater),
+            BinOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
+            BinOp::Eq => o == Some(Ordering::Equal),
+            BinOp::Ne => o != Some(Ordering::Equal),
+            _ => return None,
+        })
+    };
+    let bad = |x: Value, y: Value| {
+        fault(format!(
+            "`{}` on {} and {}",
+            op.symbol(),
+            x.describe(),
+            y.describe()
+        ))
+    };
+    match (x, y) {
+        (Value::F64(x), Value::F64(y)) => Ok(match op {
+            BinOp::Add => Value::F64(x + y),
+            BinOp::Sub => Value::F64(x - y),
+            BinOp::Mul => Value::F64(x * y),
+            BinOp::Div => Value::F64(x / y),
+            BinOp::Rem => Value::F64(x % y),
+            _ => match cmp(x.partial_cmp(&y)) {
+                Some(r) => Value::Bool(r),
+                None => return bad(Value::F64(x), Value::F64(y)),
+            },
+        }),
+        (Value::F32(x), Value::F32(y)) => Ok(match op {
+            BinOp::Add => Value::F32(x + y),
+            BinOp::Sub => Value::F32(x - y),
+            BinOp::Mul => Value::F32(x * y),
+            BinOp::Div => Value::F32(x / y),
+            BinOp::Rem => Value::F32(x % y),
+            _ => match cmp(x.partial_cmp(&y)) {
+                Some(r) => Value::Bool(r),
+                None => return bad(Value::F32(x), Value::F32(y)),
+            },
+        }),
+        (Value::Usize(x), Value::Usize(y)) => {
+            let r = match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Div => x.checked_div(y),
+                BinOp::Rem => x.checked_rem(y),
+                _ => match cmp(x.partial_cmp(&y)) {
+                    Some(r) => return Ok(Value::Bool(r)),
+                    None => return bad(Value::Usize(x), Value::Usize(y)),
+                },
+            };
+            match r {
+                Some(v) => Ok(Value::Usize(v)),
+                None => fault(format!(
+                    "`{x} {} {y}` on usize panics (overflow or zero divisor)",
+                    op.symbol()
+                )),
+            }
+        }
+        (Value::Bool(x), Value::Bool(y)) => match cmp(x.partial_cmp(&y)) {
+            Some(r) => Ok(Value::Bool(r)),
+            None => bad(Value::Bool(x), Value::Bool(y)),
+        },
+        (x, y) => bad(x, y),
+    }
 }

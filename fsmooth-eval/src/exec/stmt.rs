@@ -2,11 +2,13 @@
 //! its allocations, and the length checks of the entry.
 
 use super::MAX_FRAME;
+use super::eval::arith;
 use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, scratch_name};
 use super::state::{
     Buffer, BufferKind, Executor, Outcome, Snapshot, Stop, Value, fault, runtime_error,
     scratch_buffer,
 };
+use fsmooth_core::front::ast::BinOp;
 use fsmooth_core::lir::{self, FRAME_PARTS, Scalar};
 use fsmooth_runtime::__rt;
 
@@ -270,19 +272,7 @@ impl Executor<'_> {
                 for j in 0..n {
                     let x = self.read_slot(buf, dst + j)?;
                     let y = self.read_slot(buf, src + j)?;
-                    let sum = match (x, y) {
-                        (Value::F64(x), Value::F64(y)) => Value::F64(x + y),
-                        (Value::F32(x), Value::F32(y)) => Value::F32(x + y),
-                        _ => {
-                            return fault(format!(
-                                "add within `{}` of {} and {}",
-                                self.buffers[buf].name(),
-                                x.describe(),
-                                y.describe()
-                            ));
-                        }
-                    };
-                    self.write_slot(buf, dst + j, sum)?;
+                    self.write_slot(buf, dst + j, arith(BinOp::Add, x, y)?)?;
                 }
             }
             ResolvedSt::Restate(b, off, n) => {

@@ -14,6 +14,9 @@
 //!   tuple of them), so each step's values are computed once for all; a map (one array read
 //!   at `i` alone) gets its adjoint as a `build` instead. A contribution that is itself a sum
 //!   from zero continues from the fold's state, so nested sums add into one array.
+//! - An expensive array a `build`'s step computes (each element a loop: GMM's `Q (x - mu)`)
+//!   is kept, computed once by a `build` of its own before the step's sweep reads it, instead
+//!   of computed again by the sweep (`keep`).
 //! - A sum-fold (`ifold(n, a, |acc, i| acc + term)`, `term` not reading `acc`): each step's
 //!   `term` has the fold's adjoint, so the steps are independent, reversed as a `build` is;
 //!   scratch does not grow with `n` (GMM's sum over points).
@@ -38,6 +41,7 @@ use crate::middle::forward::{Forward, bin, cast_to, differentiable, is_zero, wra
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod keep;
 mod loops;
 #[cfg(test)]
 mod tests;
@@ -68,6 +72,9 @@ pub struct Reverse<'a> {
     /// sum-fold's steps'): a fold bound to a variable they read is never absorbed into
     /// another sum, which would change its value's rounding.
     pending: Vec<Core>,
+    /// The arrays of rows kept for the sweep (see `keep`), each with the `build` computing
+    /// it.
+    kept: HashMap<VarId, Core>,
 }
 
 /// The name of a carried fold's or a scan's sweep state, whose first component is the
@@ -174,6 +181,7 @@ impl<'a> Reverse<'a> {
             active: args.iter().map(|(v, _)| *v).collect(),
             types: args.iter().cloned().collect(),
             pending: Vec::new(),
+            kept: HashMap::new(),
         }
     }
 
@@ -192,6 +200,8 @@ impl<'a> Reverse<'a> {
     ) -> Result<(Core, Vec<Core>), Unsupported> {
         let mut body = body.clone();
         without_aliases(&mut body, &mut HashMap::new());
+        let by: Vec<VarId> = args.iter().map(|(v, _)| *v).collect();
+        self.kept = keep::keep_rows(&mut body, &by, self.names);
         let body = &body;
         let mut adj = Adjoints::new();
         let s = self.atom(seed, "seed", lets);
@@ -220,6 +230,18 @@ impl<'a> Reverse<'a> {
             tail = body;
         }
         fresh(tail.clone(), self.names)
+    }
+
+    /// Row `i` of the kept array `y` as its value (a copy, `i` for the `build`'s index);
+    /// `None` when `y` is no kept array.
+    fn kept_row(&mut self, y: VarId, i: VarId, span: Sp) -> Option<Core> {
+        let rows = fresh(self.kept.get(&y)?.clone(), self.names);
+        let Kind::Build(_, index, value) = rows.kind else {
+            return None;
+        };
+        let mut value = *value;
+        value.subst(index, &self::index(i, span));
+        Some(value)
     }
 
     /// Whether a `value` computed after the sweep reads `x`.

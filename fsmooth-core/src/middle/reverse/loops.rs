@@ -180,6 +180,17 @@ impl Reverse<'_> {
         let span = body.span;
         let mut reads = BTreeMap::new();
         own_reads(body, i, &mut reads);
+        // A kept row read at `i` (see `keep`): its value's reads are the step's too, as the
+        // step's reverse goes through that value.
+        let mut kept_rows = Vec::new();
+        for (y, all) in &reads {
+            if *all && let Some(value) = self.kept_row(*y, i, span) {
+                kept_rows.push((*y, value));
+            }
+        }
+        for (_, value) in &kept_rows {
+            own_reads(value, i, &mut reads);
+        }
         let own: Vec<VarId> = reads
             .into_iter()
             .filter(|(y, all)| *all && self.active.contains(y))
@@ -201,6 +212,21 @@ impl Reverse<'_> {
         let value = sum.as_ref().map(|_| self.value_after(&body, &s));
         let mut found = Adjoints::new();
         self.back(&body, &s, &mut inner, &mut found)?;
+        // A kept row's adjoint goes on through the row's value in this step, its primal
+        // values (not the row) recomputed here: the kept array itself gets no adjoint.
+        for (y, mut value) in kept_rows {
+            let Some(&yi) = elements.get(&y) else {
+                continue;
+            };
+            let Some(cs) = found.remove(&yi) else {
+                continue;
+            };
+            replace_reads(&mut value, i, &elements);
+            let ty = value.ty.clone();
+            let total = self.total(cs, &ty, span, &mut inner);
+            let total = self.atom(total, "adj", &mut inner);
+            self.back(&value, &total, &mut inner, &mut found)?;
+        }
         // A map (one array, read at `i` alone): its adjoint is a `build`, element `i` from
         // step `i`.
         let element_of: HashMap<VarId, VarId> = elements.iter().map(|(y, yi)| (*yi, *y)).collect();

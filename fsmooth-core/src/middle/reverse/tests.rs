@@ -9,6 +9,13 @@ fn checked(src: &str) -> Core {
     block.kernels.remove(0).body
 }
 
+/// The kernel's core printed, as the checker leaves it.
+fn printed(src: &str) -> String {
+    let mut d = crate::front::diag::Diags::default();
+    let mut block = crate::pipeline::front(src.parse().unwrap(), &mut d).unwrap();
+    crate::middle::print::kernel(&block.kernels.remove(0))
+}
+
 fn count(e: &Core, f: &dyn Fn(&Kind) -> bool) -> usize {
     usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
 }
@@ -75,4 +82,52 @@ fn a_carried_fold_counted_by_an_enclosing_loop_is_left_to_forward_mode() {
         }",
     );
     assert_eq!(scans(&e), 0);
+}
+
+/// GMM's sum over points of a `build` over components, each step a triangle of products.
+const TRIANGLES: &str = "
+    pub fn k(d: usize, x: [[f64; d]; p], l: [[f64; d * (d - 1) / 2]; m]) -> (f64, [[f64; d * (d - 1) / 2]; m]) {
+        grad(|q| {
+            let s = ifold(p, 0.0, |acc, i| acc + sum(build(m, |c| {
+                let t = build(d, |j| ifold(j, x[i][j], |a, e| a + q[c][j * (j - 1) / 2 + e] * x[i][e]));
+                sqnorm(t)
+            })).exp());
+            s
+        }, l)
+    }";
+
+#[test]
+fn an_expensive_row_of_a_build_step_is_kept_for_the_sweep() {
+    // `t` (a triangle per step) is computed by a `build` of its own, which the step reads.
+    // The lowering's test `a_reverse_sweep_adds_along_the_packed_triangle_at_running_indexes`
+    // counts the triangle loops left after CSE: the sweep computes none again.
+    let out = printed(TRIANGLES);
+    assert!(out.contains("let kept_"), "{out}");
+}
+
+#[test]
+fn a_cheap_row_or_a_fold_step_s_array_is_not_kept() {
+    // An array with one loop per dimension is recomputed; so is an expensive array computed
+    // in a fold's step (keeping it would grow scratch with the fold's count); and one in a
+    // branch (keeping it would compute it where the step does not).
+    for src in [
+        "pub fn k(w: [[f64; n]; m], x: [f64; n]) -> (f64, [[f64; n]; m]) {
+            grad(|v| sum(build(m, |c| { let t = sub(v[c], x); sqnorm(t) })), w)
+        }",
+        "pub fn k(w: [[f64; n]; m], x: [f64; n]) -> (f64, [[f64; n]; m]) {
+            grad(|v| ifold(m, 0.0, |acc, c| {
+                let t = build(n, |j| ifold(j, 0.0, |a, e| a + v[c][e] * x[j]));
+                acc + sqnorm(t)
+            }), w)
+        }",
+        "pub fn k(w: [[f64; n]; m], x: [f64; n]) -> (f64, [[f64; n]; m]) {
+            grad(|v| sum(build(m, |c| if c > 0 {
+                let t = build(n, |j| ifold(j, 0.0, |a, e| a + v[c][e] * x[j]));
+                sqnorm(t)
+            } else { 0.0 })), w)
+        }",
+    ] {
+        let out = printed(src);
+        assert!(!out.contains("kept_"), "{out}");
+    }
 }

@@ -202,6 +202,20 @@ impl<'a> Reverse<'a> {
         without_aliases(&mut body, &mut HashMap::new());
         let by: Vec<VarId> = args.iter().map(|(v, _)| *v).collect();
         self.kept = keep::keep_rows(&mut body, &by, self.names);
+        // A body that is a sum-fold is bound to a variable, so that its sweep sums its value
+        // beside the adjoints (`sum_with_value`) instead of a second loop computing it.
+        if let Kind::Ifold(_, _, acc, _, step) = &body.kind
+            && sum_step(step, *acc).is_some()
+        {
+            let (ty, span) = (body.ty.clone(), body.span);
+            let x = self.new_var("value");
+            let fold = body.take();
+            body = Core::new(
+                Kind::Let(x, Box::new(fold), Box::new(var(x, &ty, span))),
+                ty,
+                span,
+            );
+        }
         let body = &body;
         let mut adj = Adjoints::new();
         let s = self.atom(seed, "seed", lets);

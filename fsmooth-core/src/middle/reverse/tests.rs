@@ -56,6 +56,22 @@ fn a_sum_fold_s_value_is_summed_by_its_sweep() {
 }
 
 #[test]
+fn a_body_that_is_a_sum_fold_is_summed_by_its_sweep() {
+    // `grad` of a sum over a batch, written as the closure's whole body: one fold over the
+    // p steps gives the value and the adjoints, as for a `let`-bound sum.
+    let e = checked(
+        "pub fn k(x: [f64; n], y: [[f64; n]; p]) -> (f64, [f64; n]) {
+            grad(|w| ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()), x)
+        }",
+    );
+    let over_p = count(
+        &e,
+        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
+    );
+    assert_eq!(over_p, 1);
+}
+
+#[test]
 fn a_carried_fold_keeps_its_states() {
     let e = checked(
         "pub fn k(x: [f64; n]) -> (f64, [f64; n]) { grad(|w| ifold(n, 1.0, |acc, i| acc * w[i]), x) }",

@@ -32,6 +32,15 @@ fsmooth::fsmooth! {
         vjp(|v| build(n, |i| ifold(i + 1, 1.0, |acc, j| acc * v[j])), x, s)
     }
 
+    /// Each row's prefix sums of `w[c] * x[.. + s]`, squared and summed: `t` (a sum per
+    /// element) is kept for the sweep, which reads it instead of computing it again.
+    pub fn prefix_energy(n: usize, w: [[f64; n]; m], x: [f64; q], s: usize) -> (f64, [[f64; n]; m]) {
+        grad(|v| sum(build(m, |c| {
+            let t = build(n, |j| ifold(j + 1, 0.0, |a, e| a + v[c][e] * x[e + s]));
+            sqnorm(t)
+        })), w)
+    }
+
     /// A scan started from `a`, read once per step of a loop around it: the loop's sum of
     /// `a`'s adjoint must not run through the scan's sweep, which multiplies what it carries.
     pub fn scanned(a: f64, p: usize, s: [f64; n]) -> ([f64; n], f64) {
@@ -140,4 +149,36 @@ fn gradients_of_sums_need_no_scratch_per_point() {
         gathered::scratch_len(5, 10),
         gathered::scratch_len(5, 100_000)
     );
+}
+
+#[test]
+fn a_kept_row_s_gradient_matches_the_hand_derivative_and_a_bad_index_writes_nothing() {
+    // E = sum_c sum_j t_cj^2, t_cj = sum_{e <= j} w[c][e] x[e + s]: dE/dw[c][e] = sum_{j >= e}
+    // 2 t_cj x[e + s].
+    let (m, n) = (3, 4);
+    let w: Vec<f64> = (0..m * n).map(|k| 0.3 * k as f64 - 1.1).collect();
+    let x = [0.5, -0.25, 1.5, 2.0, -0.75, 0.125];
+    for s in 0..=2 {
+        let mut g = vec![0.0; m * n];
+        let value = prefix_energy(&mut g, n, &w, &x, s, &mut Region::new()).unwrap();
+        let (mut want_value, mut want) = (0.0, vec![0.0; m * n]);
+        for c in 0..m {
+            let t: Vec<f64> = (0..n)
+                .map(|j| (0..=j).map(|e| w[c * n + e] * x[e + s]).sum())
+                .collect();
+            want_value += t.iter().map(|v| v * v).sum::<f64>();
+            for e in 0..n {
+                want[c * n + e] = (e..n).map(|j| 2.0 * t[j] * x[e + s]).sum();
+            }
+        }
+        assert!(
+            (value - want_value).abs() <= 1e-12 * want_value.abs(),
+            "s = {s}"
+        );
+        close(&g, &want);
+    }
+    // x[e + 3] is past the end for e = 3: an error, the gradient untouched.
+    let mut g = vec![7.0; m * n];
+    assert!(prefix_energy(&mut g, n, &w, &x, 3, &mut Region::new()).is_err());
+    assert!(g.iter().all(|&v| v == 7.0));
 }

@@ -6,16 +6,179 @@
 use super::kernels;
 use super::{Variant, Workload};
 use fsmooth::Region;
-use fsmooth_testdata::{GmmInput, reference};
+use fsmooth_testdata::GmmInput;
+use fsmooth_testdata::reference::{self, logsumexp};
 use std::hint::black_box;
 
-/// The gradient of the GMM objective on `gmm_dD_K5` (D = 2, 10 or 20), fsmooth only.
+/// The gradient of the GMM objective on `gmm_dD_K5` (D = 2, 10 or 20): fsmooth's `grad`, and
+/// the gradient derived by hand in plain Rust ([`gmm_grad_hand`]).
 pub struct GmmGrad<const D: usize> {
     inp: GmmInput,
     constant: f64,
     region: Region<'static>,
     grad: Vec<f64>,
     value: f64,
+    ws: GmmGradWork,
+    hand_grad: Vec<f64>,
+    hand_value: f64,
+}
+
+/// The hand-derived gradient's workspace: each component's `x - mu` and `Q (x - mu)` for
+/// the current point (kept from the forward pass for the backward one), the components'
+/// log-likelihood terms, their diagonals' exponentials and sums, and two rows of `d`.
+pub struct GmmGradWork {
+    xc: Vec<f64>,
+    qxc: Vec<f64>,
+    main: Vec<f64>,
+    qdiags: Vec<f64>,
+    sum_qs: Vec<f64>,
+    dv: Vec<f64>,
+    gxc: Vec<f64>,
+}
+
+impl GmmGradWork {
+    /// A workspace for `k` components of dimension `d`.
+    pub fn new(k: usize, d: usize) -> GmmGradWork {
+        GmmGradWork {
+            xc: vec![0.0; k * d],
+            qxc: vec![0.0; k * d],
+            main: vec![0.0; k],
+            qdiags: vec![0.0; k * d],
+            sum_qs: vec![0.0; k],
+            dv: vec![0.0; d],
+            gxc: vec![0.0; d],
+        }
+    }
+}
+
+/// The GMM objective and its gradient by `alphas`, `means` and `icf`, derived by hand and
+/// written as ADBench's C++ objective is (the diagonals' exponentials once per call, the
+/// lower triangle swept column by column), allocation-free. Per point: the forward pass
+/// keeps each component's `x - mu` and `v = Q (x - mu)`; with `w` the component's weight
+/// (the softmax of the log-likelihood terms), `v`'s adjoint is `-w v`, which gives the
+/// triangle's (`-w v_j (x - mu)_c` at row `j`, column `c`), the diagonal's and `x - mu`'s
+/// (`Q^T (-w v)`, the mean's with the opposite sign). The `- n logsumexp(alphas)` term and
+/// the prior are added at the end. Returns the objective; the gradients go to `g_alphas`,
+/// `g_means` and `g_icf`.
+#[allow(clippy::too_many_arguments)]
+pub fn gmm_grad_hand(
+    ws: &mut GmmGradWork,
+    alphas: &[f64],
+    means: &[f64],
+    icf: &[f64],
+    x: &[f64],
+    gamma: f64,
+    m: f64,
+    constant: f64,
+    g_alphas: &mut [f64],
+    g_means: &mut [f64],
+    g_icf: &mut [f64],
+) -> f64 {
+    let (k, d) = (alphas.len(), ws.dv.len());
+    let icf_len = d * (d + 1) / 2;
+    let n = x.len() / d;
+    let GmmGradWork {
+        xc,
+        qxc,
+        main,
+        qdiags,
+        sum_qs,
+        dv,
+        gxc,
+    } = ws;
+    g_alphas.fill(0.0);
+    g_means.fill(0.0);
+    g_icf.fill(0.0);
+    for ((s, qd), row) in sum_qs
+        .iter_mut()
+        .zip(qdiags.chunks_exact_mut(d))
+        .zip(icf.chunks_exact(icf_len))
+    {
+        *s = row[..d].iter().sum();
+        for (e, q) in qd.iter_mut().zip(&row[..d]) {
+            *e = q.exp();
+        }
+    }
+    let mut slse = 0.0;
+    for xi in x.chunks_exact(d) {
+        for c in 0..k {
+            let mu = &means[c * d..(c + 1) * d];
+            let q = &icf[c * icf_len..(c + 1) * icf_len];
+            let qd = &qdiags[c * d..(c + 1) * d];
+            let xc = &mut xc[c * d..(c + 1) * d];
+            let v = &mut qxc[c * d..(c + 1) * d];
+            for j in 0..d {
+                xc[j] = xi[j] - mu[j];
+                v[j] = qd[j] * xc[j];
+            }
+            let mut idx = d;
+            for col in 0..d {
+                let below = d - col - 1;
+                for (o, l) in v[col + 1..].iter_mut().zip(&q[idx..idx + below]) {
+                    *o += l * xc[col];
+                }
+                idx += below;
+            }
+            main[c] = alphas[c] + sum_qs[c] - 0.5 * v.iter().map(|e| e * e).sum::<f64>();
+        }
+        let lse = logsumexp(main);
+        slse += lse;
+        for c in 0..k {
+            let w = (main[c] - lse).exp();
+            g_alphas[c] += w;
+            let q = &icf[c * icf_len..(c + 1) * icf_len];
+            let qd = &qdiags[c * d..(c + 1) * d];
+            let xc = &xc[c * d..(c + 1) * d];
+            let v = &qxc[c * d..(c + 1) * d];
+            let gq = &mut g_icf[c * icf_len..(c + 1) * icf_len];
+            for j in 0..d {
+                dv[j] = -w * v[j];
+                gq[j] += w + dv[j] * qd[j] * xc[j];
+                gxc[j] = qd[j] * dv[j];
+            }
+            let mut idx = d;
+            for col in 0..d {
+                let below = d - col - 1;
+                let (xcol, mut acc) = (xc[col], gxc[col]);
+                for ((gl, l), dvj) in gq[idx..idx + below]
+                    .iter_mut()
+                    .zip(&q[idx..idx + below])
+                    .zip(&dv[col + 1..])
+                {
+                    *gl += dvj * xcol;
+                    acc += l * dvj;
+                }
+                gxc[col] = acc;
+                idx += below;
+            }
+            for (gm, g) in g_means[c * d..(c + 1) * d].iter_mut().zip(gxc.iter()) {
+                *gm -= g;
+            }
+        }
+    }
+    let lse_alphas = logsumexp(alphas);
+    for (g, a) in g_alphas.iter_mut().zip(alphas) {
+        *g -= n as f64 * (a - lse_alphas).exp();
+    }
+    let mut prior = 0.0;
+    for ((q, gq), s) in icf
+        .chunks_exact(icf_len)
+        .zip(g_icf.chunks_exact_mut(icf_len))
+        .zip(sum_qs.iter())
+    {
+        let (mut diag, mut lower) = (0.0, 0.0);
+        for (g, e) in gq[..d].iter_mut().zip(&q[..d]) {
+            let e2 = e.exp() * e.exp();
+            diag += e2;
+            *g += gamma * gamma * e2 - m;
+        }
+        for (g, l) in gq[d..].iter_mut().zip(&q[d..]) {
+            lower += l * l;
+            *g += gamma * gamma * l;
+        }
+        prior += 0.5 * gamma * gamma * (diag + lower) - m * s;
+    }
+    constant + slse - n as f64 * lse_alphas + prior
 }
 
 impl<const D: usize> Workload for GmmGrad<D> {
@@ -40,16 +203,22 @@ impl<const D: usize> Workload for GmmGrad<D> {
             region: Region::new(),
             grad: vec![0.0; len],
             value: f64::NAN,
+            ws: GmmGradWork::new(inp.k, inp.d),
+            hand_grad: vec![0.0; len],
+            hand_value: f64::NAN,
             inp,
         };
         w.fsmooth();
+        w.hand();
         let want = reference::gmm_objective(&w.inp);
         assert!((w.value - want).abs() <= 1e-10 * want.abs().max(1.0));
+        assert!((w.hand_value - want).abs() <= 1e-10 * want.abs().max(1.0));
+        super::check(&mut w);
         w
     }
 
     fn variants() -> &'static [Variant] {
-        &[Variant::Fsmooth]
+        &[Variant::Fsmooth, Variant::Hand]
     }
 
     #[inline]
@@ -74,12 +243,40 @@ impl<const D: usize> Workload for GmmGrad<D> {
         .unwrap();
     }
 
-    fn hand(&mut self) {}
+    #[inline]
+    fn hand(&mut self) {
+        let inp = black_box(&self.inp);
+        let k = inp.k;
+        let (ga, rest) = self.hand_grad.split_at_mut(k);
+        let (gm, gq) = rest.split_at_mut(k * inp.d);
+        self.hand_value = gmm_grad_hand(
+            &mut self.ws,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
+            ga,
+            gm,
+            gq,
+        );
+    }
 
-    fn output(&self, _v: Variant) -> Vec<f64> {
-        let mut out = vec![self.value];
-        out.extend(&self.grad);
+    fn output(&self, v: Variant) -> Vec<f64> {
+        let (value, grad) = match v {
+            Variant::Hand => (self.hand_value, &self.hand_grad),
+            _ => (self.value, &self.grad),
+        };
+        let mut out = vec![value];
+        out.extend(grad);
         out
+    }
+
+    fn tolerance() -> f64 {
+        // The sums over points and over the triangle add in other orders.
+        1e-9
     }
 }
 

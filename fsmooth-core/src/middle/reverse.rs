@@ -167,6 +167,52 @@ fn without_aliases(e: &mut Core, to: &mut HashMap<VarId, VarId>) {
         });
 }
 
+/// Bind each sum-fold that `e` evaluates once (not inside a loop's body or an `if`'s
+/// branch) by a `let` of its own, just outside the expression that reads it: the sweep of
+/// such a `let` sums the fold's value beside the adjoints (`sum_with_value`), where a fold
+/// inside an expression (`0.5 * ifold(..) / p`, a mean loss) would be computed by a second
+/// loop of its own for the value.
+fn bind_sums(e: &mut Core, names: &mut Vec<String>) {
+    if let Kind::Let(_, value, body) = &mut e.kind {
+        // A `let` of a sum-fold is what the sweep wants already.
+        if !is_sum(value) {
+            bind_sums(value, names);
+        }
+        bind_sums(body, names);
+        return;
+    }
+    let mut sums = Lets::new();
+    lift_sums(e, &mut sums, names);
+    if !sums.is_empty() {
+        let read = e.take();
+        *e = wrap(sums, read);
+    }
+}
+
+/// Whether `e` is a float sum-fold (`ifold(n, a, |acc, i| acc + term)`).
+fn is_sum(e: &Core) -> bool {
+    matches!(&e.kind, Kind::Ifold(_, _, acc, _, step) if e.ty.is_float() && sum_step(step, *acc).is_some())
+}
+
+/// Replace each sum-fold `e` evaluates once by a new variable, its binding pushed on `sums`
+/// (see [`bind_sums`]); a `let` inside `e` binds its own.
+fn lift_sums(e: &mut Core, sums: &mut Lets, names: &mut Vec<String>) {
+    if is_sum(e) {
+        names.push("sum".to_string());
+        let x = (names.len() - 1) as VarId;
+        let (ty, span) = (e.ty.clone(), e.span);
+        sums.push((x, e.take()));
+        *e = var(x, &ty, span);
+        return;
+    }
+    match &mut e.kind {
+        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) => {}
+        Kind::If(c, ..) => lift_sums(c, sums, names),
+        Kind::Let(..) => bind_sums(e, names),
+        _ => e.children_mut().for_each(|c| lift_sums(c, sums, names)),
+    }
+}
+
 fn add(adj: &mut Adjoints, v: VarId, c: Core) {
     if !is_zero(&c) {
         adj.entry(v).or_default().push(c);
@@ -202,20 +248,7 @@ impl<'a> Reverse<'a> {
         without_aliases(&mut body, &mut HashMap::new());
         let by: Vec<VarId> = args.iter().map(|(v, _)| *v).collect();
         self.kept = keep::keep_rows(&mut body, &by, self.names);
-        // A body that is a sum-fold is bound to a variable, so that its sweep sums its value
-        // beside the adjoints (`sum_with_value`) instead of a second loop computing it.
-        if let Kind::Ifold(_, _, acc, _, step) = &body.kind
-            && sum_step(step, *acc).is_some()
-        {
-            let (ty, span) = (body.ty.clone(), body.span);
-            let x = self.new_var("value");
-            let fold = body.take();
-            body = Core::new(
-                Kind::Let(x, Box::new(fold), Box::new(var(x, &ty, span))),
-                ty,
-                span,
-            );
-        }
+        bind_sums(&mut body, self.names);
         let body = &body;
         let mut adj = Adjoints::new();
         let s = self.atom(seed, "seed", lets);

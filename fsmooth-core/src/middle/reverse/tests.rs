@@ -72,6 +72,22 @@ fn a_body_that_is_a_sum_fold_is_summed_by_its_sweep() {
 }
 
 #[test]
+fn a_sum_fold_inside_an_expression_is_summed_by_its_sweep() {
+    // A mean loss: the sum is an operand, not the body; it is bound by a `let` of its own
+    // before the sweep, which then sums it beside the adjoints.
+    let e = checked(
+        "pub fn k(x: [f64; n], y: [[f64; n]; p]) -> (f64, [f64; n]) {
+            grad(|w| 0.5 * ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()) / (p as f64), x)
+        }",
+    );
+    let over_p = count(
+        &e,
+        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
+    );
+    assert_eq!(over_p, 1);
+}
+
+#[test]
 fn a_carried_fold_keeps_its_states() {
     let e = checked(
         "pub fn k(x: [f64; n]) -> (f64, [f64; n]) { grad(|w| ifold(n, 1.0, |acc, i| acc * w[i]), x) }",

@@ -37,6 +37,50 @@ impl GmmWork {
     }
 }
 
+/// Once per call, as ADBench's `preprocess_qs`: each component's diagonal `exp(q)` (`d` a
+/// component in `qdiags`) and the sum of its `q` (in `sum_qs`).
+#[inline(always)]
+pub fn preprocess_qs(sum_qs: &mut [f64], qdiags: &mut [f64], icf: &[f64], d: usize) {
+    let icf_len = d * (d + 1) / 2;
+    for ((s, qd), row) in sum_qs
+        .iter_mut()
+        .zip(qdiags.chunks_exact_mut(d))
+        .zip(icf.chunks_exact(icf_len))
+    {
+        *s = row[..d].iter().sum();
+        for (e, q) in qd.iter_mut().zip(&row[..d]) {
+            *e = q.exp();
+        }
+    }
+}
+
+/// One component's `xc = xi - mu` and `v = Q xc`, `Q` from its `icf` row `q` and its
+/// diagonal's exponentials `qd`: the diagonal's part, then the strictly lower part column by
+/// column (column `col` holds rows `col + 1..d`), as ADBench's C++ does.
+#[inline(always)]
+pub fn q_times_column(
+    xc: &mut [f64],
+    v: &mut [f64],
+    xi: &[f64],
+    mu: &[f64],
+    q: &[f64],
+    qd: &[f64],
+) {
+    let d = xc.len();
+    for j in 0..d {
+        xc[j] = xi[j] - mu[j];
+        v[j] = qd[j] * xc[j];
+    }
+    let mut idx = d;
+    for col in 0..d {
+        let below = d - col - 1;
+        for (o, l) in v[col + 1..].iter_mut().zip(&q[idx..idx + below]) {
+            *o += l * xc[col];
+        }
+        idx += below;
+    }
+}
+
 /// The objective in loops over slices (after ADBench's C++: the diagonal's exponentials once
 /// per call, the lower triangle swept column by column), allocation-free.
 pub fn gmm_hand(
@@ -59,36 +103,14 @@ pub fn gmm_hand(
         sum_qs,
         qdiags,
     } = ws;
-    // Once per call, as ADBench's `preprocess_qs`: each component's diagonal exp(q) and sum.
-    for ((s, qd), row) in sum_qs
-        .iter_mut()
-        .zip(qdiags.chunks_exact_mut(d))
-        .zip(icf.chunks_exact(icf_len))
-    {
-        *s = row[..d].iter().sum();
-        for (e, q) in qd.iter_mut().zip(&row[..d]) {
-            *e = q.exp();
-        }
-    }
+    preprocess_qs(sum_qs, qdiags, icf, d);
     let mut slse = 0.0;
     for xi in x.chunks_exact(d) {
         for c in 0..k {
             let mu = &means[c * d..(c + 1) * d];
             let q = &icf[c * icf_len..(c + 1) * icf_len];
             let qd = &qdiags[c * d..(c + 1) * d];
-            for j in 0..d {
-                xc[j] = xi[j] - mu[j];
-                qxc[j] = qd[j] * xc[j];
-            }
-            // The strictly lower part, column by column: column `col` holds rows col+1..d.
-            let mut idx = d;
-            for col in 0..d {
-                let below = d - col - 1;
-                for (o, l) in qxc[col + 1..].iter_mut().zip(&q[idx..idx + below]) {
-                    *o += l * xc[col];
-                }
-                idx += below;
-            }
+            q_times_column(xc, qxc, xi, mu, q, qd);
             main[c] = alphas[c] + sum_qs[c] - 0.5 * qxc.iter().map(|v| v * v).sum::<f64>();
         }
         slse += logsumexp(main);

@@ -3,6 +3,7 @@
 //! bundle adjustment's Jacobian over `ba1`. The figure AD papers report is their cost over
 //! the objective's (the `gmm_dD_K5` and `ba_obs` workloads' fsmooth rows).
 
+use super::gmm::{preprocess_qs, q_times_column};
 use super::kernels;
 use super::{Variant, Workload};
 use fsmooth::Region;
@@ -89,36 +90,15 @@ pub fn gmm_grad_hand(
     g_alphas.fill(0.0);
     g_means.fill(0.0);
     g_icf.fill(0.0);
-    for ((s, qd), row) in sum_qs
-        .iter_mut()
-        .zip(qdiags.chunks_exact_mut(d))
-        .zip(icf.chunks_exact(icf_len))
-    {
-        *s = row[..d].iter().sum();
-        for (e, q) in qd.iter_mut().zip(&row[..d]) {
-            *e = q.exp();
-        }
-    }
+    preprocess_qs(sum_qs, qdiags, icf, d);
     let mut slse = 0.0;
     for xi in x.chunks_exact(d) {
         for c in 0..k {
             let mu = &means[c * d..(c + 1) * d];
             let q = &icf[c * icf_len..(c + 1) * icf_len];
             let qd = &qdiags[c * d..(c + 1) * d];
-            let xc = &mut xc[c * d..(c + 1) * d];
             let v = &mut qxc[c * d..(c + 1) * d];
-            for j in 0..d {
-                xc[j] = xi[j] - mu[j];
-                v[j] = qd[j] * xc[j];
-            }
-            let mut idx = d;
-            for col in 0..d {
-                let below = d - col - 1;
-                for (o, l) in v[col + 1..].iter_mut().zip(&q[idx..idx + below]) {
-                    *o += l * xc[col];
-                }
-                idx += below;
-            }
+            q_times_column(&mut xc[c * d..(c + 1) * d], v, xi, mu, q, qd);
             main[c] = alphas[c] + sum_qs[c] - 0.5 * v.iter().map(|e| e * e).sum::<f64>();
         }
         let lse = logsumexp(main);
@@ -181,6 +161,14 @@ pub fn gmm_grad_hand(
     constant + slse - n as f64 * lse_alphas + prior
 }
 
+/// A gradient's three parts, as the kernel takes them: by `alphas` (`k`), by `means` (`k *
+/// d`), by `icf` (the rest).
+fn parts(grad: &mut [f64], k: usize, d: usize) -> (&mut [f64], &mut [f64], &mut [f64]) {
+    let (ga, rest) = grad.split_at_mut(k);
+    let (gm, gq) = rest.split_at_mut(k * d);
+    (ga, gm, gq)
+}
+
 impl<const D: usize> Workload for GmmGrad<D> {
     const GROUP: &'static str = match D {
         2 => "gmm_grad_d2_K5",
@@ -224,9 +212,7 @@ impl<const D: usize> Workload for GmmGrad<D> {
     #[inline]
     fn fsmooth(&mut self) {
         let inp = black_box(&self.inp);
-        let (k, d) = (inp.k, inp.d);
-        let (ga, rest) = self.grad.split_at_mut(k);
-        let (gm, gq) = rest.split_at_mut(k * d);
+        let (ga, gm, gq) = parts(&mut self.grad, inp.k, inp.d);
         self.value = kernels::gmm_grad::gmm_grad(
             ga,
             gm,
@@ -246,9 +232,7 @@ impl<const D: usize> Workload for GmmGrad<D> {
     #[inline]
     fn hand(&mut self) {
         let inp = black_box(&self.inp);
-        let k = inp.k;
-        let (ga, rest) = self.hand_grad.split_at_mut(k);
-        let (gm, gq) = rest.split_at_mut(k * inp.d);
+        let (ga, gm, gq) = parts(&mut self.hand_grad, inp.k, inp.d);
         self.hand_value = gmm_grad_hand(
             &mut self.ws,
             &inp.alphas,

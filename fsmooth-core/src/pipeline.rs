@@ -5,7 +5,7 @@
 //! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
-//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
+//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |

@@ -20,6 +20,14 @@ fn count(e: &Core, f: &dyn Fn(&Kind) -> bool) -> usize {
     usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
 }
 
+/// The folds counted by the size `p`.
+fn folds_over_p(e: &Core) -> usize {
+    count(
+        e,
+        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
+    )
+}
+
 fn scans(e: &Core) -> usize {
     count(e, &|k| matches!(k, Kind::Scan(..)))
 }
@@ -43,11 +51,7 @@ fn a_sum_fold_s_value_is_summed_by_its_sweep() {
             grad(|w| { let s = ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()); s * 2.0 + dot(w, w) }, x)
         }",
     );
-    let over_p = count(
-        &e,
-        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
-    );
-    assert_eq!(over_p, 1);
+    assert_eq!(folds_over_p(&e), 1);
     let contributions = count(
         &e,
         &|k| matches!(k, Kind::Ifold(_, init, ..) if init.ty.is_tuple()),
@@ -64,11 +68,7 @@ fn a_body_that_is_a_sum_fold_is_summed_by_its_sweep() {
             grad(|w| ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()), x)
         }",
     );
-    let over_p = count(
-        &e,
-        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
-    );
-    assert_eq!(over_p, 1);
+    assert_eq!(folds_over_p(&e), 1);
 }
 
 #[test]
@@ -80,11 +80,7 @@ fn a_sum_fold_inside_an_expression_is_summed_by_its_sweep() {
             grad(|w| 0.5 * ifold(p, 0.0, |acc, i| acc + dot(w, y[i]).exp()) / (p as f64), x)
         }",
     );
-    let over_p = count(
-        &e,
-        &|k| matches!(k, Kind::Ifold(n, ..) if matches!(&n.kind, Kind::Size(s) if s.to_string() == "p")),
-    );
-    assert_eq!(over_p, 1);
+    assert_eq!(folds_over_p(&e), 1);
 }
 
 #[test]

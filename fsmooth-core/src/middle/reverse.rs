@@ -167,8 +167,8 @@ fn without_aliases(e: &mut Core, to: &mut HashMap<VarId, VarId>) {
         });
 }
 
-/// Bind each sum-fold that `e` evaluates once (not inside a loop's body or an `if`'s
-/// branch) by a `let` of its own, just outside the expression that reads it: the sweep of
+/// Bind each sum-fold that `e` evaluates once (not inside a loop's body, an `if`'s branch
+/// or the right operand of `&&` and `||`) by a `let` of its own, just outside the expression that reads it: the sweep of
 /// such a `let` sums the fold's value beside the adjoints (`sum_with_value`), where a fold
 /// inside an expression (`0.5 * ifold(..) / p`, a mean loss) would be computed by a second
 /// loop of its own for the value.
@@ -207,7 +207,8 @@ fn lift_sums(e: &mut Core, sums: &mut Lets, names: &mut Vec<String>) {
     }
     match &mut e.kind {
         Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) => {}
-        Kind::If(c, ..) => lift_sums(c, sums, names),
+        // A branch, or the right operand of `&&` and `||`, may not be evaluated.
+        Kind::If(c, ..) | Kind::Bin(BinOp::And | BinOp::Or, c, ..) => lift_sums(c, sums, names),
         Kind::Let(..) => bind_sums(e, names),
         _ => e.children_mut().for_each(|c| lift_sums(c, sums, names)),
     }

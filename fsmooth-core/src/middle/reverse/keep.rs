@@ -14,6 +14,7 @@
 //! points).
 
 use super::Lets;
+use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::middle::forward::wrap;
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
@@ -52,8 +53,8 @@ struct Keep {
 }
 
 /// A `let` of a step worth keeping. Only what every step evaluates is looked at: not the
-/// bodies of loops, nor the branches of an `if` (keeping a branch's value would compute it,
-/// and report its errors, where the step does not).
+/// bodies of loops, nor the branches of an `if` or the right operand of `&&` and `||`
+/// (keeping such a value would compute it, and report its errors, where the step does not).
 fn find(e: &Core, index: VarId, active: &HashSet<VarId>, scope: &mut Lets) -> Option<Keep> {
     match &e.kind {
         Kind::Let(x, value, body) => {
@@ -86,7 +87,7 @@ fn find(e: &Core, index: VarId, active: &HashSet<VarId>, scope: &mut Lets) -> Op
         Kind::Ifold(n, init, ..) => {
             find(n, index, active, scope).or_else(|| find(init, index, active, scope))
         }
-        Kind::If(c, ..) => find(c, index, active, scope),
+        Kind::If(c, ..) | Kind::Bin(BinOp::And | BinOp::Or, c, ..) => find(c, index, active, scope),
         _ => e.children().find_map(|c| find(c, index, active, scope)),
     }
 }

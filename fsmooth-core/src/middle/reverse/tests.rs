@@ -84,6 +84,18 @@ fn a_sum_fold_inside_an_expression_is_summed_by_its_sweep() {
 }
 
 #[test]
+fn a_sum_that_may_not_be_evaluated_is_not_bound() {
+    // The right operand of `&&` runs only when the left one holds: its sum is left in place
+    // (computing it anyway could report an error the kernel does not have).
+    let out = printed(
+        "pub fn k(x: [f64; n], y: [[f64; n]; p], s: usize) -> (f64, [f64; n]) {
+            grad(|w| if w[0] > 0.0 && ifold(p, 0.0, |acc, i| acc + w[i % n] * y[i][s]) > 1.0 { w[0] } else { 0.0 }, x)
+        }",
+    );
+    assert!(!out.contains("let sum_"), "{out}");
+}
+
+#[test]
 fn a_carried_fold_keeps_its_states() {
     let e = checked(
         "pub fn k(x: [f64; n]) -> (f64, [f64; n]) { grad(|w| ifold(n, 1.0, |acc, i| acc * w[i]), x) }",
@@ -147,6 +159,9 @@ fn a_cheap_row_or_a_fold_step_s_array_is_not_kept() {
                 let t = build(n, |j| ifold(j, 0.0, |a, e| a + v[c][e] * x[j]));
                 acc + sqnorm(t)
             }), w)
+        }",
+        "pub fn k(w: [[f64; n]; m], x: [f64; n]) -> (f64, [[f64; n]; m]) {
+            grad(|v| sum(build(m, |c| if c > 0 && sqnorm(build(n, |j| ifold(j, 0.0, |a, e| a + v[c][e] * x[j]))) > 1.0 { 1.0 } else { 0.0 })), w)
         }",
         "pub fn k(w: [[f64; n]; m], x: [f64; n]) -> (f64, [[f64; n]; m]) {
             grad(|v| sum(build(m, |c| if c > 0 {

@@ -168,8 +168,9 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
     let mut worst: f64 = 0.0;
     let mut failures = Vec::new();
     let mut reached = [0u32; REACH_MARKS.len()];
-    // Programs where a `build`'s step keeps an expensive array for the sweep (`keep`).
-    let mut kept = 0u32;
+    // Programs where a `build`'s step keeps an expensive array for the sweep (`keep`), and
+    // where a sum computed once is bound by a `let` of its own for the sweep (`bind_sums`).
+    let (mut kept, mut bound) = (0u32, 0u32);
     for j in from..count {
         let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
@@ -253,7 +254,16 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
         for (n, mark) in reached.iter_mut().zip(REACH_MARKS) {
             *n += u32::from(text.contains(mark));
         }
-        kept += u32::from(fsmooth_core::middle::print::kernel(gkern).contains("let kept_"));
+        // As the checker leaves `gk` (later passes may inline the bindings away).
+        let mut diags = fsmooth_core::front::diag::Diags::default();
+        let checked = fsmooth_core::pipeline::front(src.parse().unwrap(), &mut diags)
+            .map(|b| b.kernels)
+            .unwrap_or_default();
+        if let Some(g) = checked.iter().find(|k| k.name.text == "gk") {
+            let core = fsmooth_core::middle::print::kernel(g);
+            kept += u32::from(core.contains("let kept_"));
+            bound += u32::from(core.contains("let sum_"));
+        }
         let interp = Interp::new(&src).unwrap();
         let i = inputs(j, 0);
         let mut rng = fsmooth_testdata::Rng::new(j * 17 + 3);
@@ -414,7 +424,7 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
     println!(
         "{count} programs, {runs} runs, {identities} identities (worst relative error {worst:.1e} in f64), \
          {infinite} results infinite where the interpreter's are finite, {} mismatches; \
-         programs whose sweeps use {REACH_MARKS:?}: {reached:?}, keep rows: {kept}",
+         programs whose sweeps use {REACH_MARKS:?}: {reached:?}, keep rows: {kept}, bind sums: {bound}",
         failures.len()
     );
     // The default run (150 programs) reaches the frame adds (the running indexes, rarer,

@@ -298,3 +298,29 @@ fn no_row_stream_over_a_buffer_the_loop_writes() {
     row_streams(&mut sts);
     assert_eq!(row_widths(&sts), ["scratch from (l) . wrapping_mul (w)"]);
 }
+
+#[test]
+fn a_chunk_s_add_within_moves_both_slots_of_its_own_buffer_only() {
+    // In a chunk of a parallel `build` (`ParRows`), an add between two rows of the output
+    // addresses the chunk's part: both slots move by the chunk's first slot. One in the
+    // frame does not move.
+    let add = |base: Base| St::AddWithin {
+        base,
+        dst_off: Ex::Var(id("a")),
+        src_off: Ex::Var(id("b")),
+        n: Ex::Var(id("n")),
+    };
+    let mut sts = vec![add(Base::Out), add(Base::Scratch(Scalar::F64))];
+    assert!(rebase(&mut sts, &Base::Out, &Ex::Var(id("first"))));
+    let printed: Vec<String> = sts
+        .iter()
+        .map(|s| s.to_token_stream().to_string())
+        .collect();
+    assert!(
+        printed[0].contains("(a) . wrapping_sub (first)")
+            && printed[0].contains("(b) . wrapping_sub (first)"),
+        "{}",
+        printed[0]
+    );
+    assert!(!printed[1].contains("first"), "{}", printed[1]);
+}

@@ -82,6 +82,12 @@ pub struct Reverse<'a> {
 /// continues from it (the name survives the renaming of bound variables).
 const CARRIED: &str = "carried";
 
+/// A new variable of source name `name`.
+fn named(names: &mut Vec<String>, name: &str) -> VarId {
+    names.push(name.to_string());
+    (names.len() - 1) as VarId
+}
+
 fn var(v: VarId, ty: &Type, span: Sp) -> Core {
     Core::new(Kind::Var(v), ty.clone(), span)
 }
@@ -198,8 +204,7 @@ fn is_sum(e: &Core) -> bool {
 /// (see [`bind_sums`]); a `let` inside `e` binds its own.
 fn lift_sums(e: &mut Core, sums: &mut Lets, names: &mut Vec<String>) {
     if is_sum(e) {
-        names.push("sum".to_string());
-        let x = (names.len() - 1) as VarId;
+        let x = named(names, "sum");
         let (ty, span) = (e.ty.clone(), e.span);
         sums.push((x, e.take()));
         *e = var(x, &ty, span);
@@ -298,8 +303,7 @@ impl<'a> Reverse<'a> {
     }
 
     fn new_var(&mut self, name: &str) -> VarId {
-        self.names.push(name.to_string());
-        (self.names.len() - 1) as VarId
+        named(self.names, name)
     }
 
     /// A new active variable of type `ty`.

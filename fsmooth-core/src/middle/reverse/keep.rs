@@ -13,9 +13,8 @@
 //! fold's steps are not kept, so scratch does not grow with a sum-fold's count (GMM's
 //! points).
 
-use super::Lets;
+use super::{Lets, at, named, var};
 use crate::front::ast::BinOp;
-use crate::front::size::Size;
 use crate::middle::forward::wrap;
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::{HashMap, HashSet};
@@ -52,10 +51,18 @@ struct Keep {
     needed: Lets,
 }
 
+/// The step's `let`s in scope where [`find`] looks, outermost first.
+type Scope<'a> = Vec<(VarId, &'a Core)>;
+
 /// A `let` of a step worth keeping. Only what every step evaluates is looked at: not the
 /// bodies of loops, nor the branches of an `if` or the right operand of `&&` and `||`
 /// (keeping such a value would compute it, and report its errors, where the step does not).
-fn find(e: &Core, index: VarId, active: &HashSet<VarId>, scope: &mut Lets) -> Option<Keep> {
+fn find<'a>(
+    e: &'a Core,
+    index: VarId,
+    active: &HashSet<VarId>,
+    scope: &mut Scope<'a>,
+) -> Option<Keep> {
     match &e.kind {
         Kind::Let(x, value, body) => {
             if worth_keeping(value, index, active) {
@@ -65,7 +72,7 @@ fn find(e: &Core, index: VarId, active: &HashSet<VarId>, scope: &mut Lets) -> Op
                 for (y, v) in scope.iter().rev() {
                     if read.contains(y) {
                         v.occurring(&mut read);
-                        needed.push((*y, v.clone()));
+                        needed.push((*y, (*v).clone()));
                     }
                 }
                 needed.reverse();
@@ -78,7 +85,7 @@ fn find(e: &Core, index: VarId, active: &HashSet<VarId>, scope: &mut Lets) -> Op
             if let Some(found) = find(value, index, active, scope) {
                 return Some(found);
             }
-            scope.push((*x, (**value).clone()));
+            scope.push((*x, &**value));
             let found = find(body, index, active, scope);
             scope.pop();
             found
@@ -161,7 +168,6 @@ fn keep_in(
         && let Some(keep) = find(body, index, active, &mut Vec::new())
         && let Some(rows_ty) = Type::array_of(&keep.value.ty, dim.clone())
     {
-        let row_ty = keep.value.ty.clone();
         let value = wrap(keep.needed, keep.value);
         let rows = Core::new(
             Kind::Build(dim.clone(), index, Box::new(value)),
@@ -169,12 +175,8 @@ fn keep_in(
             span,
         );
         let rows = fresh(rows, names);
-        names.push("kept".to_string());
-        let kept = (names.len() - 1) as VarId;
-        let mut i = Core::new(Kind::Var(index), Type::Usize, span);
-        i.sym = Some(Size::Loop(index));
-        let kept_array = Box::new(Core::new(Kind::Var(kept), rows_ty, span));
-        let row = Core::new(Kind::Index(kept_array, Box::new(i)), row_ty, span);
+        let kept = named(names, "kept");
+        let row = at(var(kept, &rows_ty, span), super::index(index, span));
         let Kind::Build(_, _, body) = &mut e.kind else {
             break;
         };

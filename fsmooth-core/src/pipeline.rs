@@ -259,6 +259,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
         heap_arrays: options.storage == Storage::Heap,
         views: options.views,
         parallel: options.parallel && options.storage == Storage::Region,
+        reassociate: options.reassociate,
     };
     let mut translated = lower::translate(k, lowering);
     lir::row_streams(&mut translated.body);

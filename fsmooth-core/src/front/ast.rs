@@ -155,6 +155,12 @@ pub struct Options {
     /// in order (`lir::St::ParSum`). On by default where fsmooth's `parallel` feature is;
     /// `#![fsmooth(parallel = false)]` keeps a block's sums in order.
     pub parallel: bool,
+    /// Float sums may add in another order (`#![fsmooth(reassociate = true)]`; off by
+    /// default): a sum whose step has no loop of its own adds its terms in
+    /// [`crate::lir::LANES`] lanes (`lir::St::Lanes`), and a lane adding a product uses one
+    /// fused multiply-add where the target has FMA. Rounding changes; the result is still
+    /// the same on every call and every thread count.
+    pub reassociate: bool,
 }
 
 /// Where a kernel's intermediate arrays live.
@@ -179,6 +185,7 @@ impl Default for Options {
             storage: Storage::Region,
             views: true,
             parallel: cfg!(feature = "parallel"),
+            reassociate: false,
         }
     }
 }

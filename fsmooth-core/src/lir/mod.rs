@@ -42,6 +42,9 @@ pub const PAR_CHUNK: usize = 1024;
 /// the least worth starting tasks and copying frames for.
 pub const PAR_MIN_STEPS: usize = 4 * PAR_CHUNK;
 
+/// The lanes of a reassociated float sum ([`St::Lanes`]).
+pub const LANES: usize = 8;
+
 /// Where an array lives.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Base {
@@ -318,6 +321,30 @@ pub enum St {
         body: Vec<St>,
         /// The body uses the frame (`scratch`), which each chunk then gets a copy of.
         frame: bool,
+    },
+    /// A float sum adding its terms in [`LANES`] lanes (`#![fsmooth(reassociate = true)]`):
+    /// `for var in 0..n { body }`, with the streams zipped in, where `body` adds step
+    /// `var`'s term to `acc` and reads `acc` nowhere else. Lane 0 is `acc` (holding the sum's
+    /// first value), the other lanes start from `-0.0`. Of the first `n - n % LANES` steps,
+    /// step `k` adds to lane `k % LANES`; the last `n % LANES` add to lane 0, in order; then
+    /// `acc = (lane0 + lane1) + (lane2 + lane3)`. Four chains of additions where the loop in
+    /// order has one: the processor overlaps them, and LLVM may pack them into vector
+    /// registers. Printed as a loop over chunks of `LANES` steps (the streams'
+    /// `chunks_exact`), the body written out once per lane, then the remaining steps.
+    Lanes {
+        /// The sum's local (mutable, holding its first value): lane 0.
+        acc: Ident,
+        /// The sum's type (`F64` or `F32`).
+        elem: Scalar,
+        /// The step index.
+        var: Ident,
+        /// The step count.
+        n: Ex,
+        /// Element streams read along the loop (no row streams: [`Stream::width`] is
+        /// `None`).
+        streams: Vec<Stream>,
+        /// One step: adds its term to `acc`. Holds no loop.
+        body: Vec<St>,
     },
     /// The steps `0..n` of a `build` at the kernel's top level, each writing its own row of
     /// `width` slots of `base` from `off` (`None`: 0), on rayon's pool (the `parallel`

@@ -230,6 +230,18 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
             }
         }
     }
+    let (it, pat) = zipped(parts);
+    if streams.is_empty() {
+        quote!(for #pat in #it { #(#body)* })
+    } else {
+        // Every stream is in range by the same proof that made its loads unchecked, so the
+        // `if let` always holds.
+        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
+    }
+}
+
+/// Zip iterators into one `for` header: `(a.zip(b)).zip(c)` against `((x, y), z)`.
+fn zipped(mut parts: Vec<(TokenStream, TokenStream)>) -> (TokenStream, TokenStream) {
     let (first_it, first_pat) = parts.remove(0);
     let (mut it, mut pat) = if parts.is_empty() {
         (first_it, first_pat)
@@ -240,12 +252,88 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         it = quote!(#it.zip(#i));
         pat = quote!((#pat, #p));
     }
+    (it, pat)
+}
+
+/// [`St::Lanes`]: the streams cut as a `for` loop cuts them, then a loop over chunks of
+/// `LANES` steps (`chunks_exact` of each stream, whose fixed length lets LLVM drop the
+/// element checks) with the body written out once per lane, lanes 1.. under the sum's
+/// name shadowed; then the remaining steps into lane 0, and the lanes added.
+fn lanes_tokens(
+    acc: &Ident,
+    elem: Scalar,
+    var: &Ident,
+    n: &Ex,
+    streams: &[Stream],
+    body: &[St],
+) -> TokenStream {
+    let t = format_ident!("{}", elem.name());
+    let k = super::LANES;
+    let indexed = mentions_var(body, var);
+    let (mut gets, mut binds) = (Vec::new(), Vec::new());
+    let (mut chunks, mut rest) = (Vec::new(), Vec::new());
+    if indexed {
+        chunks.push((quote!(0..__steps / #k), quote!(__m)));
+        rest.push((quote!(__steps / #k * #k..__steps), quote!(#var)));
+    }
+    for s in streams {
+        let (base, e, start) = (&s.base, &s.elem, &s.start);
+        let end = wadd(start.clone(), n.clone());
+        gets.push(quote!(#base.get(#start..#end)));
+        binds.push(quote!(::core::option::Option::Some(#e)));
+        chunks.push((quote!(#e.chunks_exact(#k)), quote!(#e)));
+        rest.push((quote!(#e.chunks_exact(#k).remainder().iter()), quote!(#e)));
+    }
+    if chunks.is_empty() {
+        chunks.push((quote!(0..__steps / #k), quote!(_)));
+        rest.push((quote!(__steps / #k * #k..__steps), quote!(_)));
+    }
+    let (chunk_it, chunk_pat) = zipped(chunks);
+    let (rest_it, rest_pat) = zipped(rest);
+    let lanes = (0..k).map(|l| {
+        let step = indexed.then(|| quote!(let #var: usize = __m.wrapping_mul(#k).wrapping_add(#l);));
+        let elems = streams.iter().map(|s| {
+            let e = &s.elem;
+            quote!(let #e = &#e[#l];)
+        });
+        if l == 0 {
+            quote!({ #step #(#elems)* #(#body)* })
+        } else {
+            let lane = format_ident!("__lane{}", l);
+            quote!({ #step #(#elems)* let mut #acc: #t = #lane; #(#body)* #lane = #acc; })
+        }
+    });
+    let others: Vec<Ident> = (1..k).map(|l| format_ident!("__lane{}", l)).collect();
+    let total = lane_tree(acc, 0, k);
+    let sum = quote! {
+        let __steps: usize = #n;
+        #(let mut #others: #t = -0.0;)*
+        for #chunk_pat in #chunk_it { #(#lanes)* }
+        for #rest_pat in #rest_it { #(#body)* }
+        #acc = #total;
+    };
     if streams.is_empty() {
-        quote!(for #pat in #it { #(#body)* })
+        quote!({ #sum })
     } else {
-        // Every stream is in range by the same proof that made its loads unchecked, so the
-        // `if let` always holds.
-        quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
+        // In range by the same proof as a `for` loop's streams: the `if let` always holds.
+        quote!(if let (#(#binds,)*) = (#(#gets,)*) { #sum })
+    }
+}
+
+/// The sum of lanes `a..b` ([`St::Lanes`]), halves first: `(l0 + l1) + (l2 + l3)`; lane 0
+/// is the sum's local `acc`.
+fn lane_tree(acc: &Ident, a: usize, b: usize) -> TokenStream {
+    match b - a {
+        1 if a == 0 => quote!(#acc),
+        1 => {
+            let lane = format_ident!("__lane{}", a);
+            quote!(#lane)
+        }
+        _ => {
+            let mid = a + (b - a) / 2;
+            let (l, r) = (lane_tree(acc, a, mid), lane_tree(acc, mid, b));
+            quote!((#l + #r))
+        }
     }
 }
 
@@ -275,6 +363,14 @@ impl ToTokens for St {
                 streams,
                 body,
             } => for_tokens(var, n, false, streams, body),
+            St::Lanes {
+                acc,
+                elem,
+                var,
+                n,
+                streams,
+                body,
+            } => lanes_tokens(acc, *elem, var, n, streams, body),
             St::Fill {
                 base,
                 off,

@@ -40,6 +40,9 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
         }
         St::For {
             n, streams, body, ..
+        }
+        | St::Lanes {
+            n, streams, body, ..
         } => {
             let ok = rebase_ex(n, base, first);
             let ok = ok

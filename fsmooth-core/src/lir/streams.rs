@@ -62,8 +62,10 @@ fn row_streams_st(s: &mut St) {
             row_streams(b);
             return;
         }
+        // A sum in lanes takes element streams only (its chunks are cut from them).
         St::Block(b)
         | St::Segment { body: b, .. }
+        | St::Lanes { body: b, .. }
         | St::ParSum { body: b, .. }
         | St::ParRows { body: b, .. } => {
             row_streams(b);
@@ -130,6 +132,7 @@ fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
         }
         Node::St(
             St::For { var, .. }
+            | St::Lanes { var, .. }
             | St::Fill { var, .. }
             | St::ParSum { var, .. }
             | St::ParRows { var, .. },
@@ -209,6 +212,9 @@ pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream
         }
         match s {
             St::For {
+                n, streams, body, ..
+            }
+            | St::Lanes {
                 n, streams, body, ..
             }
             | St::Fill {

@@ -66,6 +66,9 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
         St::For {
             n, streams, body, ..
         }
+        | St::Lanes {
+            n, streams, body, ..
+        }
         | St::Fill {
             n, streams, body, ..
         } => {
@@ -230,6 +233,7 @@ fn node_plain(n: Node<'_>) -> bool {
             St::Let { .. }
                 | St::Assign(..)
                 | St::For { .. }
+                | St::Lanes { .. }
                 | St::If(..)
                 | St::Block(_)
                 | St::Segment { .. }
@@ -313,7 +317,9 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
         rewrite_ex(e, f);
     }
     match s {
-        St::For { streams, body, .. } | St::Fill { streams, body, .. } => {
+        St::For { streams, body, .. }
+        | St::Lanes { streams, body, .. }
+        | St::Fill { streams, body, .. } => {
             streams
                 .iter_mut()
                 .for_each(|st| rewrite_ex(&mut st.start, f));
@@ -391,7 +397,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
         }
         St::Store(_, at, v) => vec![at, v],
         St::StoreRow(_, off, vs) => std::iter::once(off).chain(vs.iter_mut()).collect(),
-        St::For { n, .. } | St::ParSum { n, .. } => vec![n],
+        St::For { n, .. } | St::Lanes { n, .. } | St::ParSum { n, .. } => vec![n],
         St::ParRows { n, off, width, .. } => off.iter_mut().chain([n, width]).collect(),
         St::Fill { off, n, .. } => off.iter_mut().chain(std::iter::once(n)).collect(),
         St::If(c, ..) => vec![c],

@@ -113,10 +113,13 @@ impl Dps<'_> {
     /// (`x[l]` in a matrix-vector product) are made once. The rows left over run one at a
     /// time. `None` unless every part is plain arithmetic on loads: nothing that can fail
     /// (the first failing row would no longer fail first), no arrays, no writes, and no read
-    /// of the destination's buffer.
+    /// of the destination's buffer; and under `reassociate = true` ([`Dps::sum_loop`]).
     pub(super) fn jam(&mut self, n: &Size, i: VarId, body: &Core, dest: &View) -> Option<Vec<St>> {
         let narrowest = JAMS[JAMS.len() - 1] as u64;
-        if !self.jam || !body.ty.is_float() || n.as_const().is_some_and(|c| c < narrowest) {
+        // Reassociated, each row's sum runs in lanes along its row instead (contiguous
+        // loads, vector additions: faster than rows side by side; docs/BENCHMARKS.md).
+        let few = n.as_const().is_some_and(|c| c < narrowest);
+        if self.reassociate || !self.jam || !body.ty.is_float() || few {
             return None;
         }
         // The row's value with the fold's place held by a variable of no kernel (bound to

@@ -120,6 +120,10 @@ pub(super) struct LoopCtx {
     /// The loop takes running indexes: set for a fold's loop and a loop updating a fold's
     /// state in place (whose body runs every step to its end).
     pub(super) runs_ok: bool,
+    /// The loop may become a sum in lanes ([`Dps::sum_loop`]): a whole parameter read at its
+    /// index is a stream too, which the lanes cut into chunks (a load at an index LLVM
+    /// cannot bound from the chunk's would be checked).
+    pub(super) lanes: bool,
 }
 
 /// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
@@ -179,6 +183,8 @@ pub struct Dps<'k> {
     pub views: bool,
     /// Run top-level sums of many steps in parallel ([`crate::lower::Lowering::parallel`]).
     pub parallel: bool,
+    /// Add a float sum's terms in lanes ([`crate::lower::Lowering::reassociate`]).
+    pub reassociate: bool,
     /// The outputs may be read as streams: set while translating a step of an `ifold` that
     /// reads its state from an output and writes the frame ([`Dps::iterate_in_output`]), so
     /// that nothing holds an output mutably.
@@ -226,6 +232,7 @@ impl<'k> Dps<'k> {
             jam: false,
             views: true,
             parallel: false,
+            reassociate: false,
             outputs_read_only: false,
         }
     }
@@ -391,8 +398,10 @@ impl<'k> Dps<'k> {
                 // less than a check per term from a fold of 4.5 terms on average (GMM, d = 10;
                 // docs/BENCHMARKS.md, finding 18).
                 self.enter_loop(*i, &iv);
+                let lanes = self.lanes_wanted(e);
                 if let Some(c) = self.loops.last_mut() {
                     c.runs_ok = true;
+                    c.lanes = lanes;
                 }
                 let b = self.scalar(body);
                 let mut step = vec![St::Assign(av.clone(), b)];
@@ -405,12 +414,7 @@ impl<'k> Dps<'k> {
                     val: it,
                 }];
                 run_code(runs, &mut pre, &mut step);
-                pre.push(St::For {
-                    var: iv,
-                    n: nt,
-                    streams,
-                    body: step,
-                });
+                pre.push(self.sum_loop(e, av.clone(), iv, nt, streams, step));
                 Ex::Block(pre, Box::new(Ex::Var(av)))
             }
             Kind::Proj(t, k) => self.proj_scalar(t, *k),

@@ -36,6 +36,9 @@ pub struct Lowering {
     pub views: bool,
     /// Run top-level sums of many steps in parallel (`lir::St::ParSum`): frame storage only.
     pub parallel: bool,
+    /// Add the terms of a float sum whose step has no loop in lanes (`lir::St::Lanes`):
+    /// `#![fsmooth(reassociate = true)]`.
+    pub reassociate: bool,
 }
 
 /// A kernel's body in the loop IR, before its entry is added: the statements that write
@@ -56,6 +59,7 @@ pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     dps.jam = lowering.block_sum_folds;
     dps.views = lowering.views;
     dps.parallel = lowering.parallel;
+    dps.reassociate = lowering.reassociate;
     let (body, result) = if let Type::Tuple(parts) = &k.ret {
         // Several results: array components into their `outI`, scalars into locals returned.
         let mut code = Vec::new();

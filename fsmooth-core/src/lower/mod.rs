@@ -12,6 +12,7 @@
 //!   fold's header;
 //! - `accumulate`: folds that add to an array state, in place;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
+//! - `lanes`: float sums in lanes, when reassociation is asked for;
 //! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature);
 //! - `peel`: a build branching on its index at its ends split into ends and interior.
 //!
@@ -26,6 +27,7 @@ pub mod dps;
 mod entry;
 mod folds;
 mod gathers;
+mod lanes;
 mod parallel;
 mod peel;
 pub mod storage;

@@ -125,7 +125,7 @@ fn only_rows(body: &[St], rows: &Base) -> bool {
 
 /// `Some(true)` when `body` is `acc + g` after `let`s (`Some(false)`: `g + acc`), neither
 /// the `let`s nor `g` reading `acc`: a step that only adds its term.
-fn adds_to(body: &Core, acc: VarId) -> Option<bool> {
+pub(super) fn adds_to(body: &Core, acc: VarId) -> Option<bool> {
     let mut cur = body;
     while let Kind::Let(_, value, rest) = &cur.kind {
         if value.mentions(acc) {

@@ -20,6 +20,7 @@ impl Dps<'_> {
             accepts: true,
             runs: Vec::new(),
             runs_ok: false,
+            lanes: false,
         });
     }
 
@@ -114,6 +115,7 @@ impl Dps<'_> {
         // A whole one-dimensional parameter read at its loop's index: the entry check of its
         // length already lets LLVM drop the bounds check; a stream would only add work.
         if matches!(w.base, Base::Param(_))
+            && !self.loops[pos].lanes
             && w.off.is_none()
             && w.dims.len() == 1
             && Size::minus(sym.clone(), Size::Loop(var)).as_const() == Some(0)

@@ -110,6 +110,8 @@ pub(super) enum ResolvedSt<'a> {
     Loop {
         /// The buffer and first slot of a fill.
         fill: Option<(NameId, Option<ResolvedEx<'a>>)>,
+        /// A sum in lanes ([`lir::St::Lanes`]): its local (lane 0) and type.
+        lanes: Option<(NameId, Scalar)>,
         var: NameId,
         n: ResolvedEx<'a>,
         streams: Vec<ResolvedStream<'a>>,
@@ -404,6 +406,21 @@ impl Resolver {
                 streams,
                 body,
             } => self.loop_stmt(None, var, n, streams, body),
+            St::Lanes {
+                acc,
+                elem,
+                var,
+                n,
+                streams,
+                body,
+            } => {
+                let acc = self.ident(acc);
+                let mut lp = self.loop_stmt(None, var, n, streams, body);
+                if let ResolvedSt::Loop { lanes, .. } = &mut lp {
+                    *lanes = Some((acc, *elem));
+                }
+                lp
+            }
             St::Fill {
                 base,
                 off,
@@ -619,6 +636,7 @@ impl Resolver {
         }
         ResolvedSt::Loop {
             fill,
+            lanes: None,
             var,
             n,
             streams,

@@ -140,11 +140,12 @@ impl Executor<'_> {
             }
             ResolvedSt::Loop {
                 fill,
+                lanes,
                 var,
                 n,
                 streams,
                 body,
-            } => self.run_loop(fill.as_ref(), *var, n, streams, body)?,
+            } => self.run_loop(fill.as_ref(), *lanes, *var, n, streams, body)?,
             ResolvedSt::If(c, a, b) => {
                 if self.eval_bool(c)? {
                     self.block(a)?
@@ -431,6 +432,7 @@ impl Executor<'_> {
     fn run_loop(
         &mut self,
         fill: Option<&(NameId, Option<ResolvedEx>)>,
+        lanes: Option<(NameId, Scalar)>,
         var: NameId,
         n: &ResolvedEx,
         streams: &[ResolvedStream],
@@ -536,7 +538,21 @@ impl Executor<'_> {
         if let Some(s) = slot {
             self.slots.push(s);
         }
+        // A sum in lanes: lane 0 is the sum's local, the others start from -0.0; step `i`
+        // of the first `n - n % LANES` adds to lane `i % LANES`, the rest to lane 0.
+        let whole = n - n % lir::LANES;
+        let mut lane_sums = match lanes {
+            Some((_, Scalar::F32)) => [Value::F32(-0.0); lir::LANES],
+            _ => [Value::F64(-0.0); lir::LANES],
+        };
         for i in 0..n {
+            let lane = if i < whole { i % lir::LANES } else { 0 };
+            if let Some((acc, _)) = lanes
+                && lane != 0
+            {
+                let held = std::mem::replace(&mut self.binding_mut(acc)?.value, lane_sums[lane]);
+                lane_sums[0] = held;
+            }
             if let Some(b) = self.env[var as usize].last_mut() {
                 b.value = Value::Usize(i);
             }
@@ -554,6 +570,16 @@ impl Executor<'_> {
                 s.1 = off + i;
             }
             self.block(body)?;
+            if let Some((acc, _)) = lanes
+                && lane != 0
+            {
+                let added = std::mem::replace(&mut self.binding_mut(acc)?.value, lane_sums[0]);
+                lane_sums[lane] = added;
+            }
+        }
+        if let Some((acc, _)) = lanes {
+            lane_sums[0] = self.binding(acc)?.value;
+            self.binding_mut(acc)?.value = lane_tree(&lane_sums)?;
         }
         if slot.is_some() {
             self.slots.pop();
@@ -646,13 +672,24 @@ struct Sum {
     var: NameId,
 }
 
+/// The sum of a [`lir::St::Lanes`]' lanes, halves first: `(l0 + l1) + (l2 + l3)`.
+fn lane_tree(lanes: &[Value]) -> Outcome<Value> {
+    match lanes {
+        [one] => Ok(*one),
+        _ => {
+            let (l, r) = lanes.split_at(lanes.len() / 2);
+            add(lane_tree(l)?, lane_tree(r)?)
+        }
+    }
+}
+
 /// `a + b` of two floats of one type.
 fn add(a: Value, b: Value) -> Outcome<Value> {
     match (a, b) {
         (Value::F64(x), Value::F64(y)) => Ok(Value::F64(x + y)),
         (Value::F32(x), Value::F32(y)) => Ok(Value::F32(x + y)),
         (x, y) => fault(format!(
-            "a parallel sum adds {} and {}",
+            "a parallel sum or a sum in lanes adds {} and {}",
             x.describe(),
             y.describe()
         )),

@@ -9,14 +9,14 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
-/// `#![fsmooth(fusion = false, unroll = false, storage = "heap")]`.
+/// `#![fsmooth(fusion = false, unroll = false, reassociate = true, storage = "heap")]`.
 pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
     let mut o = Options::default();
     for a in attrs {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `parallel = false`, `storage = \"heap\"`)",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `parallel = false`, `reassociate = true`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -37,6 +37,10 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.parallel = v.value;
                 Ok(())
+            } else if meta.path.is_ident("reassociate") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.reassociate = v.value;
+                Ok(())
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
                 o.storage = match v.value().as_str() {
@@ -53,7 +57,7 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 Ok(())
             } else {
                 Err(meta.error(
-                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false`, `parallel = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false`, `parallel = true|false`, `reassociate = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
                 ))
             }
         });

@@ -1,0 +1,92 @@
+//! Reassociated sums (`#![fsmooth(reassociate = true)]`): a float sum-fold whose step holds
+//! no loop adds its terms in lanes ([`St::Lanes`]) instead of one chain of additions.
+
+use crate::lir::{self, Ex, Node, Scalar, St, Stream};
+use crate::lower::dps::Dps;
+use crate::lower::parallel::adds_to;
+use crate::middle::ir::{Core, Kind, Type};
+use proc_macro2::Ident;
+
+impl Dps<'_> {
+    /// The loop of the scalar `ifold` `e` (translated: its count `n`, index `var`, sum
+    /// `acc`, `streams` and one `step`) as a sum in lanes, when the `reassociate` option is
+    /// on, `e` adds a float term to its state each step ([`adds_to`]), its streams are
+    /// element streams, its count is not a constant below [`lir::LANES`] and the step holds
+    /// no loop (which would be written out once per lane). The loop in order otherwise.
+    pub(super) fn sum_loop(
+        &self,
+        e: &Core,
+        acc: Ident,
+        var: Ident,
+        n: Ex,
+        streams: Vec<Stream>,
+        step: Vec<St>,
+    ) -> St {
+        let few = matches!(n, Ex::Usize(c) if c < lir::LANES);
+        match float_sum(e) {
+            Some(elem)
+                if self.reassociate
+                    && !few
+                    && streams.iter().all(|s| s.width.is_none())
+                    && !has_loop(&step) =>
+            {
+                St::Lanes {
+                    acc,
+                    elem,
+                    var,
+                    n,
+                    streams,
+                    body: step,
+                }
+            }
+            _ => St::For {
+                var,
+                n,
+                streams,
+                body: step,
+            },
+        }
+    }
+}
+
+impl Dps<'_> {
+    /// Whether the `ifold` `e` may become a sum in lanes, as far as is known before its
+    /// step is translated: the option is on and `e` adds a float term per step.
+    pub(super) fn lanes_wanted(&self, e: &Core) -> bool {
+        self.reassociate && float_sum(e).is_some()
+    }
+}
+
+/// The type of `e`, when it is an `ifold` adding a float term to its state each step
+/// ([`adds_to`]).
+fn float_sum(e: &Core) -> Option<Scalar> {
+    let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
+        return None;
+    };
+    adds_to(body, *acc)?;
+    match e.ty {
+        Type::F64 => Some(Scalar::F64),
+        Type::F32 => Some(Scalar::F32),
+        _ => None,
+    }
+}
+
+/// Whether a loop of any kind is anywhere under `sts`.
+fn has_loop(sts: &[St]) -> bool {
+    let mut hit = false;
+    lir::walk_sts(sts, &mut |n| {
+        hit |= matches!(
+            n,
+            Node::St(
+                St::For { .. }
+                    | St::Fill { .. }
+                    | St::Lanes { .. }
+                    | St::ParSum { .. }
+                    | St::ParRows { .. }
+                    | St::Copy { .. }
+                    | St::AddWithin { .. }
+            )
+        );
+    });
+    hit
+}

@@ -177,6 +177,10 @@ pub enum Ex {
     Math(MathFn, Vec<Ex>),
     /// A runtime entry helper.
     Entry(Entry, Vec<Ex>),
+    /// `x * a + b` as `__rt::fused(x, a, b)`: one fused multiply-add where the target has
+    /// FMA, a multiply and an add otherwise. Only in a sum in lanes ([`St::Lanes`]), whose
+    /// reassociation allows the change of rounding.
+    Fused(Vec<Ex>),
     /// A size evaluated with saturating arithmetic (as in the `scratch_len` `const fn`).
     Const(Size),
     /// `ld(base, at)`: a load the compiler proved in bounds.

@@ -116,6 +116,7 @@ impl ToTokens for Ex {
             Ex::ToF64(a) => quote!((#a as f64)),
             Ex::ToF32(a) => quote!((#a as f32)),
             Ex::ToUsize(a) => quote!((#a as usize)),
+            Ex::Fused(xs) => quote!(::fsmooth::__rt::fused(#(#xs),*)),
             Ex::Math(f, xs) => {
                 let x = &xs[0];
                 match f {
@@ -291,7 +292,8 @@ fn lanes_tokens(
     let (chunk_it, chunk_pat) = zipped(chunks);
     let (rest_it, rest_pat) = zipped(rest);
     let lanes = (0..k).map(|l| {
-        let step = indexed.then(|| quote!(let #var: usize = __m.wrapping_mul(#k).wrapping_add(#l);));
+        let step =
+            indexed.then(|| quote!(let #var: usize = __m.wrapping_mul(#k).wrapping_add(#l);));
         let elems = streams.iter().map(|s| {
             let e = &s.elem;
             quote!(let #e = &#e[#l];)

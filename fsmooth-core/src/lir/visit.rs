@@ -155,7 +155,9 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => walk_ex(a, f),
-        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Tuple(xs) => xs.iter().for_each(|x| walk_ex(x, f)),
+        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => {
+            xs.iter().for_each(|x| walk_ex(x, f))
+        }
         Ex::Block(st, v) => {
             walk_sts(st, f);
             walk_ex(v, f);
@@ -354,7 +356,7 @@ pub fn rewrite_ex(e: &mut Ex, f: &mut dyn FnMut(&mut Ex) -> bool) {
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => rewrite_ex(a, f),
-        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Tuple(xs) => {
+        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => {
             xs.iter_mut().for_each(|x| rewrite_ex(x, f))
         }
         Ex::Block(st, v) => {

@@ -1,6 +1,7 @@
 //! Reassociated sums (`#![fsmooth(reassociate = true)]`): a float sum-fold whose step holds
 //! no loop adds its terms in lanes ([`St::Lanes`]) instead of one chain of additions.
 
+use crate::front::ast::BinOp;
 use crate::lir::{self, Ex, Node, Scalar, St, Stream};
 use crate::lower::dps::Dps;
 use crate::lower::parallel::adds_to;
@@ -30,13 +31,17 @@ impl Dps<'_> {
                     && streams.iter().all(|s| s.width.is_none())
                     && !has_loop(&step) =>
             {
+                let mut body = step;
+                if let Some(St::Assign(_, sum)) = body.first_mut() {
+                    fuse_product(sum, &acc);
+                }
                 St::Lanes {
                     acc,
                     elem,
                     var,
                     n,
                     streams,
-                    body: step,
+                    body,
                 }
             }
             _ => St::For {
@@ -68,6 +73,31 @@ fn float_sum(e: &Core) -> Option<Scalar> {
         Type::F64 => Some(Scalar::F64),
         Type::F32 => Some(Scalar::F32),
         _ => None,
+    }
+}
+
+/// A step's `acc + x * y` (or `x * y + acc`, after `let`s) as `fused(x, y, acc)`: one
+/// fused multiply-add where the target has FMA ([`Ex::Fused`]).
+fn fuse_product(sum: &mut Ex, acc: &Ident) {
+    let is_acc = |e: &Ex| matches!(e, Ex::Var(v) if v == acc);
+    match sum {
+        Ex::Block(_, tail) => fuse_product(tail, acc),
+        Ex::Bin(BinOp::Add, a, b) => {
+            let (term, sum_side) = match (is_acc(a), is_acc(b)) {
+                (true, false) => (&mut **b, &**a),
+                (false, true) => (&mut **a, &**b),
+                _ => return,
+            };
+            if let Ex::Bin(BinOp::Mul, x, y) = term {
+                let fused = Ex::Fused(vec![
+                    std::mem::replace(&mut **x, Ex::Usize(0)),
+                    std::mem::replace(&mut **y, Ex::Usize(0)),
+                    sum_side.clone(),
+                ]);
+                *sum = fused;
+            }
+        }
+        _ => {}
     }
 }
 

@@ -107,6 +107,18 @@ impl Executor<'_> {
                 }
                 math(*f, &vs)?
             }
+            ResolvedEx::Fused(xs) => {
+                let mut vs = Vec::with_capacity(3);
+                for x in xs {
+                    vs.push(self.eval(x)?);
+                }
+                // As `__rt::fused` compiles for the target this runs on.
+                if cfg!(target_feature = "fma") {
+                    math(MathFn::MulAdd, &vs)?
+                } else {
+                    arith(BinOp::Add, arith(BinOp::Mul, vs[0], vs[1])?, vs[2])?
+                }
+            }
             ResolvedEx::Entry(en, xs) => self.entry(en, xs)?,
             ResolvedEx::Const(s) => Value::Usize(self.eval_size(s)?),
             ResolvedEx::Ld(b, at) => {

@@ -49,6 +49,8 @@ pub(super) enum ResolvedEx<'a> {
     ToUsize(Box<ResolvedEx<'a>>),
     /// The receiver, then the arguments (exactly as many as the method takes).
     Math(MathFn, Vec<ResolvedEx<'a>>),
+    /// [`lir::Ex::Fused`]: `x * a + b`.
+    Fused(Vec<ResolvedEx<'a>>),
     Entry(Entry, Vec<ResolvedEx<'a>>),
     Const(ResolvedSize),
     Ld(NameId, Box<ResolvedEx<'a>>),
@@ -280,6 +282,13 @@ impl Resolver {
                 }
                 let args = xs[..1 + f.arity()].iter().map(|x| self.expr(x)).collect();
                 ResolvedEx::Math(*f, args)
+            }
+            Ex::Fused(xs) => {
+                if xs.len() != 3 {
+                    self.fail(format!("`fused` with {} arguments", xs.len()));
+                    return ResolvedEx::Internal("malformed fused multiply-add");
+                }
+                ResolvedEx::Fused(xs.iter().map(|x| self.expr(x)).collect())
             }
             Ex::Entry(en, xs) => {
                 let want = match en {

@@ -192,6 +192,22 @@ pub fn mul_add<F: Float>(x: F, a: F, b: F) -> F {
     x.f_mul_add(a, b)
 }
 
+/// `x * a + b` in a reassociated sum (`#![fsmooth(reassociate = true)]`): one fused
+/// multiply-add, rounded once, where the target has FMA (`-C target-cpu=native` on a
+/// recent x86); a multiply and an add, as written, otherwise (where a fused multiply-add
+/// would be a slow software routine).
+#[inline(always)]
+pub fn fused<F: Float + core::ops::Add<Output = F>>(x: F, a: F, b: F) -> F {
+    #[cfg(target_feature = "fma")]
+    {
+        x.f_mul_add(a, b)
+    }
+    #[cfg(not(target_feature = "fma"))]
+    {
+        x * a + b
+    }
+}
+
 /// `min`, `max` and `clamp`: the floats (as Rust's: a NaN argument is ignored) and `usize`.
 pub trait Ordered: Elem {
     #[doc(hidden)]

@@ -97,6 +97,13 @@ fn measure<W: Workload>(t: &mut Tables) {
     }
     let get = |want: Variant| per_call.iter().find(|(v, _)| *v == want).map(|p| p.1);
     let fs = get(Variant::Fsmooth).unwrap();
+    if let Some(r) = get(Variant::Reassociated) {
+        eprintln!(
+            "{}: fsmooth-reassoc {r:.0} instructions per call ({:.3} of fsmooth's)",
+            W::GROUP,
+            r / fs
+        );
+    }
     // A workload of fsmooth alone (a gradient, compared with its objective's row).
     let Some(hand) = get(Variant::Hand) else {
         eprintln!("{}: fsmooth {fs:.0} instructions per call", W::GROUP);

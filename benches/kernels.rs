@@ -25,6 +25,7 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::DF => b.iter(|| w.ablation::<1>()),
             Variant::DFB => b.iter(|| w.ablation::<2>()),
             Variant::NoViews => b.iter(|| w.no_views()),
+            Variant::Reassociated => b.iter(|| w.reassociated()),
         });
     }
     g.finish();

@@ -104,7 +104,10 @@ fn heap<W: Workload>(calls: u64, filters: &[String], tsv: &mut String, md: &mut 
             u.peak
         )
         .unwrap();
-        if v == Variant::Fsmooth || v == Variant::NoViews {
+        if matches!(
+            v,
+            Variant::Fsmooth | Variant::NoViews | Variant::Reassociated
+        ) {
             assert_eq!(
                 u.allocs,
                 0.0,

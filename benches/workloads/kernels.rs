@@ -21,6 +21,11 @@ fsmooth! {
         cross(a, b)
     }
 
+    /// A dot product.
+    pub fn dot_product(a: [f64; n], b: [f64; n]) -> f64 {
+        dot(a, b)
+    }
+
     /// A matrix product chain: one n*n intermediate.
     pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
         matmul(matmul(a, b), c)
@@ -60,6 +65,37 @@ fsmooth! {
         let xn = add(xp, smul(ph, (z - dot(h, xp)) / s));
         let pn = msub(pp, msmul(outer(ph, ph), 1.0 / s));
         build(5, |i| if i == 0 { xn } else { pn[i - 1] })
+    }
+}
+
+/// The kernels of [`crate::workloads::Variant::Reassociated`]: the same sources with their
+/// float sums in lanes.
+pub mod reassoc {
+    use fsmooth::fsmooth;
+
+    fsmooth! {
+        #![fsmooth(reassociate = true)]
+
+        /// A dot product.
+        pub fn dot_product(a: [f64; n], b: [f64; n]) -> f64 {
+            dot(a, b)
+        }
+
+        /// A matrix product chain.
+        pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
+            matmul(matmul(a, b), c)
+        }
+
+        fn softmax(v: [f64; n]) -> [f64; n] {
+            let mx = vmax(v);
+            let e = map(v, |x| (x - mx).exp());
+            smul(e, 1.0 / sum(e))
+        }
+
+        /// A dense layer with softmax.
+        pub fn layer(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] {
+            softmax(add(matvec(w, x), b))
+        }
     }
 }
 

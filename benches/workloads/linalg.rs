@@ -46,6 +46,7 @@ pub struct MatChain<const N: usize> {
     hand_tmp: Vec<f64>,
     hand_out: Vec<f64>,
     ijk_out: Vec<f64>,
+    reassoc_out: Vec<f64>,
     na: [DMatrix<f64>; 3],
     na_out: DMatrix<f64>,
     nd: [Array2<f64>; 3],
@@ -80,6 +81,7 @@ impl<const N: usize> Workload for MatChain<N> {
             hand_tmp: vec![0.0; N * N],
             hand_out: vec![0.0; N * N],
             ijk_out: vec![0.0; N * N],
+            reassoc_out: vec![0.0; N * N],
             na_out: DMatrix::zeros(0, 0),
             nd_out: Array2::zeros((0, 0)),
             naive_out: Vec::new(),
@@ -96,6 +98,7 @@ impl<const N: usize> Workload for MatChain<N> {
             Variant::Nalgebra,
             Variant::Ndarray,
             Variant::Naive,
+            Variant::Reassociated,
         ]
     }
 
@@ -103,6 +106,13 @@ impl<const N: usize> Workload for MatChain<N> {
     fn fsmooth(&mut self) {
         let [a, b, c] = black_box(&self.m);
         kernels::chain(black_box(&mut self.out), a, b, c, &mut self.region).unwrap();
+    }
+
+    #[inline]
+    fn reassociated(&mut self) {
+        let [a, b, c] = black_box(&self.m);
+        let out = black_box(&mut self.reassoc_out);
+        kernels::reassoc::chain(out, a, b, c, &mut self.region).unwrap();
     }
 
     #[inline]
@@ -143,6 +153,7 @@ impl<const N: usize> Workload for MatChain<N> {
             Variant::Fsmooth => self.out.clone(),
             Variant::Hand => self.hand_out.clone(),
             Variant::HandIjk => self.ijk_out.clone(),
+            Variant::Reassociated => self.reassoc_out.clone(),
             Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => unreachable!(),
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
@@ -288,7 +299,12 @@ impl Workload for Blur {
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+            Variant::HandIjk
+            | Variant::D
+            | Variant::DF
+            | Variant::DFB
+            | Variant::NoViews
+            | Variant::Reassociated => {
                 unreachable!()
             }
         }
@@ -331,6 +347,7 @@ pub struct Layer {
     region: Region<'static>,
     out: Vec<f64>,
     hand_out: Vec<f64>,
+    reassoc_out: Vec<f64>,
     na: (DMatrix<f64>, DVector<f64>, DVector<f64>),
     na_out: DVector<f64>,
     nd: (Array2<f64>, Array1<f64>, Array1<f64>),
@@ -342,6 +359,17 @@ impl Workload for Layer {
     const GROUP: &'static str = "layer_softmax";
     const SIZE: &'static str = "64 x 256 weights";
     const NALGEBRA: &'static str = "dynamic";
+
+    fn variants() -> &'static [Variant] {
+        &[
+            Variant::Fsmooth,
+            Variant::Hand,
+            Variant::Nalgebra,
+            Variant::Ndarray,
+            Variant::Naive,
+            Variant::Reassociated,
+        ]
+    }
 
     fn new() -> Self {
         let mut rng = Rng::new(6);
@@ -367,6 +395,7 @@ impl Workload for Layer {
             region: Region::new(),
             out: vec![0.0; LAYER_OUT],
             hand_out: vec![0.0; LAYER_OUT],
+            reassoc_out: vec![0.0; LAYER_OUT],
             na_out: DVector::zeros(0),
             nd_out: Array1::zeros(0),
             naive_out: Vec::new(),
@@ -379,6 +408,18 @@ impl Workload for Layer {
     fn fsmooth(&mut self) {
         kernels::layer(
             black_box(&mut self.out),
+            black_box(&self.w),
+            black_box(&self.b),
+            black_box(&self.x),
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
+    #[inline]
+    fn reassociated(&mut self) {
+        kernels::reassoc::layer(
+            black_box(&mut self.reassoc_out),
             black_box(&self.w),
             black_box(&self.b),
             black_box(&self.x),
@@ -430,6 +471,7 @@ impl Workload for Layer {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
+            Variant::Reassociated => self.reassoc_out.clone(),
             Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
                 unreachable!()
             }
@@ -668,7 +710,12 @@ impl Workload for Kalman {
                 x.iter().chain(p.iter()).copied().collect()
             }
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+            Variant::HandIjk
+            | Variant::D
+            | Variant::DF
+            | Variant::DFB
+            | Variant::NoViews
+            | Variant::Reassociated => {
                 unreachable!()
             }
         }

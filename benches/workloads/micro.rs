@@ -128,7 +128,7 @@ impl Workload for Add3 {
             Variant::D => self.ablation_out[0].clone(),
             Variant::DF => self.ablation_out[1].clone(),
             Variant::DFB => self.ablation_out[2].clone(),
-            Variant::HandIjk | Variant::NoViews => unreachable!(),
+            Variant::HandIjk | Variant::NoViews | Variant::Reassociated => unreachable!(),
         }
     }
 
@@ -229,7 +229,12 @@ impl Workload for Cross {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
+            Variant::HandIjk
+            | Variant::D
+            | Variant::DF
+            | Variant::DFB
+            | Variant::NoViews
+            | Variant::Reassociated => {
                 unreachable!()
             }
         }
@@ -237,5 +242,94 @@ impl Workload for Cross {
 
     fn tolerance() -> f64 {
         0.0
+    }
+}
+
+/// `dot(a, b)` on vectors of 1,000 elements: one sum, in order and in lanes.
+pub struct Dot {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    region: Region<'static>,
+    /// The results of fsmooth, in order and reassociated, hand-written, nalgebra, ndarray.
+    out: [f64; 5],
+    na: [DVector<f64>; 2],
+    nd: [Array1<f64>; 2],
+}
+
+pub const DOT_N: usize = 1000;
+
+impl Workload for Dot {
+    const GROUP: &'static str = "dot_1e3";
+    const SIZE: &'static str = "n = 1000";
+    const NALGEBRA: &'static str = "dynamic";
+
+    fn new() -> Self {
+        let mut rng = Rng::new(11);
+        let (a, b) = (rng.vec(DOT_N), rng.vec(DOT_N));
+        let mut w = Dot {
+            na: [
+                DVector::from_column_slice(&a),
+                DVector::from_column_slice(&b),
+            ],
+            nd: [Array1::from(a.clone()), Array1::from(b.clone())],
+            a,
+            b,
+            region: Region::new(),
+            out: [0.0; 5],
+        };
+        super::check(&mut w);
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &[
+            Variant::Fsmooth,
+            Variant::Hand,
+            Variant::Nalgebra,
+            Variant::Ndarray,
+            Variant::Reassociated,
+        ]
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let (a, b) = black_box((&self.a, &self.b));
+        self.out[0] = kernels::dot_product(a, b, &mut self.region).unwrap();
+    }
+
+    #[inline]
+    fn reassociated(&mut self) {
+        let (a, b) = black_box((&self.a, &self.b));
+        self.out[1] = kernels::reassoc::dot_product(a, b, &mut self.region).unwrap();
+    }
+
+    #[inline]
+    fn hand(&mut self) {
+        let (a, b) = black_box((&self.a, &self.b));
+        self.out[2] = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    }
+
+    #[inline]
+    fn nalgebra(&mut self) {
+        let [a, b] = black_box(&self.na);
+        self.out[3] = a.dot(b);
+    }
+
+    #[inline]
+    fn ndarray(&mut self) {
+        let [a, b] = black_box(&self.nd);
+        self.out[4] = a.dot(b);
+    }
+
+    fn output(&self, v: Variant) -> Vec<f64> {
+        let k = match v {
+            Variant::Fsmooth => 0,
+            Variant::Reassociated => 1,
+            Variant::Hand => 2,
+            Variant::Nalgebra => 3,
+            Variant::Ndarray => 4,
+            _ => unreachable!("not a variant of dot_1e3"),
+        };
+        vec![self.out[k]]
     }
 }

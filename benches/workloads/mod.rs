@@ -69,6 +69,9 @@ pub enum Variant {
     /// into a destination is built in scratch and copied (the tuples, scans and views
     /// workloads).
     NoViews,
+    /// The same fsmooth source compiled with `#![fsmooth(reassociate = true)]`: float sums
+    /// in lanes (the dot product, the layer, the matrix chain).
+    Reassociated,
 }
 
 impl Variant {
@@ -85,6 +88,7 @@ impl Variant {
             Variant::DF => "fsmooth-DF",
             Variant::DFB => "fsmooth-DFB",
             Variant::NoViews => "fsmooth-noviews",
+            Variant::Reassociated => "fsmooth-reassoc",
         }
     }
 
@@ -95,7 +99,7 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 10] = [
+pub const ALL: [Variant; 11] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
@@ -106,6 +110,7 @@ pub const ALL: [Variant; 10] = [
     Variant::DF,
     Variant::DFB,
     Variant::NoViews,
+    Variant::Reassociated,
 ];
 
 /// The standard variants and the steps of the paper's ablation.
@@ -159,6 +164,9 @@ pub trait Workload: Sized {
     /// The kernel compiled with `#![fsmooth(views = false)]`; only workloads listing
     /// [`WITH_NO_VIEWS`] have it.
     fn no_views(&mut self) {}
+    /// The kernel compiled with `#![fsmooth(reassociate = true)]`; only workloads listing
+    /// [`Variant::Reassociated`] have it.
+    fn reassociated(&mut self) {}
     fn nalgebra(&mut self) {}
     fn ndarray(&mut self) {}
     fn naive(&mut self) {}
@@ -183,6 +191,7 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::DF => w.ablation::<1>(),
         Variant::DFB => w.ablation::<2>(),
         Variant::NoViews => w.no_views(),
+        Variant::Reassociated => w.reassociated(),
     }
 }
 
@@ -201,6 +210,7 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::DF => (0..iters).for_each(|_| w.ablation::<1>()),
         Variant::DFB => (0..iters).for_each(|_| w.ablation::<2>()),
         Variant::NoViews => (0..iters).for_each(|_| w.no_views()),
+        Variant::Reassociated => (0..iters).for_each(|_| w.reassociated()),
     }
 }
 
@@ -235,6 +245,7 @@ macro_rules! each_workload {
     ($f:ident ( $($arg:expr),* )) => {{
         $f::<$crate::workloads::micro::Add3>($($arg),*);
         $f::<$crate::workloads::micro::Cross>($($arg),*);
+        $f::<$crate::workloads::micro::Dot>($($arg),*);
         $f::<$crate::workloads::ba::Project>($($arg),*);
         $f::<$crate::workloads::ba::Reproj>($($arg),*);
         $f::<$crate::workloads::ba_obs::BaObs<false>>($($arg),*);

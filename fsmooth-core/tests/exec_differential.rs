@@ -17,7 +17,7 @@
 
 use fsmooth_core::middle::ir::Kernel;
 mod shared;
-use shared::{env, program_args, program_values, same_results};
+use shared::{env, program_args, program_values, same_at_scale, same_results};
 
 use fsmooth_eval::exec::{Arg, Returned, call, run};
 use fsmooth_eval::interp::{Interp, Value};
@@ -26,7 +26,7 @@ use fsmooth_testdata::progen::{Inputs, Program, inputs, program};
 const TRIALS: u64 = 4;
 
 /// Block options the programs are also compiled with, in turn (the first: none).
-const OPTIONS: [&str; 5] = [
+const OPTIONS: [&str; 6] = [
     "",
     "#![fsmooth(fusion = false)]",
     "#![fsmooth(storage = \"heap\")]",
@@ -34,6 +34,9 @@ const OPTIONS: [&str; 5] = [
     // Top-level sums and builds as `ParSum` and `ParRows` (run in order below
     // `lir::PAR_MIN_STEPS` steps, as the generated programs' sizes are).
     "#![fsmooth(parallel = true)]",
+    // Float sums in lanes (`St::Lanes`, `Ex::Fused`): another order of additions, compared
+    // within each part's tolerance scaled by its largest value (`same_at_scale`).
+    "#![fsmooth(reassociate = true)]",
 ];
 
 /// Relative closeness with an absolute floor; NaN matches NaN.
@@ -139,7 +142,10 @@ fn generated_programs_in_the_executor_match_the_interpreter() {
                 runs += 1;
                 let got = call(&plan.func, &program_args(&p, &i), &outs);
                 let ok = match (&got, &want) {
-                    (Ok(Ok(g)), Ok(w)) => same_results(g, w, &p.parts),
+                    (Ok(Ok(g)), Ok(w)) => {
+                        same_results(g, w, &p.parts)
+                            || (options.contains("reassociate") && same_at_scale(g, w, &p.parts))
+                    }
                     // Both fail at run time (an index or size the program cannot meet).
                     (Ok(Err(_)), Err(_)) => {
                         kernel_errs += 1;
@@ -237,6 +243,22 @@ fn generated_programs_reach_the_planned_loop_shapes() {
             .map(|j| inputs(j, 3))
             .any(|i| i.n >= 16 && i.m >= 16)
     );
+}
+
+/// Under `reassociate = true`, generated programs reach sums in lanes and fused products
+/// (so the differential above runs them), and their inputs fill the lanes' chunks.
+#[test]
+fn reassociated_programs_reach_sums_in_lanes() {
+    let (mut lanes, mut fused) = (0, 0);
+    for j in 0..300 {
+        let p = program(j);
+        let (_, text) = planned(&format!("#![fsmooth(reassociate = true)]\n{}", p.src));
+        lanes += u32::from(text.contains("let mut __lane1 :"));
+        fused += u32::from(text.contains(":: fused ("));
+    }
+    eprintln!("of 300 programs: {lanes} with sums in lanes, {fused} with fused products");
+    assert!(lanes > 0 && fused > 0, "{lanes} {fused}");
+    assert!((0..100).map(|j| inputs(j, 1)).any(|i| i.n >= 8));
 }
 
 /// Every wrong length is an `Err` before anything is written, in the executor as in the

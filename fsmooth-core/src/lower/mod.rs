@@ -28,6 +28,8 @@ mod entry;
 mod folds;
 mod gathers;
 mod lanes;
+#[cfg(test)]
+mod lanes_tests;
 mod parallel;
 mod peel;
 pub mod storage;

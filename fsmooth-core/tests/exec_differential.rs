@@ -258,7 +258,7 @@ fn reassociated_programs_reach_sums_in_lanes() {
     }
     eprintln!("of 300 programs: {lanes} with sums in lanes, {fused} with fused products");
     assert!(lanes > 0 && fused > 0, "{lanes} {fused}");
-    assert!((0..100).map(|j| inputs(j, 1)).any(|i| i.n >= 8));
+    assert!((0..100).map(|j| inputs(j, 3)).any(|i| i.n >= 8));
 }
 
 /// Every wrong length is an `Err` before anything is written, in the executor as in the

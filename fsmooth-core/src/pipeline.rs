@@ -16,6 +16,7 @@
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
+//! | lower | (within translate) float sums whose step has no loop in lanes (`lir::St::Lanes`), a lane's product fused where the target has FMA | `lower/lanes.rs` | `reassociate = true` |
 //! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |
 //! | lower | (within translate) top-level sums and builds into outputs in chunks on rayon's pool (`lir::St::ParSum`, `ParRows`) | `lower/parallel.rs` | the `parallel` feature |
 //! | lower | row streams | [`crate::lir::row_streams`] | always |

@@ -97,4 +97,22 @@ fn block_options() {
         "{:?}",
         d.messages()
     );
+    assert!(d.messages()[0].contains("`reassociate = true|false`"));
+    // `reassociate` takes a boolean.
+    let mut d = Diags::default();
+    let p = parse(
+        "#![fsmooth(reassociate = true)] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert!(d.is_empty() && p.is_some_and(|p| p.options.reassociate));
+    let mut d = Diags::default();
+    parse(
+        "#![fsmooth(reassociate = \"yes\")] pub fn k(x: f64) -> f64 { x }"
+            .parse()
+            .unwrap(),
+        &mut d,
+    );
+    assert_eq!(d.messages().len(), 1, "{:?}", d.messages());
 }

@@ -7,6 +7,7 @@ use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View, fill};
+use crate::lower::lanes::fused;
 use crate::lower::streams::idents_ok;
 use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
@@ -363,7 +364,10 @@ impl Dps<'_> {
                 .enumerate()
                 .map(|(k, a)| {
                     let gk = column(&gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
-                    St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
+                    let step = fold.add(Ex::Var(a.clone()), gk);
+                    // Reassociated, a tile's multiply-adds are fused where the target has FMA.
+                    let step = if self.reassociate { fused(step) } else { step };
+                    St::Assign(a.clone(), step)
                 })
                 .collect();
             let mut tile_streams = streams.clone();

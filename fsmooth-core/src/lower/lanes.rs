@@ -82,22 +82,23 @@ fn fuse_product(sum: &mut Ex, acc: &Ident) {
     let is_acc = |e: &Ex| matches!(e, Ex::Var(v) if v == acc);
     match sum {
         Ex::Block(_, tail) => fuse_product(tail, acc),
-        Ex::Bin(BinOp::Add, a, b) => {
-            let (term, sum_side) = match (is_acc(a), is_acc(b)) {
-                (true, false) => (&mut **b, &**a),
-                (false, true) => (&mut **a, &**b),
-                _ => return,
-            };
-            if let Ex::Bin(BinOp::Mul, x, y) = term {
-                let fused = Ex::Fused(vec![
-                    std::mem::replace(&mut **x, Ex::Usize(0)),
-                    std::mem::replace(&mut **y, Ex::Usize(0)),
-                    sum_side.clone(),
-                ]);
-                *sum = fused;
-            }
+        Ex::Bin(BinOp::Add, a, b) if is_acc(a) || is_acc(b) => {
+            *sum = fused(std::mem::replace(sum, Ex::Usize(0)));
         }
         _ => {}
+    }
+}
+
+/// `a + x * y` (or `x * y + a`) as `fused(x, y, a)`; any other expression as it is.
+pub(super) fn fused(sum: Ex) -> Ex {
+    match sum {
+        Ex::Bin(BinOp::Add, a, b) => match (*a, *b) {
+            (Ex::Bin(BinOp::Mul, x, y), a) | (a, Ex::Bin(BinOp::Mul, x, y)) => {
+                Ex::Fused(vec![*x, *y, a])
+            }
+            (a, b) => Ex::Bin(BinOp::Add, Box::new(a), Box::new(b)),
+        },
+        e => e,
     }
 }
 

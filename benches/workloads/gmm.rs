@@ -292,11 +292,21 @@ pub struct Gmm<const D: usize> {
     ws: GmmWork,
     na: GmmNa,
     nd: GmmNd,
-    out: [f64; 8],
+    out: [f64; 9],
 }
 
 impl<const D: usize> Gmm<D> {
-    const SLOT: [Variant; 8] = super::WITH_ABLATION;
+    const SLOT: [Variant; 9] = [
+        Variant::Fsmooth,
+        Variant::Hand,
+        Variant::Nalgebra,
+        Variant::Ndarray,
+        Variant::Naive,
+        Variant::D,
+        Variant::DF,
+        Variant::DFB,
+        Variant::Reassociated,
+    ];
 
     fn slot(v: Variant) -> usize {
         Self::SLOT.iter().position(|s| *s == v).unwrap()
@@ -339,7 +349,7 @@ impl<const D: usize> Workload for Gmm<D> {
             region: Region::new(),
             na,
             nd,
-            out: [f64::NAN; 8],
+            out: [f64::NAN; 9],
             inp,
         };
         super::check(&mut w);
@@ -349,7 +359,16 @@ impl<const D: usize> Workload for Gmm<D> {
     }
 
     fn variants() -> &'static [Variant] {
-        &super::WITH_ABLATION
+        &Self::SLOT
+    }
+
+    #[inline]
+    fn reassociated(&mut self) {
+        let inp = black_box(&self.inp);
+        let (gamma, m, constant) = (inp.gamma, inp.m as f64, black_box(self.constant));
+        let (a, mu, icf, x) = (&inp.alphas, &inp.means, &inp.icf, &inp.x);
+        let r = kernels::reassoc::objective(a, mu, icf, x, gamma, m, constant, &mut self.region);
+        self.out[8] = r.unwrap();
     }
 
     #[inline]

@@ -73,6 +73,8 @@ fsmooth! {
 pub mod reassoc {
     use fsmooth::fsmooth;
 
+    gmm_block!(#![fsmooth(reassociate = true)]);
+
     fsmooth! {
         #![fsmooth(reassociate = true)]
 

@@ -334,7 +334,9 @@ pub enum St {
     /// `acc = (lane0 + lane1) + (lane2 + lane3)`. Four chains of additions where the loop in
     /// order has one: the processor overlaps them, and LLVM may pack them into vector
     /// registers. Printed as a loop over chunks of `LANES` steps (the streams'
-    /// `chunks_exact`), the body written out once per lane, then the remaining steps.
+    /// `chunks_exact`), the body written out once per lane, then the remaining steps; below
+    /// `LANES` steps, as the loop in order (the same result: lanes 1.. hold `-0.0`, and
+    /// `x + -0.0` is `x`).
     Lanes {
         /// The sum's local (mutable, holding its first value): lane 0.
         acc: Ident,

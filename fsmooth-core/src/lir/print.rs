@@ -272,10 +272,11 @@ fn lanes_tokens(
     let k = super::LANES;
     let indexed = mentions_var(body, var);
     let (mut gets, mut binds) = (Vec::new(), Vec::new());
-    let (mut chunks, mut rest) = (Vec::new(), Vec::new());
+    let (mut chunks, mut rest, mut all) = (Vec::new(), Vec::new(), Vec::new());
     if indexed {
         chunks.push((quote!(0..__steps / #k), quote!(__m)));
         rest.push((quote!(__steps / #k * #k..__steps), quote!(#var)));
+        all.push((quote!(0..__steps), quote!(#var)));
     }
     for s in streams {
         let (base, e, start) = (&s.base, &s.elem, &s.start);
@@ -284,13 +285,16 @@ fn lanes_tokens(
         binds.push(quote!(::core::option::Option::Some(#e)));
         chunks.push((quote!(#e.chunks_exact(#k)), quote!(#e)));
         rest.push((quote!(#e.chunks_exact(#k).remainder().iter()), quote!(#e)));
+        all.push((quote!(#e.iter()), quote!(#e)));
     }
     if chunks.is_empty() {
         chunks.push((quote!(0..__steps / #k), quote!(_)));
         rest.push((quote!(__steps / #k * #k..__steps), quote!(_)));
+        all.push((quote!(0..__steps), quote!(_)));
     }
     let (chunk_it, chunk_pat) = zipped(chunks);
     let (rest_it, rest_pat) = zipped(rest);
+    let (all_it, all_pat) = zipped(all);
     let lanes = (0..k).map(|l| {
         let step =
             indexed.then(|| quote!(let #var: usize = __m.wrapping_mul(#k).wrapping_add(#l);));
@@ -307,12 +311,18 @@ fn lanes_tokens(
     });
     let others: Vec<Ident> = (1..k).map(|l| format_ident!("__lane{}", l)).collect();
     let total = lane_tree(acc, 0, k);
+    // Fewer steps than lanes: every step adds to lane 0, and the other lanes, all `-0.0`,
+    // add nothing (`x + -0.0` is `x`): the loop in order, without lanes to start and add.
     let sum = quote! {
         let __steps: usize = #n;
-        #(let mut #others: #t = -0.0;)*
-        for #chunk_pat in #chunk_it { #(#lanes)* }
-        for #rest_pat in #rest_it { #(#body)* }
-        #acc = #total;
+        if __steps < #k {
+            for #all_pat in #all_it { #(#body)* }
+        } else {
+            #(let mut #others: #t = -0.0;)*
+            for #chunk_pat in #chunk_it { #(#lanes)* }
+            for #rest_pat in #rest_it { #(#body)* }
+            #acc = #total;
+        }
     };
     if streams.is_empty() {
         quote!({ #sum })

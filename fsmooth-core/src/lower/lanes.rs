@@ -10,10 +10,10 @@ use proc_macro2::Ident;
 
 impl Dps<'_> {
     /// The loop of the scalar `ifold` `e` (translated: its count `n`, index `var`, sum
-    /// `acc`, `streams` and one `step`) as a sum in lanes, when the `reassociate` option is
-    /// on, `e` adds a float term to its state each step ([`adds_to`]), its streams are
-    /// element streams, its count is not a constant below [`lir::LANES`] and the step holds
-    /// no loop (which would be written out once per lane). The loop in order otherwise.
+    /// `acc`, `streams` and one `step`) as a sum in lanes, when [`Dps::lanes_wanted`], its
+    /// streams are element streams, its count is not a constant below [`lir::LANES`] and the
+    /// step holds no loop (which would be written out once per lane). The loop in order
+    /// otherwise.
     pub(super) fn sum_loop(
         &self,
         e: &Core,
@@ -26,7 +26,7 @@ impl Dps<'_> {
         let few = matches!(n, Ex::Usize(c) if c < lir::LANES);
         match float_sum(e) {
             Some(elem)
-                if self.reassociate
+                if self.lanes_wanted(e)
                     && !few
                     && streams.iter().all(|s| s.width.is_none())
                     && !has_loop(&step) =>
@@ -56,9 +56,15 @@ impl Dps<'_> {
 
 impl Dps<'_> {
     /// Whether the `ifold` `e` may become a sum in lanes, as far as is known before its
-    /// step is translated: the option is on and `e` adds a float term per step.
+    /// step is translated: the option is on, `e` adds a float term per step, and its count
+    /// is not an enclosing loop's index (a triangle's rows, `ifold(j, ..)`, are short on
+    /// average: GMM's took 10-15% more instructions in lanes; docs/BENCHMARKS.md).
     pub(super) fn lanes_wanted(&self, e: &Core) -> bool {
-        self.reassociate && float_sum(e).is_some()
+        let Kind::Ifold(n, ..) = &e.kind else {
+            return false;
+        };
+        let triangle = matches!(n.kind, Kind::Var(v) if self.loops.iter().any(|c| c.var == v));
+        self.reassociate && !triangle && float_sum(e).is_some()
     }
 }
 

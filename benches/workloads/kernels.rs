@@ -10,6 +10,39 @@ pub use adbench::ba::{project, reproj_errors};
 pub use adbench::gmm::objective as gmm_objective;
 pub use adbench::{ba_jacobian, ba_obs, gmm_grad, hand};
 
+/// The kernels whose sums reassociation changes, with the block options given (compiled
+/// as written here and in [`reassoc`]).
+macro_rules! sums_block {
+    ($($options:tt)*) => {
+        fsmooth! {
+            $($options)*
+
+            /// A dot product.
+            pub fn dot_product(a: [f64; n], b: [f64; n]) -> f64 {
+                dot(a, b)
+            }
+
+            /// A matrix product chain: one n*n intermediate.
+            pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
+                matmul(matmul(a, b), c)
+            }
+
+            fn softmax(v: [f64; n]) -> [f64; n] {
+                let mx = vmax(v);
+                let e = map(v, |x| (x - mx).exp());
+                smul(e, 1.0 / sum(e))
+            }
+
+            /// A dense layer with softmax.
+            pub fn layer(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] {
+                softmax(add(matvec(w, x), b))
+            }
+        }
+    };
+}
+
+sums_block!();
+
 fsmooth! {
     /// The paper's add3: one fused loop, no intermediate array.
     pub fn add3(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] {
@@ -21,31 +54,10 @@ fsmooth! {
         cross(a, b)
     }
 
-    /// A dot product.
-    pub fn dot_product(a: [f64; n], b: [f64; n]) -> f64 {
-        dot(a, b)
-    }
-
-    /// A matrix product chain: one n*n intermediate.
-    pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
-        matmul(matmul(a, b), c)
-    }
-
     /// Separable 3x3 box blur.
     pub fn blur(img: [[f64; w]; h], w: usize) -> [[f64; w - 2]; h - 2] {
         let rows = build(h, |y| build(w - 2, |x| img[y][x] + img[y][x + 1] + img[y][x + 2]));
         build(h - 2, |y| build(w - 2, |x| (rows[y][x] + rows[y + 1][x] + rows[y + 2][x]) / 9.0))
-    }
-
-    fn softmax(v: [f64; n]) -> [f64; n] {
-        let mx = vmax(v);
-        let e = map(v, |x| (x - mx).exp());
-        smul(e, 1.0 / sum(e))
-    }
-
-    /// A dense layer with softmax.
-    pub fn layer(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] {
-        softmax(add(matvec(w, x), b))
     }
 
     fn predict_p(p: [[f64; n]; n], f: [[f64; n]; n], q: [[f64; n]; n]) -> [[f64; n]; n] {
@@ -74,31 +86,7 @@ pub mod reassoc {
     use fsmooth::fsmooth;
 
     gmm_block!(#![fsmooth(reassociate = true)]);
-
-    fsmooth! {
-        #![fsmooth(reassociate = true)]
-
-        /// A dot product.
-        pub fn dot_product(a: [f64; n], b: [f64; n]) -> f64 {
-            dot(a, b)
-        }
-
-        /// A matrix product chain.
-        pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] {
-            matmul(matmul(a, b), c)
-        }
-
-        fn softmax(v: [f64; n]) -> [f64; n] {
-            let mx = vmax(v);
-            let e = map(v, |x| (x - mx).exp());
-            smul(e, 1.0 / sum(e))
-        }
-
-        /// A dense layer with softmax.
-        pub fn layer(w: [[f64; i]; o], b: [f64; o], x: [f64; i]) -> [f64; o] {
-            softmax(add(matvec(w, x), b))
-        }
-    }
+    sums_block!(#![fsmooth(reassociate = true)]);
 }
 
 /// add3 and the GMM objective, once per step of the paper's ablation (the kernels above are

@@ -52,9 +52,7 @@ impl Dps<'_> {
             },
         }
     }
-}
 
-impl Dps<'_> {
     /// Whether the `ifold` `e` may become a sum in lanes, as far as is known before its
     /// step is translated: the option is on, `e` adds a float term per step, and its count
     /// is not an enclosing loop's index (a triangle's rows, `ifold(j, ..)`, are short on

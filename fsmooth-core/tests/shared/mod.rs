@@ -63,9 +63,18 @@ fn scalar(s: &Scalar) -> f64 {
 /// component against the returned scalars, in order), each as its element type asks
 /// (`parts`, the generator's: usize exactly, f32 and f64 each with its tolerance)?
 pub fn same_results(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
-    let same = |elem: Elem, g: &[f64], w: &[f64]| {
-        g.len() == w.len() && g.iter().zip(w).all(|(a, b)| elem.agree(*a, *b))
-    };
+    parts_agree(got, want, parts, &|elem, g, w| {
+        g.iter().zip(w).all(|(a, b)| elem.agree(*a, *b))
+    })
+}
+
+/// Whether a part's values agree with the interpreter's (of one length), by element type.
+type PartsAgree = dyn Fn(Elem, &[f64], &[f64]) -> bool;
+
+/// Each part of the executor's outputs against the interpreter's, in the order of
+/// [`same_results`], by `agree(element type, got, want)` on parts of one length.
+fn parts_agree(got: &Outputs, want: &Value, parts: &[Part], agree: &PartsAgree) -> bool {
+    let same = |elem: Elem, g: &[f64], w: &[f64]| g.len() == w.len() && agree(elem, g, w);
     if want.parts().len() != parts.len() {
         return false;
     }
@@ -91,7 +100,7 @@ pub fn same_results(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
 /// rounding, which differs with the order of the additions (a reassociated sum, a
 /// derivative's reordered operations).
 pub fn same_at_scale(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
-    let same = |elem: Elem, g: &[f64], w: &[f64]| {
+    parts_agree(got, want, parts, &|elem, g, w| {
         let scale = match elem {
             Elem::Usize => 1.0,
             _ => w.iter().fold(
@@ -99,27 +108,8 @@ pub fn same_at_scale(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
                 |m, x| if x.is_finite() { m.max(x.abs()) } else { m },
             ),
         };
-        g.len() == w.len()
-            && g.iter()
-                .zip(w)
-                .all(|(a, b)| elem.agree(a / scale, b / scale))
-    };
-    if want.parts().len() != parts.len() {
-        return false;
-    }
-    let (mut arrays, mut scalars) = (got.arrays.iter(), got.scalars.iter());
-    for (part, kind) in want.parts().iter().zip(parts) {
-        let ok = match part {
-            Value::Array(_) => arrays
-                .next()
-                .is_some_and(|g| same(kind.elem, g, &part.flatten())),
-            _ => scalars
-                .next()
-                .is_some_and(|g| same(kind.elem, &[scalar(g)], &part.flatten())),
-        };
-        if !ok {
-            return false;
-        }
-    }
-    arrays.next().is_none() && scalars.next().is_none()
+        g.iter()
+            .zip(w)
+            .all(|(a, b)| elem.agree(a / scale, b / scale))
+    })
 }

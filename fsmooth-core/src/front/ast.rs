@@ -158,8 +158,7 @@ pub struct Options {
     /// Float sums may add in another order (`#![fsmooth(reassociate = true)]`; off by
     /// default): a sum whose step has no loop of its own (and whose count is not an enclosing
     /// loop's index) adds its terms in [`crate::lir::LANES`] lanes (`lir::St::Lanes`), and a
-    /// lane adding a product, or a matrix product's tile, uses one fused multiply-add where
-    /// the target has FMA. Rounding changes; the result is still
+    /// lane adding a product uses one fused multiply-add where the target has FMA. Rounding changes; the result is still
     /// the same on every call and every thread count.
     pub reassociate: bool,
 }

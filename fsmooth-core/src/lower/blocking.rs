@@ -7,7 +7,6 @@ use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View, fill};
-use crate::lower::lanes::fused;
 use crate::lower::streams::idents_ok;
 use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
@@ -364,10 +363,10 @@ impl Dps<'_> {
                 .enumerate()
                 .map(|(k, a)| {
                     let gk = column(&gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
-                    let step = fold.add(Ex::Var(a.clone()), gk);
-                    // Reassociated, a tile's multiply-adds are fused where the target has FMA.
-                    let step = if self.reassociate { fused(step) } else { step };
-                    St::Assign(a.clone(), step)
+                    // (Not fused under `reassociate`: at x86-64-v3 a tile of fused
+                    // multiply-adds took fewer instructions but more time, each sum one
+                    // chain of FMA latencies; docs/BENCHMARKS.md.)
+                    St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
                 })
                 .collect();
             let mut tile_streams = streams.clone();

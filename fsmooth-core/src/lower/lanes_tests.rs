@@ -60,13 +60,11 @@ fn reassociated_rows_of_sums_take_lanes_instead_of_jams() {
     assert!(!jammed.contains("__lane"), "{jammed}");
     let out = expand(&format!("#![fsmooth(reassociate = true)] {src}"));
     assert_eq!(out.matches("let mut __lane1 :").count(), 1, "{out}");
-    // Matrix products keep their interchange and tiles (their sums run down columns), but
-    // a tile's multiply-adds are fused where the target has FMA.
+    // Matrix products keep their interchange and tiles (their sums run down columns), the
+    // same code as without the option.
     let product = "pub fn k(a: [[f64; m]; n], b: [[f64; m]; m]) -> [[f64; m]; n] { matmul(a, b) }";
     let out = expand(&format!("#![fsmooth(reassociate = true)] {product}"));
-    assert!(!out.contains("__lane"), "{out}");
-    assert_eq!(out.matches(":: fused (").count(), 16 + 4 + 1, "{out}");
-    assert!(!expand(product).contains("fused"));
+    assert_eq!(out, expand(product));
 }
 
 #[test]

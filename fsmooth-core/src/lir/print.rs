@@ -259,7 +259,8 @@ fn zipped(mut parts: Vec<(TokenStream, TokenStream)>) -> (TokenStream, TokenStre
 /// [`St::Lanes`]: the streams cut as a `for` loop cuts them, then a loop over chunks of
 /// `LANES` steps (`chunks_exact` of each stream, whose fixed length lets LLVM drop the
 /// element checks) with the body written out once per lane, lanes 1.. under the sum's
-/// name shadowed; then the remaining steps into lane 0, and the lanes added.
+/// name shadowed; then the remaining steps into lane 0, and the lanes added. Below `LANES`
+/// steps, the loop in order.
 fn lanes_tokens(
     acc: &Ident,
     elem: Scalar,

@@ -252,6 +252,13 @@ fn vectors() -> String {
     s.arr("SMOOTH_F32_EXPECTED", &smooth(&xs, 3, alpha));
     kalman_f32(&mut s, n, &f, &q, &h, r, &zs);
 
+    // The RMS, its sum of squares in index order (the kernel's lanes add in another order,
+    // within the f32 tolerance).
+    let window = to::<f32>(&rng.vec(64));
+    let squares = dot(window.iter().copied(), window.iter().copied());
+    s.arr("RMS_F32_X", &window);
+    s.arr("RMS_F32_EXPECTED", &[(squares / 64.0).sqrt()]);
+
     quaternions(&mut s, &mut rng);
     attitude(&mut s, &mut rng);
     s.0

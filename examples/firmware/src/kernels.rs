@@ -212,6 +212,17 @@ fsmooth! {
     }
 }
 
+fsmooth! {
+    #![fsmooth(unroll = false, reassociate = true)]
+
+    /// The root mean square of a window of 64 samples, its sum of squares in eight lanes
+    /// (`reassociate = true`, issue 21): eight partial sums side by side, added in another
+    /// order than the loop as written (within the f32 check's tolerance).
+    pub fn rms_f32(x: [f32; 64]) -> f32 {
+        (dot(x, x) / 64.0).sqrt()
+    }
+}
+
 /// With feature `canary-f64`: `quat_rotate` with one value taken through f64
 /// (`(w as f64).sin() as f32`). The firmware calls it instead of the real one, and
 /// `.ci/firmware.sh`'s soft-double check must reject the build (it checks the check).

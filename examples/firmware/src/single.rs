@@ -8,7 +8,7 @@ use crate::check::Check;
 use crate::kernels::canary::quat_rotate;
 #[cfg(not(feature = "canary-f64"))]
 use crate::kernels::quat_rotate;
-use crate::kernels::{attitude, kalman_f32, layer_f32, mlp_f32, sgd_f32, smooth_f32};
+use crate::kernels::{attitude, kalman_f32, layer_f32, mlp_f32, rms_f32, sgd_f32, smooth_f32};
 use crate::stack;
 use crate::vectors::*;
 use core::hint::black_box;
@@ -60,6 +60,11 @@ fn call_mlp_f32(
     r: &mut Region,
 ) -> Result<(), Error> {
     mlp_f32(o, w1, w2, x, r)
+}
+
+#[inline(never)]
+fn call_rms_f32(x: &[f32], r: &mut Region) -> Result<f32, Error> {
+    rms_f32(x, r)
 }
 
 #[inline(never)]
@@ -162,6 +167,16 @@ pub fn run(c: &mut Check, slabs: &'static mut Slabs) {
     };
     c.result("sgd_f32", r, &got, &SGD_EXPECTED);
     c.stack("sgd_f32", used, sgd_f32::SCRATCH_LEN);
+
+    let mut slab = [0.0; rms_f32::SCRATCH_LEN];
+    let mut region = Region::from_slab(&mut slab);
+    let (r, used) = stack::measure(|| call_rms_f32(black_box(&RMS_F32_X), &mut region));
+    let got = match &r {
+        Ok(v) => [*v],
+        Err(_) => [f32::NAN],
+    };
+    c.result("rms_f32", r, &got, &RMS_F32_EXPECTED);
+    c.stack("rms_f32", used, rms_f32::SCRATCH_LEN);
 
     let mut slab = [0.0; smooth_f32::SCRATCH_LEN];
     let mut region = Region::from_slab(&mut slab);

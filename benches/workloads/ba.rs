@@ -247,14 +247,7 @@ impl Workload for Project {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk
-            | Variant::D
-            | Variant::DF
-            | Variant::DFB
-            | Variant::NoViews
-            | Variant::Reassociated => {
-                unreachable!()
-            }
+            _ => unreachable!("not a variant of this workload"),
         }
     }
 
@@ -384,14 +377,7 @@ impl Workload for Reproj {
             Variant::Nalgebra => self.na_out.iter().flat_map(|e| [e.x, e.y]).collect(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk
-            | Variant::D
-            | Variant::DF
-            | Variant::DFB
-            | Variant::NoViews
-            | Variant::Reassociated => {
-                unreachable!()
-            }
+            _ => unreachable!("not a variant of this workload"),
         }
     }
 

@@ -299,14 +299,7 @@ impl Workload for Blur {
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk
-            | Variant::D
-            | Variant::DF
-            | Variant::DFB
-            | Variant::NoViews
-            | Variant::Reassociated => {
-                unreachable!()
-            }
+            _ => unreachable!("not a variant of this workload"),
         }
     }
 }
@@ -710,14 +703,7 @@ impl Workload for Kalman {
                 x.iter().chain(p.iter()).copied().collect()
             }
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk
-            | Variant::D
-            | Variant::DF
-            | Variant::DFB
-            | Variant::NoViews
-            | Variant::Reassociated => {
-                unreachable!()
-            }
+            _ => unreachable!("not a variant of this workload"),
         }
     }
 }

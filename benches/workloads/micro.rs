@@ -229,14 +229,7 @@ impl Workload for Cross {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
-            Variant::HandIjk
-            | Variant::D
-            | Variant::DF
-            | Variant::DFB
-            | Variant::NoViews
-            | Variant::Reassociated => {
-                unreachable!()
-            }
+            _ => unreachable!("not a variant of this workload"),
         }
     }
 

@@ -23,6 +23,21 @@ mod lanes {
     }
 }
 
+/// The same sum with the other options: no fusion (the products stored first), heap storage.
+mod lanes_unfused {
+    fsmooth::fsmooth! {
+        #![fsmooth(reassociate = true, fusion = false, storage = "heap")]
+
+        pub fn dot(a: [f64; n], b: [f64; n]) -> f64 {
+            ifold(n, 0.5, |acc, i| acc + a[i] * b[i])
+        }
+
+        pub fn total(a: [f64; n], b: [f64; n]) -> f64 {
+            sum(emul(a, b))
+        }
+    }
+}
+
 mod in_order {
     fsmooth::fsmooth! {
         pub fn dot(a: [f64; n], b: [f64; n]) -> f64 {
@@ -88,6 +103,21 @@ fn a_dot_product_adds_in_the_documented_lanes() {
     }
     // Another order of additions: some results round differently from the loop in order.
     assert!(differs > 0);
+}
+
+#[test]
+fn the_lanes_are_the_same_with_the_other_options() {
+    let mut region = Region::new();
+    for n in [0, 3, 8, 13, 40] {
+        let (a, b) = (data(n, 5), data(n, 6));
+        let want = in_lanes(n, 0.5, -0.0, |l, k| madd(l, a[k], b[k]));
+        let got = lanes_unfused::dot(&a, &b, &mut region).unwrap();
+        assert_eq!(got.to_bits(), want.to_bits(), "n = {n}");
+        // Unfused, the products are stored first and summed from -0.0: no product to fuse.
+        let want = in_lanes(n, -0.0, -0.0, |l, k| l + a[k] * b[k]);
+        let got = lanes_unfused::total(&a, &b, &mut region).unwrap();
+        assert_eq!(got.to_bits(), want.to_bits(), "n = {n}");
+    }
 }
 
 #[test]

@@ -296,17 +296,16 @@ pub struct Gmm<const D: usize> {
 }
 
 impl<const D: usize> Gmm<D> {
-    const SLOT: [Variant; 9] = [
-        Variant::Fsmooth,
-        Variant::Hand,
-        Variant::Nalgebra,
-        Variant::Ndarray,
-        Variant::Naive,
-        Variant::D,
-        Variant::DF,
-        Variant::DFB,
-        Variant::Reassociated,
-    ];
+    /// The standard variants and the ablation's, then the reassociated kernel.
+    const SLOT: [Variant; 9] = {
+        let mut slot = [Variant::Reassociated; 9];
+        let mut k = 0;
+        while k < super::WITH_ABLATION.len() {
+            slot[k] = super::WITH_ABLATION[k];
+            k += 1;
+        }
+        slot
+    };
 
     fn slot(v: Variant) -> usize {
         Self::SLOT.iter().position(|s| *s == v).unwrap()

@@ -225,8 +225,7 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
                 parts.push((quote!(::fsmooth::__rt::rows(#e, #w)), quote!(#e)));
             }
             None => {
-                let end = wadd(s.start.clone(), n.clone());
-                gets.push(quote!(#base.get(#start..#end)));
+                gets.push(element_cut(s, n));
                 parts.push((quote!(#slice.iter()), quote!(#e)));
             }
         }
@@ -239,6 +238,14 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         // `if let` always holds.
         quote!(if let (#(#binds,)*) = (#(#gets,)*) { for #pat in #it { #(#body)* } })
     }
+}
+
+/// The slice of element stream `s` along a loop of `n` steps, as an `Option`:
+/// `base.get(start..start + n)`.
+fn element_cut(s: &Stream, n: &Ex) -> TokenStream {
+    let (base, start) = (&s.base, &s.start);
+    let end = wadd(start.clone(), n.clone());
+    quote!(#base.get(#start..#end))
 }
 
 /// Zip iterators into one `for` header: `(a.zip(b)).zip(c)` against `((x, y), z)`.
@@ -280,9 +287,8 @@ fn lanes_tokens(
         all.push((quote!(0..__steps), quote!(#var)));
     }
     for s in streams {
-        let (base, e, start) = (&s.base, &s.elem, &s.start);
-        let end = wadd(start.clone(), n.clone());
-        gets.push(quote!(#base.get(#start..#end)));
+        let e = &s.elem;
+        gets.push(element_cut(s, n));
         binds.push(quote!(::core::option::Option::Some(#e)));
         chunks.push((quote!(#e.chunks_exact(#k)), quote!(#e)));
         rest.push((quote!(#e.chunks_exact(#k).remainder().iter()), quote!(#e)));

@@ -398,7 +398,7 @@ impl<'k> Dps<'k> {
                 // less than a check per term from a fold of 4.5 terms on average (GMM, d = 10;
                 // docs/BENCHMARKS.md, finding 18).
                 self.enter_loop(*i, &iv);
-                let lanes = self.lanes_wanted(e);
+                let lanes = self.lane_type(e).is_some();
                 if let Some(c) = self.loops.last_mut() {
                     c.runs_ok = true;
                     c.lanes = lanes;

@@ -10,7 +10,7 @@ use proc_macro2::Ident;
 
 impl Dps<'_> {
     /// The loop of the scalar `ifold` `e` (translated: its count `n`, index `var`, sum
-    /// `acc`, `streams` and one `step`) as a sum in lanes, when [`Dps::lanes_wanted`], its
+    /// `acc`, `streams` and one `step`) as a sum in lanes, when [`Dps::lane_type`] has one, its
     /// streams are element streams, its count is not a constant below [`lir::LANES`] and the
     /// step holds no loop (which would be written out once per lane). The loop in order
     /// otherwise.
@@ -24,13 +24,8 @@ impl Dps<'_> {
         step: Vec<St>,
     ) -> St {
         let few = matches!(n, Ex::Usize(c) if c < lir::LANES);
-        match float_sum(e) {
-            Some(elem)
-                if self.lanes_wanted(e)
-                    && !few
-                    && streams.iter().all(|s| s.width.is_none())
-                    && !has_loop(&step) =>
-            {
+        match self.lane_type(e) {
+            Some(elem) if !few && streams.iter().all(|s| s.width.is_none()) && !has_loop(&step) => {
                 let mut body = step;
                 if let Some(St::Assign(_, sum)) = body.first_mut() {
                     fuse_product(sum, &acc);
@@ -53,30 +48,25 @@ impl Dps<'_> {
         }
     }
 
-    /// Whether the `ifold` `e` may become a sum in lanes, as far as is known before its
-    /// step is translated: the option is on, `e` adds a float term per step, and its count
-    /// is not an enclosing loop's index (a triangle's rows, `ifold(j, ..)`, are short on
-    /// average: GMM's took 10-15% more instructions in lanes; docs/BENCHMARKS.md).
-    pub(super) fn lanes_wanted(&self, e: &Core) -> bool {
-        let Kind::Ifold(n, ..) = &e.kind else {
-            return false;
+    /// The type of the lanes the `ifold` `e` may add in, as far as is known before its step
+    /// is translated: when the option is on, `e` adds a float term per step ([`adds_to`]),
+    /// and its count is not an enclosing loop's index (a triangle's rows, `ifold(j, ..)`,
+    /// are short on average: GMM's took 10-15% more instructions in lanes;
+    /// docs/BENCHMARKS.md).
+    pub(super) fn lane_type(&self, e: &Core) -> Option<Scalar> {
+        let Kind::Ifold(n, _, acc, _, body) = &e.kind else {
+            return None;
         };
         let triangle = matches!(n.kind, Kind::Var(v) if self.loops.iter().any(|c| c.var == v));
-        self.reassociate && !triangle && float_sum(e).is_some()
-    }
-}
-
-/// The type of `e`, when it is an `ifold` adding a float term to its state each step
-/// ([`adds_to`]).
-fn float_sum(e: &Core) -> Option<Scalar> {
-    let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
-        return None;
-    };
-    adds_to(body, *acc)?;
-    match e.ty {
-        Type::F64 => Some(Scalar::F64),
-        Type::F32 => Some(Scalar::F32),
-        _ => None,
+        if !self.reassociate || triangle {
+            return None;
+        }
+        adds_to(body, *acc)?;
+        match e.ty {
+            Type::F64 => Some(Scalar::F64),
+            Type::F32 => Some(Scalar::F32),
+            _ => None,
+        }
     }
 }
 

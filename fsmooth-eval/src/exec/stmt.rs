@@ -547,11 +547,12 @@ impl Executor<'_> {
         };
         for i in 0..n {
             let lane = if i < whole { i % lir::LANES } else { 0 };
+            // Lane `lane`'s sum in the sum's local for the step (lane 0's kept aside), and
+            // back after it.
             if let Some((acc, _)) = lanes
                 && lane != 0
             {
-                let held = std::mem::replace(&mut self.binding_mut(acc)?.value, lane_sums[lane]);
-                lane_sums[0] = held;
+                std::mem::swap(&mut self.binding_mut(acc)?.value, &mut lane_sums[lane]);
             }
             if let Some(b) = self.env[var as usize].last_mut() {
                 b.value = Value::Usize(i);
@@ -573,8 +574,7 @@ impl Executor<'_> {
             if let Some((acc, _)) = lanes
                 && lane != 0
             {
-                let added = std::mem::replace(&mut self.binding_mut(acc)?.value, lane_sums[0]);
-                lane_sums[lane] = added;
+                std::mem::swap(&mut self.binding_mut(acc)?.value, &mut lane_sums[lane]);
             }
         }
         if let Some((acc, _)) = lanes {

@@ -261,6 +261,51 @@ fn reassociated_programs_reach_sums_in_lanes() {
     assert!((0..100).map(|j| inputs(j, 3)).any(|i| i.n >= 8));
 }
 
+/// The executor runs a sum in lanes (`St::Lanes`) in the order the printed code adds:
+/// step k of the first n - n % 8 into lane k % 8 (lane 0 from the sum's first value, the
+/// others from -0.0), the lanes added halves first, then the rest in order; below 8 steps
+/// the loop in order. Its result equals that order written out here, to the bit, for every
+/// n from 0 to 20 (tests/reassociate.rs checks the compiled code against the same order).
+#[test]
+fn sums_in_lanes_run_in_the_printed_order() {
+    let src = "#![fsmooth(reassociate = true)]
+        pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> f64 {
+            ifold(n, s, |acc, i| acc + a[i] * c[i][0])
+        }";
+    let (func, text) = planned(src);
+    assert!(text.contains("__lane7"), "{text}");
+    let mut rng = fsmooth_testdata::Rng::new(17);
+    for n in 0..21 {
+        let i = sized(&mut rng, n, 1, 0);
+        let term = |k: usize| i.a[k] * i.c[k];
+        let mut lanes = [-0.0f64; 8];
+        lanes[0] = i.s;
+        let whole = n - n % 8;
+        for k in 0..n {
+            let l = if k < whole { k % 8 } else { 0 };
+            // As `__rt::fused` on this target.
+            lanes[l] = if cfg!(target_feature = "fma") {
+                i.a[k].mul_add(i.c[k], lanes[l])
+            } else {
+                lanes[l] + term(k)
+            };
+        }
+        let halves = |l: &[f64]| (l[0] + l[1]) + (l[2] + l[3]);
+        let want = halves(&lanes[..4]) + halves(&lanes[4..]);
+        match run(&func, &args(&i), None) {
+            Ok(Ok(got)) => {
+                let got = executed(&got);
+                assert_eq!(
+                    got[0].to_bits(),
+                    want.to_bits(),
+                    "n = {n}: {got:?} against {want}"
+                );
+            }
+            other => panic!("n = {n}: {other:?}"),
+        }
+    }
+}
+
 /// Every wrong length is an `Err` before anything is written, in the executor as in the
 /// compiled code (the executor faults if an output was touched): each array argument one
 /// longer or shorter, and each output one longer.

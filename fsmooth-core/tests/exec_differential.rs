@@ -541,6 +541,69 @@ fn hoisted_calls_match_the_interpreter_to_the_bit() {
     }
 }
 
+/// A Jacobian's columns of `jvp` and rows of `vjp` over a branch, in loops (`unroll =
+/// false`): `hoist`'s `peel` takes the primal half of forward mode's `if` out of the loop
+/// as an `if` of its own, and the float arithmetic heading a branch that stays (computed
+/// even where the branch is not taken); no `sqrt` and no primal division is left in the
+/// loop, and the results match the interpreter's (its own dual numbers and tape: within
+/// rounding), on both sides of the branch.
+#[test]
+fn jacobians_over_a_branch_share_the_primal_and_match_the_interpreter() {
+    let kernels = [
+        (
+            6,
+            5,
+            "[[f64; 2]; 3]",
+            "build(3, |j| jvp(|x| { let q = x * x + s * s; let v = if q > 0.5 { let r = q.sqrt(); let w = x / r; [(w * s).sin() * r, w + r] } else { [x * s, q] }; [v[0] / (v[1] + 3.0), v[1] * v[0]] }, s, (j as f64) + 0.5).1)",
+        ),
+        (
+            2,
+            3,
+            "[f64; 2]",
+            "build(2, |r| vjp(|x| { let q = x * x + s; if q > 0.5 { let t = q.sqrt(); [t * x, (t / (x + 2.0)).sin()] } else { [x, q] } }, s, build(2, |i| if i == r { 1.0 } else { 0.0 })).1)",
+        ),
+    ];
+    for (len, divisions, ret, body) in kernels {
+        let src = format!(
+            "#![fsmooth(unroll = false)]\npub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> {ret} {{ {body} }}"
+        );
+        let (func, text) = planned(&src);
+        let loop_at = text.find("for ").expect("the loop over the directions");
+        assert!(text[..loop_at].contains("sqrt"), "{src}\n{text}");
+        assert!(
+            !text[loop_at..].contains("sqrt"),
+            "not shared: {src}\n{text}"
+        );
+        // The loop divides for the direction only: the columns' primal quotient `v[0] /
+        // (v[1] + 3.0)` left the loop with the branch's primal half (6 without it).
+        assert_eq!(
+            text[loop_at..].matches(" / ").count(),
+            divisions,
+            "{src}\n{text}"
+        );
+        let interp = Interp::new(&src).unwrap();
+        let mut rng = fsmooth_testdata::Rng::new(13);
+        for t in 0..40 {
+            let mut i = sized(&mut rng, 1, 1, 0);
+            // Both sides of the branch: s from -1.5 to 1.5.
+            i.s = (t as f64) / 13.0 - 1.5;
+            let want = interp.call("k", &values(&i)).unwrap().flatten();
+            match run(&func, &args(&i), Some(len)) {
+                Ok(Ok(got)) => {
+                    let got = executed(&got);
+                    assert!(
+                        got.len() == want.len()
+                            && got.iter().zip(&want).all(|(a, b)| close(*a, *b)),
+                        "{src}, s = {}\n{got:?}\n{want:?}",
+                        i.s
+                    );
+                }
+                other => panic!("{src}: {other:?}"),
+            }
+        }
+    }
+}
+
 /// Matrix products run in tiles of 16, 4 and 1 columns (`dps`'s tile): every column count
 /// from 1 to 40 (so every mix of widths), the right operand computed into the frame, and
 /// the results equal to the interpreter's to the bit.

@@ -10,9 +10,11 @@
 //! even when the loop runs no iteration): their arguments are arithmetic on variables, sizes
 //! and array elements at indexes proven inside their arrays.
 //!
-//! Separately, the invariant `let`s at the head of a `build` whose constant count is too
-//! large to write out move before it whole (`peel`): that loop runs at least once, so they
-//! would have run anyway. This is what shares the primal among a Jacobian's columns of `jvp`.
+//! Separately, the invariant `let`s at the head of a `build` with a constant count of at
+//! least 2 that is still a loop here (after `unroll`) move before it whole (`peel`): that
+//! loop runs at least once, so they would have run anyway. This is what shares the primal
+//! among a Jacobian's columns of `jvp`, and between its rows of `vjp` (`build(2, |r| vjp(f,
+//! x, seed(r)))`, too large to be written out twice).
 
 use crate::front::ast::MathFn;
 use crate::front::size::Size;
@@ -45,10 +47,8 @@ fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<Str
     let mut moved = Vec::new();
     let tables = match &mut e.kind {
         Kind::Build(n, i, body) => {
-            if n.as_const()
-                .is_some_and(|c| c > crate::middle::unroll::MAX_TRIPS)
-            {
-                peel(body, &mut HashSet::from([*i]), &mut moved);
+            if n.as_const().is_some_and(|c| c >= 2) {
+                peel(body, &mut HashSet::from([*i]), &mut moved, names);
             }
             let tables = if n.as_const().is_some_and(|c| c <= 1) {
                 Vec::new()
@@ -94,21 +94,178 @@ fn go(e: &mut Core, bounds: &mut Vec<(VarId, Option<Size>)>, names: &mut Vec<Str
     }
 }
 
-/// The `let`s at the head of the body of a `build` with a constant count too large to be
-/// written out, whose values read nothing bound in the loop (`inside`: its index, then the
-/// `let`s that stay), taken out into `moved`: computed once instead of at every element. The
-/// primal of a Jacobian by columns of `jvp` (`build(26, |k| jvp(f, x, unit(k)).1)`) does not
-/// depend on the column. The loop runs at least once, so a value that may fail fails on its
-/// first element anyway (only which error comes first can change).
-fn peel(body: &mut Core, inside: &mut HashSet<VarId>, moved: &mut Vec<(VarId, Core)>) {
+/// The `let`s at the head of the body of a `build` with a constant count of at least 2 (one
+/// that `unroll` did not write out), whose values read nothing bound in the loop (`inside`:
+/// its index, then the `let`s that stay), taken out into `moved`: computed once instead of at
+/// every element. The primal of a Jacobian by columns of `jvp` (`build(26, |k| jvp(f, x,
+/// unit(k)).1)`) or by rows of `vjp` does not depend on the column or the row. The loop runs
+/// at least once, so a value that may fail fails on its first element anyway (only which
+/// error comes first can change). A `let` that stays gives up what of it does not depend on
+/// the loop first: its invariant components ([`split_components`]) and the float arithmetic
+/// heading its branches ([`speculate`]).
+fn peel(
+    body: &mut Core,
+    inside: &mut HashSet<VarId>,
+    moved: &mut Vec<(VarId, Core)>,
+    names: &mut Vec<String>,
+) {
     while let Kind::Let(x, value, rest) = &mut body.kind {
         if inside.iter().any(|v| value.mentions(*v)) {
+            for (k, xk) in split_components(value, inside, moved, names) {
+                project_to(rest, *x, k, xk);
+            }
+            speculate(value, inside, moved);
             inside.insert(*x);
-            return peel(rest, inside, moved);
+            return peel(rest, inside, moved, names);
         }
         let (x, value, rest) = (*x, value.take(), rest.take());
         moved.push((x, value));
         *body = rest;
+    }
+}
+
+/// The components of a tuple-valued `if` on a condition that does not depend on the loop
+/// whose values in both branches (with the `let`s they read) do not either, each taken out
+/// into `moved` as an `if` of its own, the component replaced by its variable; returns
+/// them, by position. Forward mode makes such `if`s: a branch's primal and tangent are one
+/// tuple (`if |r| != 0 { (rotated, its tangent) } else { .. }`), and the primal does not
+/// depend on the direction. The `let`s both need are computed in both.
+fn split_components(
+    value: &mut Core,
+    inside: &HashSet<VarId>,
+    moved: &mut Vec<(VarId, Core)>,
+    names: &mut Vec<String>,
+) -> Vec<(usize, VarId)> {
+    let (span, Type::Tuple(tys)) = (value.span, value.ty.clone()) else {
+        return Vec::new();
+    };
+    let Kind::If(cond, then, other) = &mut value.kind else {
+        return Vec::new();
+    };
+    let invariant = |e: &Core| !inside.iter().any(|v| e.mentions(*v));
+    if !invariant(cond) {
+        return Vec::new();
+    }
+    let mut split = Vec::new();
+    for (k, ty) in tys.iter().enumerate() {
+        let (Some(a), Some(b)) = (component(then, k), component(other, k)) else {
+            continue;
+        };
+        if !invariant(&a) || !invariant(&b) {
+            continue;
+        }
+        let own = Core::new(
+            Kind::If(cond.clone(), Box::new(a), Box::new(b)),
+            ty.clone(),
+            span,
+        );
+        let xk = crate::middle::ir::new_var(names, 0);
+        moved.push((xk, crate::middle::ir::fresh(own, names)));
+        for branch in [&mut *then, &mut *other] {
+            if let Kind::Tuple(xs) = &mut branch.tail_mut().kind {
+                xs[k] = Core::new(Kind::Var(xk), ty.clone(), span);
+            }
+        }
+        split.push((k, xk));
+    }
+    split
+}
+
+/// Component `k` of a branch ending in a tuple, with the branch's `let`s it reads.
+fn component(branch: &Core, k: usize) -> Option<Core> {
+    let mut lets = Vec::new();
+    let mut at = branch;
+    while let Kind::Let(x, value, rest) = &at.kind {
+        lets.push((*x, &**value));
+        at = rest;
+    }
+    let Kind::Tuple(xs) = &at.kind else {
+        return None;
+    };
+    let value = xs.get(k)?.clone();
+    let mut needed = HashSet::new();
+    value.occurring(&mut needed);
+    let mut kept = Vec::new();
+    for (x, e) in lets.into_iter().rev() {
+        if needed.contains(&x) {
+            e.occurring(&mut needed);
+            kept.push((x, e.clone()));
+        }
+    }
+    kept.reverse();
+    Some(crate::middle::forward::wrap(kept, value))
+}
+
+/// Every `x.k` in `e` read as `xk`.
+fn project_to(e: &mut Core, x: VarId, k: usize, xk: VarId) {
+    if let Kind::Proj(t, j) = &e.kind
+        && *j == k
+        && matches!(t.kind, Kind::Var(v) if v == x)
+    {
+        e.kind = Kind::Var(xk);
+        return;
+    }
+    for c in e.children_mut() {
+        project_to(c, x, k, xk);
+    }
+}
+
+/// The `let`s heading either branch of an `if` that stays in the loop, whose values are
+/// float arithmetic (which cannot fail) reading nothing bound in the loop, taken out into
+/// `moved` too: computed once before the loop, where they would run at most once a step.
+/// A direction's tangent reads the primal's values in its branch (Rodrigues' `w = r /
+/// theta`); taken when the branch is not, they cost that one computation.
+fn speculate(value: &mut Core, inside: &HashSet<VarId>, moved: &mut Vec<(VarId, Core)>) {
+    let Kind::If(_, then, other) = &mut value.kind else {
+        return;
+    };
+    for branch in [then, other] {
+        take_arithmetic(branch, &mut inside.clone(), moved);
+    }
+}
+
+/// [`speculate`] on one branch: its chain of `let`s, those that stay added to `stays`.
+fn take_arithmetic(body: &mut Core, stays: &mut HashSet<VarId>, moved: &mut Vec<(VarId, Core)>) {
+    while let Kind::Let(x, value, rest) = &mut body.kind {
+        if !float_arithmetic(value) || stays.iter().any(|v| value.mentions(*v)) {
+            stays.insert(*x);
+            return take_arithmetic(rest, stays, moved);
+        }
+        let (x, value, rest) = (*x, value.take(), rest.take());
+        moved.push((x, value));
+        *body = rest;
+    }
+}
+
+/// Float arithmetic on scalar variables, constants and elements of array variables at
+/// constant indexes inside them, math calls included: a value that cannot fail, so it can be
+/// computed where it would not have been.
+fn float_arithmetic(e: &Core) -> bool {
+    e.ty.is_float()
+        && match &e.kind {
+            Kind::Float(_) | Kind::Var(_) => true,
+            Kind::Bin(_, a, b, _) => float_arithmetic(a) && float_arithmetic(b),
+            Kind::Neg(a) => float_arithmetic(a),
+            Kind::Math(MathFn::Powi, _) => false,
+            Kind::Math(_, xs) => xs.iter().all(float_arithmetic),
+            Kind::Index(..) => constant_element(e),
+            _ => false,
+        }
+}
+
+/// An array variable, or an element or row of one at a constant index below its length.
+fn constant_element(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Var(_) => true,
+        Kind::Index(a, i) => {
+            let len = a.ty.dims().first().and_then(|n| n.as_const());
+            let at = match &i.kind {
+                Kind::Size(s) => s.as_const(),
+                _ => None,
+            };
+            matches!((at, len), (Some(at), Some(len)) if at < len) && constant_element(a)
+        }
+        _ => false,
     }
 }
 
@@ -445,9 +602,9 @@ fn index_var(v: VarId, span: crate::front::ast::Sp) -> Core {
 
 #[cfg(test)]
 mod tests {
-    use crate::front::ast::MathFn;
+    use crate::front::ast::{BinOp, MathFn};
     use crate::middle::fuse::tests::optimized;
-    use crate::middle::ir::{Core, Kind};
+    use crate::middle::ir::{Core, Kind, VarId};
 
     /// The loop depth of every `exp` call in `e`.
     fn exp_depths(e: &Core, depth: usize, out: &mut Vec<usize>) {
@@ -523,6 +680,112 @@ mod tests {
         sqrts(&optimized(src).body, 0, &mut out);
         out.sort_unstable();
         assert_eq!(out, vec![1, 2]);
+    }
+
+    /// Bundle adjustment's projection: Rodrigues' rotation, a branch on `|r| != 0`.
+    const PROJECT: &str = "fn rodrigues(r: [f64; 3], x: [f64; 3]) -> [f64; 3] {
+            let sqtheta = sqnorm(r);
+            if sqtheta != 0.0 {
+                let theta = sqtheta.sqrt();
+                let w = map(r, |v| v / theta);
+                let tmp = dot(w, x) * (1.0 - theta.cos());
+                add(add(smul(x, theta.cos()), smul(cross(w, x), theta.sin())), smul(w, tmp))
+            } else {
+                add(x, cross(r, x))
+            }
+        }
+        fn project(cam: [f64; 11], x: [f64; 3]) -> [f64; 2] {
+            let xcam = rodrigues(cam[0..3], sub(x, cam[3..6]));
+            let p = [xcam[0] / xcam[2], xcam[1] / xcam[2]];
+            let rsq = sqnorm(p);
+            add(smul(smul(p, 1.0 + cam[9] * rsq + cam[10] * rsq * rsq), cam[6]), cam[7..9])
+        }";
+
+    /// Every math call in `e` with the number of `build`s around it.
+    fn calls(e: &Core, depth: usize, out: &mut Vec<(MathFn, usize)>) {
+        if let Kind::Math(f, _) = e.kind {
+            out.push((f, depth));
+        }
+        let depth = depth + usize::from(matches!(e.kind, Kind::Build(..)));
+        e.children().for_each(|c| calls(c, depth, out));
+    }
+
+    #[test]
+    fn a_jacobian_s_rows_share_the_primal() {
+        // Rows of `vjp`: a body too large for `unroll` to write out twice, so a loop of 2.
+        // The value's `sqrt`, `sin` and `cos` run once, before the loop over the rows; so
+        // does the sweep's recomputation of them (tables). Nothing costly is left inside.
+        let src = format!(
+            "{PROJECT}
+            pub fn k(cam: [f64; 11], x: [f64; 3]) -> [[f64; 3]; 2] {{
+                build(2, |r| {{
+                    let seed = build(2, |q| if q == r {{ 1.0 }} else {{ 0.0 }});
+                    vjp(|p| project(cam, p), x, seed).1
+                }})
+            }}"
+        );
+        let mut out = Vec::new();
+        calls(&optimized(&src).body, 0, &mut out);
+        assert!(out.iter().any(|&(f, _)| f == MathFn::Sqrt), "{out:?}");
+        assert!(out.iter().all(|&(_, depth)| depth == 0), "{out:?}");
+    }
+
+    #[test]
+    fn a_jacobian_s_columns_share_a_branching_primal() {
+        // Columns of `jvp`: forward mode makes the branch one `if` of (primal, tangent);
+        // the primal leaves the loop over the directions as an `if` of its own (its `sqrt`
+        // with it), and the primal values the tangent's branch reads (`w = r / theta`) are
+        // computed before the loop. Every call is outside the loop.
+        let src = format!(
+            "{PROJECT}
+            pub fn k(cam: [f64; 11], x: [f64; 3]) -> [[f64; 3]; 2] {{
+                let cols = build(3, |j| {{
+                    let unit = build(3, |i| if i == j {{ 1.0 }} else {{ 0.0 }});
+                    jvp(|p| project(cam, p), x, unit).1
+                }});
+                build(2, |r| build(3, |j| cols[j][r]))
+            }}"
+        );
+        let optimized = optimized(&src);
+        let mut out = Vec::new();
+        calls(&optimized.body, 0, &mut out);
+        assert!(out.iter().any(|&(f, _)| f == MathFn::Sqrt), "{out:?}");
+        assert!(out.iter().all(|&(_, depth)| depth == 0), "{out:?}");
+        // The primal's `w = r / theta` too: each division bound in the loop reads the loop.
+        fn invariant_divisions(e: &Core, inside: &mut Option<Vec<VarId>>) -> usize {
+            match &e.kind {
+                Kind::Build(_, i, body) => {
+                    let mut own = Some(inside.clone().unwrap_or_default());
+                    own.as_mut().unwrap().push(*i);
+                    invariant_divisions(body, &mut own)
+                }
+                Kind::Let(x, value, rest) => {
+                    let mut here = invariant_divisions(value, inside);
+                    if let Some(vars) = inside.as_mut() {
+                        if vars.iter().any(|v| value.mentions(*v)) {
+                            vars.push(*x);
+                        } else if matches!(value.kind, Kind::Bin(BinOp::Div, ..)) {
+                            here += 1;
+                        }
+                    }
+                    here + invariant_divisions(rest, inside)
+                }
+                _ => e.children().map(|c| invariant_divisions(c, inside)).sum(),
+            }
+        }
+        assert_eq!(invariant_divisions(&optimized.body, &mut None), 0);
+        // And the rotated point's projection `xcam[0] / xcam[2]` (two more divisions in the
+        // loop when the primal stays in the branch's tuple): the loop divides only for the
+        // tangent.
+        fn divisions_in_loops(e: &Core, depth: usize) -> usize {
+            let here = usize::from(depth > 0 && matches!(e.kind, Kind::Bin(BinOp::Div, ..)));
+            let depth = depth + usize::from(matches!(e.kind, Kind::Build(..)));
+            here + e
+                .children()
+                .map(|c| divisions_in_loops(c, depth))
+                .sum::<usize>()
+        }
+        assert_eq!(divisions_in_loops(&optimized.body, 0), 7);
     }
 
     #[test]

@@ -307,6 +307,14 @@ impl Core {
         c
     }
 
+    /// The end of this chain of `let`s: the node itself when it is no `let`.
+    pub fn tail_mut(&mut self) -> &mut Core {
+        match self.kind {
+            Kind::Let(_, _, ref mut body) => body.tail_mut(),
+            _ => self,
+        }
+    }
+
     /// The node, leaving a placeholder in its place: for moving a subtree out of its parent
     /// without copying it.
     pub fn take(&mut self) -> Core {

@@ -34,7 +34,7 @@ fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
                 // `{ let v = a; b }.k ~> { let v = a; b.k }`
                 let k = *k;
                 let mut inner = t.take();
-                let cur = tail_mut(&mut inner);
+                let cur = inner.tail_mut();
                 let tail = cur.take();
                 let ty = tail.ty.parts().get(k).cloned().unwrap_or(Type::Bool);
                 let span = tail.span;
@@ -91,7 +91,7 @@ fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             let v = *v;
             let mut inner = a.take();
             let body = b.take();
-            let cur = tail_mut(&mut inner);
+            let cur = inner.tail_mut();
             let tail = cur.take();
             let (ty, sym, span) = (body.ty.clone(), body.sym.clone(), body.span);
             *cur = Core {
@@ -107,14 +107,6 @@ fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             true
         }
         _ => false,
-    }
-}
-
-/// The last expression of a `let` chain.
-fn tail_mut(e: &mut Core) -> &mut Core {
-    match e.kind {
-        Kind::Let(_, _, ref mut b) => tail_mut(b),
-        _ => e,
     }
 }
 

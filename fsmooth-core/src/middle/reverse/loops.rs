@@ -390,7 +390,7 @@ impl Reverse<'_> {
             return None;
         }
         let mut results = vec![None; width];
-        let tail = tail_of(&mut body);
+        let tail = body.tail_mut();
         let values = match (&mut tail.kind, tuple_state) {
             (Kind::Tuple(xs), true) => std::mem::take(xs),
             (_, false) => vec![tail.take()],
@@ -602,14 +602,6 @@ impl Reverse<'_> {
             ),
             _ => at(rows.clone(), k),
         }
-    }
-}
-
-/// The last expression of a `let` chain.
-fn tail_of(e: &mut Core) -> &mut Core {
-    match e.kind {
-        Kind::Let(_, _, ref mut body) => tail_of(body),
-        _ => e,
     }
 }
 

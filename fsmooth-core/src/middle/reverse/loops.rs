@@ -285,7 +285,19 @@ impl Reverse<'_> {
             return Ok(false);
         }
         let adjoints = parts.len();
-        let mut starts: Vec<Core> = parts.iter().map(|(_, t, _)| self.zero(t, span)).collect();
+        // Steps `unroll` writes out start from `-0.0` (see `negative_zero`).
+        let written_out = count
+            .size
+            .as_ref()
+            .and_then(|n| n.as_const())
+            .is_some_and(|n| n <= crate::middle::unroll::MAX_TRIPS);
+        let mut starts: Vec<Core> = parts
+            .iter()
+            .map(|(_, t, _)| match written_out {
+                true => negative_zero(self.zero(t, span)),
+                false => self.zero(t, span),
+            })
+            .collect();
         if let (Some(sum), Some(value)) = (sum, value) {
             let value = self.atom(value, "value", &mut inner);
             self.pending.push(value.clone());
@@ -633,5 +645,40 @@ fn retype_tail(e: &mut Core, ty: &Type) {
     e.ty = ty.clone();
     if let Kind::Let(_, _, body) = &mut e.kind {
         retype_tail(body, ty);
+    }
+}
+
+/// `zero` with its floats `-0.0` where it is a scalar or an array short enough for `unroll`
+/// to write out: the start of a sum over steps that are written out. `-0.0` is the identity
+/// of IEEE addition (`-0.0 + x` is `x` for every `x`, `-0.0` included; `0.0 + -0.0` is
+/// `0.0`), so the first contribution added to it is itself, and `simplify` folds the
+/// addition away (bundle adjustment's sweeps over 3-vectors: 45 additions of `0.0` gone).
+/// A longer array keeps `0.0`: it stays a loop, and a fill of `0.0` is a `memset`, of `-0.0`
+/// a loop of stores. Only the sign of a zero adjoint can differ (`-0.0` for `0.0`).
+fn negative_zero(mut zero: Core) -> Core {
+    if let Kind::Tuple(parts) = &mut zero.kind {
+        for part in parts {
+            *part = negative_zero(part.take());
+        }
+        return zero;
+    }
+    let short = zero
+        .ty
+        .dims()
+        .iter()
+        .try_fold(1u64, |n, d| Some(n * d.as_const()?));
+    if short.is_some_and(|n| n <= crate::middle::unroll::MAX_TRIPS) {
+        negate_zeros(&mut zero);
+    }
+    zero
+}
+
+/// Every float of `e` made `-0.0`.
+fn negate_zeros(e: &mut Core) {
+    if let Kind::Float(x) = &mut e.kind {
+        *x = -0.0;
+    }
+    for c in e.children_mut() {
+        negate_zeros(c);
     }
 }

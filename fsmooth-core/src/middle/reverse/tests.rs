@@ -174,3 +174,37 @@ fn a_cheap_row_or_a_fold_step_s_array_is_not_kept() {
         assert!(!out.contains("kept_"), "{out}");
     }
 }
+
+#[test]
+fn sums_over_steps_written_out_start_from_negative_zero() {
+    // A 3-vector's sweep: its sums start from -0.0, so once `unroll` writes the steps out,
+    // `simplify` folds every first addition (`-0.0 + x` is `x`; `0.0 + x` is not, for
+    // `x = -0.0`). A sum over `n` steps stays a loop and starts from `0.0` (a fill of `0.0`
+    // is a `memset`).
+    let src = "pub fn k(x: [f64; 3], y: [f64; 3], z: [f64; n], q: [f64; n]) -> ([f64; 3], [f64; 3], [f64; n]) {
+        let g = vjp(|v, w| map2(v, w, |a, b| a * b), (x, y), y);
+        (g.1, g.2, grad(|u, w| ifold(n, 0.0, |acc, i| acc + u[i] * w[i]), z, q).1)
+    }";
+    let optimized = crate::middle::fuse::tests::optimized(src);
+    let adds_to_zero = count(
+        &optimized.body,
+        &|k| matches!(k, Kind::Bin(crate::front::ast::BinOp::Add, a, _, _) if matches!(a.kind, Kind::Float(z) if z == 0.0)),
+    );
+    assert_eq!(
+        adds_to_zero,
+        0,
+        "{}",
+        crate::middle::print::kernel(&optimized)
+    );
+    let starts = printed(src);
+    assert!(starts.contains("ifold(3, (build(3, |i_"), "{starts}");
+    assert!(starts.contains("| -0.0)"), "{starts}");
+    let at = starts
+        .find("ifold(n, (build(n, |i_")
+        .expect("the fold over n");
+    let start = &starts[at..at + 40];
+    assert!(
+        start.contains("| 0.0)") && !start.contains("-0.0"),
+        "{starts}"
+    );
+}

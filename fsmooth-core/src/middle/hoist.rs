@@ -111,7 +111,7 @@ fn peel(
 ) {
     while let Kind::Let(x, value, rest) = &mut body.kind {
         if inside.iter().any(|v| value.mentions(*v)) {
-            for (k, xk) in split_components(value, inside, moved, names) {
+            for (k, xk) in split_components(*x, value, inside, moved, names) {
                 project_to(rest, *x, k, xk);
             }
             speculate(value, inside, moved);
@@ -124,13 +124,14 @@ fn peel(
     }
 }
 
-/// The components of a tuple-valued `if` on a condition that does not depend on the loop
-/// whose values in both branches (with the `let`s they read) do not either, each taken out
-/// into `moved` as an `if` of its own, the component replaced by its variable; returns
-/// them, by position. Forward mode makes such `if`s: a branch's primal and tangent are one
+/// The components of `x`'s value, a tuple-valued `if` on a condition that does not depend on
+/// the loop, whose values in both branches (with the `let`s they read) do not either, each
+/// taken out into `moved` as an `if` of its own, the component replaced by its variable;
+/// returns them, by position. Forward mode makes such `if`s: a branch's primal and tangent are one
 /// tuple (`if |r| != 0 { (rotated, its tangent) } else { .. }`), and the primal does not
 /// depend on the direction. The `let`s both need are computed in both.
 fn split_components(
+    x: VarId,
     value: &mut Core,
     inside: &HashSet<VarId>,
     moved: &mut Vec<(VarId, Core)>,
@@ -159,7 +160,7 @@ fn split_components(
             ty.clone(),
             span,
         );
-        let xk = crate::middle::ir::new_var(names, 0);
+        let xk = crate::middle::ir::new_var(names, x);
         moved.push((xk, crate::middle::ir::fresh(own, names)));
         for branch in [&mut *then, &mut *other] {
             if let Kind::Tuple(xs) = &mut branch.tail_mut().kind {

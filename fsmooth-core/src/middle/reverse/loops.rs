@@ -559,8 +559,23 @@ impl Reverse<'_> {
         let sa = self.atom(step_adj, "adj", &mut inner);
         let mut body = body.clone();
         body.subst(i, &step_index);
+        // A kept array (`keep`) of a `build` in the body was taken from the body before this
+        // substitution: a row the sweep recomputes from it reads the step's index as well.
+        let outer: Vec<(VarId, Core)> = self
+            .kept
+            .iter()
+            .filter(|(_, rows)| rows.mentions(i))
+            .map(|(y, rows)| (*y, rows.clone()))
+            .collect();
+        for (y, rows) in &outer {
+            let mut rows = rows.clone();
+            rows.subst(i, &step_index);
+            self.kept.insert(*y, rows);
+        }
         let mut found = Adjoints::new();
-        self.back(&body, &sa, &mut inner, &mut found)?;
+        let swept = self.back(&body, &sa, &mut inner, &mut found);
+        self.kept.extend(outer);
+        swept?;
         let to_acc = found.remove(&acc).unwrap_or_default();
         let to_acc = self.total(to_acc, &sty, span, &mut inner);
         let others: Vec<(VarId, Vec<Core>)> = found.into_iter().collect();

@@ -208,3 +208,29 @@ fn sums_over_steps_written_out_start_from_negative_zero() {
         "{starts}"
     );
 }
+
+#[test]
+fn a_kept_row_in_a_carried_fold_s_step_reads_the_reversed_step_s_index() {
+    // A `build` step inside a carried fold (its state an array) keeps an expensive row that
+    // reads the fold's index `i`; the reverse of step `n - 1 - t` recomputes that row, so the
+    // row's `i` is that step's too (it was `i` itself, out of scope: found by the
+    // derivative differential's program 1791, 1,800 programs in).
+    let mut d = crate::front::diag::Diags::default();
+    let mut block = crate::pipeline::front(
+        "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n]) -> [f64; n] {
+            vjp(|x| ifold(n, x, |acc, i| build(n, |j| acc[j] * 0.5 + sum(map(ifold(m, b, |r, l| {
+                build(m, |e| if e == l { c[i][l] * acc[j] } else { r[e] })
+            }), |q| q * q)))), a, a).1
+        }"
+        .parse()
+        .unwrap(),
+        &mut d,
+    )
+    .unwrap();
+    let kernel = block.kernels.remove(0);
+    let out = crate::middle::print::kernel(&kernel);
+    assert!(out.contains("let kept_"), "{out}");
+    let problems =
+        crate::middle::validate::validate(&kernel, crate::middle::validate::Rules { anf: false });
+    assert!(problems.is_empty(), "{problems:?}");
+}

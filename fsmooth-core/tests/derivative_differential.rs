@@ -54,12 +54,8 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
                 .join(", "),
             flat.join(", ")
         );
-        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
-            Ok(k) => k,
-            Err(e) => {
-                failures.push(format!("program {j} does not compile: {e}\n{src}"));
-                continue;
-            }
+        let Some(planned) = planned_block(&src, j, &mut failures) else {
+            continue;
         };
         let Some((kernel, plan)) = planned.iter().find(|(k, _)| k.name.text == "dk") else {
             failures.push(format!("program {j}: no kernel dk"));
@@ -173,12 +169,8 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
             floats.join(", "),
             chosen.join(", "),
         );
-        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
-            Ok(k) => k,
-            Err(e) => {
-                failures.push(format!("program {j} does not compile: {e}\n{src}"));
-                continue;
-            }
+        let Some(planned) = planned_block(&src, j, &mut failures) else {
+            continue;
         };
         let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "jk") else {
             failures.push(format!("program {j}: no kernel jk"));
@@ -253,6 +245,27 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
         failures.len(),
         failures[..failures.len().min(3)].join("\n\n")
     );
+}
+
+/// The kernels of `src` (program `j`'s block), planned; `None` with a failure recorded
+/// when it does not compile.
+fn planned_block(
+    src: &str,
+    j: u64,
+    failures: &mut Vec<String>,
+) -> Option<
+    Vec<(
+        fsmooth_core::middle::ir::Kernel,
+        fsmooth_core::lower::Planned,
+    )>,
+> {
+    match fsmooth_core::plan_block(src.parse().unwrap()) {
+        Ok(planned) => Some(planned),
+        Err(e) => {
+            failures.push(format!("program {j} does not compile: {e}\n{src}"));
+            None
+        }
+    }
 }
 
 /// The flat floats of an executor's outputs: the arrays in order, then the scalars.
@@ -357,12 +370,8 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
         if std::env::var_os("FSMOOTH_VJP_TRACE").is_some() {
             eprintln!("program {j}:\n{src}");
         }
-        let planned = match fsmooth_core::plan_block(src.parse().unwrap()) {
-            Ok(k) => k,
-            Err(e) => {
-                failures.push(format!("program {j} does not compile: {e}\n{src}"));
-                continue;
-            }
+        let Some(planned) = planned_block(&src, j, &mut failures) else {
+            continue;
         };
         let plan = |name: &str| planned.iter().find(|(k, _)| k.name.text == name);
         let (Some((gkern, gplan)), Some((dkern, dplan))) = (plan("gk"), plan("dk")) else {

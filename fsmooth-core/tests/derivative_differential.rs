@@ -247,6 +247,125 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
     );
 }
 
+/// A Jacobian by rows of generated programs: a kernel `rk` computes the `vjp` of program
+/// `k` for two random seeds, `build(2, |row| vjp(.., if row == 0 { s } else { e }).1)` (the
+/// gradient by the first float argument), with `unroll = false`, so the loop over the seeds
+/// stays a loop and `hoist` shares with both rows what does not depend on the seed (the
+/// value's `let`s). The executor runs it against the interpreter. Programs with one result.
+/// `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default).
+#[test]
+fn generated_programs_differentiated_by_rows_match_the_interpreter() {
+    use fsmooth_testdata::progen::{D, Part};
+    let count = env("FSMOOTH_VJP_PROGRAMS", 150);
+    let (mut runs, mut skipped, mut infinite) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for j in 0..count {
+        let Some((p, floats, sig, all)) = differentiable_program(j) else {
+            continue;
+        };
+        if p.parts.len() != 1 || floats.is_empty() {
+            continue;
+        }
+        // The first float argument, its type as written and its shape.
+        let by = p.params.iter().find(|q| q.name == floats[0]).unwrap();
+        let by_ty = float_signature(&sig, &floats[..1], "")[0]
+            .split_once(": ")
+            .unwrap()
+            .1
+            .to_string();
+        let dims = match by.name {
+            "a" => vec![D::N],
+            "b" => vec![D::M],
+            "c" => vec![D::N, D::M],
+            _ => vec![],
+        };
+        let src = format!(
+            "#![fsmooth(unroll = false)]\n{}\npub fn rk({}, s0: {ret}, e0: {ret}) -> [{by_ty}; 2] {{ build(2, |row| vjp(|{}| k({}), ({}), if row == 0 {{ s0 }} else {{ e0 }}).1) }}",
+            p.src,
+            sig.join(", "),
+            floats.join(", "),
+            all.join(", "),
+            floats.join(", "),
+            ret = p.ret,
+        );
+        if std::env::var_os("FSMOOTH_VJP_TRACE").is_some() {
+            eprintln!("program {j}:\n{src}");
+        }
+        let Some(planned) = planned_block(&src, j, &mut failures) else {
+            continue;
+        };
+        let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "rk") else {
+            failures.push(format!("program {j}: no kernel rk"));
+            continue;
+        };
+        let interp = Interp::new(&src).unwrap();
+        let f32_program = p.src.contains("f32");
+        let mut rows = Part {
+            dims: std::iter::once(D::Two).chain(dims).collect(),
+            elem: by.elem,
+        };
+        if f32_program {
+            rows.elem = Elem::F32;
+        }
+        let parts = [rows];
+        let i = inputs(j, 0);
+        let (mut args, mut values) = (program_args(&p, &i), program_values(&p, &i));
+        let part = &p.parts[0];
+        let n = if part.is_array() { part.len(&i) } else { 1 };
+        let cols = part.dims.last().map_or(1, |d| d.eval(&i));
+        let mut rng = fsmooth_testdata::Rng::new(j * 41 + 5);
+        for name in ["s0", "e0"] {
+            let v: Vec<f64> = (0..n).map(|_| 2.0 * rng.f64() - 1.0).collect();
+            let v: Vec<f64> = if part.elem == Elem::F32 {
+                v.iter().map(|x| f64::from(*x as f32)).collect()
+            } else {
+                v
+            };
+            let (arg, value) = seed_arg(part, &v, cols);
+            args.push((name, arg));
+            values.push(value);
+        }
+        let outs = [("out", parts[0].len(&i))];
+        let want = interp.call("rk", &values);
+        let got = call(&plan.func, &args, &outs);
+        runs += 1;
+        let ok = match (&got, &want) {
+            (Ok(Ok(g)), Ok(w)) => {
+                same_results(g, w, &parts) || (f32_program && same_at_scale(g, w, &parts))
+            }
+            (Ok(Err(_)), Err(_)) => true,
+            _ => false,
+        };
+        if !ok {
+            if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
+                skipped += 1;
+                continue;
+            }
+            if let (Ok(Ok(g)), Ok(w)) = (&got, &want)
+                && infinite_where_finite(g, w)
+            {
+                // As in the reverse-mode test: where one partial is infinite and another
+                // zero, the order of the products decides between 0 and NaN.
+                infinite += 1;
+                continue;
+            }
+            failures.push(format!(
+                "program {j}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+            ));
+        }
+    }
+    println!(
+        "{count} programs, {runs} runs ({skipped} non-finite, {infinite} infinite where the interpreter's are finite), {} mismatches or faults",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches or faults; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(3)].join("\n\n")
+    );
+}
+
 /// The kernels of `src` (program `j`'s block), planned; `None` with a failure recorded
 /// when it does not compile.
 fn planned_block(

@@ -646,11 +646,14 @@ impl<'a> Reverse<'a> {
         operands.sort_unstable();
         operands.dedup();
         for v in operands {
+            // Each operand's tangent is a copy of the operation, and an inactive operand
+            // left in it (a constant array's sum) may bind variables: renamed in each copy.
+            let copy = fresh(node.clone(), self.names);
             let mut forward = Forward {
                 names: self.names,
                 tangents: HashMap::from([(v, sv)]),
             };
-            let d = forward.dual(node.clone());
+            let d = forward.dual(copy);
             lets.extend(d.lets);
             add(adj, v, d.tangent);
         }

@@ -234,3 +234,25 @@ fn a_kept_row_in_a_carried_fold_s_step_reads_the_reversed_step_s_index() {
         crate::middle::validate::validate(&kernel, crate::middle::validate::Rules { anf: false });
     assert!(problems.is_empty(), "{problems:?}");
 }
+
+#[test]
+fn a_scalar_operation_s_constant_operand_is_renamed_in_each_operand_s_tangent() {
+    // `mul_add` with two active operands: each one's contribution is the operation's tangent,
+    // a copy of it; the constant operand left in it (a sum over a `build`) binds variables,
+    // which were bound twice (the derivative differential's program 19885 by rows: the
+    // validator's error, and a stack overflow after `hoist` in release).
+    let mut d = crate::front::diag::Diags::default();
+    let mut block = crate::pipeline::front(
+        "pub fn k(x: f64, n: usize) -> (f64, f64) {
+            grad(|v| v.mul_add(sum(build(n + 2, |i| (i as f64) * 0.5)), v * v), x)
+        }"
+        .parse()
+        .unwrap(),
+        &mut d,
+    )
+    .unwrap();
+    let kernel = block.kernels.remove(0);
+    let problems =
+        crate::middle::validate::validate(&kernel, crate::middle::validate::Rules { anf: false });
+    assert!(problems.is_empty(), "{problems:?}");
+}

@@ -448,6 +448,32 @@ fn programs_that_found_bugs() {
     }
 }
 
+/// Generated program 94094 (bug 8 in docs/internals.md): fusion's same-element rule bound
+/// an element of a length-`m` array at the head of a loop over `m + n`, where its reads were
+/// only in a `concat`'s branch `i < m`, so the kernel loaded past the array's end (an index
+/// error the interpreter does not raise). As the main test runs it, every trial.
+#[test]
+fn program_94094_matches_the_interpreter() {
+    let j = 94094;
+    let p = program(j);
+    let interp = Interp::new(&p.src).unwrap();
+    let planned = fsmooth_core::plan_block(p.src.parse().unwrap()).unwrap();
+    let (kernel, plan) = planned.iter().find(|(k, _)| k.name.text == "k").unwrap();
+    for t in 0..TRIALS {
+        let i = inputs(j, t);
+        let outs = outputs(kernel, &p, &i);
+        let outs: Vec<(&str, usize)> = outs.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+        let want = interp.call("k", &program_values(&p, &i));
+        let got = call(&plan.func, &program_args(&p, &i), &outs);
+        let ok = match (&got, &want) {
+            (Ok(Ok(g)), Ok(w)) => same_results(g, w, &p.parts),
+            (Ok(Err(_)), Err(_)) => true,
+            _ => false,
+        };
+        assert!(ok, "inputs {t}:\nexecutor: {got:?}\ninterpreter: {want:?}");
+    }
+}
+
 /// Kernel `k` of `src`, planned, and its loop IR printed (to check which shape it took).
 fn planned(src: &str) -> (fsmooth_core::lir::Func, String) {
     let mut planned = fsmooth_core::plan_block(src.parse().unwrap()).unwrap();

@@ -257,7 +257,7 @@ impl Pass<'_> {
         // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
         // per iteration, at the top of that loop's body.
         if let Kind::Let(x, a, b) = &mut e.kind
-            && let Kind::Build(_, i, body) = &a.kind
+            && let Kind::Build(len, i, body) = &a.kind
             && let Some(j) = same_element(*x, b, self.left(*x))
         {
             let names = &mut *self.names;
@@ -277,7 +277,7 @@ impl Pass<'_> {
             // Only when j's loop is inside the `let` (the reads may index with an outer loop's
             // index, `v[i]` inside a loop over another index): otherwise keep the binding. (A
             // scope without that loop is left as it was.)
-            if bind_element(b, *x, j, t, &elem) {
+            if bind_element(b, *x, j, t, &elem, len) {
                 *e = b.take();
                 return true;
             }
@@ -331,11 +331,30 @@ fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>, left: &mut u32) 
 }
 
 /// In the loop binding `j`, bind `t = elem` first and read `t` for every `x[j]`. False when
-/// no loop in `e` binds `j`.
-fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool {
+/// no loop in `e` binds `j`, or when that loop's count is not `len`, `x`'s: the element is
+/// then computed at every `j`, where the reads of `x[j]` may be only some (inside a `concat`'s
+/// branch `j < len`), and `elem` may fail beyond `len` (a load of a shorter array).
+fn bind_element(
+    e: &mut Core,
+    x: VarId,
+    j: VarId,
+    t: VarId,
+    elem: &Core,
+    len: &crate::front::size::Size,
+) -> bool {
     let body = match &mut e.kind {
-        Kind::Build(_, i, body) if *i == j => Some(body),
-        Kind::Ifold(_, _, _, i, body) if *i == j => Some(body),
+        Kind::Build(n, i, body) if *i == j => {
+            if !n.same(len) {
+                return false;
+            }
+            Some(body)
+        }
+        Kind::Ifold(n, _, _, i, body) if *i == j => {
+            if !n.sym.as_ref().is_some_and(|n| n.same(len)) {
+                return false;
+            }
+            Some(body)
+        }
         _ => None,
     };
     if let Some(body) = body {
@@ -356,7 +375,8 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core) -> bool
         };
         return true;
     }
-    e.children_mut().any(|c| bind_element(c, x, j, t, elem))
+    e.children_mut()
+        .any(|c| bind_element(c, x, j, t, elem, len))
 }
 
 fn replace_index(e: &mut Core, x: VarId, by: &Core) {

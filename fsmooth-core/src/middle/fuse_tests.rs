@@ -1,0 +1,97 @@
+//! Unit tests of fusion, and `optimized`, the middle of the pipeline that other passes' tests share.
+
+use crate::middle::ir::Kind;
+
+/// A kernel of `src` through the middle of the pipeline (shared with `unroll`'s tests).
+pub(crate) fn optimized(src: &str) -> crate::middle::ir::Kernel {
+    let mut d = crate::front::diag::Diags::default();
+    let mut block = crate::pipeline::front(src.parse().unwrap(), &mut d).unwrap();
+    crate::pipeline::middle(block.kernels.remove(0), block.scope.options).unwrap()
+}
+
+/// How many nodes of `e` satisfy `f`.
+pub(crate) fn count(e: &crate::middle::ir::Core, f: &dyn Fn(&Kind) -> bool) -> usize {
+    usize::from(f(&e.kind)) + e.children().map(|c| count(c, f)).sum::<usize>()
+}
+
+#[test]
+fn values_read_in_a_scan_are_computed_once() {
+    // `exp` calls inside a scan's body (they were, `t` inlined into the body and `v`
+    // fused into it: a scan was not taken for a loop).
+    fn exps_in_scans(e: &crate::middle::ir::Core, inside: bool) -> usize {
+        let here = inside && matches!(e.kind, Kind::Math(crate::front::ast::MathFn::Exp, _));
+        let inside = inside || matches!(e.kind, Kind::Scan(..));
+        usize::from(here)
+            + e.children()
+                .map(|c| exps_in_scans(c, inside))
+                .sum::<usize>()
+    }
+    for src in [
+        "pub fn k(a: [f64; n]) -> [f64; n] { let t = sum(map(a, |x| x.exp())); scan(n, 0.0, |acc, i| acc + t) }",
+        "pub fn k(a: [f64; n]) -> [f64; n] { let v = map(a, |x| x.exp()); scan(n, 0.0, |acc, i| acc + sum(v)) }",
+    ] {
+        let k = optimized(src);
+        assert_eq!(exps_in_scans(&k.body, false), 0, "{src}\n{k}");
+    }
+}
+
+#[test]
+fn add_of_add_is_one_loop() {
+    let k = optimized(
+        "pub fn k(a: [f64; n], b: [f64; n], c: [f64; n]) -> [f64; n] { add(add(a, b), c) }",
+    );
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 1);
+}
+
+#[test]
+fn norm_of_add_is_one_fold() {
+    let k = optimized("pub fn k(a: [f64; n], b: [f64; n]) -> f64 { norm(add(a, b)) }");
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 0);
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Ifold(..))), 1);
+}
+
+#[test]
+fn stencil_with_several_readers_is_materialised() {
+    let k = optimized(
+        "pub fn k(a: [f64; n]) -> [f64; n - 2] { let s = smul(a, 2.0); build(n - 2, |i| s[i] + s[i + 1] + s[i + 2]) }",
+    );
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
+}
+
+#[test]
+fn a_read_at_a_shifted_index_fuses() {
+    // `t[i - 1][j]` reads a new element on each (i, j): nothing is computed twice, so
+    // `t` is not stored (Kalman's `pn[i - 1]`). `t[0][j]`, read again on every i, is.
+    let stored = |src: &str| {
+        let k = optimized(src);
+        count(
+            &k.body,
+            &|k| matches!(k, Kind::Let(_, a, _) if matches!(a.kind, Kind::Build(..))),
+        )
+    };
+    assert_eq!(
+        stored(
+            "pub fn k(a: [[f64; m]; n], b: [[f64; m]; n], m: usize) -> [[f64; m]; n] {
+                let t = msub(a, b);
+                build(n, |i| build(m, |j| if i == 0 { a[0][j] } else { t[i - 1][j] }))
+            }"
+        ),
+        0
+    );
+    assert_eq!(
+        stored(
+            "pub fn k(a: [[f64; m]; n], b: [[f64; m]; n], m: usize) -> [[f64; m]; n] {
+                let t = msub(a, b);
+                build(n, |i| build(m, |j| if i == 0 { a[0][j] } else { t[0][j] }))
+            }"
+        ),
+        1
+    );
+}
+
+#[test]
+fn transpose_fuses_into_matmul() {
+    let k =
+        optimized("pub fn k(a: [[f64; 9]; 9], b: [[f64; 9]; 9]) -> [[f64; 9]; 9] { matmul(a, b) }");
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
+}

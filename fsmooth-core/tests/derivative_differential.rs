@@ -143,8 +143,7 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
 #[test]
 fn generated_programs_differentiated_by_columns_match_the_interpreter() {
     let count = env("FSMOOTH_JVP_PROGRAMS", 300);
-    let (mut runs, mut skipped, mut infinite) = (0, 0, 0);
-    let mut failures = Vec::new();
+    let mut tally = Tally::default();
     for j in 0..count {
         let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
@@ -169,11 +168,11 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
             floats.join(", "),
             chosen.join(", "),
         );
-        let Some(planned) = planned_block(&src, j, &mut failures) else {
+        let Some(planned) = planned_block(&src, j, &mut tally.failures) else {
             continue;
         };
         let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "jk") else {
-            failures.push(format!("program {j}: no kernel jk"));
+            tally.failures.push(format!("program {j}: no kernel jk"));
             continue;
         };
         let interp = Interp::new(&src).unwrap();
@@ -206,45 +205,12 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
             let outs = [("out", parts[0].len(&i))];
             let want = interp.call("jk", &values);
             let got = call(&plan.func, &args, &outs);
-            runs += 1;
-            let ok = match (&got, &want) {
-                (Ok(Ok(g)), Ok(w)) => {
-                    same_results(g, w, &parts) || (f32_program && same_at_scale(g, w, &parts))
-                }
-                (Ok(Err(_)), Err(_)) => true,
-                _ => false,
-            };
-            if !ok {
-                if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
-                    skipped += 1;
-                    continue;
-                }
-                if let (Ok(Ok(g)), Ok(w)) = (&got, &want)
-                    && infinite_where_finite(g, w)
-                {
-                    // An infinite factor of a product (an empty `logsumexp`'s -inf) times a
-                    // tangent that is zero only at run time (an empty sum's, a loop here):
-                    // the interpreter's dual numbers give 0, the compiled product rule NaN
-                    // (its zero-tangent selects are the listed partials', not a product's).
-                    infinite += 1;
-                    continue;
-                }
-                failures.push(format!(
-                    "program {j}, inputs {t}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
-                ));
-            }
+            tally.judge(&got, &want, &parts, f32_program, || {
+                format!("program {j}, inputs {t}:\n{src}")
+            });
         }
     }
-    println!(
-        "{count} programs, {runs} runs ({skipped} non-finite, {infinite} infinite where the interpreter's are finite), {} mismatches or faults",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches or faults; first:\n{}",
-        failures.len(),
-        failures[..failures.len().min(3)].join("\n\n")
-    );
+    tally.report(count);
 }
 
 /// A Jacobian by rows of generated programs: a kernel `rk` computes the `vjp` of program
@@ -257,8 +223,7 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
 fn generated_programs_differentiated_by_rows_match_the_interpreter() {
     use fsmooth_testdata::progen::{D, Part};
     let count = env("FSMOOTH_VJP_PROGRAMS", 150);
-    let (mut runs, mut skipped, mut infinite) = (0, 0, 0);
-    let mut failures = Vec::new();
+    let mut tally = Tally::default();
     for j in 0..count {
         let Some((p, floats, sig, all)) = differentiable_program(j) else {
             continue;
@@ -291,11 +256,11 @@ fn generated_programs_differentiated_by_rows_match_the_interpreter() {
         if std::env::var_os("FSMOOTH_VJP_TRACE").is_some() {
             eprintln!("program {j}:\n{src}");
         }
-        let Some(planned) = planned_block(&src, j, &mut failures) else {
+        let Some(planned) = planned_block(&src, j, &mut tally.failures) else {
             continue;
         };
         let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "rk") else {
-            failures.push(format!("program {j}: no kernel rk"));
+            tally.failures.push(format!("program {j}: no kernel rk"));
             continue;
         };
         let interp = Interp::new(&src).unwrap();
@@ -328,42 +293,80 @@ fn generated_programs_differentiated_by_rows_match_the_interpreter() {
         let outs = [("out", parts[0].len(&i))];
         let want = interp.call("rk", &values);
         let got = call(&plan.func, &args, &outs);
-        runs += 1;
-        let ok = match (&got, &want) {
+        tally.judge(&got, &want, &parts, f32_program, || {
+            format!("program {j}:\n{src}")
+        });
+    }
+    tally.report(count);
+}
+
+/// The verdicts of a Jacobian test (by columns or by rows) on its runs.
+#[derive(Default)]
+struct Tally {
+    runs: u32,
+    /// Runs whose reference value is not finite.
+    skipped: u32,
+    /// Runs with NaN or infinities where the interpreter's values are finite: a zero tangent
+    /// or adjoint times an infinite partial (an empty `logsumexp`'s -inf times the tangent of
+    /// an empty sum, zero only at run time): the interpreter gives 0, the compiled code NaN
+    /// (docs/derivatives.md).
+    infinite: u32,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    /// One run: the executor's `got` against the interpreter's `want`, each part to its
+    /// element type's tolerance (f32 programs also at the part's scale); `what` names the
+    /// run in a failure.
+    fn judge(
+        &mut self,
+        got: &Result<Result<fsmooth_eval::exec::Outputs, String>, fsmooth_eval::exec::Fault>,
+        want: &Result<fsmooth_eval::interp::Value, String>,
+        parts: &[fsmooth_testdata::progen::Part],
+        f32_program: bool,
+        what: impl FnOnce() -> String,
+    ) {
+        self.runs += 1;
+        let ok = match (got, want) {
             (Ok(Ok(g)), Ok(w)) => {
-                same_results(g, w, &parts) || (f32_program && same_at_scale(g, w, &parts))
+                same_results(g, w, parts) || (f32_program && same_at_scale(g, w, parts))
             }
             (Ok(Err(_)), Err(_)) => true,
             _ => false,
         };
-        if !ok {
-            if matches!(&want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
-                skipped += 1;
-                continue;
-            }
-            if let (Ok(Ok(g)), Ok(w)) = (&got, &want)
-                && infinite_where_finite(g, w)
-            {
-                // As in the reverse-mode test: where one partial is infinite and another
-                // zero, the order of the products decides between 0 and NaN.
-                infinite += 1;
-                continue;
-            }
-            failures.push(format!(
-                "program {j}:\n{src}\nexecutor: {got:?}\ninterpreter: {want:?}"
+        if ok {
+            return;
+        }
+        if matches!(want, Ok(w) if w.flatten().iter().any(|x| !x.is_finite())) {
+            self.skipped += 1;
+        } else if let (Ok(Ok(g)), Ok(w)) = (got, want)
+            && infinite_where_finite(g, w)
+        {
+            self.infinite += 1;
+        } else {
+            self.failures.push(format!(
+                "{}\nexecutor: {got:?}\ninterpreter: {want:?}",
+                what()
             ));
         }
     }
-    println!(
-        "{count} programs, {runs} runs ({skipped} non-finite, {infinite} infinite where the interpreter's are finite), {} mismatches or faults",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} mismatches or faults; first:\n{}",
-        failures.len(),
-        failures[..failures.len().min(3)].join("\n\n")
-    );
+
+    /// The counts, and a failure unless every run agreed.
+    fn report(self, count: u64) {
+        println!(
+            "{count} programs, {} runs ({} non-finite, {} infinite where the interpreter's are finite), {} mismatches or faults",
+            self.runs,
+            self.skipped,
+            self.infinite,
+            self.failures.len()
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{} mismatches or faults; first:\n{}",
+            self.failures.len(),
+            self.failures[..self.failures.len().min(3)].join("\n\n")
+        );
+    }
 }
 
 /// The kernels of `src` (program `j`'s block), planned; `None` with a failure recorded

@@ -210,13 +210,14 @@ fn bad_index_read(i: &Inputs, w: &str) -> bool {
 
 /// The generated programs reach the code the long runs are there to check: groups of eight
 /// rows, tiles of sixteen columns, tiles reading segments of rows, running indexes, folds
-/// cutting a prefix of their enclosing loop's slice, and row streams in scalar kernels (of
-/// the first 600: 27, 54, 39, 9, 8 and 4; one program in three is
+/// cutting a prefix of their enclosing loop's slice, peeled interiors, states updated a row
+/// at a time, tiles of two rows, and row streams in scalar kernels (of
+/// the first 600: 27, 54, 39, 9, 8 and 4 of the first six; one program in three is
 /// written without tuples, scans and views so that these stay common); and one trial in four has sizes that make the
 /// groups and tiles run.
 #[test]
 fn generated_programs_reach_the_planned_loop_shapes() {
-    let mut seen = [0u32; 8];
+    let mut seen = [0u32; 9];
     for j in 0..600 {
         let p = program(j);
         let (_, text) = planned(&p.src);
@@ -230,12 +231,14 @@ fn generated_programs_reach_the_planned_loop_shapes() {
             "let __mid",
             // A fold's state updated in place, one row a step.
             "let __row_",
+            // Tiles of two rows (the executor runs them: `Ex::Target` is true there).
+            "let __tr",
         ];
         for (n, mark) in seen.iter_mut().zip(marks) {
             *n += u32::from(text.contains(mark));
         }
         // Row streams in a scalar kernel (loops inside its result).
-        seen[7] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
+        seen[8] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
     }
     assert!(seen.iter().all(|&n| n > 0), "programs with each: {seen:?}");
     assert!(
@@ -670,6 +673,77 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
     for n in [1, 3] {
         for m in 1..41 {
             same_bits(src, &func, &sized(&mut rng, n, m, 0), Some(n * (m - 1)));
+        }
+    }
+}
+
+/// Where the target has AVX, a matrix product's tiles cover two rows at a time
+/// (`blocking`'s `row_tiles`, behind `cfg!(target_feature = "avx")`, which the executor
+/// takes as true): every row count from 0 to 7 (pairs and a row left over) by column counts
+/// that mix the tiles' widths, the results equal to the interpreter's to the bit.
+#[test]
+fn two_row_tiles_match_the_interpreter_to_the_bit() {
+    let src =
+        "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
+        let t = build(m, |r| map(b, |v| v * s + (r as f64)));
+        build(n, |i| build(m, |j| ifold(m, c[i][j], |acc, l| acc + c[i][l] * t[l][j])))
+    }";
+    let (func, text) = planned(src);
+    assert!(
+        text.contains("cfg ! (target_feature = \"avx\")") && text.contains("let __tr"),
+        "no tiles of two rows: {text}"
+    );
+    let mut rng = fsmooth_testdata::Rng::new(17);
+    for n in 0..8 {
+        for m in [1, 3, 4, 7, 16, 17, 21, 36] {
+            same_bits(src, &func, &sized(&mut rng, n, m, 0), Some(n * m));
+        }
+    }
+}
+
+/// Under `reassociate = true`, where the target has AVX-512, tiles cover four rows and add
+/// each term by `__rt::fused` (which the executor takes, `Ex::Target` being true there):
+/// each element its terms in order, fused as `__rt::fused` is on this target, the rows a
+/// four leaves over one at a time and unfused. Every row count from 0 to 9.
+#[test]
+fn fused_four_row_tiles_add_in_the_printed_order() {
+    let src = "#![fsmooth(reassociate = true)]
+        pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
+        let t = build(m, |r| map(b, |v| v * s + (r as f64)));
+        build(n, |i| build(m, |j| ifold(m, c[i][j], |acc, l| acc + c[i][l] * t[l][j])))
+    }";
+    let (func, text) = planned(src);
+    assert!(
+        text.contains("cfg ! (target_feature = \"avx512f\")") && text.contains("let __tr10_3"),
+        "no tiles of four rows: {text}"
+    );
+    let mut rng = fsmooth_testdata::Rng::new(18);
+    for n in 0..10 {
+        let m = 19;
+        let i = sized(&mut rng, n, m, 0);
+        let fused_rows = n - n % 4;
+        let mut want = Vec::new();
+        for r in 0..n {
+            for j in 0..m {
+                let mut acc = i.c[r * m + j];
+                for l in 0..m {
+                    let (x, y) = (i.c[r * m + l], i.b[j] * i.s + l as f64);
+                    acc = if r < fused_rows && cfg!(target_feature = "fma") {
+                        x.mul_add(y, acc)
+                    } else {
+                        acc + x * y
+                    };
+                }
+                want.push(acc);
+            }
+        }
+        match run(&func, &args(&i), Some(n * m)) {
+            Ok(Ok(got)) => {
+                let got = executed(&got);
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "n = {n}: {got:?} against {want:?}");
+            }
+            other => panic!("n = {n}: {other:?}"),
         }
     }
 }

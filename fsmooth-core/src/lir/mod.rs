@@ -178,9 +178,17 @@ pub enum Ex {
     /// A runtime entry helper.
     Entry(Entry, Vec<Ex>),
     /// `x * a + b` as `__rt::fused(x, a, b)`: one fused multiply-add where the target has
-    /// FMA, a multiply and an add otherwise. Only in a sum in lanes ([`St::Lanes`]), whose
-    /// reassociation allows the change of rounding.
+    /// FMA, a multiply and an add otherwise. Only under `reassociate = true`, which allows
+    /// the change of rounding: in a sum in lanes ([`St::Lanes`]), and in a matrix product's
+    /// tiles of several rows.
     Fused(Vec<Ex>),
+    /// `cfg!(target_feature = "..")`: true where the code is compiled for a target with the
+    /// feature. It chooses between two codes of the same result (bit for bit), each the
+    /// faster on its kind of machine: matrix products' tiles of several rows where the
+    /// vector registers are 256 bits wide or more ([`crate::lower`]'s blocking; fused, and
+    /// then not the same bits, only under `reassociate = true`). The executor takes it as
+    /// true, so that the differential runs check the code no default build compiles.
+    Target(&'static str),
     /// A size evaluated with saturating arithmetic (as in the `scratch_len` `const fn`).
     Const(Size),
     /// `ld(base, at)`: a load the compiler proved in bounds.

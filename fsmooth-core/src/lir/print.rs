@@ -117,6 +117,7 @@ impl ToTokens for Ex {
             Ex::ToF32(a) => quote!((#a as f32)),
             Ex::ToUsize(a) => quote!((#a as usize)),
             Ex::Fused(xs) => quote!(::fsmooth::__rt::fused(#(#xs),*)),
+            Ex::Target(feature) => quote!(cfg!(target_feature = #feature)),
             Ex::Math(f, xs) => {
                 let x = &xs[0];
                 match f {

@@ -7,6 +7,7 @@ use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View, fill};
+use crate::lower::lanes;
 use crate::lower::streams::idents_ok;
 use crate::middle::ir::{Core, Kind, VarId};
 use proc_macro2::Ident;
@@ -23,6 +24,15 @@ const JAMS: [usize; 2] = [8, 4];
 /// eight SSE2 registers, half of x86-64's; of the shapes of tile tried, one row of sixteen
 /// columns took the fewest instructions. (Measured in docs/BENCHMARKS.md, finding 16.)
 const TILES: [usize; 3] = [16, 4, 1];
+
+/// The tiles of several rows ([`Dps::row_tiles`]) a build of rows takes, each with the
+/// target feature that chooses it and whether its multiply-adds are fused, tried in
+/// order before the rows one at a time. Two rows of sixteen f64 sums are eight 256-bit
+/// registers (half of AVX2's); four are eight 512-bit ones, and only fused multiply-adds
+/// (`reassociate = true`) keep their chains short enough to gain from them. (Measured in
+/// docs/BENCHMARKS.md, "Tiles of several rows".)
+const ROW_TILES: [(&str, usize, bool); 3] =
+    [("avx512f", 4, true), ("avx", 2, true), ("avx", 2, false)];
 
 /// A row of the right-hand operand that [`Dps::tile`] reads along `l` (`b[l][j]` at `l * w +
 /// s + j`), taken as a row stream.
@@ -90,7 +100,17 @@ impl Dps<'_> {
             return None;
         }
         if self.jam
-            && let Some(code) = self.tile(n, *j, &fold, dest)
+            && let Some(code) = self.tile(
+                n,
+                *j,
+                &fold,
+                std::slice::from_ref(dest),
+                &|_, _| {},
+                // (A tile of one row is not fused under `reassociate`: at x86-64-v3 its
+                // fused multiply-adds took fewer instructions but more time, each sum one
+                // chain of FMA latencies; docs/BENCHMARKS.md.)
+                false,
+            )
         {
             return Some(code);
         }
@@ -267,7 +287,20 @@ impl Dps<'_> {
     /// the result is bit-identical. The loads at the column (`b[l][j]`) become loads of the
     /// row `b[l][j0..j0 + width]`, which is cut once per `l` for all the tile's columns
     /// (`ldr`). `None` unless every part is plain (nothing can fail, as in [`Dps::jam`]).
-    fn tile(&mut self, n: &Size, j: VarId, fold: &SumFold, dest: &View) -> Option<Vec<St>> {
+    ///
+    /// `rows` holds the destination of each row the tiles cover together: one (the row the
+    /// caller's loop is at), or several for [`Dps::row_tiles`], whose `bind` makes each
+    /// row's index current in turn, as [`Dps::jam`] does. `fused`: each term `x * y` is
+    /// added as `fused(x, y, acc)` ([`Ex::Fused`]), only under `reassociate = true`.
+    fn tile(
+        &mut self,
+        n: &Size,
+        j: VarId,
+        fold: &SumFold,
+        rows: &[View],
+        bind: &dyn Fn(&mut Self, usize),
+        fused: bool,
+    ) -> Option<Vec<St>> {
         // Fewer columns than the narrowest tile of several: nothing to keep together.
         if n.as_const().is_some_and(|c| c < TILES[1] as u64) {
             return None;
@@ -275,6 +308,7 @@ impl Dps<'_> {
         let SumFold {
             cnt, init, l, g, ..
         } = *fold;
+        let dest = rows.first()?;
         let depth = self.frame.depth();
         let nt = self.sizes.get(n);
         // The column as a placeholder, replaced in each of a tile's copies (`column`).
@@ -284,18 +318,31 @@ impl Dps<'_> {
         self.env.insert(l, Loc::Scalar(lv.clone()));
         let ct = self.scalar(cnt);
         self.enter_plain_loop(j, &jt);
-        let it = self.scalar(init);
+        let mut its = Vec::new();
+        for t in 0..rows.len() {
+            bind(self, t);
+            its.push(self.scalar(init));
+        }
         self.loops.pop();
         self.enter_loop(l, &lv);
         self.enter_plain_loop(j, &jt);
-        let mut gt = self.scalar(g);
+        let mut terms = Vec::new();
+        for t in 0..rows.len() {
+            bind(self, t);
+            terms.push(self.scalar(g));
+        }
         self.loops.pop();
-        let streams = self.leave_loop_ex(&mut gt, Some(&dest.base));
+        let mut together = Ex::Tuple(terms);
+        let streams = self.leave_loop_ex(&mut together, Some(&dest.base));
         self.frame.truncate(depth);
-        let parts = [&it, &gt, &ct];
+        let Ex::Tuple(gts) = together else {
+            return None;
+        };
+        let parts: Vec<&Ex> = its.iter().chain(&gts).chain([&ct]).collect();
         if !parts.iter().all(|e| lir::plain_ex(e))
             || parts.iter().any(|e| self.reads(e, &dest.base))
             || streams.iter().any(|st| st.base == dest.base)
+            || gts.iter().any(|gt| lir::strided_in(gt, &jt))
         {
             return None;
         }
@@ -305,33 +352,38 @@ impl Dps<'_> {
         // Only rows as wide as the columns: the loads, proven for every column, then prove
         // every row whole (a row stream ends at a partial last row).
         let outer: Vec<String> = self.loops.iter().map(|c| c.ident.to_string()).collect();
-        let mut rows: Vec<TileRow> = Vec::new();
-        lir::walk_ex(&gt, &mut |nd| {
-            if let lir::Node::Ex(Ex::Ld(b, at)) = nd
-                && let Some(Some(off)) = lir::unit_offset(at, &jt)
-                && let Some((s, w)) = row_of(&off, &lv)
-                && lir::same(&w, &nt)
-                && [Some(&w), s.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .all(|x| idents_ok(x, &outer))
-                && !rows.iter().any(|r| r.base == *b && lir::same(&r.off, &off))
-            {
-                rows.push(TileRow {
-                    base: b.clone(),
-                    off,
-                    start: s,
-                    width: w,
-                });
-            }
-        });
+        let mut right: Vec<TileRow> = Vec::new();
+        for gt in &gts {
+            lir::walk_ex(gt, &mut |nd| {
+                if let lir::Node::Ex(Ex::Ld(b, at)) = nd
+                    && let Some(Some(off)) = lir::unit_offset(at, &jt)
+                    && let Some((s, w)) = row_of(&off, &lv)
+                    && lir::same(&w, &nt)
+                    && [Some(&w), s.as_ref()]
+                        .into_iter()
+                        .flatten()
+                        .all(|x| idents_ok(x, &outer))
+                    && !right
+                        .iter()
+                        .any(|r| r.base == *b && lir::same(&r.off, &off))
+                {
+                    right.push(TileRow {
+                        base: b.clone(),
+                        off,
+                        start: s,
+                        width: w,
+                    });
+                }
+            });
+        }
         let mut out = Vec::new();
         // The first column of the current width's tiles.
         let mut start = Ex::Usize(0);
         for (w, width) in TILES.into_iter().enumerate() {
             // Each row and its segment's name; width 1 reads its one element directly.
             let segs: Vec<(&TileRow, Ident)> = if width > 1 {
-                rows.iter()
+                right
+                    .iter()
                     .enumerate()
                     .map(|(k, r)| (r, format_ident!("__sg{}_{}_{}", j, w, k)))
                     .collect()
@@ -343,32 +395,40 @@ impl Dps<'_> {
                 format_ident!("__tq{}_{}", j, w),
                 format_ident!("__tc{}_{}", j, w),
             );
-            let accs: Vec<Ident> = (0..width)
-                .map(|k| format_ident!("__t{}_{}_{}", j, w, k))
+            // Each row's sums: `__t{j}_{w}_{k}` for one row, `__t{j}_{w}_{row}x{k}` for several.
+            let accs: Vec<Vec<Ident>> = (0..rows.len())
+                .map(|t| {
+                    (0..width)
+                        .map(|k| match rows.len() {
+                            1 => format_ident!("__t{}_{}_{}", j, w, k),
+                            _ => format_ident!("__t{}_{}_{}x{}", j, w, t, k),
+                        })
+                        .collect()
+                })
                 .collect();
             let mut block = vec![St::let_usize(
                 &j0,
                 wadd(start.clone(), wmul(Ex::Var(q.clone()), Ex::Usize(width))),
             )];
-            for (k, a) in accs.iter().enumerate() {
-                block.push(St::Let {
-                    id: a.clone(),
-                    mutable: true,
-                    usize_ty: false,
-                    val: column(&it, &jt, &j0, width, k, &[], &|b| self.elem_of(b)),
-                });
+            for (row, it) in accs.iter().zip(&its) {
+                for (k, a) in row.iter().enumerate() {
+                    block.push(St::Let {
+                        id: a.clone(),
+                        mutable: true,
+                        usize_ty: false,
+                        val: column(it, &jt, &j0, width, k, &[], &|b| self.elem_of(b)),
+                    });
+                }
             }
-            let mut step: Vec<St> = accs
-                .iter()
-                .enumerate()
-                .map(|(k, a)| {
-                    let gk = column(&gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
-                    // (Not fused under `reassociate`: at x86-64-v3 a tile of fused
-                    // multiply-adds took fewer instructions but more time, each sum one
-                    // chain of FMA latencies; docs/BENCHMARKS.md.)
-                    St::Assign(a.clone(), fold.add(Ex::Var(a.clone()), gk))
-                })
-                .collect();
+            let mut step = Vec::new();
+            for (row, gt) in accs.iter().zip(&gts) {
+                for (k, a) in row.iter().enumerate() {
+                    let gk = column(gt, &jt, &j0, width, k, &segs, &|b| self.elem_of(b));
+                    let sum = fold.add(Ex::Var(a.clone()), gk);
+                    let sum = if fused { lanes::fused(sum) } else { sum };
+                    step.push(St::Assign(a.clone(), sum));
+                }
+            }
             let mut tile_streams = streams.clone();
             for (k, (row, sg)) in segs.iter().enumerate() {
                 let elem = format_ident!("__rb{}_{}_{}", j, w, k);
@@ -392,20 +452,146 @@ impl Dps<'_> {
                 streams: tile_streams,
                 body: step,
             });
-            // The tile's sums are one row of the destination: one range check for all.
-            let at = plus(&dest.off, Ex::Var(j0.clone()));
-            block.push(if width == 1 {
-                St::Store(dest.base.clone(), at, Ex::Var(accs[0].clone()))
-            } else {
-                St::StoreRow(
-                    dest.base.clone(),
-                    at,
-                    accs.iter().map(|a| Ex::Var(a.clone())).collect(),
-                )
-            });
+            // Each row's tile of sums is one row of the destination: one range check for all.
+            for (row, dest) in accs.iter().zip(rows) {
+                let at = plus(&dest.off, Ex::Var(j0.clone()));
+                block.push(if width == 1 {
+                    St::Store(dest.base.clone(), at, Ex::Var(row[0].clone()))
+                } else {
+                    St::StoreRow(
+                        dest.base.clone(),
+                        at,
+                        row.iter().map(|a| Ex::Var(a.clone())).collect(),
+                    )
+                });
+            }
             push_groups(&mut out, &nt, &mut start, width, (nb, q), block);
         }
         Some(out)
+    }
+
+    /// `build(m, |i| build(n, |j| ifold(k, init, |acc, l| acc + g)))`, `k` free of `i` and
+    /// `j`: [`Dps::tile`]'s tiles over `rows` rows at a time, the rows left over as written
+    /// (`one_row`, the caller's loop over the rows, each row's tiles alone). More sums in
+    /// registers hide more of the additions' latency, and each load of `b`'s row serves
+    /// every row of the tile; but with SSE2's sixteen 128-bit registers a second row's sums
+    /// spill, so the caller prints these codes beside the rows one at a time, chosen by the
+    /// target's features ([`Ex::Target`]): see [`Dps::rows_for_target`]. Not `fused`, each
+    /// sum adds its terms in order as before: bit-identical.
+    pub(super) fn row_tiles(
+        &mut self,
+        m: &Size,
+        i: VarId,
+        body: &Core,
+        dest: &View,
+        one_row: &St,
+        (tile_rows, fused): (usize, bool),
+    ) -> Option<Vec<St>> {
+        let Kind::Build(n, j, inner) = &body.kind else {
+            return None;
+        };
+        let fold = SumFold::of(inner)?;
+        let St::For {
+            var: iv,
+            body: row_code,
+            ..
+        } = one_row
+        else {
+            return None;
+        };
+        let rows_n = tile_rows as u64;
+        let small = |s: Option<&Size>| s.and_then(|s| s.as_const()).is_some_and(|c| c <= 8);
+        if !self.jam
+            || m.as_const().is_some_and(|c| c < rows_n)
+            || fold.cnt.mentions(i)
+            || fold.cnt.mentions(*j)
+            || matches!(dest.base, Base::Param(_))
+            || (small(Some(n)) && small(fold.cnt.sym.as_ref()))
+        {
+            return None;
+        }
+        self.bounds.insert(*j, n.clone());
+        if let Some(s) = &fold.cnt.sym {
+            self.bounds.insert(fold.l, s.clone());
+        }
+        let depth = self.frame.depth();
+        let rows: Vec<Ident> = (0..tile_rows)
+            .map(|t| format_ident!("__tr{}_{}", i, t))
+            .collect();
+        let dests: Vec<View> = rows
+            .iter()
+            .map(|r| self.row_of(dest, Ex::Var(r.clone())))
+            .collect();
+        // The rows' index as a loop without streams, its value each row's local in turn.
+        self.enter_plain_loop(i, &rows[0]);
+        let at = self.loops.len() - 1;
+        let bind = |g: &mut Self, t: usize| {
+            g.loops[at].ident = rows[t].clone();
+            g.env.insert(i, Loc::Scalar(rows[t].clone()));
+        };
+        let tiles = self.tile(n, *j, &fold, &dests, &bind, fused);
+        self.loops.pop();
+        self.frame.truncate(depth);
+        self.env.insert(i, Loc::Scalar(iv.clone()));
+        let mut block = vec![St::let_usize(
+            &rows[0],
+            wmul(Ex::Var(format_ident!("__rq{}", i)), Ex::Usize(tile_rows)),
+        )];
+        for (t, r) in rows.iter().enumerate().skip(1) {
+            block.push(St::let_usize(
+                r,
+                wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
+            ));
+        }
+        block.extend(tiles?);
+        let nm = self.sizes.get(m);
+        let mut out = Vec::new();
+        let mut start = Ex::Usize(0);
+        push_groups(
+            &mut out,
+            &nm,
+            &mut start,
+            tile_rows,
+            (format_ident!("__nr{}", i), format_ident!("__rq{}", i)),
+            block,
+        );
+        let left = format_ident!("__lr{}", i);
+        let mut left_code = vec![St::let_usize(
+            iv,
+            wadd(start.clone(), Ex::Var(left.clone())),
+        )];
+        left_code.extend(row_code.iter().cloned());
+        out.push(St::For {
+            var: left,
+            n: rest_of(&nm, &start),
+            streams: Vec::new(),
+            body: left_code,
+        });
+        Some(out)
+    }
+
+    /// The rows of `build(m, |i| body)` written into `dest`: `one_row` (the rows one at a
+    /// time), or, where [`Dps::row_tiles`] applies, `if cfg!(target_feature = ..) { .. }`
+    /// over the [`ROW_TILES`] (fused only under `reassociate = true`), widest first, with
+    /// `one_row` last: the code each target compiles is the one its registers suit.
+    pub(super) fn rows_for_target(
+        &mut self,
+        m: &Size,
+        i: VarId,
+        body: &Core,
+        dest: &View,
+        one_row: St,
+    ) -> Vec<St> {
+        let mut code = vec![one_row.clone()];
+        for (feature, rows, fused) in ROW_TILES.into_iter().rev() {
+            if fused != self.reassociate {
+                continue;
+            }
+            if let Some(wide) = self.row_tiles(m, i, body, dest, &one_row, (rows, fused)) {
+                code = vec![St::If(Ex::Target(feature), wide, code)];
+            }
+        }
+        code
     }
 }
 

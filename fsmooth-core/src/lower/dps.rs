@@ -499,12 +499,13 @@ impl<'k> Dps<'k> {
                     let b = self.write(body, &row);
                     self.loops.pop();
                     self.frame.truncate(depth);
-                    vec![St::For {
+                    let rows = St::For {
                         var: iv,
                         n: nt,
                         streams: Vec::new(),
                         body: b,
-                    }]
+                    };
+                    self.rows_for_target(n, *i, body, dest, rows)
                 } else {
                     if let Some(code) = self.jam(n, *i, body, dest) {
                         return code;

@@ -84,7 +84,7 @@ fn fuse_product(sum: &mut Ex, acc: &Ident) {
 }
 
 /// `a + x * y` (or `x * y + a`) as `fused(x, y, a)`; any other expression as it is.
-fn fused(sum: Ex) -> Ex {
+pub(super) fn fused(sum: Ex) -> Ex {
     match sum {
         Ex::Bin(BinOp::Add, a, b) => match (*a, *b) {
             (Ex::Bin(BinOp::Mul, x, y), a) | (a, Ex::Bin(BinOp::Mul, x, y)) => {

@@ -368,7 +368,13 @@ fn sum_folds_inside_builds_are_interchanged() {
     for w in [16, 4, 1] {
         assert!(out.contains(&format!("ldr :: < {w}usize >")), "{w}: {out}");
     }
-    assert_eq!(out.matches("let mut __t").count(), 16 + 4 + 1, "{out}");
+    // (Each tile's sums for the rows one at a time; where the target has AVX, for both
+    // rows of a pair and for the row left over: `tiles_cover_two_rows_where_the_target_has_avx`.)
+    assert_eq!(
+        out.matches("let mut __t").count(),
+        (16 + 4 + 1) * 4,
+        "{out}"
+    );
     // Small fixed sizes keep the written order.
     let out =
         expand("pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }");
@@ -393,9 +399,48 @@ fn column_tiles_store_their_sums_as_one_row() {
     );
     assert!(out.contains("st_row (out"), "{out}");
     assert!(!out.contains("__sg"), "{out}");
-    // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots.
-    assert_eq!(out.matches("st_row (").count(), 2, "{out}");
+    // Tiles of 16 and of 4 store rows; the last columns, one at a time, store slots (in
+    // each of the four copies of the tiles, as above).
+    assert_eq!(out.matches("st_row (").count(), 2 * 4, "{out}");
     assert!(out.contains(":: st (out"), "{out}");
+}
+
+#[test]
+fn tiles_cover_two_rows_where_the_target_has_avx() {
+    let out = expand(
+        "pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+    );
+    let (wide, narrow) = out
+        .split_once("} else {")
+        .expect("two codes, chosen by the target");
+    assert!(
+        wide.contains("if cfg ! (target_feature = \"avx\")"),
+        "{out}"
+    );
+    // Two rows a pair, each row's sixteen sums in its own locals, both from one segment of
+    // b's row per step (so one segment for the tile, not one per row).
+    assert!(wide.contains("let __tr"), "{wide}");
+    assert!(
+        wide.contains("let mut __t") && wide.contains("_1x15"),
+        "{wide}"
+    );
+    // (Loads of sixteen-wide segments: both rows of the pairs', and the row left over's.)
+    assert_eq!(
+        wide.matches("ldr :: < 16usize > (__sg").count(),
+        2 * 16 + 16,
+        "{wide}"
+    );
+    assert_eq!(wide.matches("Some (__sg").count(), 2 + 2, "{wide}");
+    // The row a pair leaves over runs as the rows one at a time do.
+    assert!(wide.contains("for __lr"), "{wide}");
+    assert!(!narrow.contains("__tr"), "{narrow}");
+    // Unrolling off (`jam`), or a product of fixed small sizes: no pairs.
+    for src in [
+        "#![fsmooth(unroll = false)] pub fn k(a: [[f64; k]; n], b: [[f64; m]; k], k: usize) -> [[f64; m]; n] { matmul(a, b) }",
+        "pub fn k(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] { matmul(a, b) }",
+    ] {
+        assert!(!expand(src).contains("target_feature"), "{src}");
+    }
 }
 
 #[test]

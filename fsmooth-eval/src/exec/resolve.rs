@@ -263,6 +263,9 @@ impl Resolver {
             Ex::F64(v) => ResolvedEx::F64(*v),
             Ex::F32(v) => ResolvedEx::F32(*v),
             Ex::Bool(b) => ResolvedEx::Bool(*b),
+            // Both codes give the same result; the one chosen where the target has the
+            // feature is the one no default build runs, so it is the one checked here.
+            Ex::Target(_) => ResolvedEx::Bool(true),
             Ex::Usize(v) => ResolvedEx::Usize(*v),
             Ex::Var(i) => ResolvedEx::Var(self.ident(i)),
             Ex::Len(b) => ResolvedEx::Len(self.read(b)),

@@ -582,13 +582,13 @@ fn jacobians_over_a_branch_share_the_primal_and_match_the_interpreter() {
     let kernels = [
         (
             6,
-            5,
+            0,
             "[[f64; 2]; 3]",
             "build(3, |j| jvp(|x| { let q = x * x + s * s; let v = if q > 0.5 { let r = q.sqrt(); let w = x / r; [(w * s).sin() * r, w + r] } else { [x * s, q] }; [v[0] / (v[1] + 3.0), v[1] * v[0]] }, s, (j as f64) + 0.5).1)",
         ),
         (
             2,
-            3,
+            0,
             "[f64; 2]",
             "build(2, |r| vjp(|x| { let q = x * x + s; if q > 0.5 { let t = q.sqrt(); [t * x, (t / (x + 2.0)).sin()] } else { [x, q] } }, s, build(2, |i| if i == r { 1.0 } else { 0.0 })).1)",
         ),
@@ -604,8 +604,10 @@ fn jacobians_over_a_branch_share_the_primal_and_match_the_interpreter() {
             !text[loop_at..].contains("sqrt"),
             "not shared: {src}\n{text}"
         );
-        // The loop divides for the direction only: the columns' primal quotient `v[0] /
-        // (v[1] + 3.0)` left the loop with the branch's primal half (6 without it).
+        // The loop does not divide: the columns' primal quotient `v[0] / (v[1] + 3.0)` left
+        // the loop with the branch's primal half, and every tangent's slope (`1 / b`, `q /
+        // b`, `0.5 / sqrt(x)`) is a primal value too (5 and 3 divisions when the tangents
+        // divided; without the split, the branch's primal half divides in the loop).
         assert_eq!(
             text[loop_at..].matches(" / ").count(),
             divisions,

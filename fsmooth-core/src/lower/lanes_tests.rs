@@ -72,8 +72,14 @@ fn reassociated_rows_of_sums_take_lanes_instead_of_jams() {
     };
     let out = expand(&format!("#![fsmooth(reassociate = true)] {product}"));
     let plain = expand(product);
-    assert!(narrow(&out).is_some() && narrow(&out) == narrow(&plain), "{out}");
-    assert!(!out.contains("__lane") && out.contains(":: fused ("), "{out}");
+    assert!(
+        narrow(&out).is_some() && narrow(&out) == narrow(&plain),
+        "{out}"
+    );
+    assert!(
+        !out.contains("__lane") && out.contains(":: fused ("),
+        "{out}"
+    );
     assert!(!plain.contains(":: fused ("), "{plain}");
 }
 

@@ -445,14 +445,19 @@ impl Forward<'_> {
                 let pa = self.atom(pa, lets);
                 let pb = self.atom(pb, lets);
                 let q = self.atom(bin(BinOp::Div, pa, pb.clone()), lets);
-                // ta / b - q tb / b, each term only where its tangent is nonzero (b may be 0).
+                // ta (1 / b) - tb (q / b), each term only where its tangent is nonzero (b may
+                // be 0). The factors are primal values: in a Jacobian's loop over directions
+                // (rows of `vjp`, columns of `jvp`) `hoist` computes them once, and each
+                // direction multiplies instead of dividing.
+                let one = float(1.0, &pb.ty, pb.span);
+                let inv = self.atom(bin(BinOp::Div, one, pb), lets);
                 let first = (!za).then(|| {
-                    let b = pb.clone();
-                    self.guard(ta, |t| bin(BinOp::Div, t, b), lets)
+                    let inv = inv.clone();
+                    self.guard(ta, |t| bin(BinOp::Mul, t, inv), lets)
                 });
                 let second = (!zb).then(|| {
-                    let (b, q) = (pb.clone(), q.clone());
-                    self.guard(tb, |t| neg(bin(BinOp::Div, bin(BinOp::Mul, q, t), b)), lets)
+                    let slope = self.atom(bin(BinOp::Mul, q.clone(), inv.clone()), lets);
+                    self.guard(tb, |t| neg(bin(BinOp::Mul, t, slope)), lets)
                 });
                 let t = match (first, second) {
                     (Some(a), Some(b)) => bin(BinOp::Add, a, b),
@@ -531,12 +536,16 @@ impl Forward<'_> {
         let add = |a: Core, b: Core| bin(BinOp::Add, a, b);
         let sub = |a: Core, b: Core| bin(BinOp::Sub, a, b);
         let t = match f {
+            // (Slopes with a division are primal values, bound apart as a quotient's are.)
             MathFn::Sqrt => {
-                let v = value.clone();
-                self.guard(tx, |t| div(mul(t, c(0.5)), v), lets)
+                let slope = self.atom(div(c(0.5), value.clone()), lets);
+                self.guard(tx, |t| mul(t, slope), lets)
             }
             MathFn::Exp => mul(tx, value.clone()),
-            MathFn::Ln => self.guard(tx, |t| div(t, x), lets),
+            MathFn::Ln => {
+                let slope = self.atom(div(c(1.0), x), lets);
+                self.guard(tx, |t| mul(t, slope), lets)
+            }
             MathFn::Sin => mul(tx, math(MathFn::Cos, vec![x])),
             MathFn::Cos => neg(mul(tx, math(MathFn::Sin, vec![x]))),
             MathFn::Tan => mul(tx, add(c(1.0), mul(value.clone(), value.clone()))),

@@ -21,6 +21,8 @@ fn calls<W: Workload>() -> u64 {
         "gmm_grad_d2_K5" | "gmm_grad_d10_K5" | "gmm_grad_d20_K5" | "gmm_d20_K5" | "ba_jacobian" => {
             1
         }
+        // (Its num-dual variant takes 14 ms a call.)
+        "ba_jacobian_vjp" => 3,
         "hand_c100" => 100,
         "gmm_d2_K5" | "matchain_64" | "blur_256" => 10,
         "layer_softmax" | "matchain_16" => 200,
@@ -102,6 +104,13 @@ fn measure<W: Workload>(t: &mut Tables) {
             "{}: fsmooth-reassoc {r:.0} instructions per call ({:.3} of fsmooth's)",
             W::GROUP,
             r / fs
+        );
+    }
+    if let Some(nd) = get(Variant::NumDual) {
+        eprintln!(
+            "{}: num-dual {nd:.0} instructions per call ({:.1} times fsmooth's)",
+            W::GROUP,
+            nd / fs
         );
     }
     // A workload of fsmooth alone (a gradient, compared with its objective's row).

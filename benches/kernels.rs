@@ -26,6 +26,7 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::DFB => b.iter(|| w.ablation::<2>()),
             Variant::NoViews => b.iter(|| w.no_views()),
             Variant::Reassociated => b.iter(|| w.reassociated()),
+            Variant::NumDual => b.iter(|| w.num_dual()),
         });
     }
     g.finish();

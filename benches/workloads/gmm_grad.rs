@@ -5,10 +5,12 @@
 
 use super::gmm::{preprocess_qs, q_times_column};
 use super::kernels;
+use super::num_dual::{GmmDualWork, ba_block, gmm_gradient};
 use super::{Variant, Workload};
 use fsmooth::Region;
-use fsmooth_testdata::GmmInput;
 use fsmooth_testdata::reference::{self, logsumexp};
+use fsmooth_testdata::{BA_NCAMPARAMS, GmmInput};
+use num_dual::DualSVec64;
 use std::hint::black_box;
 
 /// The gradient of the GMM objective on `gmm_dD_K5` (D = 2, 10 or 20): fsmooth's `grad`, and
@@ -22,6 +24,13 @@ pub struct GmmGrad<const D: usize> {
     ws: GmmGradWork,
     hand_grad: Vec<f64>,
     hand_value: f64,
+    /// The parameters, flat (alphas, means, icf), and num-dual's workspace at d = 2 (30
+    /// parameters) or 10 (330); d = 20's 1,155-wide dual numbers would not fit a stack.
+    params: Vec<f64>,
+    nd2: Option<GmmDualWork<DualSVec64<30>>>,
+    nd10: Option<GmmDualWork<DualSVec64<330>>>,
+    nd_grad: Vec<f64>,
+    nd_value: f64,
 }
 
 /// The hand-derived gradient's workspace: each component's `x - mu` and `Q (x - mu)` for
@@ -194,6 +203,11 @@ impl<const D: usize> Workload for GmmGrad<D> {
             ws: GmmGradWork::new(inp.k, inp.d),
             hand_grad: vec![0.0; len],
             hand_value: f64::NAN,
+            params: [&inp.alphas[..], &inp.means, &inp.icf].concat(),
+            nd2: (D == 2).then(|| GmmDualWork::new(inp.k, inp.d)),
+            nd10: (D == 10).then(|| GmmDualWork::new(inp.k, inp.d)),
+            nd_grad: vec![0.0; len],
+            nd_value: f64::NAN,
             inp,
         };
         w.fsmooth();
@@ -206,7 +220,10 @@ impl<const D: usize> Workload for GmmGrad<D> {
     }
 
     fn variants() -> &'static [Variant] {
-        &[Variant::Fsmooth, Variant::Hand]
+        match D {
+            2 | 10 => &[Variant::Fsmooth, Variant::Hand, Variant::NumDual],
+            _ => &[Variant::Fsmooth, Variant::Hand],
+        }
     }
 
     #[inline]
@@ -248,9 +265,24 @@ impl<const D: usize> Workload for GmmGrad<D> {
         );
     }
 
+    fn num_dual(&mut self) {
+        let inp = black_box(&self.inp);
+        let (k, d) = (inp.k, inp.d);
+        let (gamma, m, constant) = (inp.gamma, inp.m as f64, black_box(self.constant));
+        let (params, grad) = (black_box(&self.params), &mut self.nd_grad);
+        self.nd_value = match (&mut self.nd2, &mut self.nd10) {
+            (Some(ws), _) => gmm_gradient(ws, params, &inp.x, k, d, gamma, m, constant, grad),
+            (_, Some(ws)) => {
+                on_big_stack(|| gmm_gradient(ws, params, &inp.x, k, d, gamma, m, constant, grad))
+            }
+            _ => f64::NAN,
+        };
+    }
+
     fn output(&self, v: Variant) -> Vec<f64> {
         let (value, grad) = match v {
             Variant::Hand => (self.hand_value, &self.hand_grad),
+            Variant::NumDual => (self.nd_value, &self.nd_grad),
             _ => (self.value, &self.grad),
         };
         let mut out = vec![value];
@@ -264,6 +296,24 @@ impl<const D: usize> Workload for GmmGrad<D> {
     }
 }
 
+/// `f()`, in an unoptimised build on a thread of a large stack: there, num-dual's vectors of
+/// 330-wide dual numbers (900 KB each, passed by value) are copied more often than the main
+/// thread's stack holds (`cargo test --benches`). An optimised build calls `f` directly.
+fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if cfg!(debug_assertions) {
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(s, f)
+                .expect("a thread")
+                .join()
+                .expect("num-dual's gradient")
+        })
+    } else {
+        f()
+    }
+}
+
 /// Bundle adjustment's Jacobian (issue 20) over `ba1_n49_m7776_p31843`'s observations: each
 /// observation's 2 x 15 block by `jvp`s over unit tangents (`ROWS` false) or by a `vjp` per
 /// row over unit seeds (`ROWS` true); compared with `ba_obs`'s fsmooth row (the objective).
@@ -272,6 +322,7 @@ pub struct BaJacobian<const ROWS: bool> {
     obs: Vec<usize>,
     region: Region<'static>,
     out: Vec<f64>,
+    nd_out: Vec<f64>,
 }
 
 impl<const ROWS: bool> Workload for BaJacobian<ROWS> {
@@ -294,16 +345,45 @@ impl<const ROWS: bool> Workload for BaJacobian<ROWS> {
             inp,
             obs,
             region: Region::new(),
+            nd_out: out.clone(),
             out,
         };
         w.fsmooth();
         // The weight's column is the unweighted error (nonzero here).
         assert!(w.out[14].is_finite() && w.out[14] != 0.0);
+        // num-dual's blocks are the same to rounding.
+        w.num_dual();
+        for (k, (a, b)) in w.out.iter().zip(&w.nd_out).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+                "{k}: {a} vs num-dual {b}"
+            );
+        }
         w
     }
 
     fn variants() -> &'static [Variant] {
-        &[Variant::Fsmooth]
+        match ROWS {
+            true => &[Variant::Fsmooth, Variant::NumDual],
+            false => &[Variant::Fsmooth],
+        }
+    }
+
+    /// Each observation's block by `num_dual::jacobian` (`DualSVec64<15>`).
+    #[inline]
+    fn num_dual(&mut self) {
+        let inp = black_box(&self.inp);
+        let obs = black_box(&self.obs);
+        let blocks = self.nd_out.chunks_exact_mut(30);
+        for (((o, ob), &w), feat) in blocks
+            .zip(obs.chunks_exact(2))
+            .zip(&inp.w)
+            .zip(inp.feats.chunks_exact(2))
+        {
+            let cam = &inp.cams[ob[0] * BA_NCAMPARAMS..][..BA_NCAMPARAMS];
+            let x = &inp.x[ob[1] * 3..][..3];
+            ba_block(cam, x, w, feat, o);
+        }
     }
 
     #[inline]
@@ -328,8 +408,11 @@ impl<const ROWS: bool> Workload for BaJacobian<ROWS> {
 
     fn hand(&mut self) {}
 
-    fn output(&self, _v: Variant) -> Vec<f64> {
-        self.out.clone()
+    fn output(&self, v: Variant) -> Vec<f64> {
+        match v {
+            Variant::NumDual => self.nd_out.clone(),
+            _ => self.out.clone(),
+        }
     }
 }
 

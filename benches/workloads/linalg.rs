@@ -154,7 +154,9 @@ impl<const N: usize> Workload for MatChain<N> {
             Variant::Hand => self.hand_out.clone(),
             Variant::HandIjk => self.ijk_out.clone(),
             Variant::Reassociated => self.reassoc_out.clone(),
-            Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => unreachable!(),
+            Variant::D | Variant::DF | Variant::DFB | Variant::NoViews | Variant::NumDual => {
+                unreachable!()
+            }
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
@@ -465,9 +467,12 @@ impl Workload for Layer {
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
             Variant::Reassociated => self.reassoc_out.clone(),
-            Variant::HandIjk | Variant::D | Variant::DF | Variant::DFB | Variant::NoViews => {
-                unreachable!()
-            }
+            Variant::HandIjk
+            | Variant::D
+            | Variant::DF
+            | Variant::DFB
+            | Variant::NoViews
+            | Variant::NumDual => unreachable!(),
         }
     }
 }

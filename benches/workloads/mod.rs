@@ -14,7 +14,8 @@
 //! - `ndarray`: ndarray as its users write it, operators, `dot` and slicing;
 //! - `naive`: the fsmooth source transcribed operation by operation into Rust functions
 //!   that each return a fresh `Vec` (the paper's unfused code without DPS), scalar
-//!   reductions not allocating.
+//!   reductions not allocating;
+//! - `num-dual`: a derivative by the num-dual crate's forward mode ([`num_dual`]).
 //!
 //! Inputs pass through `black_box` on every call, so no variant's work can be hoisted out of
 //! the measuring loop. [`check`] runs every variant once and compares the results with
@@ -33,6 +34,7 @@ pub mod kernels_v2;
 pub mod linalg;
 pub mod micro;
 pub mod naive;
+pub mod num_dual;
 pub mod results;
 pub mod scans;
 pub mod stencils;
@@ -72,6 +74,8 @@ pub enum Variant {
     /// The same fsmooth source compiled with `#![fsmooth(reassociate = true)]`: float sums
     /// in lanes (the dot product, the layer, the matrix chain).
     Reassociated,
+    /// num-dual, the forward-mode crate (the derivative workloads).
+    NumDual,
 }
 
 impl Variant {
@@ -89,6 +93,7 @@ impl Variant {
             Variant::DFB => "fsmooth-DFB",
             Variant::NoViews => "fsmooth-noviews",
             Variant::Reassociated => "fsmooth-reassoc",
+            Variant::NumDual => "num-dual",
         }
     }
 
@@ -99,7 +104,7 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 11] = [
+pub const ALL: [Variant; 12] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
@@ -111,6 +116,7 @@ pub const ALL: [Variant; 11] = [
     Variant::DFB,
     Variant::NoViews,
     Variant::Reassociated,
+    Variant::NumDual,
 ];
 
 /// The standard variants and the steps of the paper's ablation.
@@ -167,6 +173,8 @@ pub trait Workload: Sized {
     /// The kernel compiled with `#![fsmooth(reassociate = true)]`; only workloads listing
     /// [`Variant::Reassociated`] have it.
     fn reassociated(&mut self) {}
+    /// The derivative by num-dual; only workloads listing [`Variant::NumDual`] have it.
+    fn num_dual(&mut self) {}
     fn nalgebra(&mut self) {}
     fn ndarray(&mut self) {}
     fn naive(&mut self) {}
@@ -192,6 +200,7 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::DFB => w.ablation::<2>(),
         Variant::NoViews => w.no_views(),
         Variant::Reassociated => w.reassociated(),
+        Variant::NumDual => w.num_dual(),
     }
 }
 
@@ -211,6 +220,7 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::DFB => (0..iters).for_each(|_| w.ablation::<2>()),
         Variant::NoViews => (0..iters).for_each(|_| w.no_views()),
         Variant::Reassociated => (0..iters).for_each(|_| w.reassociated()),
+        Variant::NumDual => (0..iters).for_each(|_| w.num_dual()),
     }
 }
 

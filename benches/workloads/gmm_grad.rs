@@ -4,8 +4,9 @@
 //! the objective's (the `gmm_dD_K5` and `ba_obs` workloads' fsmooth rows).
 
 use super::gmm::{preprocess_qs, q_times_column};
+use super::hand::HandArgs;
 use super::kernels;
-use super::num_dual::{GmmDualWork, ba_block, gmm_gradient};
+use super::num_dual::{GmmDualWork, HandDualWork, ba_block, gmm_gradient, hand_jacobian};
 use super::{Variant, Workload};
 use fsmooth::Region;
 use fsmooth_testdata::reference::{self, logsumexp};
@@ -427,6 +428,11 @@ pub struct HandJacobian {
     flat: [Vec<f64>; 5],
     region: Region<'static>,
     out: Vec<f64>,
+    /// The model and input as the hand-written objective takes them, num-dual's workspace
+    /// and its Jacobian.
+    args: HandArgs,
+    nd: HandDualWork<DualSVec64<26>>,
+    nd_out: Vec<f64>,
 }
 
 impl Workload for HandJacobian {
@@ -452,15 +458,41 @@ impl Workload for HandJacobian {
             ],
             region: Region::new(),
             out: vec![0.0; c * 3 * 26],
+            args: HandArgs {
+                theta: inp.theta.clone(),
+                parents: m.parents_index(),
+                base_relatives: m.base_relatives.clone(),
+                inverse_base_absolutes: m.inverse_base_absolutes.clone(),
+                base_positions: m.base_positions.clone(),
+                weights: m.weights.clone(),
+                correspondences: inp.correspondences.clone(),
+                points: inp.points.clone(),
+            },
+            nd: HandDualWork::new(m.n_bones(), c * 3),
+            nd_out: vec![0.0; c * 3 * 26],
         };
         w.fsmooth();
         // The global translation's columns: each residual moves by -1 with its coordinate.
         assert_eq!((w.out[3], w.out[26 + 4], w.out[52 + 5]), (-1.0, -1.0, -1.0));
+        // num-dual's Jacobian is the same to rounding.
+        w.num_dual();
+        for (k, (a, b)) in w.out.iter().zip(&w.nd_out).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+                "{k}: {a} vs num-dual {b}"
+            );
+        }
         w
     }
 
     fn variants() -> &'static [Variant] {
-        &[Variant::Fsmooth]
+        &[Variant::Fsmooth, Variant::NumDual]
+    }
+
+    /// The 300 x 26 Jacobian by num-dual's forward mode (`DualSVec64<26>`).
+    #[inline]
+    fn num_dual(&mut self) {
+        hand_jacobian(&mut self.nd, black_box(&self.args), &mut self.nd_out);
     }
 
     #[inline]
@@ -483,7 +515,10 @@ impl Workload for HandJacobian {
 
     fn hand(&mut self) {}
 
-    fn output(&self, _v: Variant) -> Vec<f64> {
-        self.out.clone()
+    fn output(&self, v: Variant) -> Vec<f64> {
+        match v {
+            Variant::NumDual => self.nd_out.clone(),
+            _ => self.out.clone(),
+        }
     }
 }

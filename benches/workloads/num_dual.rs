@@ -205,3 +205,150 @@ pub fn gmm_gradient<const P: usize>(
     grad.copy_from_slice(g.as_slice());
     value
 }
+
+type Mat3<T> = [[T; 3]; 3];
+type Mat4<T> = [[T; 4]; 4];
+
+fn mat3_mul<T: Number>(a: &Mat3<T>, b: &Mat3<T>) -> Mat3<T> {
+    [0, 1, 2].map(|i| [0, 1, 2].map(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j]))
+}
+
+fn mat4_mul<T: Number>(a: &Mat4<T>, b: &Mat4<T>) -> Mat4<T> {
+    [0, 1, 2, 3].map(|i| {
+        [0, 1, 2, 3]
+            .map(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] + a[i][3] * b[3][j])
+    })
+}
+
+/// `fsmooth_testdata::hand::euler_to_rotation` over dual numbers.
+fn euler_to_rotation<T: Number>(p: &[T; 3]) -> Mat3<T> {
+    let (zero, one) = (T::from(0.0), T::from(1.0));
+    let (sx, cx) = p[0].sin_cos();
+    let (sy, cy) = p[2].sin_cos();
+    let (sz, cz) = p[1].sin_cos();
+    let rx = [[one, zero, zero], [zero, cx, -sx], [zero, sx, cx]];
+    let ry = [[cy, zero, sy], [zero, one, zero], [-sy, zero, cy]];
+    let rz = [[cz, -sz, zero], [sz, cz, zero], [zero, zero, one]];
+    mat3_mul(&mat3_mul(&rz, &ry), &rx)
+}
+
+/// `fsmooth_testdata::hand::angle_axis_to_rotation` over dual numbers.
+fn angle_axis_to_rotation<T: Number>(r: &[T; 3]) -> Mat3<T> {
+    let (zero, one) = (T::from(0.0), T::from(1.0));
+    let norm = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
+    if norm.re() < 1e-4 {
+        return [[one, zero, zero], [zero, one, zero], [zero, zero, one]];
+    }
+    let (x, y, z) = (r[0] / norm, r[1] / norm, r[2] / norm);
+    let (s, c) = norm.sin_cos();
+    let d = -c + 1.0;
+    [
+        [
+            x * x + (-(x * x) + 1.0) * c,
+            x * y * d - z * s,
+            x * z * d + y * s,
+        ],
+        [
+            x * y * d + z * s,
+            y * y + (-(y * y) + 1.0) * c,
+            y * z * d - x * s,
+        ],
+        [
+            x * z * d - y * s,
+            z * y * d + x * s,
+            z * z + (-(z * z) + 1.0) * c,
+        ],
+    ]
+}
+
+/// The workspace of [`hand_jacobian`]: the pose and the residuals as dual numbers, and each
+/// bone's absolute and skinning transforms.
+pub struct HandDualWork<T> {
+    theta: Vec<T>,
+    residuals: Vec<T>,
+    abs: Vec<Mat4<T>>,
+    transforms: Vec<Mat4<T>>,
+}
+
+impl<T: Number> HandDualWork<T> {
+    /// For `bones` bones and `rows` residuals.
+    pub fn new(bones: usize, rows: usize) -> Self {
+        let zero = [[T::from(0.0); 4]; 4];
+        HandDualWork {
+            theta: vec![T::from(0.0); 26],
+            residuals: vec![T::from(0.0); rows],
+            abs: vec![zero; bones],
+            transforms: vec![zero; bones],
+        }
+    }
+}
+
+/// Bone `i`'s Euler angles from `theta`, as `hand::pose`.
+fn pose<T: Number>(theta: &[T], i: usize) -> [T; 3] {
+    let zero = T::from(0.0);
+    if i < 2 || (i - 2) / 4 >= 5 {
+        return [zero; 3];
+    }
+    let (f, k) = ((i - 2) / 4, (i - 2) % 4);
+    match k {
+        0 => [theta[6 + 4 * f], theta[7 + 4 * f], zero],
+        3 => [zero; 3],
+        _ => [theta[7 + 4 * f + k], zero, zero],
+    }
+}
+
+/// The hand residuals' Jacobian by the 26 pose parameters (row-major, a row of 26 per
+/// residual, into `out`): `hand::objective_hand` over `DualSVec64<26>`, each parameter
+/// seeded with its unit tangent (what `num_dual::jacobian` does, with the residuals in the
+/// workspace rather than a fixed-size vector).
+pub fn hand_jacobian(
+    ws: &mut HandDualWork<DualSVec64<26>>,
+    a: &super::hand::HandArgs,
+    out: &mut [f64],
+) {
+    let nb = a.parents.len();
+    let HandDualWork {
+        theta,
+        residuals,
+        abs,
+        transforms,
+    } = ws;
+    for (i, (t, &v)) in theta.iter_mut().zip(&a.theta).enumerate() {
+        *t = DualSVec64::from_re(v).derivative(i);
+    }
+    for b in 0..nb {
+        let r = euler_to_rotation(&pose(theta, b));
+        let base = &a.base_relatives[b];
+        let mut rel = [[DualSVec64::from_re(0.0); 4]; 4];
+        for i in 0..4 {
+            for j in 0..3 {
+                rel[i][j] = r[0][j] * base[i][0] + r[1][j] * base[i][1] + r[2][j] * base[i][2];
+            }
+            rel[i][3] = DualSVec64::from_re(base[i][3]);
+        }
+        let p = a.parents[b];
+        abs[b] = if p == b { rel } else { mat4_mul(&abs[p], &rel) };
+        let ibase = a.inverse_base_absolutes[b].map(|row| row.map(DualSVec64::from_re));
+        transforms[b] = mat4_mul(&abs[b], &ibase);
+    }
+    let g = angle_axis_to_rotation(&[theta[0], theta[1], theta[2]]);
+    let rows = residuals.chunks_exact_mut(3).zip(&a.correspondences);
+    for ((o, &v), pt) in rows.zip(&a.points) {
+        let x = &a.base_positions[v];
+        let mut s = [DualSVec64::from_re(0.0); 3];
+        for (t, &w) in transforms.iter().zip(&a.weights[v * nb..(v + 1) * nb]) {
+            for r in 0..3 {
+                s[r] += (t[r][0] * x[0] + t[r][1] * x[1] + t[r][2] * x[2] + t[r][3]) * w;
+            }
+        }
+        for r in 0..3 {
+            o[r] = -(g[r][0] * s[0] + g[r][1] * s[1] + g[r][2] * s[2] + theta[3 + r]) + pt[r];
+        }
+    }
+    for (row, res) in out.chunks_exact_mut(26).zip(residuals.iter()) {
+        let eps = res
+            .eps
+            .unwrap_generic(nalgebra::Const::<26>, nalgebra::Const::<1>);
+        row.copy_from_slice(eps.as_slice());
+    }
+}

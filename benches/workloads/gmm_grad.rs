@@ -6,7 +6,7 @@
 use super::gmm::{preprocess_qs, q_times_column};
 use super::hand::HandArgs;
 use super::kernels;
-use super::num_dual::{GmmDualWork, HandDualWork, ba_block, gmm_gradient, hand_jacobian};
+use super::num_dual::{GmmData, GmmDualWork, HandDualWork, ba_block, gmm_gradient, hand_jacobian};
 use super::{Variant, Workload};
 use fsmooth::Region;
 use fsmooth_testdata::reference::{self, logsumexp};
@@ -268,14 +268,18 @@ impl<const D: usize> Workload for GmmGrad<D> {
 
     fn num_dual(&mut self) {
         let inp = black_box(&self.inp);
-        let (k, d) = (inp.k, inp.d);
-        let (gamma, m, constant) = (inp.gamma, inp.m as f64, black_box(self.constant));
+        let data = GmmData {
+            x: &inp.x,
+            k: inp.k,
+            d: inp.d,
+            gamma: inp.gamma,
+            m: inp.m as f64,
+            constant: black_box(self.constant),
+        };
         let (params, grad) = (black_box(&self.params), &mut self.nd_grad);
         self.nd_value = match (&mut self.nd2, &mut self.nd10) {
-            (Some(ws), _) => gmm_gradient(ws, params, &inp.x, k, d, gamma, m, constant, grad),
-            (_, Some(ws)) => {
-                on_big_stack(|| gmm_gradient(ws, params, &inp.x, k, d, gamma, m, constant, grad))
-            }
+            (Some(ws), _) => gmm_gradient(ws, params, data, grad),
+            (_, Some(ws)) => on_big_stack(|| gmm_gradient(ws, params, data, grad)),
             _ => f64::NAN,
         };
     }
@@ -458,16 +462,7 @@ impl Workload for HandJacobian {
             ],
             region: Region::new(),
             out: vec![0.0; c * 3 * 26],
-            args: HandArgs {
-                theta: inp.theta.clone(),
-                parents: m.parents_index(),
-                base_relatives: m.base_relatives.clone(),
-                inverse_base_absolutes: m.inverse_base_absolutes.clone(),
-                base_positions: m.base_positions.clone(),
-                weights: m.weights.clone(),
-                correspondences: inp.correspondences.clone(),
-                points: inp.points.clone(),
-            },
+            args: HandArgs::new(&m, &inp),
             nd: HandDualWork::new(m.n_bones(), c * 3),
             nd_out: vec![0.0; c * 3 * 26],
         };

@@ -40,6 +40,22 @@ pub struct HandArgs {
     pub points: Vec<[f64; 3]>,
 }
 
+impl HandArgs {
+    /// Model `m` and input `inp`.
+    pub fn new(m: &hand::Model, inp: &hand::Input) -> HandArgs {
+        HandArgs {
+            theta: inp.theta.clone(),
+            parents: m.parents_index(),
+            base_relatives: m.base_relatives.clone(),
+            inverse_base_absolutes: m.inverse_base_absolutes.clone(),
+            base_positions: m.base_positions.clone(),
+            weights: m.weights.clone(),
+            correspondences: inp.correspondences.clone(),
+            points: inp.points.clone(),
+        }
+    }
+}
+
 /// The residuals in loops over slices; `abs` and `transforms` (one per bone) are the
 /// workspace, made once.
 pub fn objective_hand(out: &mut [f64], a: &HandArgs, abs: &mut [Mat4], transforms: &mut [Mat4]) {
@@ -166,16 +182,7 @@ impl<const C100: bool> Workload for Hand<C100> {
         let text = if C100 { hand::SIMPLE_SMALL } else { hand::TEST };
         let inp = hand::parse_input(text, m.n_vertices()).unwrap();
         let nb = m.n_bones();
-        let args = HandArgs {
-            theta: inp.theta.clone(),
-            parents: m.parents_index(),
-            base_relatives: m.base_relatives.clone(),
-            inverse_base_absolutes: m.inverse_base_absolutes.clone(),
-            base_positions: m.base_positions.clone(),
-            weights: m.weights.clone(),
-            correspondences: inp.correspondences.clone(),
-            points: inp.points.clone(),
-        };
+        let args = HandArgs::new(&m, &inp);
         let mat = |a: &Mat4| Matrix4::from_row_slice(a.as_flattened());
         let na = HandNa {
             parents: args.parents.clone(),

@@ -107,19 +107,29 @@ impl<T: Number> GmmDualWork<T> {
     }
 }
 
+/// What the GMM objective does not differentiate by: the points (`n` rows of `d`), the
+/// component count, the prior's `gamma` and `m`, and the lgamma constant.
+#[derive(Clone, Copy)]
+pub struct GmmData<'a> {
+    pub x: &'a [f64],
+    pub k: usize,
+    pub d: usize,
+    pub gamma: f64,
+    pub m: f64,
+    pub constant: f64,
+}
+
 /// The GMM objective of `gmm::gmm_hand` over dual numbers: `params` holds the alphas, the
 /// means and the `icf` rows, in the order of fsmooth's gradient.
-#[allow(clippy::too_many_arguments)]
-pub fn gmm_objective<T: Number>(
-    ws: &mut GmmDualWork<T>,
-    params: &[T],
-    x: &[f64],
-    k: usize,
-    d: usize,
-    gamma: f64,
-    m: f64,
-    constant: f64,
-) -> T {
+pub fn gmm_objective<T: Number>(ws: &mut GmmDualWork<T>, params: &[T], data: GmmData<'_>) -> T {
+    let GmmData {
+        x,
+        k,
+        d,
+        gamma,
+        m,
+        constant,
+    } = data;
     let icf_len = d * (d + 1) / 2;
     let (alphas, rest) = params.split_at(k);
     let (means, icf) = rest.split_at(k * d);
@@ -172,34 +182,17 @@ pub fn gmm_objective<T: Number>(
 
 /// The GMM objective's value and gradient by `num_dual::gradient` over `P` parameters
 /// (`k (1 + d + d (d + 1) / 2)`), the gradient into `grad`.
-#[allow(clippy::too_many_arguments)]
 pub fn gmm_gradient<const P: usize>(
     ws: &mut GmmDualWork<DualSVec64<P>>,
     params: &[f64],
-    x: &[f64],
-    k: usize,
-    d: usize,
-    gamma: f64,
-    m: f64,
-    constant: f64,
+    data: GmmData<'_>,
     grad: &mut [f64],
 ) -> f64 {
     let at = SVector::<f64, P>::from_column_slice(params);
     // (`gradient` takes a `Fn`: the workspace is borrowed inside it.)
     let ws = RefCell::new(ws);
     let (value, g) = gradient(
-        |v: SVector<DualSVec64<P>, P>| {
-            gmm_objective(
-                &mut ws.borrow_mut(),
-                v.as_slice(),
-                x,
-                k,
-                d,
-                gamma,
-                m,
-                constant,
-            )
-        },
+        |v: SVector<DualSVec64<P>, P>| gmm_objective(&mut ws.borrow_mut(), v.as_slice(), data),
         &at,
     );
     grad.copy_from_slice(g.as_slice());

@@ -476,8 +476,9 @@ impl Dps<'_> {
     /// registers hide more of the additions' latency, and each load of `b`'s row serves
     /// every row of the tile; but with SSE2's sixteen 128-bit registers a second row's sums
     /// spill, so the caller prints these codes beside the rows one at a time, chosen by the
-    /// target's features ([`Ex::Target`]): see [`Dps::rows_for_target`]. Not `fused`, each
-    /// sum adds its terms in order as before: bit-identical.
+    /// target's features ([`Ex::Target`]): see [`Dps::rows_for_target`]. Each sum adds its
+    /// terms in order as before, so the result is bit-identical, unless `fused` (only under
+    /// `reassociate = true`: each term a fused multiply-add).
     pub(super) fn row_tiles(
         &mut self,
         m: &Size,

@@ -77,17 +77,7 @@ fn generated_programs_differentiated_in_forward_mode_match_the_interpreter() {
             let dirs = directions(j, t, &mut fsmooth_testdata::Rng::new(j * 31 + t));
             let mut args = program_args(&p, &i);
             let mut values = program_values(&p, &i);
-            for (q, (a, v)) in p.params.iter().zip(
-                program_args(&p, &dirs)
-                    .into_iter()
-                    .zip(program_values(&p, &dirs)),
-            ) {
-                if floats.contains(&q.name) {
-                    let name: &'static str = Box::leak(format!("d{}", q.name).into_boxed_str());
-                    args.push((name, a.1));
-                    values.push(v);
-                }
-            }
+            push_tangents(&p, &floats, &dirs, "d", &mut args, &mut values);
             let names = fsmooth_core::emit::results(&kernel.ret).arrays;
             let mut lens = p.out_lens(&i);
             lens.extend(p.out_lens(&i));
@@ -160,18 +150,7 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
             let mut values = program_values(&p, &i);
             for (prefix, seed) in [("d", 31), ("e", 37)] {
                 let dirs = directions(j, t, &mut fsmooth_testdata::Rng::new(j * seed + t));
-                for (q, (a, v)) in p.params.iter().zip(
-                    program_args(&p, &dirs)
-                        .into_iter()
-                        .zip(program_values(&p, &dirs)),
-                ) {
-                    if floats.contains(&q.name) {
-                        let name: &'static str =
-                            Box::leak(format!("{prefix}{}", q.name).into_boxed_str());
-                        args.push((name, a.1));
-                        values.push(v);
-                    }
-                }
+                push_tangents(&p, &floats, &dirs, prefix, &mut args, &mut values);
             }
             let outs = [("out", parts[0].len(&i))];
             let want = interp.call("jk", &values);
@@ -766,6 +745,28 @@ fn float_params(p: &fsmooth_testdata::progen::Program, j: u64) -> (Vec<&'static 
         .map(str::to_string)
         .collect();
     (floats, sig)
+}
+
+/// The float parameters of `p` named in `floats`, along `dirs`, appended as tangent arguments
+/// `prefix` + name to the executor's `args` and the interpreter's `values`.
+fn push_tangents(
+    p: &fsmooth_testdata::progen::Program,
+    floats: &[&str],
+    dirs: &fsmooth_testdata::progen::Inputs,
+    prefix: &str,
+    args: &mut Vec<(&'static str, fsmooth_eval::exec::Arg)>,
+    values: &mut Vec<fsmooth_eval::interp::Value>,
+) {
+    let tangents = program_args(p, dirs)
+        .into_iter()
+        .zip(program_values(p, dirs));
+    for (q, (a, v)) in p.params.iter().zip(tangents) {
+        if floats.contains(&q.name) {
+            let name: &'static str = Box::leak(format!("{prefix}{}", q.name).into_boxed_str());
+            args.push((name, a.1));
+            values.push(v);
+        }
+    }
 }
 
 /// Inputs `t` of program `j` with every float replaced by a random one in [-1, 1): tangents

@@ -680,17 +680,21 @@ fn column_tiles_match_the_interpreter_to_the_bit() {
     }
 }
 
+/// A product of `c` by a right-hand matrix in the frame (`t[l][j] = b[j] s + l`), each
+/// element's sum starting from `c[i][j]`: the kernel of the tests of tiles of several rows.
+const ROW_TILED: &str =
+    "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
+    let t = build(m, |r| map(b, |v| v * s + (r as f64)));
+    build(n, |i| build(m, |j| ifold(m, c[i][j], |acc, l| acc + c[i][l] * t[l][j])))
+}";
+
 /// Where the target has AVX, a matrix product's tiles cover two rows at a time
 /// (`blocking`'s `row_tiles`, behind `cfg!(target_feature = "avx")`, which the executor
 /// takes as true): every row count from 0 to 7 (pairs and a row left over) by column counts
 /// that mix the tiles' widths, the results equal to the interpreter's to the bit.
 #[test]
 fn two_row_tiles_match_the_interpreter_to_the_bit() {
-    let src =
-        "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
-        let t = build(m, |r| map(b, |v| v * s + (r as f64)));
-        build(n, |i| build(m, |j| ifold(m, c[i][j], |acc, l| acc + c[i][l] * t[l][j])))
-    }";
+    let src = ROW_TILED;
     let (func, text) = planned(src);
     assert!(
         text.contains("cfg ! (target_feature = \"avx\")") && text.contains("let __tr"),
@@ -710,12 +714,8 @@ fn two_row_tiles_match_the_interpreter_to_the_bit() {
 /// four leaves over one at a time and unfused. Every row count from 0 to 9.
 #[test]
 fn fused_four_row_tiles_add_in_the_printed_order() {
-    let src = "#![fsmooth(reassociate = true)]
-        pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {
-        let t = build(m, |r| map(b, |v| v * s + (r as f64)));
-        build(n, |i| build(m, |j| ifold(m, c[i][j], |acc, l| acc + c[i][l] * t[l][j])))
-    }";
-    let (func, text) = planned(src);
+    let src = format!("#![fsmooth(reassociate = true)]\n{ROW_TILED}");
+    let (func, text) = planned(&src);
     assert!(
         text.contains("cfg ! (target_feature = \"avx512f\")") && text.contains("let __tr10_3"),
         "no tiles of four rows: {text}"

@@ -187,10 +187,7 @@ impl Dps<'_> {
             // turn), so that the fold's streams can start at `row * k`.
             self.enter_plain_loop(i, &rows[0]);
             let at = self.loops.len() - 1;
-            let row = |g: &mut Self, t: usize| {
-                g.loops[at].ident = rows[t].clone();
-                g.env.insert(i, Loc::Scalar(rows[t].clone()));
-            };
+            let row = |g: &mut Self, t: usize| g.bind_row(at, i, &rows[t]);
             let mut inits = Vec::new();
             for t in 0..width {
                 row(self, t);
@@ -230,16 +227,10 @@ impl Dps<'_> {
             if !plain || reads_dest {
                 return None;
             }
-            let mut block = vec![St::let_usize(
-                &rows[0],
+            let mut block = row_locals(
+                &rows,
                 wadd(start.clone(), wmul(Ex::Var(q.clone()), Ex::Usize(width))),
-            )];
-            for (t, r) in rows.iter().enumerate().skip(1) {
-                block.push(St::let_usize(
-                    r,
-                    wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
-                ));
-            }
+            );
             for (a, v) in accs.iter().zip(inits) {
                 block.push(St::Let {
                     id: a.clone(),
@@ -526,24 +517,15 @@ impl Dps<'_> {
         // The rows' index as a loop without streams, its value each row's local in turn.
         self.enter_plain_loop(i, &rows[0]);
         let at = self.loops.len() - 1;
-        let bind = |g: &mut Self, t: usize| {
-            g.loops[at].ident = rows[t].clone();
-            g.env.insert(i, Loc::Scalar(rows[t].clone()));
-        };
+        let bind = |g: &mut Self, t: usize| g.bind_row(at, i, &rows[t]);
         let tiles = self.tile(n, *j, &fold, &dests, &bind, fused);
         self.loops.pop();
         self.frame.truncate(depth);
         self.env.insert(i, Loc::Scalar(iv.clone()));
-        let mut block = vec![St::let_usize(
-            &rows[0],
+        let mut block = row_locals(
+            &rows,
             wmul(Ex::Var(format_ident!("__rq{}", i)), Ex::Usize(tile_rows)),
-        )];
-        for (t, r) in rows.iter().enumerate().skip(1) {
-            block.push(St::let_usize(
-                r,
-                wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
-            ));
-        }
+        );
         block.extend(tiles?);
         let nm = self.sizes.get(m);
         let mut out = Vec::new();
@@ -571,6 +553,13 @@ impl Dps<'_> {
         Some(out)
     }
 
+    /// Make `row` the current value of the rows' index `i`, whose loop context (taking no
+    /// streams) is `self.loops[at]`: [`Dps::jam`]'s and [`Dps::row_tiles`]' rows in turn.
+    fn bind_row(&mut self, at: usize, i: VarId, row: &Ident) {
+        self.loops[at].ident = row.clone();
+        self.env.insert(i, Loc::Scalar(row.clone()));
+    }
+
     /// The rows of `build(m, |i| body)` written into `dest`: `one_row` (the rows one at a
     /// time), or, where [`Dps::row_tiles`] applies, `if cfg!(target_feature = ..) { .. }`
     /// over the [`ROW_TILES`] (fused only under `reassociate = true`), widest first, with
@@ -594,6 +583,19 @@ impl Dps<'_> {
         }
         code
     }
+}
+
+/// `let rows[0] = first; let rows[t] = rows[0] + t; ..`: the locals of a group of
+/// consecutive rows ([`Dps::jam`]'s, [`Dps::row_tiles`]').
+fn row_locals(rows: &[Ident], first: Ex) -> Vec<St> {
+    let mut out = vec![St::let_usize(&rows[0], first)];
+    for (t, r) in rows.iter().enumerate().skip(1) {
+        out.push(St::let_usize(
+            r,
+            wadd(Ex::Var(rows[0].clone()), Ex::Usize(t)),
+        ));
+    }
+    out
 }
 
 /// `let nb = (n - start) / width; for q in 0..nb { block }` appended to `out`, and `start`

@@ -8,6 +8,7 @@
 //! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
 //! every length is already a size.)
 
+use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, VarId};
 use crate::middle::simplify::{count_reads, subst_index};
 
@@ -334,14 +335,7 @@ fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>, left: &mut u32) 
 /// no loop in `e` binds `j`, or when that loop's count is not `len`, `x`'s: the element is
 /// then computed at every `j`, where the reads of `x[j]` may be only some (inside a `concat`'s
 /// branch `j < len`), and `elem` may fail beyond `len` (a load of a shorter array).
-fn bind_element(
-    e: &mut Core,
-    x: VarId,
-    j: VarId,
-    t: VarId,
-    elem: &Core,
-    len: &crate::front::size::Size,
-) -> bool {
+fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core, len: &Size) -> bool {
     let body = match &mut e.kind {
         Kind::Build(n, i, body) if *i == j => {
             if !n.same(len) {

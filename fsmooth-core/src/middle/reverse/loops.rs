@@ -293,9 +293,13 @@ impl Reverse<'_> {
             .is_some_and(|n| n <= crate::middle::unroll::MAX_TRIPS);
         let mut starts: Vec<Core> = parts
             .iter()
-            .map(|(_, t, _)| match written_out {
-                true => negative_zero(self.zero(t, span)),
-                false => self.zero(t, span),
+            .map(|(_, t, _)| {
+                let zero = self.zero(t, span);
+                if written_out {
+                    negative_zero(zero)
+                } else {
+                    zero
+                }
             })
             .collect();
         if let (Some(sum), Some(value)) = (sum, value) {

@@ -356,16 +356,23 @@ fn flat(o: &fsmooth_eval::exec::Outputs) -> (Vec<Vec<f64>>, Vec<f64>) {
     (o.arrays.clone(), scalars)
 }
 
+/// Marks of the planned code the reverse sweeps reach, counted over the programs: an adjoint
+/// row added to a row in the frame (`St::AddWithin`), a running index, an in-place add, a
+/// sum into one row of an adjoint (reverse mode's `pass_rows_into`, `accumulate`'s row
+/// increments).
+const REACH_MARKS: [&str; 4] = [
+    "add_within (",
+    "let mut __at",
+    ":: st (scratch",
+    "let __row_at",
+];
+
 /// Reverse mode on generated programs: a kernel `gk` returns the value of program `k` and
 /// its `vjp` by each float argument for a random seed (one seed parameter per result
 /// component); the executor runs it against the interpreter's `vjp`, and the compiled
 /// gradients satisfy `<vjp(s), t> = <s, jvp(t)>` with the compiled `jvp` along random
 /// tangents. `FSMOOTH_VJP_PROGRAMS` sets the count (150 by default), `FSMOOTH_VJP_FROM` the
 /// first program (0 by default).
-/// Marks of the planned code the reverse sweeps reach, counted over the programs: an adjoint
-/// row added to a row in the frame (`St::AddWithin`), a running index, an in-place add.
-const REACH_MARKS: [&str; 3] = ["add_within (", "let mut __at", ":: st (scratch"];
-
 #[test]
 fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_jvp() {
     let count = env("FSMOOTH_VJP_PROGRAMS", 150);

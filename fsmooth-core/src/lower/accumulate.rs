@@ -5,13 +5,17 @@
 //! element, `if p == e { v } else { 0.0 }` (what reverse mode adds for a read `y[e]`), adds
 //! `v` to element `e` alone, O(1) instead of O(n) per step. A step may also be a fold that
 //! starts from the state (`ifold(m, acc + t, |a, c| a + u)`, reverse mode's nested sums):
-//! it adds to the same destination. Each element is `acc[p] + t(p)` as in the fold (the
+//! it adds to the same destination. A step may change one row alone, `build(n, |p| if p == e
+//! { row } else { acc[p] })` with `row` adding to `acc[p]` (reverse mode's sums into a row):
+//! it adds to that row where it lies, and a row `e` outside the state changes nothing.
+//! Each element is `acc[p] + t(p)` as in the fold (the
 //! others of a one-element term keep their value: `x + 0.0` is `x`), so the results are
 //! the fold's.
 
 use super::dps::{Dps, Loc, View, fill};
 use super::streams::run_code;
 use crate::front::ast::BinOp;
+use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus};
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use proc_macro2::Ident;
@@ -20,6 +24,16 @@ use proc_macro2::Ident;
 enum Increment<'a> {
     /// The state unchanged (`acc` itself).
     Same,
+    /// One row changed, by adding to it: `build(k, |p| if p == at { row } else { acc[p] })`
+    /// (after `let`s), `row` an increment of `acc[p]` (reverse mode's sums into a row of a
+    /// matrix's adjoint).
+    Row {
+        lets: Vec<(VarId, &'a Core)>,
+        /// The build's index, which the row's terms may read: `at` there.
+        index: VarId,
+        at: &'a Core,
+        row: Box<Increment<'a>>,
+    },
     /// Terms added at each element (`build(n, |p| acc[p] + t)`).
     Add {
         /// Bindings before the additions (they may read the state: they run before any of
@@ -48,12 +62,14 @@ struct Nested<'a, Step> {
 }
 
 /// The state an increment adds to: a fold's variable, or component `k` of it, and the
-/// variables the step binds to the state or its components (views of it).
+/// variables the step binds to the state or its components (views of it); or a row of that
+/// state, at the indexes `row`.
 #[derive(Clone)]
 struct Root {
     var: VarId,
     part: Option<usize>,
     aliases: Vec<(VarId, Option<usize>)>,
+    row: Vec<VarId>,
 }
 
 impl Root {
@@ -63,11 +79,31 @@ impl Root {
             var,
             part,
             aliases: Vec::new(),
+            row: Vec::new(),
         }
     }
 
-    /// Whether `e` is the state.
+    /// Row `p` of this state.
+    fn row(&self, p: VarId) -> Root {
+        let mut row = self.clone();
+        row.row.push(p);
+        row
+    }
+
+    /// Whether `e` is the state (its row `acc[p]` for a row).
     fn is(&self, e: &Core) -> bool {
+        let mut cur = e;
+        for p in self.row.iter().rev() {
+            match &cur.kind {
+                Kind::Index(a, i) if matches!(i.kind, Kind::Var(v) if v == *p) => cur = a,
+                _ => return false,
+            }
+        }
+        self.is_whole(cur)
+    }
+
+    /// Whether `e` is the whole state.
+    fn is_whole(&self, e: &Core) -> bool {
         match (&e.kind, self.part) {
             (Kind::Var(v), part) if self.aliases.contains(&(*v, part)) => true,
             (Kind::Var(v), None) => *v == self.var,
@@ -113,16 +149,34 @@ impl Root {
 /// Whether `e` is `acc[p1]..[pk]` for the indexes `index`.
 fn is_state_element(e: &Core, acc: &Root, index: &[VarId]) -> bool {
     let mut cur = e;
-    let mut at = Vec::new();
-    while let Kind::Index(a, i) = &cur.kind {
-        match i.kind {
-            Kind::Var(v) => at.push(v),
+    for p in index.iter().rev() {
+        match &cur.kind {
+            Kind::Index(a, i) if matches!(i.kind, Kind::Var(v) if v == *p) => cur = a,
             _ => return false,
         }
-        cur = a;
     }
-    at.reverse();
-    acc.is(cur) && at == index
+    acc.is(cur)
+}
+
+/// `build(k, |p| if p == at { row } else { acc[p] })` over the first of `dims` (two or more):
+/// `(p, at, row)`, `at` not reading `p` or the state.
+fn row_update<'a>(e: &'a Core, acc: &Root, dims: &[Size]) -> Option<(VarId, &'a Core, &'a Core)> {
+    let Kind::Build(n, p, body) = &e.kind else {
+        return None;
+    };
+    let Kind::If(c, row, other) = &body.kind else {
+        return None;
+    };
+    let Kind::Bin(BinOp::Eq, x, at, _) = &c.kind else {
+        return None;
+    };
+    let fits = dims.len() > 1 && n.same(&dims[0]);
+    (fits
+        && matches!(x.kind, Kind::Var(q) if q == *p)
+        && !at.mentions(*p)
+        && !acc.read_by(at)
+        && acc.row(*p).is(other))
+    .then_some((*p, &**at, &**row))
 }
 
 /// `if p == e { v } else { 0.0 }` (or `e == p`), `e` and `v` not reading `p`: `(e, v)` (`v`
@@ -156,6 +210,16 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         return Some(Increment::Same);
     }
     let (lets, mut cur) = acc.head_lets(body)?;
+    if let Some((p, at, row)) = row_update(cur, &acc, dims) {
+        let row_ty = Type::Arr(ty.scalar()?, dims[1..].to_vec());
+        let row = increment(row, acc.row(p), &row_ty)?;
+        return Some(Increment::Row {
+            lets,
+            index: p,
+            at,
+            row: Box::new(row),
+        });
+    }
     if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
         // The inner fold writes the state as it goes: it must not read it otherwise.
         if !init.ty.same(ty) || acc.read_by(count) || acc.read_by(step) {
@@ -463,8 +527,61 @@ impl Dps<'_> {
                     self.nested(nested, state, |dps, step| dps.add_in_place(step, ty, dest)),
                 );
             }
+            Increment::Row {
+                lets,
+                index,
+                at,
+                row,
+            } => {
+                for (v, a) in lets {
+                    code.extend(self.bind(*v, a));
+                }
+                code.extend(self.add_to_row(*index, at, row, ty, dest));
+            }
         }
         self.frame.truncate(depth);
+        code
+    }
+
+    /// The increment `row` of row `at` of `dest` (`index` bound to `at` for its terms), when
+    /// `at` is inside: the other rows keep their values.
+    fn add_to_row(
+        &mut self,
+        index: VarId,
+        at: &Core,
+        row: &Increment,
+        ty: &Type,
+        dest: &View,
+    ) -> Vec<St> {
+        let len = self.sizes.get(&ty.dims()[0]);
+        let id = self.temp("row_at");
+        let proven = self.proven_below(at, &ty.dims()[0]);
+        let at = if proven {
+            self.index_expr(at)
+        } else {
+            self.scalar(at)
+        };
+        self.env.insert(index, Loc::Scalar(id.clone()));
+        self.bounds.insert(index, ty.dims()[0].clone());
+        let view = self.row_of(dest, Ex::Var(id.clone()));
+        let elem = ty.scalar().unwrap_or(Scalar::F64);
+        let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
+        let update = self.add_in_place(row, &row_ty, &view);
+        let mut code = vec![St::Let {
+            id: id.clone(),
+            mutable: false,
+            usize_ty: true,
+            val: at,
+        }];
+        if proven {
+            code.extend(update);
+        } else {
+            code.push(St::If(
+                Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
+                update,
+                Vec::new(),
+            ));
+        }
         code
     }
 

@@ -675,12 +675,40 @@ fn a_reverse_sweep_adds_along_the_packed_triangle_at_running_indexes() {
 }
 
 #[test]
-fn an_adjoint_row_in_the_frame_is_added_to_the_gradient_s_row_in_one_call() {
-    // Each component's adjoint row (of its triangle, of its mean) is summed in the frame and
-    // added to the gradient's row, also in the frame: one `add_within` on two slices each,
-    // not a checked load and store per slot.
+fn an_adjoint_row_is_summed_in_the_gradient_s_row_itself() {
+    // Each component's adjoint rows (of its triangle, of its mean) are summed straight into
+    // the gradient's rows for that component (reverse mode's sums into rows, lowered as
+    // increments of one row): no frame row zeroed, summed into and then added to the
+    // gradient's, no negated copy for the mean's.
     let out = expand(TRIANGLE_GRADIENT);
-    assert_eq!(out.matches("add_within (").count(), 2, "{out}");
+    assert!(!out.contains("add_within ("), "{out}");
+    assert!(out.contains("let __row_at"), "{out}");
+    assert!(!out.contains("= (- :: fsmooth :: __rt :: ld"), "{out}");
+}
+
+#[test]
+fn a_fold_adding_to_one_row_a_step_adds_in_place() {
+    // `build(p, |r| if r == e { row } else { acc[r] })`, `row` adding to `acc[r]`: the terms
+    // are added to row `e` of the state where it lies (no row computed in the frame and
+    // copied over, no second state); a row outside the state is left alone.
+    for row in [
+        "build(m, |j| acc[r][j] + x[i][j])",
+        "build(m, |j| if j == i % m { acc[r][j] + x[i][0] } else { acc[r][j] })",
+    ] {
+        let out = expand(&format!(
+            "pub fn k(x: [[f64; m]; n], idx: [usize; n], p: usize) -> [[f64; m]; p] {{
+                ifold(n, build(p, |r| build(m, |j| 0.0)), |acc, i| build(p, |r| {{
+                    if r == idx[i] {{ {row} }} else {{ acc[r] }}
+                }}))
+            }}"
+        ));
+        assert!(out.contains("let __row_at"), "{row}: {out}");
+        assert!(
+            !out.contains("swap") && !out.contains("let __row_ "),
+            "{row}: {out}"
+        );
+        assert!(out.contains("if (__row_at"), "{row}: {out}");
+    }
 }
 
 #[test]

@@ -103,7 +103,7 @@ fn math(f: MathFn, args: Vec<Core>) -> Core {
     Core::new(Kind::Math(f, args), ty, span)
 }
 
-fn neg(a: Core) -> Core {
+pub(crate) fn neg(a: Core) -> Core {
     let (ty, span) = (a.ty.clone(), a.span);
     Core::new(Kind::Neg(Box::new(a)), ty, span)
 }

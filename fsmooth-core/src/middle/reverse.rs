@@ -43,6 +43,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod keep;
 mod loops;
+mod rows;
 #[cfg(test)]
 mod tests;
 

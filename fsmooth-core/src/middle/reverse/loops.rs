@@ -314,7 +314,10 @@ impl Reverse<'_> {
         let state_ty = start.ty.clone();
         let state = self.new_var("adj");
         let mut next = inner;
-        let step = match self.pass_into(state, &state_ty, &parts, &mut next, span) {
+        let passed = self
+            .pass_into(state, &state_ty, &parts, &mut next, span)
+            .or_else(|| self.pass_rows_into(state, &state_ty, &parts, &mut next, span));
+        let step = match passed {
             Some(step) => step,
             None => {
                 let mut each = Vec::new();
@@ -402,26 +405,14 @@ impl Reverse<'_> {
         };
         let tuple_state = fold.ty.is_tuple();
         let widened = self.new_var("adj");
-        if !renumber(&mut body, inner, tuple_state, &feeds, widened, state_ty) {
+        let widen = Widen {
+            tuple: tuple_state,
+            feeds: &feeds,
+            ty: state_ty,
+        };
+        if !widen.step(&mut body, inner, widened) {
             return None;
         }
-        let mut results = vec![None; width];
-        let tail = body.tail_mut();
-        let values = match (&mut tail.kind, tuple_state) {
-            (Kind::Tuple(xs), true) => std::mem::take(xs),
-            (_, false) => vec![tail.take()],
-            _ => return None,
-        };
-        for (j, v) in values.into_iter().enumerate() {
-            results[feeds[j]] = Some(v);
-        }
-        let result = results
-            .into_iter()
-            .enumerate()
-            .map(|(k, r)| r.unwrap_or_else(|| part(var(widened, state_ty, span), k, width)))
-            .collect();
-        *tail = tuple(result, span);
-        retype_tail(&mut body, state_ty);
         lets.remove(pos);
         let starts = parts
             .iter()
@@ -444,7 +435,7 @@ impl Reverse<'_> {
     /// ifold(m, 0, f)` is `ifold(m, acc, f)`, up to rounding), so nested sums all add into
     /// one array, in place ([`crate::lower`]'s accumulation). A carried fold's sweep is not
     /// such a sum: its state is transformed by the steps ([`CARRIED`]).
-    fn accumulated(
+    pub(super) fn accumulated(
         &mut self,
         sum: Core,
         cs: Vec<Core>,
@@ -636,27 +627,82 @@ impl Reverse<'_> {
     }
 }
 
-/// Every read of fold state `from` (component `j` of it when `tuple`) made a read of
-/// component `feeds[j]` of `to`, of type `ty`; false when `from` is read otherwise.
-fn renumber(e: &mut Core, from: VarId, tuple: bool, feeds: &[usize], to: VarId, ty: &Type) -> bool {
-    let width = ty.parts().len().max(1);
-    let read = |k: usize, span: Sp| part(var(to, ty, span), k, width);
-    match &e.kind {
-        Kind::Proj(t, j) if tuple && matches!(t.kind, Kind::Var(v) if v == from) => {
-            *e = read(feeds[*j], e.span);
-            return true;
+/// A sum's fold widened to the whole state of type `ty`: component `j` of the sum's state
+/// (its only component unless `tuple`) is component `feeds[j]` of the whole state.
+struct Widen<'a> {
+    tuple: bool,
+    feeds: &'a [usize],
+    ty: &'a Type,
+}
+
+impl Widen<'_> {
+    /// The step `e` of a fold with state `from`, as a step of one with the whole state `to`:
+    /// its reads of the state renumbered, its value (or the start of a nested fold on the
+    /// same state, whose step is widened likewise) given every component, those it does
+    /// not add to passed through. False when `e` reads the state otherwise.
+    fn step(&self, e: &mut Core, from: VarId, to: VarId) -> bool {
+        if !self.renumber(e, from, to) {
+            return false;
         }
-        Kind::Var(v) if *v == from => {
-            if tuple {
-                return false;
+        let tail = e.tail_mut();
+        let ok = match &mut tail.kind {
+            Kind::Ifold(_, init, s, _, body) => {
+                let s = *s;
+                self.value(init, to) && self.step(body, s, s)
             }
-            *e = read(feeds[0], e.span);
-            return true;
+            _ => self.value(tail, to),
+        };
+        if ok {
+            tail.ty = self.ty.clone();
+            retype_tail(e, self.ty);
         }
-        _ => {}
+        ok
     }
-    e.children_mut()
-        .all(|c| renumber(c, from, tuple, feeds, to, ty))
+
+    /// The sum's next state `e` as the whole state's (its components placed by `feeds`, the
+    /// others those of `to`).
+    fn value(&self, e: &mut Core, to: VarId) -> bool {
+        let values = match (&mut e.kind, self.tuple) {
+            (Kind::Tuple(xs), true) => std::mem::take(xs),
+            (_, false) => vec![e.take()],
+            _ => return false,
+        };
+        let span = e.span;
+        let width = self.ty.parts().len().max(1);
+        let mut results = vec![None; width];
+        for (j, v) in values.into_iter().enumerate() {
+            results[self.feeds[j]] = Some(v);
+        }
+        let result = results
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| r.unwrap_or_else(|| part(var(to, self.ty, span), k, width)))
+            .collect();
+        *e = tuple(result, span);
+        true
+    }
+
+    /// Every read of fold state `from` (component `j` of it when a tuple) made a read of
+    /// component `feeds[j]` of `to`; false when `from` is read otherwise.
+    fn renumber(&self, e: &mut Core, from: VarId, to: VarId) -> bool {
+        let width = self.ty.parts().len().max(1);
+        let read = |k: usize, span: Sp| part(var(to, self.ty, span), k, width);
+        match &e.kind {
+            Kind::Proj(t, j) if self.tuple && matches!(t.kind, Kind::Var(v) if v == from) => {
+                *e = read(self.feeds[*j], e.span);
+                return true;
+            }
+            Kind::Var(v) if *v == from => {
+                if self.tuple {
+                    return false;
+                }
+                *e = read(self.feeds[0], e.span);
+                return true;
+            }
+            _ => {}
+        }
+        e.children_mut().all(|c| self.renumber(c, from, to))
+    }
 }
 
 /// Give a `let` chain whose last expression changed type that type throughout.

@@ -28,6 +28,14 @@ fn folds_over_p(e: &Core) -> usize {
     )
 }
 
+/// The end of `e`'s chain of `let`s.
+fn tail(e: &Core) -> &Core {
+    match &e.kind {
+        Kind::Let(_, _, body) => tail(body),
+        _ => e,
+    }
+}
+
 fn scans(e: &Core) -> usize {
     count(e, &|k| matches!(k, Kind::Scan(..)))
 }
@@ -255,4 +263,31 @@ fn a_scalar_operation_s_constant_operand_is_renamed_in_each_operand_s_tangent() 
     let problems =
         crate::middle::validate::validate(&kernel, crate::middle::validate::Rules { anf: false });
     assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// A gradient whose step reads rows `w[c]` and `mu[c]` and sums each one's adjoint over an
+/// inner loop (a triangle's, as GMM's `Q (x - mu)`), `mu[c]`'s through `x - mu[c]`.
+const ROW_SUMS: &str = "
+    fn lower(w: [f64; d], v: [f64; d]) -> [f64; d] {
+        build(d, |j| ifold(j, w[j] * v[j], |acc, c| acc + w[c] * v[c]))
+    }
+    pub fn g(a: [f64; k], w: [[f64; d]; k], mu: [[f64; d]; k], x: [f64; d]) -> (f64, [[f64; d]; k], [[f64; d]; k]) {
+        grad(|w, mu| sum(build(k, |c| a[c] * sqnorm(lower(w[c], sub(x, mu[c]))))), w, mu)
+    }";
+
+#[test]
+fn sums_into_rows_of_adjoints_continue_from_those_rows() {
+    // The inner loop's sums of `w[c]`'s and `mu[c]`'s adjoints add to rows `c` of the
+    // gradient's sums themselves: no zero-started fold over the inner loop, no row placed in
+    // a zero matrix (`if p == c { row } else { 0 }`), no negated copy of `x - mu[c]`'s
+    // adjoint (its terms are negated instead).
+    let e = checked(ROW_SUMS);
+    let zero_row = |k: &Kind| matches!(k, Kind::If(_, _, z) if z.ty.is_arr() && crate::middle::forward::is_zero(z));
+    assert_eq!(count(&e, &zero_row), 0, "{}", printed(ROW_SUMS));
+    let negated_row =
+        |k: &Kind| matches!(k, Kind::Build(_, _, b) if matches!(tail(b).kind, Kind::Neg(_)));
+    assert_eq!(count(&e, &negated_row), 0, "{}", printed(ROW_SUMS));
+    let zero_start = |k: &Kind| matches!(k, Kind::Ifold(_, init, ..) if init.ty.is_tuple() && crate::middle::forward::is_zero(init));
+    // The sweep over the points' components (one; the inner ones continue it).
+    assert_eq!(count(&e, &zero_start), 1, "{}", printed(ROW_SUMS));
 }

@@ -636,10 +636,13 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
          programs whose sweeps use {REACH_MARKS:?}: {reached:?}, keep rows: {kept}, bind sums: {bound}",
         failures.len()
     );
-    // The default run (150 programs) reaches the frame adds (the running indexes, rarer,
-    // are counted only: 1 program of the first 400).
+    // The default run (150 programs) reaches the frame adds and the sums into rows (13
+    // programs); the running indexes, rarer, are counted only (1 program of the first 400).
     if from == 0 && count >= 150 {
-        assert!(reached[0] > 0 && reached[2] > 0, "reached: {reached:?}");
+        assert!(
+            reached[0] > 0 && reached[2] > 0 && reached[3] > 0,
+            "reached: {reached:?}"
+        );
     }
     assert!(
         infinite * 100 <= runs,

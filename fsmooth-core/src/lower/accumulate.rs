@@ -553,36 +553,12 @@ impl Dps<'_> {
         ty: &Type,
         dest: &View,
     ) -> Vec<St> {
-        let len = self.sizes.get(&ty.dims()[0]);
-        let id = self.temp("row_at");
-        let proven = self.proven_below(at, &ty.dims()[0]);
-        let at = if proven {
-            self.index_expr(at)
-        } else {
-            self.scalar(at)
-        };
-        self.env.insert(index, Loc::Scalar(id.clone()));
-        self.bounds.insert(index, ty.dims()[0].clone());
-        let view = self.row_of(dest, Ex::Var(id.clone()));
-        let elem = ty.scalar().unwrap_or(Scalar::F64);
-        let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
-        let update = self.add_in_place(row, &row_ty, &view);
-        let mut code = vec![St::Let {
-            id: id.clone(),
-            mutable: false,
-            usize_ty: true,
-            val: at,
-        }];
-        if proven {
-            code.extend(update);
-        } else {
-            code.push(St::If(
-                Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
-                update,
-                Vec::new(),
-            ));
-        }
-        code
+        self.at_index(at, ty, "row_at", |dps, id| {
+            dps.env.insert(index, Loc::Scalar(id.clone()));
+            dps.bounds.insert(index, ty.dims()[0].clone());
+            let view = dps.row_of(dest, Ex::Var(id.clone()));
+            dps.add_in_place(row, &row_type(ty), &view)
+        })
     }
 
     /// `dest[at] += v`, when `at` is inside: the one element (or row, over the other
@@ -595,13 +571,40 @@ impl Dps<'_> {
         index: &[VarId],
         dest: &View,
     ) -> Vec<St> {
+        self.at_index(at, ty, "at", |dps, id| {
+            let slot = plus(&dest.off, Ex::Var(id.clone()));
+            if index.len() == 1 {
+                let v = dps.scalar(v);
+                let sum = Ex::Bin(
+                    BinOp::Add,
+                    Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
+                    Box::new(v),
+                );
+                vec![St::Store(dest.base.clone(), slot, sum)]
+            } else {
+                let row = dps.row_of(dest, Ex::Var(id.clone()));
+                dps.add_elements(&row_type(ty), &index[1..], &[], v, &row)
+            }
+        })
+    }
+
+    /// `let id = at;` (a temporary named for `name`), then `update`'s statements for that
+    /// index of the state of type `ty`, behind `if id < len` unless `at` is proven inside:
+    /// an index outside matches no element or row, so it changes nothing. An index proven
+    /// inside (the one the primal read there) needs no test and no checked arithmetic. Not
+    /// through an index array's entry check: a one-hot term reads no element, so an index
+    /// outside is no error.
+    fn at_index(
+        &mut self,
+        at: &Core,
+        ty: &Type,
+        name: &str,
+        update: impl FnOnce(&mut Self, &Ident) -> Vec<St>,
+    ) -> Vec<St> {
         let len = self.sizes.get(&ty.dims()[0]);
-        let id = self.temp("at");
-        // An index proven inside (the one the primal read there) needs no test and no
-        // checked arithmetic. Not through an index array's entry check: a one-hot term reads
-        // no element, so an index outside is no error.
+        let id = self.temp(name);
         let proven = self.proven_below(at, &ty.dims()[0]);
-        let at = if proven {
+        let val = if proven {
             match self.running_index(at) {
                 Some(run) => run,
                 None => self.index_expr(at),
@@ -609,31 +612,16 @@ impl Dps<'_> {
         } else {
             self.scalar(at)
         };
-        let slot = plus(&dest.off, Ex::Var(id.clone()));
-        let update = if index.len() == 1 {
-            let v = self.scalar(v);
-            let sum = Ex::Bin(
-                BinOp::Add,
-                Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
-                Box::new(v),
-            );
-            vec![St::Store(dest.base.clone(), slot, sum)]
-        } else {
-            let row = self.row_of(dest, Ex::Var(id.clone()));
-            let elem = ty.scalar().unwrap_or(Scalar::F64);
-            let row_ty = Type::Arr(elem, ty.dims()[1..].to_vec());
-            self.add_elements(&row_ty, &index[1..], &[], v, &row)
-        };
+        let update = update(self, &id);
         let mut code = vec![St::Let {
             id: id.clone(),
             mutable: false,
             usize_ty: true,
-            val: at,
+            val,
         }];
         if proven {
             code.extend(update);
         } else {
-            // An index outside the state matches no element of the one-element array.
             code.push(St::If(
                 Ex::Bin(BinOp::Lt, Box::new(Ex::Var(id)), Box::new(len)),
                 update,
@@ -710,6 +698,11 @@ impl Dps<'_> {
             vec![fill(dest, &iv, &nt, streams, vec![St::SlotAdd(b)])]
         }
     }
+}
+
+/// The type of a row of an array of type `ty`.
+fn row_type(ty: &Type) -> Type {
+    Type::Arr(ty.scalar().unwrap_or(Scalar::F64), ty.dims()[1..].to_vec())
 }
 
 /// The first slot `src` when the term `b` is the load `base[src + i]` at the loop's index

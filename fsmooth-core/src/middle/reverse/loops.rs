@@ -364,17 +364,9 @@ impl Reverse<'_> {
         lets: &mut Lets,
         span: Sp,
     ) -> Option<Core> {
-        let width = parts.len();
         let (pos, feeds) = (0..lets.len()).rev().find_map(|pos| {
             let (x, value) = &lets[pos];
-            let Kind::Ifold(_, init, st, ..) = &value.kind else {
-                return None;
-            };
-            if !is_zero(init)
-                || self.names[*st as usize] == CARRIED
-                || lets.iter().any(|(_, v)| v.mentions(*x))
-                || self.is_pending(*x)
-            {
+            if !self.is_sum_from_zero(*x, value) || lets.iter().any(|(_, v)| v.mentions(*x)) {
                 return None;
             }
             let tys: Vec<Type> = match &value.ty {
@@ -414,20 +406,50 @@ impl Reverse<'_> {
             return None;
         }
         lets.remove(pos);
+        let sum = (m, widened, i, body);
+        Some(self.continued(state, state_ty, parts, sum, &|c| !c.mentions(x), lets, span))
+    }
+
+    /// Whether `value`, bound to `x`, is a sum over steps from zero that nothing computed
+    /// after the sweep reads: no carried fold's sweep ([`CARRIED`]), whose state the steps
+    /// transform.
+    pub(super) fn is_sum_from_zero(&self, x: VarId, value: &Core) -> bool {
+        let Kind::Ifold(_, init, st, ..) = &value.kind else {
+            return false;
+        };
+        is_zero(init) && self.names[*st as usize] != CARRIED && !self.is_pending(x)
+    }
+
+    /// The fold `sum` (count, state, index, step: a sum widened to the state of type
+    /// `state_ty`) started from each of `parts`' running sums in `state` plus the
+    /// contributions `keep` keeps (those the fold does not already add).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn continued(
+        &mut self,
+        state: VarId,
+        state_ty: &Type,
+        parts: &[(VarId, Type, Vec<Core>)],
+        sum: (Box<Core>, VarId, VarId, Box<Core>),
+        keep: &dyn Fn(&Core) -> bool,
+        lets: &mut Lets,
+        span: Sp,
+    ) -> Core {
+        let width = parts.len();
         let starts = parts
             .iter()
             .enumerate()
             .map(|(k, (_, ty, cs))| {
-                let rest = cs.iter().filter(|c| !c.mentions(x)).cloned().collect();
+                let rest = cs.iter().filter(|c| keep(c)).cloned().collect();
                 let sum = part(var(state, state_ty, span), k, width);
                 self.accumulated(sum, rest, ty, span, lets)
             })
             .collect();
-        Some(Core::new(
+        let (m, widened, i, body) = sum;
+        Core::new(
             Kind::Ifold(m, Box::new(tuple(starts, span)), widened, i, body),
             state_ty.clone(),
             span,
-        ))
+        )
     }
 
     /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
@@ -443,23 +465,16 @@ impl Reverse<'_> {
         span: Sp,
         lets: &mut Lets,
     ) -> Core {
-        let from_zero = |c: &Core, lets: &Lets, pending: &[Core], names: &[String]| {
+        let from_zero = |rev: &Self, c: &Core, lets: &Lets| {
             let Kind::Var(x) = c.kind else { return None };
             let k = lets.iter().position(|(v, _)| *v == x)?;
-            let Kind::Ifold(_, init, state, ..) = &lets[k].1.kind else {
-                return None;
-            };
-            if names.get(*state as usize).is_some_and(|n| n == CARRIED) {
-                return None;
-            }
-            let used = lets.iter().any(|(_, value)| value.mentions(x))
-                || pending.iter().any(|p| p.mentions(x));
-            (is_zero(init) && !used).then_some(k)
+            let used = lets.iter().any(|(_, value)| value.mentions(x));
+            (rev.is_sum_from_zero(x, &lets[k].1) && !used).then_some(k)
         };
         let (folds, others): (Vec<Core>, Vec<Core>) = cs
             .into_iter()
             .filter(|c| !is_zero(c))
-            .partition(|c| from_zero(c, lets, &self.pending, self.names).is_some());
+            .partition(|c| from_zero(self, c, lets).is_some());
         let mut running = sum;
         if !others.is_empty() {
             let rest = self.total(others, ty, span, lets);
@@ -467,7 +482,7 @@ impl Reverse<'_> {
             running = self.total(vec![running, rest], ty, span, lets);
         }
         for f in folds {
-            let Some(k) = from_zero(&f, lets, &self.pending, self.names) else {
+            let Some(k) = from_zero(self, &f, lets) else {
                 continue;
             };
             let (_, fold) = lets.remove(k);

@@ -11,7 +11,7 @@
 //! of summing them first: the order of additions changes, so the last bits may. This is
 //! derivative code, whose order of additions is the compiler's, not the user's.
 
-use super::{CARRIED, Lets, Reverse, at, index, part, pick, tuple, var};
+use super::{Lets, Reverse, at, index, part, pick, tuple, var};
 use crate::front::ast::{BinOp, Sp};
 use crate::middle::forward::{bin, is_zero, neg};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
@@ -129,7 +129,7 @@ fn links(lets: &Lets, pos: usize, x: VarId) -> Option<HashMap<VarId, Link>> {
 
 impl Reverse<'_> {
     /// The step of a fold with tuple state `state` summing `parts`, when one sum from zero
-    /// bound in `lets` (read nowhere else, no carried fold's sweep: [`CARRIED`]) reaches
+    /// bound in `lets` (read nowhere else, no carried fold's sweep: [`CARRIED`](super::CARRIED)) reaches
     /// them only as rows: each of its components, through `let`s that project, alias or
     /// negate it, placed at one row of one contribution. That fold, started from the state
     /// plus the other contributions, its state widened to the whole state, each increment
@@ -145,10 +145,7 @@ impl Reverse<'_> {
         let width = parts.len();
         let (pos, feeds, chain) = (0..lets.len()).rev().find_map(|pos| {
             let (x, value) = &lets[pos];
-            let Kind::Ifold(_, init, st, ..) = &value.kind else {
-                return None;
-            };
-            if !is_zero(init) || self.names[*st as usize] == CARRIED || self.is_pending(*x) {
+            if !self.is_sum_from_zero(*x, value) {
                 return None;
             }
             let links = links(lets, pos, *x)?;
@@ -219,24 +216,9 @@ impl Reverse<'_> {
             return None;
         }
         lets.retain(|(v, _)| *v != x && !chain.contains(v));
-        let starts = parts
-            .iter()
-            .enumerate()
-            .map(|(k, (_, ty, cs))| {
-                let rest = cs
-                    .iter()
-                    .filter(|c| !matches!(c.kind, Kind::Var(h) if chain.contains(&h)))
-                    .cloned()
-                    .collect();
-                let sum = part(var(state, state_ty, span), k, width);
-                self.accumulated(sum, rest, ty, span, lets)
-            })
-            .collect();
-        Some(Core::new(
-            Kind::Ifold(m, Box::new(tuple(starts, span)), widened, i, body),
-            state_ty.clone(),
-            span,
-        ))
+        let fed = |c: &Core| matches!(c.kind, Kind::Var(h) if chain.contains(&h));
+        let sum = (m, widened, i, body);
+        Some(self.continued(state, state_ty, parts, sum, &|c| !fed(c), lets, span))
     }
 }
 

@@ -860,3 +860,31 @@ fn row_increments_match_the_interpreter_to_the_bit() {
         }
     }
 }
+
+/// The row increment's test written the other ways a row choice may be (`e == r`, and `!=`
+/// with the branches swapped, as `update_in_place` takes them): in place, to the bit.
+#[test]
+fn row_increments_spelled_otherwise_match_the_interpreter_to_the_bit() {
+    let row = "build(m, |j| acc[r][j] + a[i] * c[i][j])";
+    let mut rng = fsmooth_testdata::Rng::new(20);
+    for choice in [
+        format!("if (i * 3) % (p + 1) == r {{ {row} }} else {{ acc[r] }}"),
+        format!("if r != (i * 3) % (p + 1) {{ acc[r] }} else {{ {row} }}"),
+    ] {
+        let src = format!(
+            "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; p] {{
+                ifold(n, build(p, |r| map(b, |v| v * s)), |acc, i| build(p, |r| {{ {choice} }}))
+            }}"
+        );
+        let (func, text) = planned(&src);
+        assert!(
+            text.contains("let __row_at") && !text.contains("swap"),
+            "no row increment in place: {src}\n{text}"
+        );
+        for n in 0..4 {
+            for p in 0..4 {
+                same_bits(&src, &func, &sized(&mut rng, n, 3, p), Some(p * 3));
+            }
+        }
+    }
+}

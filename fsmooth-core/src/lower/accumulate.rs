@@ -13,6 +13,7 @@
 //! the fold's.
 
 use super::dps::{Dps, Loc, View, fill};
+use super::folds::row_choice;
 use super::streams::run_code;
 use crate::front::ast::BinOp;
 use crate::front::size::Size;
@@ -63,13 +64,13 @@ struct Nested<'a, Step> {
 
 /// The state an increment adds to: a fold's variable, or component `k` of it, and the
 /// variables the step binds to the state or its components (views of it); or a row of that
-/// state, at the indexes `row`.
+/// state, at the indexes `row_index`.
 #[derive(Clone)]
 struct Root {
     var: VarId,
     part: Option<usize>,
     aliases: Vec<(VarId, Option<usize>)>,
-    row: Vec<VarId>,
+    row_index: Vec<VarId>,
 }
 
 impl Root {
@@ -79,27 +80,20 @@ impl Root {
             var,
             part,
             aliases: Vec::new(),
-            row: Vec::new(),
+            row_index: Vec::new(),
         }
     }
 
     /// Row `p` of this state.
     fn row(&self, p: VarId) -> Root {
         let mut row = self.clone();
-        row.row.push(p);
+        row.row_index.push(p);
         row
     }
 
     /// Whether `e` is the state (its row `acc[p]` for a row).
     fn is(&self, e: &Core) -> bool {
-        let mut cur = e;
-        for p in self.row.iter().rev() {
-            match &cur.kind {
-                Kind::Index(a, i) if matches!(i.kind, Kind::Var(v) if v == *p) => cur = a,
-                _ => return false,
-            }
-        }
-        self.is_whole(cur)
+        indexed_by(e, &self.row_index).is_some_and(|whole| self.is_whole(whole))
     }
 
     /// Whether `e` is the whole state.
@@ -148,35 +142,32 @@ impl Root {
 
 /// Whether `e` is `acc[p1]..[pk]` for the indexes `index`.
 fn is_state_element(e: &Core, acc: &Root, index: &[VarId]) -> bool {
+    indexed_by(e, index).is_some_and(|array| acc.is(array))
+}
+
+/// The array `a` when `e` is `a[p1]..[pk]` for the index variables `index`.
+fn indexed_by<'a>(e: &'a Core, index: &[VarId]) -> Option<&'a Core> {
     let mut cur = e;
     for p in index.iter().rev() {
         match &cur.kind {
             Kind::Index(a, i) if matches!(i.kind, Kind::Var(v) if v == *p) => cur = a,
-            _ => return false,
+            _ => return None,
         }
     }
-    acc.is(cur)
+    Some(cur)
 }
 
-/// `build(k, |p| if p == at { row } else { acc[p] })` over the first of `dims` (two or more):
-/// `(p, at, row)`, `at` not reading `p` or the state.
+/// A [`row_choice`] over the first of `dims` (two or more) that keeps the state's row
+/// `acc[p]` elsewhere: `(p, at, row)`, `at` not reading `p` or the state.
 fn row_update<'a>(e: &'a Core, acc: &Root, dims: &[Size]) -> Option<(VarId, &'a Core, &'a Core)> {
-    let Kind::Build(n, p, body) = &e.kind else {
-        return None;
-    };
-    let Kind::If(c, row, other) = &body.kind else {
-        return None;
-    };
-    let Kind::Bin(BinOp::Eq, x, at, _) = &c.kind else {
-        return None;
-    };
-    let fits = dims.len() > 1 && n.same(&dims[0]);
-    (fits
-        && matches!(x.kind, Kind::Var(q) if q == *p)
-        && !at.mentions(*p)
+    let choice = row_choice(e)?;
+    let (p, at) = (choice.index, choice.row);
+    (dims.len() > 1
+        && choice.count.same(&dims[0])
+        && !at.mentions(p)
         && !acc.read_by(at)
-        && acc.row(*p).is(other))
-    .then_some((*p, &**at, &**row))
+        && acc.row(p).is(choice.keep))
+    .then_some((p, at, choice.new))
 }
 
 /// `if p == e { v } else { 0.0 }` (or `e == p`), `e` and `v` not reading `p`: `(e, v)` (`v`

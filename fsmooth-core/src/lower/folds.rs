@@ -36,6 +36,45 @@ fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
     (lets, cur)
 }
 
+/// A `build` choosing, at one row, a new value and elsewhere another: `build(n, |j| if j == r
+/// { new } else { keep })`, or `r == j`, or `!=` with the branches the other way round.
+pub(super) struct RowChoice<'a> {
+    pub(super) count: &'a Size,
+    pub(super) index: VarId,
+    pub(super) row: &'a Core,
+    pub(super) new: &'a Core,
+    pub(super) keep: &'a Core,
+}
+
+/// `e` as a [`RowChoice`], when it is one.
+pub(super) fn row_choice(e: &Core) -> Option<RowChoice<'_>> {
+    let Kind::Build(count, j, elem) = &e.kind else {
+        return None;
+    };
+    let Kind::If(c, a, b) = &elem.kind else {
+        return None;
+    };
+    let (new, keep, x, y) = match &c.kind {
+        Kind::Bin(BinOp::Eq, x, y, _) => (a, b, x, y),
+        Kind::Bin(BinOp::Ne, x, y, _) => (b, a, x, y),
+        _ => return None,
+    };
+    let row = if is_var(x, *j) {
+        y
+    } else if is_var(y, *j) {
+        x
+    } else {
+        return None;
+    };
+    Some(RowChoice {
+        count,
+        index: *j,
+        row,
+        new,
+        keep,
+    })
+}
+
 impl Dps<'_> {
     /// An `ifold` whose step replaces one row of its array state (`build(m, |j| if j == r {
     /// new } else { acc[j] })`, maybe after `let`s: a chain of transforms, bone by bone)
@@ -205,35 +244,19 @@ impl Dps<'_> {
         vec![St::Block(code)]
     }
 
-    /// `body` as a [`RowUpdate`] of the state `is_state` recognises: the `if` on `j == r`
-    /// (or `r == j`, or `!=` with the branches swapped) with `r` and `new` free of `j`, `r`
-    /// computed without a check, the other branch the state's own element `acc[j]`.
+    /// `body` as a [`RowUpdate`] of the state `is_state` recognises: a [`row_choice`] with
+    /// `r` and `new` free of `j`, `r` computed without a check, the other branch the state's
+    /// own element `acc[j]`.
     fn row_update<'a>(
         &self,
         body: &'a Core,
         is_state: &dyn Fn(&Core) -> bool,
     ) -> Option<RowUpdate<'a>> {
         let (lets, cur) = lets_of(body);
-        let Kind::Build(_, j, elem) = &cur.kind else {
-            return None;
-        };
-        let Kind::If(c, a, b) = &elem.kind else {
-            return None;
-        };
-        let (new, keep, x, y) = match &c.kind {
-            Kind::Bin(BinOp::Eq, x, y, _) => (a, b, x, y),
-            Kind::Bin(BinOp::Ne, x, y, _) => (b, a, x, y),
-            _ => return None,
-        };
-        let row = if is_var(x, *j) {
-            y
-        } else if is_var(y, *j) {
-            x
-        } else {
-            return None;
-        };
-        let kept = matches!(&keep.kind, Kind::Index(s, k) if is_state(s) && is_var(k, *j));
-        if !kept || row.mentions(*j) || new.mentions(*j) || !self.cannot_fail(row) {
+        let choice = row_choice(cur)?;
+        let (j, row, new) = (choice.index, choice.row, choice.new);
+        let kept = matches!(&choice.keep.kind, Kind::Index(s, k) if is_state(s) && is_var(k, j));
+        if !kept || row.mentions(j) || new.mentions(j) || !self.cannot_fail(row) {
             return None;
         }
         Some(RowUpdate { lets, row, new })

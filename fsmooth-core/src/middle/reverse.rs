@@ -717,22 +717,27 @@ fn one_hot_of(c: &Core, lets: &Lets) -> Option<(Core, Core)> {
         Kind::Var(x) => &lets.iter().rev().find(|(v, _)| *v == x)?.1,
         _ => c,
     };
+    let (e, v) = placed(value)?;
+    v.ty.is_float().then(|| (e.clone(), v.clone()))
+}
+
+/// `(e, v)` when `value` is `build(n, |q| if q == e { v } else { zero })`, `e` and `v` free
+/// of `q`, `zero` a zero of `v`'s type ([`Reverse::one_hot`]'s form: an element, or a row).
+fn placed(value: &Core) -> Option<(&Core, &Core)> {
     let Kind::Build(_, q, body) = &value.kind else {
         return None;
     };
     let Kind::If(cond, v, zero) = &body.kind else {
         return None;
     };
-    let (Kind::Bin(BinOp::Eq, a, e, _), Kind::Float(z)) = (&cond.kind, &zero.kind) else {
+    let Kind::Bin(BinOp::Eq, a, e, _) = &cond.kind else {
         return None;
     };
-    let fresh_of_q = |x: &Core| !x.mentions(*q);
     (matches!(a.kind, Kind::Var(x) if x == *q)
-        && *z == 0.0
-        && fresh_of_q(e)
-        && fresh_of_q(v)
-        && v.ty.is_float())
-    .then(|| ((**e).clone(), (**v).clone()))
+        && is_zero(zero)
+        && !e.mentions(*q)
+        && !v.mentions(*q))
+    .then_some((&**e, &**v))
 }
 
 /// The sum of two or more scalars as a balanced tree: a variable read many times has many

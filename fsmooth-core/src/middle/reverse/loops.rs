@@ -677,23 +677,14 @@ impl Widen<'_> {
     /// The sum's next state `e` as the whole state's (its components placed by `feeds`, the
     /// others those of `to`).
     fn value(&self, e: &mut Core, to: VarId) -> bool {
-        let values = match (&mut e.kind, self.tuple) {
-            (Kind::Tuple(xs), true) => std::mem::take(xs),
-            (_, false) => vec![e.take()],
-            _ => return false,
+        let Some(values) = components(e, self.tuple) else {
+            return false;
         };
-        let span = e.span;
-        let width = self.ty.parts().len().max(1);
-        let mut results = vec![None; width];
+        let mut placed = vec![None; self.ty.parts().len().max(1)];
         for (j, v) in values.into_iter().enumerate() {
-            results[self.feeds[j]] = Some(v);
+            placed[self.feeds[j]] = Some(v);
         }
-        let result = results
-            .into_iter()
-            .enumerate()
-            .map(|(k, r)| r.unwrap_or_else(|| part(var(to, self.ty, span), k, width)))
-            .collect();
-        *e = tuple(result, span);
+        *e = whole_state(placed, to, self.ty, e.span);
         true
     }
 
@@ -720,8 +711,30 @@ impl Widen<'_> {
     }
 }
 
+/// The components of a fold's next state `e` (itself unless `tuple`), taken out of it;
+/// `None` when a tuple state's is no tuple expression.
+pub(super) fn components(e: &mut Core, tuple: bool) -> Option<Vec<Core>> {
+    match (&mut e.kind, tuple) {
+        (Kind::Tuple(xs), true) => Some(std::mem::take(xs)),
+        (_, false) => Some(vec![e.take()]),
+        _ => None,
+    }
+}
+
+/// The next value of a whole state `to` of type `ty`: the components `placed` gives, the
+/// others passed through.
+pub(super) fn whole_state(placed: Vec<Option<Core>>, to: VarId, ty: &Type, span: Sp) -> Core {
+    let width = placed.len();
+    let next = placed
+        .into_iter()
+        .enumerate()
+        .map(|(k, x)| x.unwrap_or_else(|| part(var(to, ty, span), k, width)))
+        .collect();
+    tuple(next, span)
+}
+
 /// Give a `let` chain whose last expression changed type that type throughout.
-fn retype_tail(e: &mut Core, ty: &Type) {
+pub(super) fn retype_tail(e: &mut Core, ty: &Type) {
     e.ty = ty.clone();
     if let Kind::Let(_, _, body) = &mut e.kind {
         retype_tail(body, ty);

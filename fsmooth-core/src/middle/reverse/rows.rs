@@ -6,14 +6,15 @@
 //! widened to the outer state, each of its increments made an increment of that row.
 //! Contributions the row received through `-x` (`x - means[c]`) are subtracted instead.
 //!
-//! A component that gets one contribution per element has the same sums as before (`row +
-//! (0 + v)` is `row + v`); one that gets several adds them to the row one by one, instead
+//! A component that gets one contribution per element has the same sums as before, up to
+//! the sign of a zero (`row + (0 + v)` is `row + v` unless both are `-0.0`); one that gets several adds them to the row one by one, instead
 //! of summing them first: the order of additions changes, so the last bits may. This is
 //! derivative code, whose order of additions is the compiler's, not the user's.
 
-use super::{Lets, Reverse, at, index, part, pick, tuple, var};
+use super::loops::{components, retype_tail, whole_state};
+use super::{Lets, Reverse, at, index, part, pick, placed, var};
 use crate::front::ast::{BinOp, Sp};
-use crate::middle::forward::{bin, is_zero, neg};
+use crate::middle::forward::{bin, neg};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use std::collections::HashMap;
 
@@ -70,19 +71,14 @@ fn negation_of(value: &Core) -> Option<VarId> {
     (*k == *i && dead).then_some(*y)
 }
 
-/// `build(n, |p| if p == at { y } else { 0 })`: `(y, at)`.
-fn row_of(value: &Core) -> Option<(VarId, &Core)> {
-    let Kind::Build(_, p, body) = &value.kind else {
-        return None;
-    };
-    let Kind::If(c, y, zero) = &body.kind else {
-        return None;
-    };
-    let (Kind::Bin(BinOp::Eq, q, at, _), Kind::Var(y)) = (&c.kind, &y.kind) else {
-        return None;
-    };
-    (matches!(q.kind, Kind::Var(q) if q == *p) && !at.mentions(*p) && is_zero(zero))
-        .then_some((*y, &**at))
+/// `build(n, |p| if p == at { y } else { 0 })`, the array `y` placed at row `at` of a zero
+/// matrix: `(y, at)`.
+fn placed_row(value: &Core) -> Option<(VarId, &Core)> {
+    let (at, y) = placed(value)?;
+    match y.kind {
+        Kind::Var(y) => Some((y, at)),
+        _ => None,
+    }
 }
 
 /// The `let`s after position `pos` (the fold `x`) that read it, each related to it: `None`
@@ -111,7 +107,7 @@ fn links(lets: &Lets, pos: usize, x: VarId) -> Option<HashMap<VarId, Link>> {
                 part: *part,
                 negated: !negated,
             }
-        } else if let Some((y, at)) = row_of(value)
+        } else if let Some((y, at)) = placed_row(value)
             && let Some(Link::Part { part, negated }) = links.get(&y)
         {
             Link::Row {
@@ -142,7 +138,6 @@ impl Reverse<'_> {
         lets: &mut Lets,
         span: Sp,
     ) -> Option<Core> {
-        let width = parts.len();
         let (pos, feeds, chain) = (0..lets.len()).rev().find_map(|pos| {
             let (x, value) = &lets[pos];
             if !self.is_sum_from_zero(*x, value) {
@@ -207,8 +202,7 @@ impl Reverse<'_> {
         let tuple_state = fold.ty.is_tuple();
         let widened = self.new_var("adj");
         let lift = Lift {
-            state_ty,
-            width,
+            ty: state_ty,
             feeds: &feeds,
             tuple: tuple_state,
         };
@@ -224,9 +218,8 @@ impl Reverse<'_> {
 
 /// The rewriting of a sum's steps into increments of rows of the outer state.
 struct Lift<'a> {
-    /// The outer state's type, and its number of components.
-    state_ty: &'a Type,
-    width: usize,
+    /// The outer state's type.
+    ty: &'a Type,
     /// Where each of the sum's components goes.
     feeds: &'a [Feed],
     /// Whether the sum's state is a tuple.
@@ -278,7 +271,7 @@ impl Lift<'_> {
             _ => self.value(rev, cur, from, &aliases, to),
         };
         if ok {
-            retype(e, self.state_ty);
+            retype_tail(e, self.ty);
         }
         ok
     }
@@ -293,14 +286,13 @@ impl Lift<'_> {
         aliases: &HashMap<VarId, usize>,
         to: VarId,
     ) -> bool {
-        let values = match (&mut e.kind, self.tuple) {
-            (Kind::Tuple(xs), true) => std::mem::take(xs),
-            (_, false) => vec![e.take()],
-            _ => return false,
+        let Some(values) = components(e, self.tuple) else {
+            return false;
         };
         let span = e.span;
-        let outer = |k: usize| part(var(to, self.state_ty, span), k, self.width);
-        let mut next: Vec<Option<Core>> = vec![None; self.width];
+        let width = self.ty.parts().len().max(1);
+        let outer = |k: usize| part(var(to, self.ty, span), k, width);
+        let mut next: Vec<Option<Core>> = vec![None; width];
         for (j, v) in values.into_iter().enumerate() {
             let is_state = |x: &Core| match &x.kind {
                 Kind::Var(a) => aliases.get(a) == Some(&j) || (!self.tuple && *a == from),
@@ -313,12 +305,7 @@ impl Lift<'_> {
             };
             next[feed.to] = Some(row);
         }
-        let next = next
-            .into_iter()
-            .enumerate()
-            .map(|(k, n)| n.unwrap_or_else(|| outer(k)))
-            .collect();
-        *e = tuple(next, span);
+        *e = whole_state(next, to, self.ty, span);
         true
     }
 }
@@ -392,12 +379,4 @@ fn lift_increment(
 /// Whether `e` reads the state anywhere (`is_state` on any of its parts).
 fn mentions_state(e: &Core, is_state: &dyn Fn(&Core) -> bool) -> bool {
     is_state(e) || e.children().any(|c| mentions_state(c, is_state))
-}
-
-/// Give a `let` chain, and the fold or value at its end, the type `ty`.
-fn retype(e: &mut Core, ty: &Type) {
-    e.ty = ty.clone();
-    if let Kind::Let(_, _, body) = &mut e.kind {
-        retype(body, ty);
-    }
 }

@@ -20,6 +20,7 @@
 //! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |
 //! | lower | (within translate) top-level sums and builds into outputs in chunks on rayon's pool (`lir::St::ParSum`, `ParRows`) | `lower/parallel.rs` | the `parallel` feature |
 //! | lower | row streams | [`crate::lir::row_streams`] | always |
+//! | lower | the frame cut into pieces around loops that write it, for streams and fills of its pieces (`lir::St::Pieces`) | [`crate::lir::frame_pieces`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
 //! | emit | unused names, reported by rustc's lints | [`crate::front::unused`], [`crate::emit::lints`] | no errors |
@@ -267,6 +268,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
     if let Some(result) = translated.result.as_mut() {
         lir::row_streams_ex(result);
     }
+    lir::frame_pieces(&mut translated.body);
     lower::entry(k, translated, options.storage)
 }
 

@@ -217,7 +217,7 @@ fn bad_index_read(i: &Inputs, w: &str) -> bool {
 /// groups and tiles run.
 #[test]
 fn generated_programs_reach_the_planned_loop_shapes() {
-    let mut seen = [0u32; 9];
+    let mut seen = [0u32; 10];
     for j in 0..600 {
         let p = program(j);
         let (_, text) = planned(&p.src);
@@ -233,12 +233,14 @@ fn generated_programs_reach_the_planned_loop_shapes() {
             "let __row_",
             // Tiles of two rows (the executor runs them: `Ex::Target` is true there).
             "let __tr",
+            // The frame cut into pieces around a loop that writes it.
+            ":: pieces (",
         ];
         for (n, mark) in seen.iter_mut().zip(marks) {
             *n += u32::from(text.contains(mark));
         }
         // Row streams in a scalar kernel (loops inside its result).
-        seen[8] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
+        seen[9] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
     }
     eprintln!("of 600 programs, with each mark: {seen:?}");
     assert!(seen.iter().all(|&n| n > 0), "programs with each: {seen:?}");

@@ -137,6 +137,26 @@ pub fn add_within<T: Elem + core::ops::Add<Output = T>>(
     }
 }
 
+/// The frame's part `s` cut into `N` pieces around a loop (LIR `St::Pieces`): piece `k` is
+/// `s[starts[k]..starts[k + 1]]`, the last `s[starts[N - 1]..]`, each a `&mut` slice of its
+/// own. `None` unless the starts are ascending and in `s` (the compiler proves they are: they
+/// are the first slots of frame allocations live together, in the order they were made).
+#[inline(always)]
+pub fn pieces<T, const N: usize>(s: &mut [T], starts: [usize; N]) -> Option<[&mut [T]; N]> {
+    let (_, mut rest) = s.split_at_mut_checked(*starts.first()?)?;
+    let mut out: [&mut [T]; N] = core::array::from_fn(|_| <&mut [T]>::default());
+    for (k, piece) in out.iter_mut().enumerate() {
+        let len = match starts.get(k + 1) {
+            Some(&next) => next.checked_sub(starts[k])?,
+            None => rest.len(),
+        };
+        let (this, tail) = core::mem::take(&mut rest).split_at_mut_checked(len)?;
+        *piece = this;
+        rest = tail;
+    }
+    Some(out)
+}
+
 /// Store `v` at `s[off..off + N]`, proven in bounds: one range check for the row (a column
 /// tile's sums), where a store per slot would test each.
 #[inline(always)]
@@ -348,6 +368,25 @@ mod tests {
         let f = [1.5f32, 2.5];
         assert_eq!(super::ld(&f, 1), 2.5);
         assert_eq!(super::ld(&f, 2), 0.0);
+    }
+
+    /// `pieces` cuts at ascending starts inside the slice, each piece up to the next start
+    /// (the last to the end), and refuses anything else.
+    #[test]
+    fn pieces_cut_at_their_starts_or_not_at_all() {
+        let mut s = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
+        let [a, b, c] = super::pieces(&mut s, [1, 3, 3]).unwrap();
+        assert_eq!((&*a, &*b, &*c), (&[1.0, 2.0][..], &[][..], &[3.0, 4.0, 5.0][..]));
+        a[0] = 7.0;
+        c[2] = 8.0;
+        assert_eq!(s, [0.0, 7.0, 2.0, 3.0, 4.0, 8.0]);
+        let [whole] = super::pieces(&mut s, [0]).unwrap();
+        assert_eq!(whole.len(), 6);
+        assert!(super::pieces(&mut s, [6]).unwrap()[0].is_empty());
+        assert!(super::pieces(&mut s, [2, 1]).is_none());
+        assert!(super::pieces(&mut s, [7]).is_none());
+        assert!(super::pieces(&mut s, [1, 7]).is_none());
+        assert!(super::pieces::<f64, 0>(&mut s, []).is_none());
     }
 
     /// `add_within` equals the loop of `ld`s and `st`s it replaces, for every pair of

@@ -13,6 +13,9 @@
 //! loops that reads rows and prefixes of slices as streams ([`row_streams`]). None of it
 //! knows the translation ([`crate::lower`]).
 
+mod pieces;
+#[cfg(test)]
+mod pieces_tests;
 mod print;
 #[cfg(test)]
 mod print_tests;
@@ -22,6 +25,7 @@ mod streams;
 mod tests;
 mod visit;
 
+pub use pieces::frame_pieces;
 pub use rebase::rebase;
 pub use streams::{row_streams, row_streams_ex, whole_of, whole_read};
 pub use visit::{
@@ -64,6 +68,9 @@ pub enum Base {
     /// or the whole slice of an enclosing loop's stream, which an inner loop reads a prefix
     /// of ([`whole_of`]).
     Row(Ident),
+    /// A piece of the frame cut out around a loop ([`St::Pieces`]): a slice of its own,
+    /// addressed from the piece's first slot.
+    Piece(Ident),
 }
 
 impl Base {
@@ -76,7 +83,7 @@ impl Base {
             Base::Scratch(Scalar::F64) => "scratch".into(),
             Base::Scratch(s) => format!("scratch_{s}"),
             Base::Heap(k) => format!("heap_{k}"),
-            Base::Row(id) => id.to_string(),
+            Base::Row(id) | Base::Piece(id) => id.to_string(),
         }
     }
 }
@@ -310,6 +317,21 @@ pub enum St {
         /// Its length.
         width: usize,
         /// What reads it.
+        body: Vec<St>,
+    },
+    /// The frame's part of type `elem` cut into pieces for `body` ([`frame_pieces`]): piece
+    /// `k` is the slots from its start up to the next piece's start (the last: to the end of
+    /// the part), each a `&mut` slice of its own ([`Base::Piece`]), so that the body can
+    /// read one piece as a stream while it writes another. The starts are ascending and in
+    /// the frame (the frame is a stack: they are the first slots of allocations live there,
+    /// in the order they were made); the body reaches the part only through the pieces.
+    /// Printed `if let Some([p0, p1, ..]) = __rt::pieces(scratch, [s0, s1, ..]) { body }`.
+    Pieces {
+        /// The part cut.
+        elem: Scalar,
+        /// Each piece's name and first slot, in order.
+        pieces: Vec<(Ident, Ex)>,
+        /// The code using them.
         body: Vec<St>,
     },
     /// A sum over `0..n` on rayon's pool (the `parallel` feature; `__rt::par_sum`): the

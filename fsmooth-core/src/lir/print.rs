@@ -25,7 +25,7 @@ impl ToTokens for Base {
                 let id = format_ident!("heap_{}", k);
                 quote!(#id)
             }
-            Base::Row(id) => quote!(#id),
+            Base::Row(id) | Base::Piece(id) => quote!(#id),
         })
     }
 }
@@ -508,6 +508,16 @@ impl ToTokens for St {
                     #(#body)*
                 }
             ),
+            St::Pieces { elem, pieces, body } => {
+                let part = Base::Scratch(*elem);
+                let names = pieces.iter().map(|(id, _)| id);
+                let starts = pieces.iter().map(|(_, s)| s);
+                quote!(
+                    if let ::core::option::Option::Some([#(#names),*]) = ::fsmooth::__rt::pieces(#part, [#(#starts),*]) {
+                        #(#body)*
+                    }
+                )
+            }
             St::Swap(a, b) => quote!(::core::mem::swap(&mut #a, &mut #b);),
             St::CheckRange(lo, hi, len) => {
                 quote!(::fsmooth::__rt::check_range(#lo, #hi, #len)?;)

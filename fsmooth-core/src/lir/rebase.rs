@@ -94,6 +94,9 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
             ok && rebase(body, base, first)
         }
         St::Block(b) => rebase(b, base, first),
+        St::Pieces { pieces, body, .. } => {
+            pieces.iter_mut().all(|(_, s)| rebase_ex(s, base, first)) && rebase(body, base, first)
+        }
         St::Swap(..) => true,
         St::CheckRange(a, b, c) => {
             rebase_ex(a, base, first) && rebase_ex(b, base, first) && rebase_ex(c, base, first)

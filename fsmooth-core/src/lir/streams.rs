@@ -30,7 +30,7 @@ pub fn row_streams_ex(e: &mut Ex) {
 
 /// Call `f` on the statements of every block in `e` that no other block in `e` holds (each
 /// outermost one; `f` sees to the blocks inside it).
-fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
+pub(super) fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
     rewrite_ex(e, &mut |x| match x {
         Ex::Block(sts, v) => {
             f(sts);
@@ -65,6 +65,7 @@ fn row_streams_st(s: &mut St) {
         // A sum in lanes takes element streams only (its chunks are cut from them).
         St::Block(b)
         | St::Segment { body: b, .. }
+        | St::Pieces { body: b, .. }
         | St::Lanes { body: b, .. }
         | St::ParSum { body: b, .. }
         | St::ParRows { body: b, .. } => {
@@ -124,7 +125,7 @@ fn row_streams_st(s: &mut St) {
 
 /// The names a loop of index `var` binds or assigns in `body`: its index, locals, inner
 /// loops' indexes and stream elements, and assigned locals.
-fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
+pub(super) fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
     let mut inside: Vec<Ident> = vec![var.clone()];
     walk_sts(body, &mut |n| match n {
         Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
@@ -231,6 +232,7 @@ pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream
             }
             St::Block(b)
             | St::Segment { body: b, .. }
+            | St::Pieces { body: b, .. }
             | St::ParSum { body: b, .. }
             | St::ParRows { body: b, .. } => for_each_stream(b, f),
             _ => {}

@@ -91,6 +91,12 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_sts(b, f);
         }
         St::Block(b) => walk_sts(b, f),
+        St::Pieces { pieces, body, .. } => {
+            for (_, start) in pieces {
+                walk_ex(start, f);
+            }
+            walk_sts(body, f);
+        }
         St::Segment { off, body, .. } => {
             walk_ex(off, f);
             walk_sts(body, f);
@@ -333,6 +339,7 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
         }
         St::Block(b)
         | St::Segment { body: b, .. }
+        | St::Pieces { body: b, .. }
         | St::ParSum { body: b, .. }
         | St::ParRows { body: b, .. } => rewrite_sts(b, f),
         _ => {}
@@ -426,6 +433,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             .iter_mut()
             .chain(parts.iter_mut().flat_map(|p| p.iter_mut().flatten()))
             .collect(),
+        St::Pieces { pieces, .. } => pieces.iter_mut().map(|(_, start)| start).collect(),
         St::Block(_) | St::Swap(..) => Vec::new(),
     }
 }

@@ -469,6 +469,8 @@ impl<'k> Dps<'k> {
             // Rows are cut during the translation only from parameters (blocking's row
             // streams); a row of anything else is found by the buffer it is cut from.
             Base::Row(_) => Scalar::F64,
+            // Pieces are cut after the translation ([`lir::frame_pieces`]).
+            Base::Piece(_) => Scalar::F64,
         }
     }
 

@@ -2,7 +2,9 @@
 //! allocations), sizes and the runtime's entry functions, as the printed code computes them.
 
 use super::resolve::{ResolvedEx, ResolvedSize};
-use super::state::{Executor, Outcome, Value, arithmetic_error, fault, runtime_error};
+use super::state::{
+    Executor, Outcome, Value, arithmetic_error, fault, runtime_error, slot_text,
+};
 use fsmooth_core::front::ast::{BinOp, MathFn};
 use fsmooth_core::lir::{Checked, Entry, Scalar, Wrap};
 use fsmooth_runtime::__rt;
@@ -47,7 +49,7 @@ impl Executor<'_> {
                     ));
                 }
             },
-            ResolvedEx::Len(b) => Value::Usize(self.buffers[self.buffer_of(*b)?].len()),
+            ResolvedEx::Len(b) => Value::Usize(self.window(*b)?.2),
             ResolvedEx::Bin(op, a, b) => self.binary(*op, a, b)?,
             ResolvedEx::Checked(c, a, b, text) => {
                 let a = self.eval_usize(a)?;
@@ -122,18 +124,18 @@ impl Executor<'_> {
             ResolvedEx::Entry(en, xs) => self.entry(en, xs)?,
             ResolvedEx::Const(s) => Value::Usize(self.eval_size(s)?),
             ResolvedEx::Ld(b, at) => {
-                let buf = self.buffer_of(*b)?;
+                let (buf, first, len) = self.window(*b)?;
                 let at = self.eval_usize(at)?;
-                let len = self.buffers[buf].len();
                 if at >= len {
                     return fault(format!(
-                        "proven load {}[{at}] out of range for length {len} \
+                        "proven load {}[{}] out of range for length {len} \
                          (the printed `ld` would read 0.0)",
-                        self.buffers[buf].name()
+                        self.buffers[buf].name(),
+                        slot_text(first, at)
                     ));
                 }
-                self.check_live(buf, at, at + 1)?;
-                self.read_slot(buf, at)?
+                self.check_live(buf, first + at, first + at + 1)?;
+                self.read_slot(buf, first + at)?
             }
             ResolvedEx::LdRow(b, off, width, at, elem) => {
                 // A buffer, or a row (a segment's): offsets are the row's.

@@ -107,6 +107,11 @@ pub(super) enum ResolvedSt<'a> {
         width: usize,
         body: Vec<ResolvedSt<'a>>,
     },
+    Pieces {
+        elem: Scalar,
+        pieces: Vec<(NameId, ResolvedEx<'a>)>,
+        body: Vec<ResolvedSt<'a>>,
+    },
     Slot(ResolvedEx<'a>),
     SlotAdd(ResolvedEx<'a>),
     Loop {
@@ -182,6 +187,9 @@ pub(super) struct Resolver {
     borrows: Vec<(NameId, bool)>,
     /// Enclosing fills (where `__slot` is in scope).
     fills: usize,
+    /// The frame's parts cut into pieces around the code resolved (which the pieces then
+    /// borrow mutably).
+    cut: Vec<Scalar>,
     /// The first static fault.
     pub(super) fault: Option<String>,
 }
@@ -209,9 +217,17 @@ impl Resolver {
         match b {
             Base::Param(i) => self.ident(i),
             Base::Out => OUT_NAME,
-            Base::Scratch(t) => scratch_name(*t),
+            Base::Scratch(t) => {
+                if self.cut.contains(t) {
+                    self.fail(format!(
+                        "`{}` is used inside its cut into pieces, which borrow it mutably",
+                        b.name()
+                    ));
+                }
+                scratch_name(*t)
+            }
             Base::Heap(_) | Base::OutPart(_) => self.intern(&b.name()),
-            Base::Row(i) => self.ident(i),
+            Base::Row(i) | Base::Piece(i) => self.ident(i),
         }
     }
 
@@ -484,6 +500,20 @@ impl Resolver {
                     off,
                     width: *width,
                     body: self.stmts(body),
+                }
+            }
+            St::Pieces { elem, pieces, body } => {
+                let pieces = pieces
+                    .iter()
+                    .map(|(id, start)| (self.ident(id), self.expr(start)))
+                    .collect();
+                self.cut.push(*elem);
+                let body = self.stmts(body);
+                self.cut.pop();
+                ResolvedSt::Pieces {
+                    elem: *elem,
+                    pieces,
+                    body,
                 }
             }
             St::Swap(a, b) => {

@@ -28,6 +28,9 @@ pub(super) enum Value {
     Elem(usize, usize),
     /// A row stream's element: `&buffer[off..off + width]`.
     Row(usize, usize, usize),
+    /// A piece of the frame ([`fsmooth_core::lir::St::Pieces`]): `&mut buffer[off..off +
+    /// len]`.
+    Piece(usize, usize, usize),
 }
 
 impl Value {
@@ -41,6 +44,7 @@ impl Value {
             Value::Buffer(_) => "a buffer",
             Value::Elem(..) => "a stream element (&T)",
             Value::Row(..) => "a row (&[T])",
+            Value::Piece(..) => "a piece of the frame (&mut [T])",
         }
     }
 
@@ -373,8 +377,22 @@ impl Executor<'_> {
     /// the part named, and the row's width.
     pub(super) fn buffer_part(&self, id: NameId) -> Outcome<(usize, usize, Option<usize>)> {
         match self.binding(id)?.value {
-            Value::Row(buf, off, width) => Ok((buf, off, Some(width))),
+            Value::Row(buf, off, width) | Value::Piece(buf, off, width) => {
+                Ok((buf, off, Some(width)))
+            }
             _ => Ok((self.buffer_of(id)?, 0, None)),
+        }
+    }
+
+    /// A buffer or a piece of the frame, which loads, stores and fills address alike: the
+    /// buffer, the first slot of the part named, and its length.
+    pub(super) fn window(&self, id: NameId) -> Outcome<(usize, usize, usize)> {
+        match self.binding(id)?.value {
+            Value::Piece(buf, off, len) => Ok((buf, off, len)),
+            _ => {
+                let buf = self.buffer_of(id)?;
+                Ok((buf, 0, self.buffers[buf].len()))
+            }
         }
     }
 
@@ -558,5 +576,15 @@ impl Executor<'_> {
             outs.push(b.as_f64s());
         }
         Ok(outs)
+    }
+}
+
+/// Slot `at` of a part of a buffer from slot `first`, for messages: `at` alone for a whole
+/// buffer.
+pub(super) fn slot_text(first: usize, at: usize) -> String {
+    if first == 0 {
+        at.to_string()
+    } else {
+        format!("{first} + {at}")
     }
 }

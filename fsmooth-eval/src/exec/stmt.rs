@@ -6,7 +6,7 @@ use super::eval::arith;
 use super::resolve::{NameId, ResolvedEx, ResolvedSt, ResolvedStream, scratch_name};
 use super::state::{
     Buffer, BufferKind, Executor, Outcome, Snapshot, Stop, Value, fault, runtime_error,
-    scratch_buffer,
+    scratch_buffer, slot_text,
 };
 use fsmooth_core::front::ast::BinOp;
 use fsmooth_core::lir::{self, FRAME_PARTS, Scalar};
@@ -71,19 +71,19 @@ impl Executor<'_> {
             }
             ResolvedSt::Store(b, at, val) => {
                 let v = self.eval_scalar(val)?;
-                let buf = self.buffer_of(*b)?;
+                let (buf, first, len) = self.window(*b)?;
                 let at = self.eval_usize(at)?;
                 self.check_writable(buf)?;
-                let len = self.buffers[buf].len();
                 if at >= len {
                     return fault(format!(
-                        "proven store {}[{at}] out of range for length {len} \
+                        "proven store {}[{}] out of range for length {len} \
                          (the printed `st` would skip it)",
-                        self.buffers[buf].name()
+                        self.buffers[buf].name(),
+                        slot_text(first, at)
                     ));
                 }
-                self.check_live(buf, at, at + 1)?;
-                self.write_slot(buf, at, v)?;
+                self.check_live(buf, first + at, first + at + 1)?;
+                self.write_slot(buf, first + at, v)?;
             }
             ResolvedSt::StoreRow(b, off, vals) => {
                 let mut vs = Vec::with_capacity(vals.len());
@@ -190,6 +190,32 @@ impl Executor<'_> {
                 self.check_live(buf, row_off + off, row_off + end)?;
                 let mark = self.mark();
                 self.bind(*id, Value::Row(buf, row_off + off, *width), false);
+                let r = self.block(body);
+                self.unwind(mark);
+                r?
+            }
+            ResolvedSt::Pieces { elem, pieces, body } => {
+                let part = self.buffer_of(scratch_name(*elem))?;
+                let len = self.buffers[part].len();
+                let mut starts = Vec::with_capacity(pieces.len());
+                for (_, start) in pieces {
+                    starts.push(self.eval_usize(start)?);
+                }
+                if starts.is_empty()
+                    || starts.windows(2).any(|w| w[0] > w[1])
+                    || starts.last().is_some_and(|&s| s > len)
+                {
+                    return fault(format!(
+                        "pieces of {} from {starts:?}: not ascending in its {len} slots \
+                         (the printed `if let` would skip its body)",
+                        self.buffers[part].name()
+                    ));
+                }
+                let mark = self.mark();
+                for (k, ((id, _), &start)) in pieces.iter().zip(&starts).enumerate() {
+                    let end = starts.get(k + 1).copied().unwrap_or(len);
+                    self.bind(*id, Value::Piece(part, start, end - start), false);
+                }
                 let r = self.block(body);
                 self.unwind(mark);
                 r?
@@ -443,7 +469,7 @@ impl Executor<'_> {
         let mut count = None;
         let mut slot = None;
         if let Some((b, off)) = fill {
-            let buf = self.buffer_of(*b)?;
+            let (buf, first, len) = self.window(*b)?;
             let off = match off {
                 Some(o) => Some(self.eval_usize(o)?),
                 None => None,
@@ -454,21 +480,30 @@ impl Executor<'_> {
                 // A loop of no steps writes nothing: the printed code skipping it (an empty
                 // range past the end, as a peeled interior's) is the same.
                 Some(_) if n == 0 => {}
-                Some(lo) => self.check_slice(buf, lo, n, "fill")?,
-                None => {
-                    let len = self.buffers[buf].len();
-                    if n > len {
+                Some(lo) => {
+                    self.check_slice(buf, first + lo, n, "fill")?;
+                    if lo.checked_add(n).is_none_or(|end| end > len) {
                         return fault(format!(
-                            "fill range {}[..{n}] out of bounds for length {len} \
-                             (the printed code would skip the loop)",
+                            "fill range {}[{first} + {lo}..+{n}] out of its piece of {len} \
+                             slots (the printed code would skip the loop)",
                             self.buffers[buf].name()
                         ));
                     }
-                    self.check_live(buf, 0, n)?;
+                }
+                None => {
+                    if n > len {
+                        return fault(format!(
+                            "fill range {}[{}..{n}] out of bounds for length {len} \
+                             (the printed code would skip the loop)",
+                            self.buffers[buf].name(),
+                            if first == 0 { String::new() } else { format!("{first}..][") }
+                        ));
+                    }
+                    self.check_live(buf, first, first + n)?;
                 }
             }
             count = Some(n);
-            slot = Some((buf, off.unwrap_or(0)));
+            slot = Some((buf, first + off.unwrap_or(0)));
         }
         let mut rows = Vec::with_capacity(streams.len());
         let mut wholes = Vec::new();
@@ -507,14 +542,19 @@ impl Executor<'_> {
                 }
                 Some(w) => {
                     let w = self.eval_usize(w)?;
-                    let buf = self.buffer_of(s.base)?;
+                    let (buf, first, len) = self.window(s.base)?;
                     // Every row the loop takes must be there: the printed iterator stops at
                     // the buffer's end, which would end the loop early.
                     match n.checked_mul(w) {
-                        Some(all) => self.check_slice(buf, start, all, "row stream")?,
+                        Some(all) => {
+                            self.check_slice(buf, first + start, all, "row stream")?;
+                            if start.checked_add(all).is_none_or(|end| end > len) {
+                                return fault("row stream past the end of its piece");
+                            }
+                        }
                         None => return fault("row stream rows * width overflows"),
                     }
-                    rows.push((s.elem, buf, start, Some(w)));
+                    rows.push((s.elem, buf, first + start, Some(w)));
                 }
             }
         }

@@ -376,7 +376,10 @@ mod tests {
     fn pieces_cut_at_their_starts_or_not_at_all() {
         let mut s = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
         let [a, b, c] = super::pieces(&mut s, [1, 3, 3]).unwrap();
-        assert_eq!((&*a, &*b, &*c), (&[1.0, 2.0][..], &[][..], &[3.0, 4.0, 5.0][..]));
+        assert_eq!(
+            (&*a, &*b, &*c),
+            (&[1.0, 2.0][..], &[][..], &[3.0, 4.0, 5.0][..])
+        );
         a[0] = 7.0;
         c[2] = 8.0;
         assert_eq!(s, [0.0, 7.0, 2.0, 3.0, 4.0, 8.0]);

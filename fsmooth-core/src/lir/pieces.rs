@@ -14,7 +14,7 @@
 use super::streams::{blocks_in, bound_in};
 use super::visit::own_exprs;
 use super::{
-    Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, rewrite_sts, same,
+    Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, mentions_var, rewrite_sts, same,
     unit_offset, uses_ex, wadd, walk_st, walk_sts, writes,
 };
 use proc_macro2::Ident;
@@ -150,13 +150,12 @@ impl Cutter {
     /// The live allocation of type `t` an access at `at` lies in: the one whose first slot
     /// is the access's root (a name: a literal slot could be any allocation's index).
     fn owner(&self, t: Scalar, at: &Ex) -> Option<usize> {
-        let r = root(at);
-        if !matches!(r, Ex::Var(_)) {
+        let Ex::Var(r) = root(at) else {
             return None;
-        }
+        };
         self.live
             .iter()
-            .position(|(e, off)| *e == t && same(off, r))
+            .position(|(e, off)| *e == t && matches!(off, Ex::Var(o) if o == r))
     }
 
     /// `s` on the frame cut into pieces, when it is a `for` loop that can be and that then
@@ -245,7 +244,7 @@ impl Cutter {
         else {
             return 0;
         };
-        aliases(body);
+        aliases(var, body);
         let inside = bound_in(var, body);
         let invariant = |x: &Ex| idents(x).iter().all(|i| !inside.contains(i));
         let read_only: Vec<Base> = pieces
@@ -285,7 +284,12 @@ impl Cutter {
             *e = Ex::Elem(elem);
             made += 1;
         });
-        let fill = pieces.iter().find_map(|p| {
+        // A slot of an enclosing fill written in the loop keeps the loop a `for`.
+        let mut slots = false;
+        walk_sts(body, &mut |n| {
+            slots |= matches!(n, Node::St(St::Slot(_) | St::SlotAdd(_)));
+        });
+        let fill = pieces.iter().filter(|_| !slots).find_map(|p| {
             let b = Base::Piece(p.clone());
             slot_store(body, &b, var, &invariant).map(|found| (b, found))
         });
@@ -394,18 +398,19 @@ fn read_before_rebound(rest: &[St], x: &Ident) -> bool {
     hit
 }
 
-/// The loop body's copies of a name (`let a = b;`, `b` never assigned or bound again in
-/// the body, `a` bound once): `b` read in their place, so that an index through a copy of
-/// the loop's index reads as the index.
-fn aliases(body: &mut [St]) {
+/// The copies of a name in the body of the loop over `var` (`let a = b;` at its top level,
+/// `b` never assigned nor bound in the body, `a` bound once): `b` read in their place, so
+/// that an index through a copy of the loop's index reads as the index; copies then read
+/// nowhere go.
+fn aliases(var: &Ident, body: &mut Vec<St>) {
     let mut assigned = Vec::new();
-    let mut bound = Vec::new();
     walk_sts(body, &mut |n| match n {
         Node::St(St::Assign(id, _)) => assigned.push(id.clone()),
         Node::St(St::Swap(a, b)) => assigned.extend([a.clone(), b.clone()]),
-        Node::St(St::Let { id, .. }) => bound.push(id.clone()),
         _ => {}
     });
+    // Everything the body binds (the loop's index first, which it does not bind again).
+    let bound = bound_in(var, body);
     let once = |x: &Ident| bound.iter().filter(|b| *b == x).count() == 1;
     for k in 0..body.len() {
         let (x, y) = match &body[k] {
@@ -414,7 +419,9 @@ fn aliases(body: &mut [St]) {
                 mutable: false,
                 val: Ex::Var(y),
                 ..
-            } if once(id) && !assigned.contains(y) && !bound.contains(y) => (id.clone(), y.clone()),
+            } if once(id) && !assigned.contains(y) && !bound[1..].contains(y) => {
+                (id.clone(), y.clone())
+            }
             _ => continue,
         };
         rewrite_sts(&mut body[k + 1..], &mut |e| {
@@ -424,6 +431,21 @@ fn aliases(body: &mut [St]) {
             }
             false
         });
+    }
+    // Copies read nowhere now go (a loop's index read by none is not counted).
+    let mut k = 0;
+    while k < body.len() {
+        match &body[k] {
+            St::Let {
+                id,
+                mutable: false,
+                val: Ex::Var(_),
+                ..
+            } if !mentions_var(&body[k + 1..], id) => {
+                body.remove(k);
+            }
+            _ => k += 1,
+        }
     }
 }
 

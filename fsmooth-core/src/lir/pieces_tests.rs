@@ -58,17 +58,34 @@ fn a_loop_writing_one_allocation_fills_it_and_streams_the_other() {
     let St::Pieces { pieces, body, .. } = &sts[2] else {
         panic!("not cut: {}", text(&sts));
     };
-    let starts: Vec<String> = pieces.iter().map(|(_, s)| s.to_token_stream().to_string()).collect();
+    let starts: Vec<String> = pieces
+        .iter()
+        .map(|(_, s)| s.to_token_stream().to_string())
+        .collect();
     assert_eq!(starts, ["za", "zb"]);
-    let [St::Fill { base, off: None, streams, body: fill, .. }] = &body[..] else {
+    let [
+        St::Fill {
+            base,
+            off: None,
+            streams,
+            body: fill,
+            ..
+        },
+    ] = &body[..]
+    else {
         panic!("no fill: {}", text(body));
     };
     assert_eq!(*base, Base::Piece(pieces[0].0.clone()));
     assert_eq!(streams.len(), 1);
     assert_eq!(streams[0].base, Base::Piece(pieces[1].0.clone()));
-    assert!(matches!(&fill[..], [St::Slot(Ex::Bin(BinOp::Mul, e, _))] if matches!(**e, Ex::Elem(_))));
+    assert!(
+        matches!(&fill[..], [St::Slot(Ex::Bin(BinOp::Mul, e, _))] if matches!(**e, Ex::Elem(_)))
+    );
     let printed = text(&sts);
-    assert!(printed.contains(":: pieces (scratch , [za , zb])"), "{printed}");
+    assert!(
+        printed.contains(":: pieces (scratch , [za , zb])"),
+        "{printed}"
+    );
     // The frame is reached through the pieces alone.
     assert_eq!(printed.matches("scratch").count(), 1, "{printed}");
 }
@@ -102,19 +119,34 @@ fn a_sum_into_a_row_becomes_an_added_slot_through_its_let_and_copies_of_the_inde
     let St::Pieces { body, .. } = &sts[2] else {
         panic!("not cut: {printed}");
     };
-    let [St::Fill { off: Some(r), body: fill, streams, .. }] = &body[..] else {
+    let [
+        St::Fill {
+            off: Some(r),
+            body: fill,
+            streams,
+            ..
+        },
+    ] = &body[..]
+    else {
         panic!("no fill: {printed}");
     };
     assert!(same(r, &var("r")), "{printed}");
     assert_eq!(streams.len(), 1, "{printed}");
-    assert!(matches!(fill.last(), Some(St::SlotAdd(Ex::Elem(_)))), "{printed}");
+    assert!(
+        matches!(fill.last(), Some(St::SlotAdd(Ex::Elem(_)))),
+        "{printed}"
+    );
     assert!(!printed.contains("let __v"), "{printed}");
 }
 
 #[test]
 fn loops_the_cut_cannot_place_are_left_as_they_are() {
     // An access at a slot that is no live allocation's first slot plus an index.
-    let stray = for_i(vec![St::Store(FRAME, var("i"), ld(wadd(var("zb"), var("i"))))]);
+    let stray = for_i(vec![St::Store(
+        FRAME,
+        var("i"),
+        ld(wadd(var("zb"), var("i"))),
+    )]);
     // A loop that allocates (its inner loop is cut instead).
     let allocating = for_i(vec![alloc("zc"), copy_doubled()]);
     // The written slot read again in the loop: no fill, and nothing to stream.
@@ -151,5 +183,8 @@ fn a_piece_written_in_the_loop_is_not_streamed() {
     let St::Pieces { body, .. } = &sts[2] else {
         panic!("{printed}");
     };
-    assert!(matches!(&body[0], St::Fill { streams, .. } if streams.is_empty()), "{printed}");
+    assert!(
+        matches!(&body[0], St::Fill { streams, .. } if streams.is_empty()),
+        "{printed}"
+    );
 }

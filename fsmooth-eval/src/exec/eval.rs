@@ -2,9 +2,7 @@
 //! allocations), sizes and the runtime's entry functions, as the printed code computes them.
 
 use super::resolve::{ResolvedEx, ResolvedSize};
-use super::state::{
-    Executor, Outcome, Value, arithmetic_error, fault, runtime_error, slot_text,
-};
+use super::state::{Executor, Outcome, Value, arithmetic_error, fault, runtime_error, slot_text};
 use fsmooth_core::front::ast::{BinOp, MathFn};
 use fsmooth_core::lir::{Checked, Entry, Scalar, Wrap};
 use fsmooth_runtime::__rt;

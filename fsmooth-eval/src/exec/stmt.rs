@@ -496,7 +496,11 @@ impl Executor<'_> {
                             "fill range {}[{}..{n}] out of bounds for length {len} \
                              (the printed code would skip the loop)",
                             self.buffers[buf].name(),
-                            if first == 0 { String::new() } else { format!("{first}..][") }
+                            if first == 0 {
+                                String::new()
+                            } else {
+                                format!("{first}..][")
+                            }
                         ));
                     }
                     self.check_live(buf, first, first + n)?;

@@ -360,11 +360,13 @@ fn flat(o: &fsmooth_eval::exec::Outputs) -> (Vec<Vec<f64>>, Vec<f64>) {
 /// row added to a row in the frame (`St::AddWithin`), a running index, an in-place add, a
 /// sum into one row of an adjoint (reverse mode's `pass_rows_into`, `accumulate`'s row
 /// increments).
-const REACH_MARKS: [&str; 4] = [
+const REACH_MARKS: [&str; 6] = [
     "add_within (",
     "let mut __at",
     ":: st (scratch",
     "let __row_at",
+    ":: pieces (",
+    ":: common_len (",
 ];
 
 /// Reverse mode on generated programs: a kernel `gk` returns the value of program `k` and
@@ -636,11 +638,12 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
          programs whose sweeps use {REACH_MARKS:?}: {reached:?}, keep rows: {kept}, bind sums: {bound}",
         failures.len()
     );
-    // The default run (150 programs) reaches the frame adds and the sums into rows (13
-    // programs); the running indexes, rarer, are counted only (1 program of the first 400).
+    // The default run (150 programs) reaches the frame adds, the sums into rows, the frame
+    // cut into pieces and rows of one length; the running indexes, rarer, are counted only
+    // (4 programs of the first 600).
     if from == 0 && count >= 150 {
         assert!(
-            reached[0] > 0 && reached[2] > 0 && reached[3] > 0,
+            [0, 2, 3, 4, 5].iter().all(|&k| reached[k] > 0),
             "reached: {reached:?}"
         );
     }

@@ -217,7 +217,7 @@ fn bad_index_read(i: &Inputs, w: &str) -> bool {
 /// groups and tiles run.
 #[test]
 fn generated_programs_reach_the_planned_loop_shapes() {
-    let mut seen = [0u32; 10];
+    let mut seen = [0u32; 11];
     for j in 0..600 {
         let p = program(j);
         let (_, text) = planned(&p.src);
@@ -235,12 +235,14 @@ fn generated_programs_reach_the_planned_loop_shapes() {
             "let __tr",
             // The frame cut into pieces around a loop that writes it.
             ":: pieces (",
+            // Rows of one length that a loop indexes at one index.
+            ":: common_len (",
         ];
         for (n, mark) in seen.iter_mut().zip(marks) {
             *n += u32::from(text.contains(mark));
         }
         // Row streams in a scalar kernel (loops inside its result).
-        seen[9] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
+        seen[10] += u32::from(p.ret == "f64" && text.contains(":: rows ("));
     }
     eprintln!("of 600 programs, with each mark: {seen:?}");
     assert!(seen.iter().all(|&n| n > 0), "programs with each: {seen:?}");

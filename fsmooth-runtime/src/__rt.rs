@@ -157,6 +157,31 @@ pub fn pieces<T, const N: usize>(s: &mut [T], starts: [usize; N]) -> Option<[&mu
     Some(out)
 }
 
+/// The length of rows cut at `off` from buffers of lengths `lens` (LIR `St::Rows`): the
+/// least of `len - off`, 0 where `off` is past a buffer's end.
+#[inline(always)]
+pub fn common_len<const N: usize>(off: usize, lens: [usize; N]) -> usize {
+    lens.iter()
+        .map(|l| l.saturating_sub(off))
+        .min()
+        .unwrap_or(0)
+}
+
+/// `s[o..o + len]` with `o` the least of `off` and `s.len()`, for a `len` from
+/// [`common_len`] (so always `Some`, of length `len`).
+#[inline(always)]
+pub fn row_at<T>(s: &[T], off: usize, len: usize) -> Option<&[T]> {
+    let o = off.min(s.len());
+    s.get(o..o.wrapping_add(len))
+}
+
+/// [`row_at`] of a buffer the code writes.
+#[inline(always)]
+pub fn row_at_mut<T>(s: &mut [T], off: usize, len: usize) -> Option<&mut [T]> {
+    let o = off.min(s.len());
+    s.get_mut(o..o.wrapping_add(len))
+}
+
 /// Store `v` at `s[off..off + N]`, proven in bounds: one range check for the row (a column
 /// tile's sums), where a store per slot would test each.
 #[inline(always)]
@@ -390,6 +415,23 @@ mod tests {
         assert!(super::pieces(&mut s, [7]).is_none());
         assert!(super::pieces(&mut s, [1, 7]).is_none());
         assert!(super::pieces::<f64, 0>(&mut s, []).is_none());
+    }
+
+    /// Rows at one slot of several buffers have the least length there, and are cut even
+    /// where the slot is past a buffer's end (then empty).
+    #[test]
+    fn shared_rows_have_one_length() {
+        let (a, mut b) = ([1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0]);
+        let len = super::common_len(1, [a.len(), b.len()]);
+        assert_eq!(len, 2);
+        assert_eq!(super::row_at(&a, 1, len), Some(&[2.0, 3.0][..]));
+        super::row_at_mut(&mut b, 1, len).unwrap()[1] = 9.0;
+        assert_eq!(b, [6.0, 7.0, 9.0]);
+        let len = super::common_len(4, [a.len(), b.len()]);
+        assert_eq!(len, 0);
+        assert_eq!(super::row_at(&b, 4, len), Some(&[][..]));
+        assert_eq!(super::row_at(&a, 4, len), Some(&[][..]));
+        assert_eq!(super::common_len::<0>(0, []), 0);
     }
 
     /// `add_within` equals the loop of `ld`s and `st`s it replaces, for every pair of

@@ -20,6 +20,7 @@ mod print;
 #[cfg(test)]
 mod print_tests;
 mod rebase;
+mod rows;
 mod streams;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ mod visit;
 
 pub use pieces::frame_pieces;
 pub use rebase::rebase;
+pub use rows::shared_rows;
 pub use streams::{row_streams, row_streams_ex, whole_of, whole_read};
 pub use visit::{
     Node, idents, mentions_var, plain, plain_ex, replace_elem, replace_ex, rewrite_ex, rewrite_sts,
@@ -334,6 +336,21 @@ pub enum St {
         /// The code using them.
         body: Vec<St>,
     },
+    /// Rows of one length cut at one slot of several buffers for `body` ([`shared_rows`]):
+    /// row `k` is `base[o..o + len]` with `o` the least of `off` and the buffer's length, and
+    /// `len` the least over the buffers of `base.len() - off` (0 when negative). The body
+    /// indexes the rows where it indexed the buffers at `off` plus an index: the rows'
+    /// lengths are one value, so one range check serves every row at an index. Printed
+    /// `let __len = __rt::common_len(off, [..]); if let (Some(r0), ..) = (__rt::row_at(b0,
+    /// off, __len), ..) { body }` (always `Some`).
+    Rows {
+        /// The first slot of every row in its buffer.
+        off: Ex,
+        /// The rows.
+        rows: Vec<SharedRow>,
+        /// The code using them.
+        body: Vec<St>,
+    },
     /// A sum over `0..n` on rayon's pool (the `parallel` feature; `__rt::par_sum`): the
     /// steps in chunks of `__rt::CHUNK`, each chunk's `body` (which adds step `var`'s term to
     /// `acc`) run in order from `-0.0` in a copy of the frame, the chunks' sums added in a
@@ -515,6 +532,28 @@ pub enum St {
         /// that is `None` has no element and no name). `None`: it is all `scratch`.
         parts: Option<Box<[Option<Ex>; 3]>>,
     },
+}
+
+/// A row of [`St::Rows`].
+#[derive(Clone, Debug)]
+pub struct SharedRow {
+    /// Its name: read as [`Base::Row`], or written as [`Base::Piece`] when `mutable`.
+    pub id: Ident,
+    /// The buffer it is cut from.
+    pub base: Base,
+    /// The body stores to it (`&mut [T]`, else `&[T]`).
+    pub mutable: bool,
+}
+
+impl SharedRow {
+    /// How the body names the row.
+    pub fn named(&self) -> Base {
+        if self.mutable {
+            Base::Piece(self.id.clone())
+        } else {
+            Base::Row(self.id.clone())
+        }
+    }
 }
 
 /// A kernel's body as planned: entry statements, then the body, then the result.

@@ -85,6 +85,7 @@ fn access(n: Node<'_>) -> Access<'_> {
             | St::Heap { .. }
             | St::Frame { .. }
             | St::Pieces { .. }
+            | St::Rows { .. }
             | St::ParSum { .. }
             | St::ParRows { .. },
         ) => Access::Other,
@@ -244,7 +245,7 @@ impl Cutter {
         else {
             return 0;
         };
-        aliases(var, body);
+        aliases(body);
         let inside = bound_in(var, body);
         let invariant = |x: &Ex| idents(x).iter().all(|i| !inside.contains(i));
         let read_only: Vec<Base> = pieces
@@ -398,19 +399,29 @@ fn read_before_rebound(rest: &[St], x: &Ident) -> bool {
     hit
 }
 
-/// The copies of a name in the body of the loop over `var` (`let a = b;` at its top level,
-/// `b` never assigned nor bound in the body, `a` bound once): `b` read in their place, so
-/// that an index through a copy of the loop's index reads as the index; copies then read
-/// nowhere go.
-fn aliases(var: &Ident, body: &mut Vec<St>) {
-    let mut assigned = Vec::new();
+/// The copies of a name in a loop's body (`let a = b;` at its top level,
+/// `a` bound once, `b` not bound in the body): `b` read in their place up to the statement
+/// that next assigns `b`, so that an index through a copy reads as what it copies (the
+/// loop's index, a running offset); copies then read nowhere go.
+fn aliases(body: &mut Vec<St>) {
+    let assigns = |s: &St, y: &Ident| {
+        let mut hit = false;
+        walk_st(s, &mut |n| {
+            hit |= matches!(n, Node::St(St::Assign(a, _)) if a == y)
+                || matches!(n, Node::St(St::Swap(a, b)) if a == y || b == y);
+        });
+        hit
+    };
+    // Every name the body binds: its `let`s, inner loops' indexes and stream elements.
+    let mut bound = Vec::new();
     walk_sts(body, &mut |n| match n {
-        Node::St(St::Assign(id, _)) => assigned.push(id.clone()),
-        Node::St(St::Swap(a, b)) => assigned.extend([a.clone(), b.clone()]),
+        Node::St(St::Let { id, .. } | St::Segment { id, .. }) => bound.push(id.clone()),
+        Node::St(St::For { var, .. } | St::Fill { var, .. } | St::Lanes { var, .. }) => {
+            bound.push(var.clone())
+        }
+        Node::Stream(st) => bound.push(st.elem.clone()),
         _ => {}
     });
-    // Everything the body binds (the loop's index first, which it does not bind again).
-    let bound = bound_in(var, body);
     let once = |x: &Ident| bound.iter().filter(|b| *b == x).count() == 1;
     for k in 0..body.len() {
         let (x, y) = match &body[k] {
@@ -419,12 +430,13 @@ fn aliases(var: &Ident, body: &mut Vec<St>) {
                 mutable: false,
                 val: Ex::Var(y),
                 ..
-            } if once(id) && !assigned.contains(y) && !bound[1..].contains(y) => {
-                (id.clone(), y.clone())
-            }
+            } if once(id) && !bound.contains(y) => (id.clone(), y.clone()),
             _ => continue,
         };
-        rewrite_sts(&mut body[k + 1..], &mut |e| {
+        let end = (k + 1..body.len())
+            .find(|&j| assigns(&body[j], &y))
+            .unwrap_or(body.len());
+        rewrite_sts(&mut body[k + 1..end], &mut |e| {
             if matches!(e, Ex::Var(v) if *v == x) {
                 *e = Ex::Var(y.clone());
                 return true;
@@ -452,7 +464,7 @@ fn aliases(var: &Ident, body: &mut Vec<St>) {
 /// Call `f` on every expression `body` evaluates at every step: the values of its
 /// statements (and of the statements of blocks in them), not inside a branch, a loop, or
 /// the right side of `&&` and `||`.
-fn every_step(body: &mut [St], f: &mut dyn FnMut(&mut Ex)) {
+pub(super) fn every_step(body: &mut [St], f: &mut dyn FnMut(&mut Ex)) {
     for s in body {
         match s {
             St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {

@@ -518,6 +518,27 @@ impl ToTokens for St {
                     }
                 )
             }
+            St::Rows { off, rows, body } => {
+                let lens = rows.iter().map(|r| {
+                    let b = &r.base;
+                    quote!(#b.len())
+                });
+                let ids = rows.iter().map(|r| &r.id);
+                let cuts = rows.iter().map(|r| {
+                    let b = &r.base;
+                    if r.mutable {
+                        quote!(::fsmooth::__rt::row_at_mut(#b, #off, __len))
+                    } else {
+                        quote!(::fsmooth::__rt::row_at(#b, #off, __len))
+                    }
+                });
+                quote!({
+                    let __len = ::fsmooth::__rt::common_len(#off, [#(#lens),*]);
+                    if let (#(::core::option::Option::Some(#ids),)*) = (#(#cuts,)*) {
+                        #(#body)*
+                    }
+                })
+            }
             St::Swap(a, b) => quote!(::core::mem::swap(&mut #a, &mut #b);),
             St::CheckRange(lo, hi, len) => {
                 quote!(::fsmooth::__rt::check_range(#lo, #hi, #len)?;)

@@ -94,6 +94,12 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
             ok && rebase(body, base, first)
         }
         St::Block(b) => rebase(b, base, first),
+        // One offset for every row: it moves only when no row is cut from `base`.
+        St::Rows { off, rows, body } => {
+            rows.iter().all(|r| !own(&r.base))
+                && rebase_ex(off, base, first)
+                && rebase(body, base, first)
+        }
         St::Pieces { pieces, body, .. } => {
             pieces.iter_mut().all(|(_, s)| rebase_ex(s, base, first)) && rebase(body, base, first)
         }

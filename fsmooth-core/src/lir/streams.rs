@@ -66,6 +66,7 @@ fn row_streams_st(s: &mut St) {
         St::Block(b)
         | St::Segment { body: b, .. }
         | St::Pieces { body: b, .. }
+        | St::Rows { body: b, .. }
         | St::Lanes { body: b, .. }
         | St::ParSum { body: b, .. }
         | St::ParRows { body: b, .. } => {
@@ -233,6 +234,7 @@ pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream
             St::Block(b)
             | St::Segment { body: b, .. }
             | St::Pieces { body: b, .. }
+            | St::Rows { body: b, .. }
             | St::ParSum { body: b, .. }
             | St::ParRows { body: b, .. } => for_each_stream(b, f),
             _ => {}

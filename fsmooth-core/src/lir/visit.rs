@@ -97,6 +97,10 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             }
             walk_sts(body, f);
         }
+        St::Rows { off, body, .. } => {
+            walk_ex(off, f);
+            walk_sts(body, f);
+        }
         St::Segment { off, body, .. } => {
             walk_ex(off, f);
             walk_sts(body, f);
@@ -178,7 +182,7 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
 }
 
 /// True when node `n` reads or writes buffer `b`.
-fn node_uses(n: Node<'_>, b: &Base) -> bool {
+pub(super) fn node_uses(n: Node<'_>, b: &Base) -> bool {
     match n {
         Node::Ex(Ex::Ld(x, _) | Ex::LdRow(x, ..) | Ex::Len(x))
         | Node::Stream(Stream { base: x, .. }) => x == b,
@@ -192,6 +196,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
             | St::AddWithin { base: x, .. },
         ) => x == b,
         Node::St(St::Copy { dst, src, .. }) => dst == b || src == b,
+        Node::St(St::Rows { rows, .. }) => rows.iter().any(|r| r.base == *b),
         _ => false,
     }
 }
@@ -199,6 +204,7 @@ fn node_uses(n: Node<'_>, b: &Base) -> bool {
 /// True when node `n` writes buffer `b`.
 fn node_writes(n: Node<'_>, b: &Base) -> bool {
     matches!(n, Node::St(St::Store(x, ..) | St::StoreRow(x, ..) | St::Fill { base: x, .. } | St::Copy { dst: x, .. } | St::AddWithin { base: x, .. } | St::ParRows { base: x, .. }) if x == b)
+        || matches!(n, Node::St(St::Rows { rows, .. }) if rows.iter().any(|r| r.mutable && r.base == *b))
 }
 
 /// True when anything under `sts` reads or writes buffer `b`.
@@ -340,6 +346,7 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
         St::Block(b)
         | St::Segment { body: b, .. }
         | St::Pieces { body: b, .. }
+        | St::Rows { body: b, .. }
         | St::ParSum { body: b, .. }
         | St::ParRows { body: b, .. } => rewrite_sts(b, f),
         _ => {}
@@ -434,6 +441,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             .chain(parts.iter_mut().flat_map(|p| p.iter_mut().flatten()))
             .collect(),
         St::Pieces { pieces, .. } => pieces.iter_mut().map(|(_, start)| start).collect(),
+        St::Rows { off, .. } => vec![off],
         St::Block(_) | St::Swap(..) => Vec::new(),
     }
 }

@@ -112,6 +112,12 @@ pub(super) enum ResolvedSt<'a> {
         pieces: Vec<(NameId, ResolvedEx<'a>)>,
         body: Vec<ResolvedSt<'a>>,
     },
+    Rows {
+        off: ResolvedEx<'a>,
+        /// Each row's name, its buffer, and whether it is written.
+        rows: Vec<(NameId, NameId, bool)>,
+        body: Vec<ResolvedSt<'a>>,
+    },
     Slot(ResolvedEx<'a>),
     SlotAdd(ResolvedEx<'a>),
     Loop {
@@ -515,6 +521,28 @@ impl Resolver {
                     pieces,
                     body,
                 }
+            }
+            St::Rows { off, rows, body } => {
+                let off = self.expr(off);
+                let depth = self.borrows.len();
+                let rows = rows
+                    .iter()
+                    .map(|r| {
+                        let base = if r.mutable {
+                            self.write(&r.base)
+                        } else {
+                            self.read(&r.base)
+                        };
+                        (self.ident(&r.id), base, r.mutable)
+                    })
+                    .collect::<Vec<_>>();
+                // The rows borrow their buffers over the body.
+                for &(_, base, mutable) in &rows {
+                    self.borrows.push((base, mutable));
+                }
+                let body = self.stmts(body);
+                self.borrows.truncate(depth);
+                ResolvedSt::Rows { off, rows, body }
             }
             St::Swap(a, b) => {
                 let (a, b) = (self.ident(a), self.ident(b));

@@ -384,11 +384,19 @@ impl Executor<'_> {
         }
     }
 
-    /// A buffer or a piece of the frame, which loads, stores and fills address alike: the
-    /// buffer, the first slot of the part named, and its length.
+    /// [`Executor::window`] for a write: a row (`&[T]`) cannot be written.
+    pub(super) fn window_mut(&self, id: NameId) -> Outcome<(usize, usize, usize)> {
+        if let Value::Row(..) = self.binding(id)?.value {
+            return fault(format!("write to `{}`, a row (&[T])", self.name(id)));
+        }
+        self.window(id)
+    }
+
+    /// A buffer, a piece of the frame or a row, which loads, stores and fills address alike:
+    /// the buffer, the first slot of the part named, and its length.
     pub(super) fn window(&self, id: NameId) -> Outcome<(usize, usize, usize)> {
         match self.binding(id)?.value {
-            Value::Piece(buf, off, len) => Ok((buf, off, len)),
+            Value::Piece(buf, off, len) | Value::Row(buf, off, len) => Ok((buf, off, len)),
             _ => {
                 let buf = self.buffer_of(id)?;
                 Ok((buf, 0, self.buffers[buf].len()))

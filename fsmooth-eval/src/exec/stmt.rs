@@ -71,7 +71,7 @@ impl Executor<'_> {
             }
             ResolvedSt::Store(b, at, val) => {
                 let v = self.eval_scalar(val)?;
-                let (buf, first, len) = self.window(*b)?;
+                let (buf, first, len) = self.window_mut(*b)?;
                 let at = self.eval_usize(at)?;
                 self.check_writable(buf)?;
                 if at >= len {
@@ -215,6 +215,39 @@ impl Executor<'_> {
                 for (k, ((id, _), &start)) in pieces.iter().zip(&starts).enumerate() {
                     let end = starts.get(k + 1).copied().unwrap_or(len);
                     self.bind(*id, Value::Piece(part, start, end - start), false);
+                }
+                let r = self.block(body);
+                self.unwind(mark);
+                r?
+            }
+            ResolvedSt::Rows { off, rows, body } => {
+                let off = self.eval_usize(off)?;
+                let mut windows = Vec::with_capacity(rows.len());
+                for &(_, base, mutable) in rows {
+                    let (buf, first, len) = if mutable {
+                        self.window_mut(base)?
+                    } else {
+                        self.window(base)?
+                    };
+                    if mutable {
+                        self.check_writable(buf)?;
+                    }
+                    windows.push((buf, first, len));
+                }
+                let common = windows
+                    .iter()
+                    .map(|&(_, _, len)| len.saturating_sub(off))
+                    .min()
+                    .unwrap_or(0);
+                let mark = self.mark();
+                for (&(id, _, mutable), &(buf, first, len)) in rows.iter().zip(&windows) {
+                    let at = first + off.min(len);
+                    let row = if mutable {
+                        Value::Piece(buf, at, common)
+                    } else {
+                        Value::Row(buf, at, common)
+                    };
+                    self.bind(id, row, false);
                 }
                 let r = self.block(body);
                 self.unwind(mark);
@@ -469,7 +502,7 @@ impl Executor<'_> {
         let mut count = None;
         let mut slot = None;
         if let Some((b, off)) = fill {
-            let (buf, first, len) = self.window(*b)?;
+            let (buf, first, len) = self.window_mut(*b)?;
             let off = match off {
                 Some(o) => Some(self.eval_usize(o)?),
                 None => None,

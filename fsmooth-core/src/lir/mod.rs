@@ -21,6 +21,8 @@ mod print;
 mod print_tests;
 mod rebase;
 mod rows;
+#[cfg(test)]
+mod rows_tests;
 mod streams;
 #[cfg(test)]
 mod tests;

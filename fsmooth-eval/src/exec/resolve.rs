@@ -246,7 +246,7 @@ impl Resolver {
             .any(|&(borrowed, exclusive)| exclusive && borrowed == id)
         {
             self.fail(format!(
-                "`{}` is used inside a fill over it, which borrows it mutably",
+                "`{}` is used inside a fill over it (or a row of it), which borrows it mutably",
                 b.name()
             ));
         }
@@ -262,11 +262,11 @@ impl Resolver {
         if let Some(&(_, exclusive)) = self.borrows.iter().find(|&&(borrowed, _)| borrowed == id) {
             self.fail(if exclusive {
                 format!(
-                    "`{}` is written inside a fill over it, which borrows it mutably",
+                    "`{}` is written inside a fill over it (or a row of it), which borrows it mutably",
                     b.name()
                 )
             } else {
-                format!("stream buffer `{}` written inside its loop", b.name())
+                format!("stream buffer `{}` written inside its loop (or beside a row of it)", b.name())
             });
         }
         id

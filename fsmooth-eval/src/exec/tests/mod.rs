@@ -2,9 +2,10 @@
 //! `memory`: the faults of the frame and the buffers; `rules`: what rustc would reject,
 //! kernel errors, scoping, the step budget; `results`: kernels with several results, their
 //! outputs' rules; `compiled`: kernels compiled from source with several results, scans and
-//! views.
+//! views; `cuts`: pieces of the frame and rows of one length.
 
 mod compiled;
+mod cuts;
 mod memory;
 mod results;
 mod rules;

@@ -12,7 +12,7 @@
 //! store at the loop's index of a piece the loop touches nowhere else is a fill's slot.
 
 use super::streams::{blocks_in, bound_in};
-use super::visit::own_exprs;
+use super::visit::{bodies_mut, operands_mut, own_exprs};
 use super::{
     Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, mentions_var, rewrite_sts, same,
     unit_offset, uses_ex, wadd, walk_st, walk_sts, writes,
@@ -134,17 +134,8 @@ impl Cutter {
         for e in own_exprs(s) {
             blocks_in(e, &mut |b| self.list(b));
         }
-        match s {
-            St::For { body, .. }
-            | St::Lanes { body, .. }
-            | St::Fill { body, .. }
-            | St::Block(body)
-            | St::Segment { body, .. } => self.list(body),
-            St::If(_, a, b) => {
-                self.list(a);
-                self.list(b);
-            }
-            _ => {}
+        for body in bodies_mut(s) {
+            self.list(body);
         }
     }
 
@@ -216,18 +207,8 @@ impl Cutter {
             if matches!(s, St::For { .. }) {
                 *made += self.one_loop(s, pieces);
             }
-            match s {
-                St::For { body, .. }
-                | St::Fill { body, .. }
-                | St::Lanes { body, .. }
-                | St::Block(body)
-                | St::Segment { body, .. }
-                | St::Pieces { body, .. } => self.streams_and_fills(body, pieces, made),
-                St::If(_, a, b) => {
-                    self.streams_and_fills(a, pieces, made);
-                    self.streams_and_fills(b, pieces, made);
-                }
-                _ => {}
+            for body in bodies_mut(s) {
+                self.streams_and_fills(body, pieces, made);
             }
         }
     }
@@ -485,26 +466,12 @@ fn always(e: &mut Ex, f: &mut dyn FnMut(&mut Ex)) {
     f(e);
     match e {
         Ex::Bin(BinOp::And | BinOp::Or, a, _) => always(a, f),
-        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
-            always(a, f);
-            always(b, f);
-        }
-        Ex::Neg(a)
-        | Ex::Not(a)
-        | Ex::ToF64(a)
-        | Ex::ToF32(a)
-        | Ex::ToUsize(a)
-        | Ex::Ld(_, a)
-        | Ex::LdRow(_, a, ..) => always(a, f),
-        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => {
-            xs.iter_mut().for_each(|x| always(x, f))
-        }
         Ex::Block(sts, v) => {
             every_step(sts, f);
             always(v, f);
         }
         Ex::If(c, ..) => always(c, f),
-        _ => {}
+        _ => operands_mut(e).into_iter().for_each(|x| always(x, f)),
     }
 }
 

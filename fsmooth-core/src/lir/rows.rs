@@ -9,7 +9,7 @@
 
 use super::pieces::every_step;
 use super::streams::{blocks_in, bound_in};
-use super::visit::{node_uses, own_exprs};
+use super::visit::{bodies_mut, node_uses, own_exprs};
 use super::{
     Base, Ex, Node, SharedRow, St, Wrap, idents, rewrite_sts, same, walk_st, walk_sts, writes,
 };
@@ -30,19 +30,8 @@ fn rows_in(sts: &mut [St], named: &mut usize) {
         for e in own_exprs(s) {
             blocks_in(e, &mut |b| rows_in(b, named));
         }
-        match s {
-            St::For { body, .. }
-            | St::Fill { body, .. }
-            | St::Lanes { body, .. }
-            | St::Block(body)
-            | St::Segment { body, .. }
-            | St::Pieces { body, .. }
-            | St::Rows { body, .. } => rows_in(body, named),
-            St::If(_, a, b) => {
-                rows_in(a, named);
-                rows_in(b, named);
-            }
-            _ => {}
+        for body in bodies_mut(s) {
+            rows_in(body, named);
         }
         if let Some(wrapped) = share(s, named) {
             *s = wrapped;

@@ -65,10 +65,16 @@ fn accesses_at_one_index_of_two_buffers_share_rows() {
     let kinds: Vec<(String, bool)> = rows.iter().map(|r| (r.base.name(), r.mutable)).collect();
     assert_eq!(kinds, [("a".to_string(), false), ("out".to_string(), true)]);
     // Every access is now to a row, at the running index alone.
-    assert!(!uses(body, &param()) && !uses(body, &Base::Out), "{printed}");
+    assert!(
+        !uses(body, &param()) && !uses(body, &Base::Out),
+        "{printed}"
+    );
     assert!(printed.contains(":: ld (__row1 , at)"), "{printed}");
     assert!(printed.contains(":: st (__row2 , at ,"), "{printed}");
-    assert!(printed.contains(":: common_len ((r) . wrapping_mul (w) , [a . len () , out . len ()])"), "{printed}");
+    assert!(
+        printed.contains(":: common_len ((r) . wrapping_mul (w) , [a . len () , out . len ()])"),
+        "{printed}"
+    );
 }
 
 #[test]

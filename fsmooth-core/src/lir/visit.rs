@@ -359,20 +359,6 @@ pub fn rewrite_ex(e: &mut Ex, f: &mut dyn FnMut(&mut Ex) -> bool) {
         return;
     }
     match e {
-        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
-            rewrite_ex(a, f);
-            rewrite_ex(b, f);
-        }
-        Ex::Neg(a)
-        | Ex::Not(a)
-        | Ex::ToF64(a)
-        | Ex::ToF32(a)
-        | Ex::ToUsize(a)
-        | Ex::Ld(_, a)
-        | Ex::LdRow(_, a, ..) => rewrite_ex(a, f),
-        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => {
-            xs.iter_mut().for_each(|x| rewrite_ex(x, f))
-        }
         Ex::Block(st, v) => {
             rewrite_sts(st, f);
             rewrite_ex(v, f);
@@ -382,7 +368,44 @@ pub fn rewrite_ex(e: &mut Ex, f: &mut dyn FnMut(&mut Ex) -> bool) {
             rewrite_ex(a, f);
             rewrite_ex(b, f);
         }
-        _ => {}
+        _ => operands_mut(e).into_iter().for_each(|x| rewrite_ex(x, f)),
+    }
+}
+
+/// The operands of an operator, a call or a load, in order (none for a block, an `if` or a
+/// leaf).
+pub(super) fn operands_mut(e: &mut Ex) -> Vec<&mut Ex> {
+    match e {
+        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
+            vec![a, b]
+        }
+        Ex::Neg(a)
+        | Ex::Not(a)
+        | Ex::ToF64(a)
+        | Ex::ToF32(a)
+        | Ex::ToUsize(a)
+        | Ex::Ld(_, a)
+        | Ex::LdRow(_, a, ..) => vec![a],
+        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => {
+            xs.iter_mut().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The statement lists directly inside `s` (a loop's body, a block, an `if`'s branches),
+/// those of parallel loops excepted (their chunks run in copies of the frame).
+pub(super) fn bodies_mut(s: &mut St) -> Vec<&mut Vec<St>> {
+    match s {
+        St::For { body, .. }
+        | St::Fill { body, .. }
+        | St::Lanes { body, .. }
+        | St::Block(body)
+        | St::Segment { body, .. }
+        | St::Pieces { body, .. }
+        | St::Rows { body, .. } => vec![body],
+        St::If(_, a, b) => vec![a, b],
+        _ => Vec::new(),
     }
 }
 

@@ -18,7 +18,13 @@ fn pieces(starts: [usize; 2], body: Vec<St>) -> St {
 
 /// `out[k] = scratch[4 + k]`.
 fn out_from_slot_4() -> St {
-    fill(Base::Out, None, 2, vec![], vec![St::Slot(ld(scratch(), bin(BinOp::Add, u(4), var("i"))))])
+    fill(
+        Base::Out,
+        None,
+        2,
+        vec![],
+        vec![St::Slot(ld(scratch(), bin(BinOp::Add, u(4), var("i"))))],
+    )
 }
 
 #[test]
@@ -46,7 +52,13 @@ fn pieces_are_their_parts_of_the_frame() {
 #[test]
 fn pieces_fault_out_of_order_past_their_ends_or_beside_the_frame() {
     let run = |starts, inner: Vec<St>| {
-        let body = vec![frame(6), alloc(2, 2), alloc(4, 2), pieces(starts, inner), out_from_slot_4()];
+        let body = vec![
+            frame(6),
+            alloc(2, 2),
+            alloc(4, 2),
+            pieces(starts, inner),
+            out_from_slot_4(),
+        ];
         array(body, 2)
     };
     faults(run([4, 2], vec![]), "not ascending");
@@ -86,7 +98,12 @@ fn rows(off: usize, body: Vec<St>) -> St {
 fn rows_have_the_least_length_at_their_slot() {
     // x has 3 slots, out 4: rows from slot 2 have 1 slot each.
     let copy = |k: usize| St::Store(piece("s"), u(k), ld(Base::Row(id("r")), u(k)));
-    let zeros = |slots: &[usize]| slots.iter().map(|&k| store(Base::Out, k, f(0.0))).collect::<Vec<_>>();
+    let zeros = |slots: &[usize]| {
+        slots
+            .iter()
+            .map(|&k| store(Base::Out, k, f(0.0)))
+            .collect::<Vec<_>>()
+    };
     let with = |inner: Vec<St>| [zeros(&[0, 1, 3]), vec![rows(2, inner)]].concat();
     assert_eq!(
         array(with(vec![copy(0)]), 4),

@@ -14,8 +14,8 @@
 use super::streams::{blocks_in, bound_in};
 use super::visit::{bodies_mut, operands_mut, own_exprs};
 use super::{
-    Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, mentions_var, rewrite_sts, same,
-    unit_offset, uses_ex, wadd, walk_st, walk_sts, writes,
+    Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, mentions_var, plain_ex, rewrite_sts,
+    same, unit_offset, uses_ex, wadd, walk_st, walk_sts, writes,
 };
 use proc_macro2::Ident;
 use quote::format_ident;
@@ -228,7 +228,9 @@ impl Cutter {
         };
         aliases(body);
         let inside = bound_in(var, body);
-        let invariant = |x: &Ex| idents(x).iter().all(|i| !inside.contains(i));
+        // Fixed during the loop, and evaluated before it: so it must not fail either (a loop
+        // of no steps would not have evaluated it).
+        let invariant = |x: &Ex| plain_ex(x) && idents(x).iter().all(|i| !inside.contains(i));
         let read_only: Vec<Base> = pieces
             .iter()
             .map(|p| Base::Piece(p.clone()))

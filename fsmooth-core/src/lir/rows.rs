@@ -11,7 +11,8 @@ use super::pieces::every_step;
 use super::streams::{blocks_in, bound_in};
 use super::visit::{bodies_mut, node_uses, own_exprs};
 use super::{
-    Base, Ex, Node, SharedRow, St, Wrap, idents, rewrite_sts, same, walk_st, walk_sts, writes,
+    Base, Ex, Node, SharedRow, St, Wrap, idents, plain_ex, rewrite_sts, same, walk_st, walk_sts,
+    writes,
 };
 use proc_macro2::Ident;
 use quote::format_ident;
@@ -64,11 +65,14 @@ fn share(s: &St, named: &mut usize) -> Option<St> {
     };
     let inside = bound_in(var, body);
     let fixed = |e: &Ex| idents(e).iter().all(|i| !inside.contains(i));
+    // The offset is evaluated before the loop: it must not fail (a loop of no steps would
+    // not have evaluated it).
+    let early = |e: &Ex| fixed(e) && plain_ex(e);
     let mut found = Vec::new();
     for (at, st) in body.iter().enumerate() {
         let mut note = |base: &Base, offset: &Ex| {
             if let Ex::Wrap(Wrap::Add, off, index) = offset
-                && fixed(off)
+                && early(off)
                 && !fixed(index)
                 && !matches!(base, Base::Row(_))
             {

@@ -100,3 +100,27 @@ fn rows_are_not_shared_where_the_index_moves_between_accesses_or_a_buffer_is_rea
     shared_rows(&mut sts);
     assert_eq!(text(&sts), before);
 }
+
+#[test]
+fn an_offset_that_may_fail_stays_inside_the_loop() {
+    // `a[checked(r * w) + at]`: evaluated before the loop, it could fail where a loop of no
+    // steps would not.
+    let checked = Ex::Checked(
+        Checked::Mul,
+        Box::new(var("r")),
+        Box::new(var("w")),
+        "r * w".into(),
+    );
+    let mut sts = triangle_walk(Vec::new());
+    rewrite_sts(&mut sts, &mut |e| {
+        if let Ex::Wrap(Wrap::Mul, ..) = e {
+            *e = checked.clone();
+            return true;
+        }
+        false
+    });
+    let before = text(&sts);
+    assert!(before.contains(":: mul (r , w"), "{before}");
+    shared_rows(&mut sts);
+    assert_eq!(text(&sts), before);
+}

@@ -134,12 +134,13 @@ fn share(s: &St, named: &mut usize) -> Option<St> {
         })
         .collect();
     let mut inner = s.clone();
-    let whole = super::wadd(off.clone(), index.clone());
-    let row_of = |b: &Base, at: &Ex| {
-        (same(at, &whole))
-            .then(|| rows.iter().find(|r| r.base == *b))
-            .flatten()
-            .map(SharedRow::named)
+    // The group's accesses, as they were found: `off + index` (every access to the rows'
+    // buffers in the loop is one of them).
+    let row_of = |b: &Base, at: &Ex| match at {
+        Ex::Wrap(Wrap::Add, o, x) if same(o, &off) && same(x, &index) => {
+            rows.iter().find(|r| r.base == *b).map(SharedRow::named)
+        }
+        _ => None,
     };
     let (St::For { body: moved, .. } | St::Fill { body: moved, .. }) = &mut inner else {
         return None;

@@ -72,8 +72,9 @@ pub enum Base {
     /// or the whole slice of an enclosing loop's stream, which an inner loop reads a prefix
     /// of ([`whole_of`]).
     Row(Ident),
-    /// A piece of the frame cut out around a loop ([`St::Pieces`]): a slice of its own,
-    /// addressed from the piece's first slot.
+    /// A piece of the frame cut out around a loop ([`St::Pieces`]), or a row of a buffer that
+    /// a loop writes ([`St::Rows`]): a `&mut` slice of its own, addressed from its first
+    /// slot.
     Piece(Ident),
 }
 

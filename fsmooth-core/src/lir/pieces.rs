@@ -11,8 +11,8 @@
 //! Then a read at the loop's index of a piece the loop does not write is a stream, and the
 //! store at the loop's index of a piece the loop touches nowhere else is a fill's slot.
 
-use super::streams::{blocks_in, bound_in};
-use super::visit::{bodies_mut, operands_mut, own_exprs};
+use super::streams::{blocks_in, bound_in, declared_in};
+use super::visit::{assigns, bodies_mut, node_uses, operands_mut, own_exprs};
 use super::{
     Base, BinOp, Ex, Node, Scalar, St, Stream, Wrap, idents, mentions_var, plain_ex, rewrite_sts,
     same, unit_offset, uses_ex, wadd, walk_st, walk_sts, writes,
@@ -352,13 +352,7 @@ fn slot_store(
     };
     // Every use of the piece in the body: the store, and the read of its slot if it adds.
     let mut uses_of = 0;
-    walk_sts(body, &mut |n| match n {
-        Node::Ex(Ex::Ld(x, ..)) | Node::St(St::Store(x, ..)) if x == b => uses_of += 1,
-        Node::St(St::Fill { base: x, .. }) | Node::Stream(Stream { base: x, .. }) if x == b => {
-            uses_of += 2
-        }
-        _ => {}
-    });
+    walk_sts(body, &mut |n| uses_of += usize::from(node_uses(n, b)));
     let expected = 1 + usize::from(matches!(slot, St::SlotAdd(_)));
     (uses_of == expected).then_some(SlotStore {
         at,
@@ -387,24 +381,7 @@ fn read_before_rebound(rest: &[St], x: &Ident) -> bool {
 /// that next assigns `b`, so that an index through a copy reads as what it copies (the
 /// loop's index, a running offset); copies then read nowhere go.
 fn aliases(body: &mut Vec<St>) {
-    let assigns = |s: &St, y: &Ident| {
-        let mut hit = false;
-        walk_st(s, &mut |n| {
-            hit |= matches!(n, Node::St(St::Assign(a, _)) if a == y)
-                || matches!(n, Node::St(St::Swap(a, b)) if a == y || b == y);
-        });
-        hit
-    };
-    // Every name the body binds: its `let`s, inner loops' indexes and stream elements.
-    let mut bound = Vec::new();
-    walk_sts(body, &mut |n| match n {
-        Node::St(St::Let { id, .. } | St::Segment { id, .. }) => bound.push(id.clone()),
-        Node::St(St::For { var, .. } | St::Fill { var, .. } | St::Lanes { var, .. }) => {
-            bound.push(var.clone())
-        }
-        Node::Stream(st) => bound.push(st.elem.clone()),
-        _ => {}
-    });
+    let bound = declared_in(body);
     let once = |x: &Ident| bound.iter().filter(|b| *b == x).count() == 1;
     for k in 0..body.len() {
         let (x, y) = match &body[k] {
@@ -417,7 +394,7 @@ fn aliases(body: &mut Vec<St>) {
             _ => continue,
         };
         let end = (k + 1..body.len())
-            .find(|&j| assigns(&body[j], &y))
+            .find(|&j| assigns(&body[j], std::slice::from_ref(&y)))
             .unwrap_or(body.len());
         rewrite_sts(&mut body[k + 1..end], &mut |e| {
             if matches!(e, Ex::Var(v) if *v == x) {

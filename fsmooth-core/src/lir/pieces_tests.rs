@@ -188,3 +188,82 @@ fn a_piece_written_in_the_loop_is_not_streamed() {
         "{printed}"
     );
 }
+
+#[test]
+fn a_loop_writing_an_enclosing_fill_s_slot_stays_a_for() {
+    // for each slot of `out`: for i { za[i] = zb[i]; *__slot += 1 }: `za` could be a fill,
+    // but the loop writes the enclosing fill's slot, which a fill of its own would shadow.
+    let at = |z: &str| wadd(var(z), var("i"));
+    let inner = for_i(vec![
+        St::Store(FRAME, at("za"), ld(at("zb"))),
+        St::SlotAdd(Ex::F64(1.0)),
+    ]);
+    let outer = St::Fill {
+        base: Base::Out,
+        off: None,
+        var: id("j"),
+        n: var("n"),
+        streams: Vec::new(),
+        body: vec![inner],
+    };
+    let mut sts = vec![alloc("za"), alloc("zb"), outer];
+    frame_pieces(&mut sts);
+    let printed = text(&sts);
+    let St::Fill { body, .. } = &sts[2] else {
+        panic!("{printed}");
+    };
+    let [St::Pieces { body, .. }] = &body[..] else {
+        panic!("not cut: {printed}");
+    };
+    // `zb` streams; `za` is stored to by index.
+    assert!(
+        matches!(&body[..], [St::For { streams, .. }] if streams.len() == 1),
+        "{printed}"
+    );
+}
+
+#[test]
+fn a_copy_is_read_as_what_it_copies_up_to_that_name_s_next_assignment() {
+    // let a = at; za[a] = zc[i]; at = at + 1; zb[a] = 0
+    let body = vec![
+        St::Let {
+            id: id("a"),
+            mutable: false,
+            usize_ty: true,
+            val: var("at"),
+        },
+        St::Store(
+            FRAME,
+            wadd(var("za"), var("a")),
+            ld(wadd(var("zc"), var("i"))),
+        ),
+        St::Assign(id("at"), wadd(var("at"), Ex::Usize(1))),
+        St::Store(FRAME, wadd(var("zb"), var("a")), Ex::F64(0.0)),
+    ];
+    let mut sts = vec![alloc("za"), alloc("zb"), alloc("zc"), for_i(body)];
+    frame_pieces(&mut sts);
+    let printed = text(&sts);
+    assert!(matches!(&sts[3], St::Pieces { .. }), "not cut: {printed}");
+    // Before the assignment the copy reads as `at`; after it, `a` is still the old value.
+    assert!(printed.contains("let a : usize = at ;"), "{printed}");
+    assert!(printed.contains(":: st (__piece1 , at ,"), "{printed}");
+    assert!(printed.contains(":: st (__piece2 , a ,"), "{printed}");
+}
+
+#[test]
+fn a_stream_whose_start_may_fail_is_not_made() {
+    // acc += zb[r * w + i] with `r * w` checked: a stream would compute it before a loop
+    // that may run no step.
+    let checked = Ex::Checked(
+        Checked::Mul,
+        Box::new(var("r")),
+        Box::new(var("w")),
+        "r * w".into(),
+    );
+    let at = wadd(wadd(var("zb"), checked), var("i"));
+    let sum = Ex::Bin(BinOp::Add, Box::new(var("acc")), Box::new(ld(at)));
+    let mut sts = vec![alloc("zb"), for_i(vec![St::Assign(id("acc"), sum)])];
+    let before = text(&sts);
+    frame_pieces(&mut sts);
+    assert_eq!(text(&sts), before);
+}

@@ -9,12 +9,8 @@
 
 use super::pieces::every_step;
 use super::streams::{blocks_in, bound_in};
-use super::visit::{bodies_mut, node_uses, own_exprs};
-use super::{
-    Base, Ex, Node, SharedRow, St, Wrap, idents, plain_ex, rewrite_sts, same, walk_st, walk_sts,
-    writes,
-};
-use proc_macro2::Ident;
+use super::visit::{assigns, bodies_mut, node_uses, own_exprs};
+use super::{Base, Ex, SharedRow, St, Wrap, idents, plain_ex, rewrite_sts, same, walk_sts, writes};
 use quote::format_ident;
 
 /// Cut rows of one length around every `for` loop and fill whose steps each access several
@@ -167,14 +163,4 @@ fn share(s: &St, named: &mut usize) -> Option<St> {
         rows,
         body: vec![inner],
     })
-}
-
-/// True when `s` assigns one of `names`.
-fn assigns(s: &St, names: &[Ident]) -> bool {
-    let mut hit = false;
-    walk_st(s, &mut |n| {
-        hit |= matches!(n, Node::St(St::Assign(a, _)) if names.contains(a))
-            || matches!(n, Node::St(St::Swap(a, b)) if names.contains(a) || names.contains(b));
-    });
-    hit
 }

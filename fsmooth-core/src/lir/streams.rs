@@ -124,25 +124,36 @@ fn row_streams_st(s: &mut St) {
     prefixes(var, streams, body);
 }
 
-/// The names a loop of index `var` binds or assigns in `body`: its index, locals, inner
-/// loops' indexes and stream elements, and assigned locals.
+/// The names a loop of index `var` binds or assigns in `body`: its index, the names the
+/// body declares ([`declared_in`]), and assigned locals.
 pub(super) fn bound_in(var: &Ident, body: &[St]) -> Vec<Ident> {
     let mut inside: Vec<Ident> = vec![var.clone()];
-    walk_sts(body, &mut |n| match n {
-        Node::St(St::Let { id, .. } | St::Segment { id, .. } | St::Assign(id, _)) => {
-            inside.push(id.clone())
+    inside.extend(declared_in(body));
+    walk_sts(body, &mut |n| {
+        if let Node::St(St::Assign(id, _)) = n {
+            inside.push(id.clone());
         }
+    });
+    inside
+}
+
+/// The names `body` declares, once per declaration: its locals, inner loops' indexes and
+/// stream elements.
+pub(super) fn declared_in(body: &[St]) -> Vec<Ident> {
+    let mut declared = Vec::new();
+    walk_sts(body, &mut |n| match n {
+        Node::St(St::Let { id, .. } | St::Segment { id, .. }) => declared.push(id.clone()),
         Node::St(
             St::For { var, .. }
             | St::Lanes { var, .. }
             | St::Fill { var, .. }
             | St::ParSum { var, .. }
             | St::ParRows { var, .. },
-        ) => inside.push(var.clone()),
-        Node::Stream(st) => inside.push(st.elem.clone()),
+        ) => declared.push(var.clone()),
+        Node::Stream(st) => declared.push(st.elem.clone()),
         _ => {}
     });
-    inside
+    declared
 }
 
 /// The name a loop gives the whole slice of its stream `elem` (a stream's slice is

@@ -469,6 +469,16 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
     }
 }
 
+/// True when `s` (or a statement inside it) assigns one of `names`.
+pub(super) fn assigns(s: &St, names: &[Ident]) -> bool {
+    let mut hit = false;
+    walk_st(s, &mut |n| {
+        hit |= matches!(n, Node::St(St::Assign(a, _)) if names.contains(a))
+            || matches!(n, Node::St(St::Swap(a, b)) if names.contains(a) || names.contains(b));
+    });
+    hit
+}
+
 /// True when `a` and `b` print the same: equal expressions (every identifier is bound once
 /// in a scope, so the same text names the same values).
 pub fn same(a: &Ex, b: &Ex) -> bool {

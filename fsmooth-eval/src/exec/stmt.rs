@@ -224,15 +224,14 @@ impl Executor<'_> {
                 let off = self.eval_usize(off)?;
                 let mut windows = Vec::with_capacity(rows.len());
                 for &(_, base, mutable) in rows {
-                    let (buf, first, len) = if mutable {
-                        self.window_mut(base)?
+                    let window = if mutable {
+                        let w = self.window_mut(base)?;
+                        self.check_writable(w.0)?;
+                        w
                     } else {
                         self.window(base)?
                     };
-                    if mutable {
-                        self.check_writable(buf)?;
-                    }
-                    windows.push((buf, first, len));
+                    windows.push(window);
                 }
                 let common = windows
                     .iter()

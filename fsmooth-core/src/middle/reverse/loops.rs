@@ -83,6 +83,9 @@ pub(super) struct Count {
     pub(super) size: Option<Size>,
 }
 
+/// A sum widened to a fold's whole state: count, state, index, step.
+pub(super) type WidenedSum = (Box<Core>, VarId, VarId, Box<Core>);
+
 impl Reverse<'_> {
     /// The sweep of `let x = value` when `value` is a sum-fold and no binding after `x`'s
     /// reads `x` (the `let` chain's own value may): as [`Reverse::back`]'s, and the fold
@@ -391,23 +394,34 @@ impl Reverse<'_> {
             Some((pos, feeds?))
         })?;
         // The fold's body, its state's components renumbered as the whole state's.
+        let (x, sum) = self.widened(lets, pos, &mut |_, body, from, to, tuple| {
+            let widen = Widen {
+                tuple,
+                feeds: &feeds,
+                ty: state_ty,
+            };
+            widen.step(body, from, to)
+        })?;
+        lets.remove(pos);
+        Some(self.continued(state, state_ty, parts, sum, &|c| !c.mentions(x), lets, span))
+    }
+
+    /// The sum from zero bound at `lets[pos]` (its variable, then the sum as
+    /// [`Reverse::continued`] takes it: count, state, index, step), its step rewritten by
+    /// `widen` from the fold's own state to a fresh one (`widen` is told whether the fold's
+    /// state is a tuple); `None` when `widen` refuses.
+    pub(super) fn widened(
+        &mut self,
+        lets: &Lets,
+        pos: usize,
+        widen: &mut dyn FnMut(&mut Self, &mut Core, VarId, VarId, bool) -> bool,
+    ) -> Option<(VarId, WidenedSum)> {
         let (x, fold) = lets[pos].clone();
         let Kind::Ifold(m, _, inner, i, mut body) = fold.kind else {
             return None;
         };
-        let tuple_state = fold.ty.is_tuple();
-        let widened = self.new_var("adj");
-        let widen = Widen {
-            tuple: tuple_state,
-            feeds: &feeds,
-            ty: state_ty,
-        };
-        if !widen.step(&mut body, inner, widened) {
-            return None;
-        }
-        lets.remove(pos);
-        let sum = (m, widened, i, body);
-        Some(self.continued(state, state_ty, parts, sum, &|c| !c.mentions(x), lets, span))
+        let to = self.new_var("adj");
+        widen(self, &mut body, inner, to, fold.ty.is_tuple()).then_some((x, (m, to, i, body)))
     }
 
     /// Whether `value`, bound to `x`, is a sum over steps from zero that nothing computed
@@ -429,7 +443,7 @@ impl Reverse<'_> {
         state: VarId,
         state_ty: &Type,
         parts: &[(VarId, Type, Vec<Core>)],
-        sum: (Box<Core>, VarId, VarId, Box<Core>),
+        sum: WidenedSum,
         keep: &dyn Fn(&Core) -> bool,
         lets: &mut Lets,
         span: Sp,

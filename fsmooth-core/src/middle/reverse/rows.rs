@@ -195,23 +195,16 @@ impl Reverse<'_> {
             let chain: Vec<VarId> = links.keys().copied().collect();
             (rows == used).then_some((pos, feeds?, chain))
         })?;
-        let (x, fold) = lets[pos].clone();
-        let Kind::Ifold(m, _, inner, i, mut body) = fold.kind else {
-            return None;
-        };
-        let tuple_state = fold.ty.is_tuple();
-        let widened = self.new_var("adj");
-        let lift = Lift {
-            ty: state_ty,
-            feeds: &feeds,
-            tuple: tuple_state,
-        };
-        if !lift.step(self, &mut body, inner, widened) {
-            return None;
-        }
+        let (x, sum) = self.widened(lets, pos, &mut |rev, body, from, to, tuple| {
+            let lift = Lift {
+                ty: state_ty,
+                feeds: &feeds,
+                tuple,
+            };
+            lift.step(rev, body, from, to)
+        })?;
         lets.retain(|(v, _)| *v != x && !chain.contains(v));
         let fed = |c: &Core| matches!(c.kind, Kind::Var(h) if chain.contains(&h));
-        let sum = (m, widened, i, body);
         Some(self.continued(state, state_ty, parts, sum, &|c| !fed(c), lets, span))
     }
 }

@@ -5,9 +5,10 @@
 //! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
-//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s; inner sums continue from the outer sum, or from its rows) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
+//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep of the function brought to its canonical form first ([`crate::middle::normalise`]: the middle's tuples, propagate, equal, fuse and fold, so that a sum keeps nothing per term however it is written) (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s; inner sums continue from the outer sum, or from its rows) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
+//! | middle | equal: inside `if j == r`, a loop index read as the other side (canonical form: an update of one row recognised whichever index it reads) | [`crate::middle::equal`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
@@ -41,7 +42,7 @@ use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, cse, fuse, hoist, simplify, tuples, unroll};
+use crate::middle::{anf, cse, equal, fuse, hoist, simplify, tuples, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -206,6 +207,7 @@ pub fn middle_observed(
         tuples::split(&mut k.body, &mut k.var_names)
     });
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
+    p.run("equal", k, |k| equal::substitute(&mut k.body));
     if options.fusion {
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)

@@ -13,10 +13,11 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 13] = [
+pub const STAGES: [&str; 14] = [
     "core",
     "tuples",
     "propagate",
+    "equal",
     "fuse",
     "fold",
     "unroll",

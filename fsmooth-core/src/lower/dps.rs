@@ -573,18 +573,9 @@ impl<'k> Dps<'k> {
             }
             Kind::Let(..) => {
                 let depth = self.frame.depth();
-                let mut stmts = Vec::new();
-                let mut cur = e;
-                while let Kind::Let(v, a, b) = &cur.kind {
-                    if matches!(b.kind, Kind::Var(x) if x == *v) && a.ty.is_arr() {
-                        // `let y = a; y`: `a` is written where `y` would be copied.
-                        cur = a;
-                        break;
-                    }
-                    stmts.extend(self.bind(*v, a));
-                    cur = b;
-                }
-                stmts.extend(self.write(cur, dest));
+                let dest = Loc::View(dest.clone());
+                let (mut stmts, last, homed) = self.bind_chain(e, &dest);
+                stmts.extend(self.write_rest(last, &dest, &homed, &mut Vec::new()));
                 self.frame.truncate(depth);
                 vec![St::Block(stmts)]
             }

@@ -14,6 +14,7 @@
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
 //! - `lanes`: float sums in lanes, when reassociation is asked for;
 //! - `parallel`: top-level sums of many steps in chunks on rayon's pool (`parallel` feature);
+//! - `results`: `let`-bound arrays that are components of the result written where they live;
 //! - `peel`: a build branching on its index at its ends split into ends and interior.
 //!
 //! After the row-stream pass ([`crate::lir::row_streams`]), [`entry`] completes the function:
@@ -32,6 +33,7 @@ mod lanes;
 mod lanes_tests;
 mod parallel;
 mod peel;
+mod results;
 pub mod storage;
 mod streams;
 #[cfg(test)]

@@ -100,11 +100,6 @@ impl Dps<'_> {
     /// plus an offset fixed during the loop: returns the element.
     pub(super) fn stream(&mut self, w: &View, idx: &Core) -> Option<Ex> {
         let sym = idx.sym.as_ref()?;
-        // A destination is not read as a stream (its reads are of slots its loops write),
-        // unless nothing writes the outputs here (a step of `Dps::iterate_in_output`).
-        if matches!(w.base, Base::Out | Base::OutPart(_)) && !self.outputs_read_only {
-            return None;
-        }
         let mut vars = Vec::new();
         sym.loops(&mut vars);
         let pos = self.loops.iter().rposition(|c| vars.contains(&c.var))?;

@@ -161,13 +161,8 @@ impl Dps<'_> {
                 code
             }
             Kind::Let(..) => {
-                let mut stmts = Vec::new();
-                let mut cur = e;
-                while let Kind::Let(v, a, b) = &cur.kind {
-                    stmts.extend(self.bind(*v, a));
-                    cur = b;
-                }
-                stmts.extend(self.write_parts(cur, dest));
+                let (mut stmts, last, homed) = self.bind_chain(e, dest);
+                stmts.extend(self.write_rest(last, dest, &homed, &mut Vec::new()));
                 vec![St::Block(stmts)]
             }
             Kind::If(c, a, b) => {

@@ -10,6 +10,7 @@
 
 pub mod anf;
 pub mod cse;
+pub mod equal;
 pub mod forward;
 pub mod fuse;
 pub mod hoist;
@@ -21,3 +22,23 @@ pub mod tuples;
 pub mod unroll;
 pub mod validate;
 pub mod views;
+
+use crate::front::ast::Options;
+use ir::Core;
+
+/// The canonical form of an expression (LANGUAGE.md section 13): tuples taken apart, copies
+/// propagated, `build`s fused into their readers (`sum(build(n, f))`, `sum(map(v, f))` and
+/// `ifold(n, 0.0, |acc, i| acc + f(i))` become one sum-fold), constants folded. The checker
+/// brings a differentiated function to it before `vjp` and `grad` sweep it, so that reverse
+/// mode meets one spelling of each meaning (what it keeps does not depend on how a sum is
+/// written); the middle ([`crate::pipeline::middle`]) starts with the same passes.
+pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
+    tuples::split(e, names);
+    simplify::propagate(e);
+    equal::substitute(e);
+    if options.fusion {
+        fuse::fuse(e, names, options.views);
+    }
+    simplify::fold(e);
+    simplify::propagate(e);
+}

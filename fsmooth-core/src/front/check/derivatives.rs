@@ -310,7 +310,10 @@ impl Elab<'_> {
         // Reverse mode; forward mode, one pass per element, where reverse mode cannot keep
         // the states of a fold (`Unsupported`).
         let mut sweep = Vec::new();
-        let copy = fresh(body.clone(), &mut self.names);
+        // The sweep meets the canonical form: a sum keeps nothing per term however it is
+        // written (LANGUAGE.md section 13).
+        let mut copy = fresh(body.clone(), &mut self.names);
+        crate::middle::normalise(&mut copy, &mut self.names, self.scope.options);
         let reversed =
             Reverse::new(&mut self.names, &args).gradients(&copy, seed.clone(), &args, &mut sweep);
         match reversed {

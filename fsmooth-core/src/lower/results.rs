@@ -1,0 +1,123 @@
+//! Results written where they live (LANGUAGE.md section 13). A chain of `let`s whose last
+//! expression gives a `let`-bound array, whole, to a destination (`let r = build(..); (r,
+//! sqnorm(r))` into `out0`; `let y = a; y`) writes that array straight into the
+//! destination, and every later read of the variable reads it there: no frame room, no
+//! copy. The pyramid's `let l1 = half(img); let l2 = half(l1); (l1, l2, half(l2))` needs no
+//! scratch at all.
+//!
+//! Sound because a destination is never read by the expression written into it (the D
+//! translation's invariant: a fold's step reads one buffer and writes another, and an update
+//! in place writes its new row to the frame first), and the components of a tuple of
+//! destinations are disjoint: the only reads of a destination in the chain are then the
+//! reads of the variable written there, and nothing else writes it before the chain ends.
+
+use crate::lir::St;
+use crate::lower::dps::{Dps, Loc, View};
+use crate::middle::ir::{Core, Kind, VarId};
+
+/// The components of a destination (by their path of tuple positions) that a chain's
+/// `let`s wrote in place: the chain's last expression needs no code for them.
+#[derive(Default)]
+pub(super) struct Homed(Vec<Vec<usize>>);
+
+impl Homed {
+    /// Whether the component at `path` is written already.
+    fn has(&self, path: &[usize]) -> bool {
+        self.0.iter().any(|p| p == path)
+    }
+
+    /// Whether some component within the one at `path` is written already.
+    fn within(&self, path: &[usize]) -> bool {
+        self.0.iter().any(|p| p.starts_with(path))
+    }
+}
+
+/// The variables of `lets` that `last` gives whole to an array destination of `dest`, with
+/// that destination and its path; a variable given to several, only to the first.
+fn homes(
+    last: &Core,
+    dest: &Loc,
+    lets: &[(VarId, &Core)],
+    path: &mut Vec<usize>,
+    found: &mut Vec<(VarId, View, Vec<usize>)>,
+) {
+    match (&last.kind, dest) {
+        (Kind::Var(v), Loc::View(w))
+            if last.ty.is_arr()
+                && lets.iter().any(|(b, _)| b == v)
+                && !found.iter().any(|(x, _, _)| x == v) =>
+        {
+            found.push((*v, w.clone(), path.clone()));
+        }
+        (Kind::Tuple(xs), Loc::Tuple(ds)) => {
+            for (k, (x, d)) in xs.iter().zip(ds).enumerate() {
+                path.push(k);
+                homes(x, d, lets, path, found);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Dps<'_> {
+    /// Bind the chain of `let`s heading `e`, whose value goes to `dest`: a variable the
+    /// chain's last expression gives whole to an array destination is written there (and
+    /// read back from there), the others are bound as usual. Returns the statements, the
+    /// last expression, and the components already written.
+    pub(super) fn bind_chain<'e>(&mut self, e: &'e Core, dest: &Loc) -> (Vec<St>, &'e Core, Homed) {
+        let mut lets = Vec::new();
+        let mut last = e;
+        while let Kind::Let(v, a, b) = &last.kind {
+            lets.push((*v, &**a));
+            last = b;
+        }
+        let mut found = Vec::new();
+        homes(last, dest, &lets, &mut Vec::new(), &mut found);
+        let mut stmts = Vec::new();
+        let mut homed = Homed::default();
+        for (v, a) in lets {
+            let Some(k) = found.iter().position(|(x, _, _)| *x == v) else {
+                stmts.extend(self.bind(v, a));
+                continue;
+            };
+            let (_, w, path) = found.swap_remove(k);
+            let depth = self.frame.depth();
+            stmts.extend(self.write(a, &w));
+            self.frame.truncate(depth);
+            self.note(v, a);
+            // Read back with the value's own dimensions (`w / 2 / 2` where the result says
+            // `w / 4`: equal, spelled otherwise).
+            let dims = a.ty.dims().to_vec();
+            self.env.insert(v, Loc::View(View { dims, ..w }));
+            homed.0.push(path);
+        }
+        (stmts, last, homed)
+    }
+
+    /// Write the last expression of a chain into `dest`, but for the components `homed`
+    /// holds (at `path` and below).
+    pub(super) fn write_rest(
+        &mut self,
+        last: &Core,
+        dest: &Loc,
+        homed: &Homed,
+        path: &mut Vec<usize>,
+    ) -> Vec<St> {
+        if homed.has(path) {
+            return Vec::new();
+        }
+        if let (true, Kind::Tuple(xs), Loc::Tuple(ds)) = (homed.within(path), &last.kind, dest) {
+            let mut code = Vec::new();
+            for (k, (x, d)) in xs.iter().zip(ds).enumerate() {
+                path.push(k);
+                let depth = self.frame.depth();
+                code.extend(self.write_rest(x, d, homed, path));
+                self.frame.truncate(depth);
+                path.pop();
+            }
+            return code;
+        }
+        self.write_parts(last, dest)
+    }
+}

@@ -638,14 +638,18 @@ fn generated_programs_differentiated_in_reverse_mode_match_the_interpreter_and_j
          programs whose sweeps use {REACH_MARKS:?}: {reached:?}, keep rows: {kept}, bind sums: {bound}",
         failures.len()
     );
-    // The default run (150 programs) reaches the frame adds, the sums into rows, the frame
-    // cut into pieces and rows of one length; the running indexes, rarer, are counted only
-    // (4 programs of the first 600).
+    // The default run (150 programs) reaches the frame adds, the sums into rows and the
+    // frame cut into pieces; rows of one length, rarer since derivatives sweep the canonical
+    // form (12 programs of the first 600), from 600 programs on (CI runs 600); the running
+    // indexes, rarer still, are counted only (4 programs of the first 600).
     if from == 0 && count >= 150 {
         assert!(
-            [0, 2, 3, 4, 5].iter().all(|&k| reached[k] > 0),
+            [0, 2, 3, 4].iter().all(|&k| reached[k] > 0),
             "reached: {reached:?}"
         );
+    }
+    if from == 0 && count >= 600 {
+        assert!(reached[5] > 0, "reached: {reached:?}");
     }
     assert!(
         infinite * 100 <= runs,

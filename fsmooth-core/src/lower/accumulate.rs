@@ -18,6 +18,7 @@ use super::streams::run_code;
 use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::lir::{self, Base, Ex, St, Stream, Wrap, plus};
+use crate::middle::cse;
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use proc_macro2::Ident;
 
@@ -26,7 +27,7 @@ enum Increment<'a> {
     /// The state unchanged (`acc` itself).
     Same,
     /// One row changed, by adding to it: `build(k, |p| if p == at { row } else { acc[p] })`
-    /// (after `let`s), `row` an increment of `acc[p]` (reverse mode's sums into a row of a
+    /// (after `let`s), `row` an increment of `acc[at]` (reverse mode's sums into a row of a
     /// matrix's adjoint).
     Row {
         lets: Vec<(VarId, &'a Core)>,
@@ -70,7 +71,10 @@ struct Root {
     var: VarId,
     part: Option<usize>,
     aliases: Vec<(VarId, Option<usize>)>,
-    row_index: Vec<VarId>,
+    /// The row's indexes: each its build's variable `p`, read as `acc[p]`, and the value
+    /// `p` is known equal to in the branch that changes the row, by its [`cse::key`]:
+    /// the canonical form reads `acc[at]` there ([`crate::middle::equal`]).
+    row_index: Vec<(VarId, Option<String>)>,
 }
 
 impl Root {
@@ -84,16 +88,35 @@ impl Root {
         }
     }
 
-    /// Row `p` of this state.
+    /// Row `p` of this state, outside the branch that changes it.
     fn row(&self, p: VarId) -> Root {
         let mut row = self.clone();
-        row.row_index.push(p);
+        row.row_index.push((p, None));
+        row
+    }
+
+    /// Row `p` of this state inside the branch where `p == at`: `acc[p]` or `acc[at]`.
+    fn row_at(&self, p: VarId, at: &Core) -> Root {
+        let mut row = self.clone();
+        row.row_index.push((p, Some(cse::key(at))));
         row
     }
 
     /// Whether `e` is the state (its row `acc[p]` for a row).
     fn is(&self, e: &Core) -> bool {
-        indexed_by(e, &self.row_index).is_some_and(|whole| self.is_whole(whole))
+        let mut cur = e;
+        for (p, at) in self.row_index.iter().rev() {
+            match &cur.kind {
+                Kind::Index(a, i)
+                    if matches!(i.kind, Kind::Var(v) if v == *p)
+                        || at.as_ref().is_some_and(|k| *k == cse::key(i)) =>
+                {
+                    cur = a
+                }
+                _ => return false,
+            }
+        }
+        self.is_whole(cur)
     }
 
     /// Whether `e` is the whole state.
@@ -157,6 +180,16 @@ fn indexed_by<'a>(e: &'a Core, index: &[VarId]) -> Option<&'a Core> {
     Some(cur)
 }
 
+/// Of `x == y`, the side that is not the variable `p`, when the other is.
+fn other_side<'a>(x: &'a Core, y: &'a Core, p: VarId) -> Option<&'a Core> {
+    let is_p = |e: &Core| matches!(e.kind, Kind::Var(v) if v == p);
+    match (is_p(x), is_p(y)) {
+        (true, false) => Some(y),
+        (false, true) => Some(x),
+        _ => None,
+    }
+}
+
 /// A [`row_choice`] over the first of `dims` (two or more) that keeps the state's row
 /// `acc[p]` elsewhere: `(p, at, row)`, `at` not reading `p` or the state.
 fn row_update<'a>(e: &'a Core, acc: &Root, dims: &[Size]) -> Option<(VarId, &'a Core, &'a Core)> {
@@ -203,7 +236,7 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
     let (lets, mut cur) = acc.head_lets(body)?;
     if let Some((p, at, row)) = row_update(cur, &acc, dims) {
         let row_ty = Type::Arr(ty.scalar()?, dims[1..].to_vec());
-        let row = increment(row, acc.row(p), &row_ty)?;
+        let row = increment(row, acc.row_at(p, at), &row_ty)?;
         return Some(Increment::Row {
             lets,
             index: p,
@@ -245,19 +278,22 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         inner_lets.push((*v, &**a));
         cur = b;
     }
-    // `if p == e { acc[p] + v } else { acc[p] }`: `v` added to element `e` alone.
+    // `if p == e { acc[e] + v } else { acc[p] }` (or `e == p`; the branch reads `acc[p]`
+    // before the canonical form): `v` added to element `e` alone.
     if let Kind::If(c, then, other) = &cur.kind
         && index.len() == 1
         && inner_lets.is_empty()
         && is_state_element(other, &acc, &index)
-        && let Kind::Bin(BinOp::Add, x, v, _) = &then.kind
-        && is_state_element(x, &acc, &index)
-        && !acc.read_by(v)
-        && let Kind::Bin(BinOp::Eq, p, e, _) = &c.kind
-        && matches!(p.kind, Kind::Var(q) if q == index[0])
+        && let Kind::Bin(BinOp::Eq, x, y, _) = &c.kind
+        && let Some(e) = other_side(x, y, index[0])
         && !e.mentions(index[0])
-        && !v.mentions(index[0])
         && !acc.read_by(e)
+        && let Kind::Bin(BinOp::Add, x, v, _) = &then.kind
+        && let Kind::Index(whole, i) = &x.kind
+        && (matches!(i.kind, Kind::Var(q) if q == index[0]) || cse::key(i) == cse::key(e))
+        && acc.is(whole)
+        && !acc.read_by(v)
+        && !v.mentions(index[0])
     {
         return Some(Increment::Add {
             lets,

@@ -185,10 +185,6 @@ pub struct Dps<'k> {
     pub parallel: bool,
     /// Add a float sum's terms in lanes ([`crate::lower::Lowering::reassociate`]).
     pub reassociate: bool,
-    /// The outputs may be read as streams: set while translating a step of an `ifold` that
-    /// reads its state from an output and writes the frame ([`Dps::iterate_in_output`]), so
-    /// that nothing holds an output mutably.
-    pub(super) outputs_read_only: bool,
 }
 
 impl<'k> Dps<'k> {
@@ -233,7 +229,6 @@ impl<'k> Dps<'k> {
             views: true,
             parallel: false,
             reassociate: false,
-            outputs_read_only: false,
         }
     }
 

@@ -36,6 +36,19 @@ fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
     (lets, cur)
 }
 
+/// Before a row of a state that lives in an output is replaced: the row's slots may be
+/// overwritten unread ([`St::Restate`]); nothing for a state in the frame.
+fn restated(state: &View, off: &Ex, n: Ex) -> Vec<St> {
+    match state.base {
+        Base::Out | Base::OutPart(_) => vec![St::Restate {
+            base: state.base.clone(),
+            off: off.clone(),
+            n,
+        }],
+        _ => Vec::new(),
+    }
+}
+
 /// A `build` choosing, at one row, a new value and elsewhere another: `build(n, |j| if j == r
 /// { new } else { keep })`, or `r == j`, or `!=` with the branches the other way round.
 pub(super) struct RowChoice<'a> {
@@ -124,9 +137,9 @@ impl Dps<'_> {
     }
 
     /// The `ifold` `e` whose step (after `outer`) replaces row `r` of each state component by
-    /// `new` (`steps`, one per component), in the components' places `dests` themselves (in
-    /// the frame for an output, written once per slot, or a component nothing reads; copied
-    /// out at the end): the initial value written there, then per step each `new` into a row
+    /// `new` (`steps`, one per component), in the components' places `dests` themselves (an
+    /// output too: a state that is the result iterates in it; in the frame for a component
+    /// nothing reads): the initial value written there, then per step each `new` into a row
     /// of the frame (they may read the state, rows `r` included), then each copied over its
     /// row `r` where `r < m`. O(row) per step instead of a whole new state.
     fn rows_in_place(
@@ -148,7 +161,7 @@ impl Dps<'_> {
         let mut states = Vec::new();
         for (t, d) in types.iter().zip(dests) {
             let state = match d {
-                Loc::View(w) if !matches!(w.base, Base::Out | Base::OutPart(_)) => View {
+                Loc::View(w) => View {
                     dims: t.dims().to_vec(),
                     ..w.clone()
                 },
@@ -186,16 +199,23 @@ impl Dps<'_> {
                 body.extend(self.bind(*v, a));
             }
             let rv = format_ident!("__row_{}_{}", acc, c);
-            let r = self.scalar(step.row);
-            body.push(St::let_usize(&rv, r));
             let m = self.sizes.get(&state.dims[0]);
+            let mut r = self.scalar(step.row);
+            if !self.cannot_fail(step.row) {
+                // The `build` computes its row's index at its first element only: with no
+                // elements, an index that may fail is not computed (nor stored to).
+                let some = Ex::Bin(BinOp::Lt, Box::new(Ex::Usize(0)), Box::new(m.clone()));
+                r = Ex::If(Box::new(some), Box::new(r), Box::new(m.clone()));
+            }
+            body.push(St::let_usize(&rv, r));
             let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m));
             if !step.new.ty.is_arr() && steps.len() == 1 {
                 // One element: stored where it is computed.
                 let v = self.scalar(step.new);
                 let at = plus(&state.off, Ex::Var(rv));
-                let store = St::Store(state.base.clone(), at, v);
-                body.push(St::If(inside, vec![store], Vec::new()));
+                let mut store = restated(state, &at, Ex::Usize(1));
+                store.push(St::Store(state.base.clone(), at, v));
+                body.push(St::If(inside, store, Vec::new()));
                 continue;
             }
             let elem = step.new.ty.scalar().unwrap_or(Scalar::F64);
@@ -222,7 +242,10 @@ impl Dps<'_> {
                 }
             };
             body.push(St::If(inside.clone(), fill, Vec::new()));
-            stores.push(St::If(inside, vec![self.copy(&tmp, &target)], Vec::new()));
+            let n = self.sizes.get(&Size::product(&target.dims));
+            let mut store = restated(state, target.off.as_ref().unwrap_or(&Ex::Usize(0)), n);
+            store.push(self.copy(&tmp, &target));
+            stores.push(St::If(inside, store, Vec::new()));
         }
         body.extend(stores);
         self.frame.truncate(inner);
@@ -245,8 +268,7 @@ impl Dps<'_> {
     }
 
     /// `body` as a [`RowUpdate`] of the state `is_state` recognises: a [`row_choice`] with
-    /// `r` and `new` free of `j`, `r` computed without a check, the other branch the state's
-    /// own element `acc[j]`.
+    /// `r` and `new` free of `j`, the other branch the state's own element `acc[j]`.
     fn row_update<'a>(
         &self,
         body: &'a Core,
@@ -256,7 +278,7 @@ impl Dps<'_> {
         let choice = row_choice(cur)?;
         let (j, row, new) = (choice.index, choice.row, choice.new);
         let kept = matches!(&choice.keep.kind, Kind::Index(s, k) if is_state(s) && is_var(k, j));
-        if !kept || row.mentions(j) || new.mentions(j) || !self.cannot_fail(row) {
+        if !kept || row.mentions(j) || new.mentions(j) {
             return None;
         }
         Some(RowUpdate { lets, row, new })
@@ -379,10 +401,7 @@ impl Dps<'_> {
                     n,
                 });
             }
-            // A step into the frame writes no output: it may stream the state from one.
-            let was = std::mem::replace(&mut d.outputs_read_only, to.base == other_base);
             b.extend(d.write(body, to));
-            d.outputs_read_only = was;
             d.loops.pop();
             St::Block(b)
         };

@@ -104,7 +104,7 @@ impl Cse {
 /// their binding depth, so that two copies of one computation made under different names
 /// (a reverse sweep's recomputed primal: `let t = x.sqrt(); ..` in each) get one key; every
 /// compound node carries its type (a slice's length is only there).
-fn key(e: &Core) -> String {
+pub fn key(e: &Core) -> String {
     let mut out = String::new();
     KeyWriter {
         bound: Vec::new(),

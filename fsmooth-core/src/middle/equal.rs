@@ -7,8 +7,8 @@
 //! One canonical form per meaning: the index replaced is the innermost loop's of the two
 //! (a diagonal's `if i == j` reads `i` in its branch), and only `usize` equality counts
 //! (float `==` holds between `0.0` and `-0.0`, whose reads differ). The other side is
-//! evaluated once more, in the branch: it must have no loop, and it has already been
-//! evaluated without error by the condition.
+//! evaluated once more, in the branch: it must bind nothing (no loop, no `let`), and it has
+//! already been evaluated without error by the condition.
 
 use crate::front::ast::BinOp;
 use crate::middle::ir::{Core, Kind, Type, VarId};
@@ -78,15 +78,19 @@ fn known(c: &Core, loops: &[VarId]) -> Option<(bool, VarId, Core)> {
         (None, None) => return None,
     };
     let Kind::Var(v) = x.kind else { return None };
-    if by.mentions(v) || has_loop(by) {
+    if by.mentions(v) || binds(by) {
         return None;
     }
     Some((*op == BinOp::Eq, v, (**by).clone()))
 }
 
-/// Whether `e` holds a loop (a `build`, `ifold` or `scan`).
-fn has_loop(e: &Core) -> bool {
-    matches!(e.kind, Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..)) || e.children().any(has_loop)
+/// Whether `e` binds a variable (a `let` or a loop): a copy of it would bind it twice, and a
+/// loop is no value to compute again.
+fn binds(e: &Core) -> bool {
+    matches!(
+        e.kind,
+        Kind::Let(..) | Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..)
+    ) || e.children().any(binds)
 }
 
 #[cfg(test)]
@@ -106,7 +110,11 @@ mod tests {
     }
 
     fn eq(op: BinOp, a: Core, b: Core) -> Core {
-        Core::new(Kind::Bin(op, Box::new(a), Box::new(b), String::new()), Type::Bool, sp())
+        Core::new(
+            Kind::Bin(op, Box::new(a), Box::new(b), String::new()),
+            Type::Bool,
+            sp(),
+        )
     }
 
     fn build(i: VarId, body: Core) -> Core {
@@ -115,13 +123,21 @@ mod tests {
     }
 
     fn iff(c: Core, a: Core, b: Core) -> Core {
-        Core::new(Kind::If(Box::new(c), Box::new(a), Box::new(b)), Type::Usize, sp())
+        Core::new(
+            Kind::If(Box::new(c), Box::new(a), Box::new(b)),
+            Type::Usize,
+            sp(),
+        )
     }
 
     /// The branch `if` of a build's body.
     fn branches(e: &Core) -> (&Core, &Core) {
-        let Kind::Build(_, _, body) = &e.kind else { panic!() };
-        let Kind::If(_, a, b) = &body.kind else { panic!() };
+        let Kind::Build(_, _, body) = &e.kind else {
+            panic!()
+        };
+        let Kind::If(_, a, b) = &body.kind else {
+            panic!()
+        };
         (a, b)
     }
 
@@ -132,7 +148,10 @@ mod tests {
         substitute(&mut e);
         let (a, b) = branches(&e);
         assert!(matches!(a.kind, Kind::Var(0)));
-        assert!(matches!(b.kind, Kind::Var(1)), "the else branch knows nothing");
+        assert!(
+            matches!(b.kind, Kind::Var(1)),
+            "the else branch knows nothing"
+        );
         // `r == j` and `!=` (the else branch) alike.
         let mut e = build(1, iff(eq(BinOp::Ne, var(0), var(1)), var(1), var(1)));
         substitute(&mut e);
@@ -147,7 +166,9 @@ mod tests {
         let inner = build(1, iff(eq(BinOp::Eq, var(0), var(1)), var(1), var(0)));
         let mut e = build(0, inner);
         substitute(&mut e);
-        let Kind::Build(_, _, inner) = &e.kind else { panic!() };
+        let Kind::Build(_, _, inner) = &e.kind else {
+            panic!()
+        };
         let (a, _) = branches(inner);
         assert!(matches!(a.kind, Kind::Var(0)));
     }

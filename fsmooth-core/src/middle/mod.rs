@@ -17,6 +17,7 @@ pub mod hoist;
 pub mod ir;
 pub mod print;
 pub mod reverse;
+pub mod row_views;
 pub mod simplify;
 pub mod tuples;
 pub mod unroll;
@@ -28,17 +29,17 @@ use ir::Core;
 
 /// The canonical form of an expression (LANGUAGE.md section 13): tuples taken apart, copies
 /// propagated, `build`s fused into their readers (`sum(build(n, f))`, `sum(map(v, f))` and
-/// `ifold(n, 0.0, |acc, i| acc + f(i))` become one sum-fold), constants folded. The checker
+/// `ifold(n, 0.0, |acc, i| acc + f(i))` become one sum-fold), constants folded, rows read
+/// along a loop bound as views before it ([`row_views`]). The checker
 /// brings a differentiated function to it before `vjp` and `grad` sweep it, so that reverse
 /// mode meets one spelling of each meaning (what it keeps does not depend on how a sum is
 /// written); the middle ([`crate::pipeline::middle`]) starts with the same passes.
 pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
     tuples::split(e, names);
-    simplify::propagate(e);
     equal::substitute(e);
     if options.fusion {
         fuse::fuse(e, names, options.views);
     }
     simplify::fold(e);
-    simplify::propagate(e);
+    row_views::bind(e, names);
 }

@@ -99,6 +99,70 @@ fn find<'a>(
     }
 }
 
+/// Unfuse the expensive terms of the sum-folds a step evaluates, so that [`find`] meets
+/// them as arrays: the canonical form ([`crate::middle::normalise`]) fuses `sqnorm(t)` with
+/// `t = build(d, |j| e_j)` into `ifold(d, -0.0, |acc, j| { let v = e_j; acc + v * v })`,
+/// where `e_j` is a loop (a triangle's row); that becomes `let t = build(d, |j| e_j);
+/// ifold(d, -0.0, |acc, j| { let v = t[j]; acc + v * v })`, whichever way the sum was
+/// written. Only a `let` at the head of the fold's step whose value is a loop reading an
+/// active variable and the fold's index, and no other `let` of the step nor its state, over
+/// a count known before the loops run. Looked for where [`find`] looks.
+fn unfuse_sums(e: &mut Core, active: &HashSet<VarId>, names: &mut Vec<String>) {
+    match &mut e.kind {
+        Kind::Build(..) | Kind::Scan(..) => {}
+        Kind::Ifold(n, init, acc, j, _) => {
+            unfuse_sums(n, active, names);
+            unfuse_sums(init, active, names);
+            let Some(count) = n.sym.clone().filter(|s| !s.has_loop()) else {
+                return;
+            };
+            let (acc, j, span) = (*acc, *j, e.span);
+            let Kind::Ifold(_, _, _, _, body) = &mut e.kind else {
+                return;
+            };
+            let mut lets = Vec::new();
+            let mut cur: &mut Core = body;
+            while let Kind::Let(x, value, rest) = &mut cur.kind {
+                let mut read = HashSet::new();
+                value.occurring(&mut read);
+                if value.ty.is_float()
+                    && !value.ty.is_arr()
+                    && loop_depth(value) > 0
+                    && read.contains(&j)
+                    && !read.contains(&acc)
+                    && !lets.iter().any(|y| read.contains(y))
+                    && read.iter().any(|v| active.contains(v))
+                {
+                    let (row, ty) = (named(names, "j"), value.ty.clone());
+                    let mut element = (**value).clone();
+                    element.subst(j, &super::index(row, span));
+                    let Some(rows_ty) = Type::array_of(&ty, count.clone()) else {
+                        return;
+                    };
+                    let terms = named(names, "terms");
+                    let rows = Core::new(
+                        Kind::Build(count.clone(), row, Box::new(element)),
+                        rows_ty.clone(),
+                        span,
+                    );
+                    **value = at(var(terms, &rows_ty, span), super::index(j, span));
+                    let fold = e.take();
+                    *e = wrap(vec![(terms, rows)], fold);
+                    return;
+                }
+                lets.push(*x);
+                cur = rest;
+            }
+        }
+        Kind::If(c, ..) | Kind::Bin(BinOp::And | BinOp::Or, c, ..) => unfuse_sums(c, active, names),
+        _ => {
+            for c in e.children_mut() {
+                unfuse_sums(c, active, names);
+            }
+        }
+    }
+}
+
 /// Replace the value of the `let` binding `x` in `e` by `by`.
 fn rebind(e: &mut Core, x: VarId, by: &Core) -> bool {
     if let Kind::Let(y, value, _) = &mut e.kind
@@ -163,6 +227,9 @@ fn keep_in(
         return;
     };
     let (dim, index, span) = (dim.clone(), *index, e.span);
+    if let Kind::Build(_, _, body) = &mut e.kind {
+        unfuse_sums(body, active, names);
+    }
     let mut kept_lets = Vec::new();
     while let Kind::Build(_, _, body) = &e.kind
         && let Some(keep) = find(body, index, active, &mut Vec::new())

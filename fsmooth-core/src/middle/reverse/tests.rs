@@ -132,11 +132,12 @@ fn a_carried_fold_counted_by_an_enclosing_loop_is_left_to_forward_mode() {
     assert_eq!(scans(&e), 0);
 }
 
-/// GMM's sum over points of a `build` over components, each step a triangle of products.
+/// GMM's sum over points of a `build` over components, each step a triangle of products
+/// (`{over}` the components' values).
 const TRIANGLES: &str = "
     pub fn k(d: usize, x: [[f64; d]; p], l: [[f64; d * (d - 1) / 2]; m]) -> (f64, [[f64; d * (d - 1) / 2]; m]) {
         grad(|q| {
-            let s = ifold(p, 0.0, |acc, i| acc + sum(build(m, |c| {
+            let s = ifold(p, 0.0, |acc, i| acc + {over}(build(m, |c| {
                 let t = build(d, |j| ifold(j, x[i][j], |a, e| a + q[c][j * (j - 1) / 2 + e] * x[i][e]));
                 sqnorm(t)
             })).exp());
@@ -146,11 +147,17 @@ const TRIANGLES: &str = "
 
 #[test]
 fn an_expensive_row_of_a_build_step_is_kept_for_the_sweep() {
-    // `t` (a triangle per step) is computed by a `build` of its own, which the step reads.
-    // The lowering's test `a_reverse_sweep_adds_along_the_packed_triangle_at_running_indexes`
+    // `t` (a triangle per step) is computed by a `build` of its own, which the step reads:
+    // the `build` over components stays one (`logsumexp` reads it twice), and its steps'
+    // triangles are kept, whether written as a `build` or, fused, as a sum's terms. The
+    // lowering's test `a_reverse_sweep_adds_along_the_packed_triangle_at_running_indexes`
     // counts the triangle loops left after CSE: the sweep computes none again.
-    let out = printed(TRIANGLES);
+    let out = printed(&TRIANGLES.replace("{over}", "logsumexp"));
     assert!(out.contains("let kept_"), "{out}");
+    // A sum of independent terms keeps nothing per term (LANGUAGE.md section 13): the
+    // `build` summed is a sum-fold in the canonical form, and its steps are recomputed.
+    let out = printed(&TRIANGLES.replace("{over}", "sum"));
+    assert!(!out.contains("let kept_"), "{out}");
 }
 
 #[test]

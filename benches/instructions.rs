@@ -113,6 +113,25 @@ fn measure<W: Workload>(t: &mut Tables) {
             nd / fs
         );
     }
+    // Other spellings of the same computation: the workload is judged by its worst.
+    let mut worst = fs;
+    for v in [Variant::SpellingB, Variant::SpellingC] {
+        if let Some(sp) = get(v) {
+            worst = worst.max(sp);
+            eprintln!(
+                "{}: {} {sp:.0} instructions per call ({:.3} of fsmooth's)",
+                W::GROUP,
+                v.name(),
+                sp / fs
+            );
+        }
+    }
+    if worst > fs {
+        eprintln!(
+            "{}: worst spelling {worst:.0} instructions per call",
+            W::GROUP
+        );
+    }
     // A workload of fsmooth alone (a gradient, compared with its objective's row).
     let Some(hand) = get(Variant::Hand) else {
         eprintln!("{}: fsmooth {fs:.0} instructions per call", W::GROUP);

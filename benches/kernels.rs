@@ -27,6 +27,8 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::NoViews => b.iter(|| w.no_views()),
             Variant::Reassociated => b.iter(|| w.reassociated()),
             Variant::NumDual => b.iter(|| w.num_dual()),
+            Variant::SpellingB => b.iter(|| w.spelling::<1>()),
+            Variant::SpellingC => b.iter(|| w.spelling::<2>()),
         });
     }
     g.finish();

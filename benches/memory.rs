@@ -106,7 +106,11 @@ fn heap<W: Workload>(calls: u64, filters: &[String], tsv: &mut String, md: &mut 
         .unwrap();
         if matches!(
             v,
-            Variant::Fsmooth | Variant::NoViews | Variant::Reassociated
+            Variant::Fsmooth
+                | Variant::NoViews
+                | Variant::Reassociated
+                | Variant::SpellingB
+                | Variant::SpellingC
         ) {
             assert_eq!(
                 u.allocs,

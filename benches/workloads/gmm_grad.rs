@@ -32,6 +32,9 @@ pub struct GmmGrad<const D: usize> {
     nd10: Option<GmmDualWork<DualSVec64<330>>>,
     nd_grad: Vec<f64>,
     nd_value: f64,
+    /// The gradients of the other spellings (`sum(build(n, ..))`, `sum(map(x, ..))`).
+    spelled_grad: [Vec<f64>; 2],
+    spelled_value: [f64; 2],
 }
 
 /// The hand-derived gradient's workspace: each component's `x - mu` and `Q (x - mu)` for
@@ -209,6 +212,8 @@ impl<const D: usize> Workload for GmmGrad<D> {
             nd10: (D == 10).then(|| GmmDualWork::new(inp.k, inp.d)),
             nd_grad: vec![0.0; len],
             nd_value: f64::NAN,
+            spelled_grad: [vec![0.0; len], vec![0.0; len]],
+            spelled_value: [f64::NAN; 2],
             inp,
         };
         w.fsmooth();
@@ -222,9 +227,46 @@ impl<const D: usize> Workload for GmmGrad<D> {
 
     fn variants() -> &'static [Variant] {
         match D {
-            2 | 10 => &[Variant::Fsmooth, Variant::Hand, Variant::NumDual],
-            _ => &[Variant::Fsmooth, Variant::Hand],
+            2 | 10 => &[
+                Variant::Fsmooth,
+                Variant::Hand,
+                Variant::NumDual,
+                Variant::SpellingB,
+                Variant::SpellingC,
+            ],
+            _ => &[
+                Variant::Fsmooth,
+                Variant::Hand,
+                Variant::SpellingB,
+                Variant::SpellingC,
+            ],
         }
+    }
+
+    /// The objective's sum over points as `sum(build(n, ..))` (LANGUAGE.md section 12's
+    /// spelling) and as `sum(map(x, ..))`.
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let inp = black_box(&self.inp);
+        let (ga, gm, gq) = parts(&mut self.spelled_grad[K - 1], inp.k, inp.d);
+        let kernel = match K {
+            1 => kernels::gmm_grad::gmm_grad_sum_build,
+            _ => kernels::gmm_grad::gmm_grad_sum_map,
+        };
+        self.spelled_value[K - 1] = kernel(
+            ga,
+            gm,
+            gq,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
+            &mut self.region,
+        )
+        .unwrap();
     }
 
     #[inline]
@@ -288,6 +330,8 @@ impl<const D: usize> Workload for GmmGrad<D> {
         let (value, grad) = match v {
             Variant::Hand => (self.hand_value, &self.hand_grad),
             Variant::NumDual => (self.nd_value, &self.nd_grad),
+            Variant::SpellingB => (self.spelled_value[0], &self.spelled_grad[0]),
+            Variant::SpellingC => (self.spelled_value[1], &self.spelled_grad[1]),
             _ => (self.value, &self.grad),
         };
         let mut out = vec![value];

@@ -154,9 +154,13 @@ impl<const N: usize> Workload for MatChain<N> {
             Variant::Hand => self.hand_out.clone(),
             Variant::HandIjk => self.ijk_out.clone(),
             Variant::Reassociated => self.reassoc_out.clone(),
-            Variant::D | Variant::DF | Variant::DFB | Variant::NoViews | Variant::NumDual => {
-                unreachable!()
-            }
+            Variant::D
+            | Variant::DF
+            | Variant::DFB
+            | Variant::NoViews
+            | Variant::NumDual
+            | Variant::SpellingB
+            | Variant::SpellingC => unreachable!(),
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
@@ -472,7 +476,9 @@ impl Workload for Layer {
             | Variant::DF
             | Variant::DFB
             | Variant::NoViews
-            | Variant::NumDual => unreachable!(),
+            | Variant::NumDual
+            | Variant::SpellingB
+            | Variant::SpellingC => unreachable!(),
         }
     }
 }

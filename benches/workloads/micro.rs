@@ -128,9 +128,12 @@ impl Workload for Add3 {
             Variant::D => self.ablation_out[0].clone(),
             Variant::DF => self.ablation_out[1].clone(),
             Variant::DFB => self.ablation_out[2].clone(),
-            Variant::HandIjk | Variant::NoViews | Variant::Reassociated | Variant::NumDual => {
-                unreachable!()
-            }
+            Variant::HandIjk
+            | Variant::NoViews
+            | Variant::Reassociated
+            | Variant::NumDual
+            | Variant::SpellingB
+            | Variant::SpellingC => unreachable!(),
         }
     }
 

@@ -76,6 +76,11 @@ pub enum Variant {
     Reassociated,
     /// num-dual, the forward-mode crate (the derivative workloads).
     NumDual,
+    /// The same computation spelled another way a user would write it (LANGUAGE.md section
+    /// 13: a sum as `sum(build(..))` instead of an `ifold`, ..); each workload says which.
+    SpellingB,
+    /// A third spelling.
+    SpellingC,
 }
 
 impl Variant {
@@ -94,6 +99,8 @@ impl Variant {
             Variant::NoViews => "fsmooth-noviews",
             Variant::Reassociated => "fsmooth-reassoc",
             Variant::NumDual => "num-dual",
+            Variant::SpellingB => "fsmooth-spelling-b",
+            Variant::SpellingC => "fsmooth-spelling-c",
         }
     }
 
@@ -104,7 +111,7 @@ impl Variant {
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 12] = [
+pub const ALL: [Variant; 14] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
@@ -117,6 +124,8 @@ pub const ALL: [Variant; 12] = [
     Variant::NoViews,
     Variant::Reassociated,
     Variant::NumDual,
+    Variant::SpellingB,
+    Variant::SpellingC,
 ];
 
 /// The standard variants and the steps of the paper's ablation.
@@ -175,6 +184,9 @@ pub trait Workload: Sized {
     fn reassociated(&mut self) {}
     /// The derivative by num-dual; only workloads listing [`Variant::NumDual`] have it.
     fn num_dual(&mut self) {}
+    /// Spelling `K` (1: [`Variant::SpellingB`], 2: [`Variant::SpellingC`]); only workloads
+    /// listing them have them.
+    fn spelling<const K: usize>(&mut self) {}
     fn nalgebra(&mut self) {}
     fn ndarray(&mut self) {}
     fn naive(&mut self) {}
@@ -201,6 +213,8 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::NoViews => w.no_views(),
         Variant::Reassociated => w.reassociated(),
         Variant::NumDual => w.num_dual(),
+        Variant::SpellingB => w.spelling::<1>(),
+        Variant::SpellingC => w.spelling::<2>(),
     }
 }
 
@@ -221,6 +235,8 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::NoViews => (0..iters).for_each(|_| w.no_views()),
         Variant::Reassociated => (0..iters).for_each(|_| w.reassociated()),
         Variant::NumDual => (0..iters).for_each(|_| w.num_dual()),
+        Variant::SpellingB => (0..iters).for_each(|_| w.spelling::<1>()),
+        Variant::SpellingC => (0..iters).for_each(|_| w.spelling::<2>()),
     }
 }
 

@@ -30,6 +30,7 @@
 
 pub mod hand;
 pub mod progen;
+pub mod respell;
 pub mod runs;
 
 /// A small deterministic generator (xorshift64*): the same inputs on every run, for the

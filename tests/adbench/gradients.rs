@@ -96,6 +96,58 @@ fn gmm_gradient_matches_the_interpreter_and_its_scratch_does_not_grow_with_the_p
     );
 }
 
+#[test]
+fn gmm_gradient_spelled_with_sum_build_or_sum_map_is_the_same_gradient_and_scratch() {
+    // LANGUAGE.md section 13: the sum over points as `sum(build(n, ..))` (section 12's
+    // spelling) or `sum(map(x, ..))` keeps nothing per point, as the `ifold` does.
+    let inp = parse_gmm(fsmooth_testdata::GMM_D2_K5).unwrap();
+    let (v, g) = gradient(&inp, &mut Region::new());
+    let c = reference::gmm_constant(inp.d, inp.k, inp.n, inp.gamma, inp.m);
+    type Grad = fn(
+        &mut [f64],
+        &mut [f64],
+        &mut [f64],
+        &[f64],
+        &[f64],
+        &[f64],
+        &[f64],
+        f64,
+        f64,
+        f64,
+        &mut Region<'_>,
+    ) -> Result<f64, fsmooth::Error>;
+    for f in [
+        gmm_grad::gmm_grad_sum_build as Grad,
+        gmm_grad::gmm_grad_sum_map,
+    ] {
+        let mut out = vec![0.0; g.len()];
+        let (ga, rest) = out.split_at_mut(inp.k);
+        let (gm, gq) = rest.split_at_mut(inp.k * inp.d);
+        let value = f(
+            ga,
+            gm,
+            gq,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            c,
+            &mut Region::new(),
+        )
+        .unwrap();
+        assert_eq!(value.to_bits(), v.to_bits());
+        assert_eq!(out, g);
+    }
+    let (k, d) = (inp.k, inp.d);
+    for n in [10, 1_000_000] {
+        let fold = gmm_grad::gmm_grad::scratch_len(k, d, n);
+        assert_eq!(gmm_grad::gmm_grad_sum_build::scratch_len(k, d, n), fold);
+        assert_eq!(gmm_grad::gmm_grad_sum_map::scratch_len(k, d, n), fold);
+    }
+}
+
 /// ADBench's BA Jacobian on `ba/test.txt`: the first 13 values of its first row (observation
 /// 0's reprojection error's x component by the camera's 11 parameters and the point's first
 /// two coordinates), from its C++ module tests (`test/cpp/modules/common/BaTests.cpp`,

@@ -285,8 +285,92 @@ pub mod hand {
 
 /// The GMM objective's gradient by its parameters, LANGUAGE.md section 12's `gmm_grad`
 /// (issue 20): `grad` of a closure holding the data and the constants.
+///
+/// `gmm_grad_sum_build` and `gmm_grad_sum_map` differentiate the same objective with its sum
+/// over points spelled as a user would write it (LANGUAGE.md section 13): `sum(build(n, ..))`,
+/// as section 12 does, and `sum(map(x, ..))`. All three need the same scratch and code.
 pub mod gmm_grad {
     gmm_block!(
+        fn objective_sum_build(
+            alphas: [f64; k],
+            means: [[f64; d]; k],
+            icf: [[f64; d * (d + 1) / 2]; k],
+            x: [[f64; d]; n],
+            gamma: f64,
+            m: f64,
+            constant: f64,
+        ) -> f64 {
+            let sum_qs = build(k, |c| sum(icf[c][0..d]));
+            let main = sum(build(n, |i| {
+                logsumexp(build(k, |c| {
+                    alphas[c] + sum_qs[c] - 0.5 * sqnorm(q_times(icf[c], sub(x[i], means[c])))
+                }))
+            }));
+            let prior = ifold(k, 0.0, |acc, c| {
+                let frob =
+                    sqnorm(map(icf[c][0..d], |q| q.exp())) + sqnorm(icf[c][d..d * (d + 1) / 2]);
+                acc + (0.5 * gamma * gamma * frob - m * sum_qs[c])
+            });
+            constant + main - (n as f64) * logsumexp(alphas) + prior
+        }
+
+        fn objective_sum_map(
+            alphas: [f64; k],
+            means: [[f64; d]; k],
+            icf: [[f64; d * (d + 1) / 2]; k],
+            x: [[f64; d]; n],
+            gamma: f64,
+            m: f64,
+            constant: f64,
+        ) -> f64 {
+            let sum_qs = build(k, |c| sum(icf[c][0..d]));
+            let main = sum(map(x, |xi| {
+                logsumexp(build(k, |c| {
+                    alphas[c] + sum_qs[c] - 0.5 * sqnorm(q_times(icf[c], sub(xi, means[c])))
+                }))
+            }));
+            let prior = ifold(k, 0.0, |acc, c| {
+                let frob =
+                    sqnorm(map(icf[c][0..d], |q| q.exp())) + sqnorm(icf[c][d..d * (d + 1) / 2]);
+                acc + (0.5 * gamma * gamma * frob - m * sum_qs[c])
+            });
+            constant + main - (n as f64) * logsumexp(alphas) + prior
+        }
+
+        pub fn gmm_grad_sum_build(
+            alphas: [f64; k],
+            means: [[f64; d]; k],
+            icf: [[f64; d * (d + 1) / 2]; k],
+            x: [[f64; d]; n],
+            gamma: f64,
+            m: f64,
+            c: f64,
+        ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
+            grad(
+                |a, mu, q| objective_sum_build(a, mu, q, x, gamma, m, c),
+                alphas,
+                means,
+                icf,
+            )
+        }
+
+        pub fn gmm_grad_sum_map(
+            alphas: [f64; k],
+            means: [[f64; d]; k],
+            icf: [[f64; d * (d + 1) / 2]; k],
+            x: [[f64; d]; n],
+            gamma: f64,
+            m: f64,
+            c: f64,
+        ) -> (f64, [f64; k], [[f64; d]; k], [[f64; d * (d + 1) / 2]; k]) {
+            grad(
+                |a, mu, q| objective_sum_map(a, mu, q, x, gamma, m, c),
+                alphas,
+                means,
+                icf,
+            )
+        }
+
         pub fn gmm_grad(
             alphas: [f64; k],
             means: [[f64; d]; k],

@@ -36,10 +36,12 @@ use ir::Core;
 /// written); the middle ([`crate::pipeline::middle`]) starts with the same passes.
 pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
     tuples::split(e, names);
+    simplify::propagate(e);
     equal::substitute(e);
     if options.fusion {
         fuse::fuse(e, names, options.views);
     }
     simplify::fold(e);
+    simplify::propagate(e);
     row_views::bind(e, names);
 }

@@ -102,8 +102,8 @@ fn binders(e: &Core, out: &mut HashSet<VarId>) {
     }
 }
 
-/// A row of an array variable (not a fold's state) at indexes that read nothing of `inside` (what the step
-/// binds) and some of `own` (the loop's variables).
+/// A row of an array variable (not a fold's state, nor bound in the step) at indexes that
+/// read nothing of `inside` (what the step binds) and some of `own` (the loop's variables).
 fn is_row(e: &Core, own: &[VarId], inside: &HashSet<VarId>, states: &HashSet<VarId>) -> bool {
     let mut read = HashSet::new();
     let mut cur = e;
@@ -113,7 +113,7 @@ fn is_row(e: &Core, own: &[VarId], inside: &HashSet<VarId>, states: &HashSet<Var
     }
     e.ty.is_arr()
         && matches!(e.kind, Kind::Index(..))
-        && matches!(cur.kind, Kind::Var(v) if !states.contains(&v))
+        && matches!(cur.kind, Kind::Var(v) if !states.contains(&v) && !inside.contains(&v))
         && read.is_disjoint(inside)
         && own.iter().any(|v| read.contains(v))
 }

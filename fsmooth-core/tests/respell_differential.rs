@@ -1,0 +1,176 @@
+//! The respelling differential (LANGUAGE.md section 13): each generated program, respelled
+//! by every rewrite of the respeller (`fsmooth_testdata::respell`) alone and by all of them
+//! together, must compile to the same code, up to the names of variables: the same loops,
+//! the same memory plan, so the same `scratch_len` at every size. The expansions are compared
+//! as token streams with every compiler-made or rewritten name numbered by first appearance
+//! and string literals (error texts, which quote the source) blanked. Expansions that differ
+//! only in the order of commutative operands are counted apart ([`commuted`]).
+//!
+//! A program whose kernel returns a float scalar gets a kernel of its gradient too.
+//!
+//! `FSMOOTH_RESPELL_PROGRAMS` sets the count (1,000 by default), `FSMOOTH_RESPELL_FROM` the
+//! first program.
+
+use fsmooth_testdata::progen::{Program, program};
+use fsmooth_testdata::respell::{REWRITES, Rewrite, respell};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::collections::HashMap;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The expansion's tokens, string literals blanked, names made positional.
+fn normalised(src: &str) -> Vec<String> {
+    let code = fsmooth_core::expand(src.parse().unwrap());
+    let mut out = Vec::new();
+    flatten(code, &mut HashMap::new(), &mut out);
+    out
+}
+
+/// The tokens of `ts`, delimiters included, with each name the compiler made or the respeller
+/// wrote (`acc_12`, `__p3`, `rsp0_i`) numbered by first appearance and string literals blank.
+fn flatten(ts: TokenStream, names: &mut HashMap<String, usize>, out: &mut Vec<String>) {
+    for t in ts {
+        match t {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push(open.to_string());
+                flatten(g.stream(), names, out);
+                out.push(close.to_string());
+            }
+            TokenTree::Ident(i) => {
+                let t = i.to_string();
+                let made = t.starts_with("rsp")
+                    || t.starts_with("__")
+                    || t.as_bytes()
+                        .windows(2)
+                        .any(|w| w[0] == b'_' && w[1].is_ascii_digit());
+                if made {
+                    let k = names.len();
+                    out.push(format!("${}", names.entry(t).or_insert(k)));
+                } else {
+                    out.push(t);
+                }
+            }
+            TokenTree::Literal(l) => {
+                let t = l.to_string();
+                out.push(if t.starts_with('"') {
+                    "\"\"".to_string()
+                } else {
+                    t
+                });
+            }
+            TokenTree::Punct(p) => out.push(p.as_char().to_string()),
+        }
+    }
+}
+
+/// Whether two expansions differ only in the order of operands: the same tokens, as many
+/// of each, in another order. The one difference the respellings show that way is the
+/// adjoint of a product of a value with itself, `x * x` read through two names: its two
+/// contributions `adj * x` and `x * adj` are added in the order of the names' bindings.
+/// IEEE addition and multiplication are commutative, so the values are the same to the bit
+/// and the code costs the same (docs/internals.md lists it as the one exception).
+fn commuted(a: &[String], b: &[String]) -> bool {
+    let sorted = |x: &[String]| {
+        let mut v = x.to_vec();
+        v.sort();
+        v
+    };
+    a.len() == b.len() && sorted(a) == sorted(b)
+}
+
+/// Where two token lists first differ, with some context.
+fn first_difference(a: &[String], b: &[String]) -> String {
+    let at = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = at.saturating_sub(30);
+    format!(
+        "at token {at}:\n  original:  {}\n  respelled: {}",
+        a[from..(at + 30).min(a.len())].join(" "),
+        b[from..(at + 30).min(b.len())].join(" ")
+    )
+}
+
+/// The program's block, with a kernel `gk` of its gradient when `k` returns a float scalar
+/// (reverse mode over every float parameter): derivatives of respelled programs must be the
+/// same code too.
+fn with_gradient(p: &Program) -> String {
+    let fl = p.fl.text();
+    if p.ret != fl {
+        return p.src.clone();
+    }
+    let gathers = p.params.iter().any(|q| q.name == "ix");
+    let (extra, args) = match gathers {
+        true => (
+            ", ix: [usize; g], jx: [[usize; 2]; g]",
+            "a, b, c, s, p, ix, jx",
+        ),
+        false => ("", "a, b, c, s, p"),
+    };
+    format!(
+        "{}\npub fn gk(a: [{fl}; n], b: [{fl}; m], c: [[{fl}; m]; n], s: {fl}, p: usize{extra}) \
+         -> ({fl}, [{fl}; n], [{fl}; m], [[{fl}; m]; n], {fl}) {{ grad(|a, b, c, s| k({args}), a, b, c, s) }}",
+        p.src
+    )
+}
+
+#[test]
+fn respelled_programs_compile_to_the_same_code() {
+    let count = env("FSMOOTH_RESPELL_PROGRAMS", 1000);
+    let from = env("FSMOOTH_RESPELL_FROM", 0);
+    let mut sets: Vec<Vec<Rewrite>> = REWRITES.iter().map(|r| vec![*r]).collect();
+    sets.push(REWRITES.to_vec());
+    let (mut compared, mut failures) = (vec![0u32; sets.len()], Vec::new());
+    let (mut gradients, mut commutations) = (0, 0);
+    for j in from..count {
+        let p = program(j);
+        let block = with_gradient(&p);
+        gradients += u32::from(block.len() > p.src.len());
+        let mut original = None;
+        for (s, set) in sets.iter().enumerate() {
+            let Some(src) = respell(&block, set) else {
+                continue;
+            };
+            let original = original.get_or_insert_with(|| normalised(&block));
+            let respelled = normalised(&src);
+            compared[s] += 1;
+            if *original != respelled && commuted(original, &respelled) {
+                commutations += 1;
+            } else if *original != respelled {
+                failures.push(format!(
+                    "program {j}, {set:?}: {}\n{block}\n--- respelled:\n{src}",
+                    first_difference(original, &respelled),
+                ));
+            }
+        }
+    }
+    println!(
+        "{} programs ({gradients} with a gradient kernel); respelled and compared, by rewrite {:?} and all together: {compared:?}; {} differences, {commutations} only in the order of commutative operands",
+        count - from,
+        REWRITES,
+        failures.len()
+    );
+    // Every rewrite is reached by the default run.
+    if from == 0 && count >= 1000 {
+        assert!(compared.iter().all(|&c| c > 0), "{compared:?}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differences; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(2)].join("\n\n")
+    );
+}

@@ -13,7 +13,7 @@
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
-//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`] | always |
+//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses, fold | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`] | always |
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array (or to one row of it) accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
@@ -246,6 +246,10 @@ pub fn middle_observed(
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)
     });
+    // Constants that propagation and inlining brought together (a closure's `let x = 0.5;`
+    // read in `x * y`) folded as those written together are: one form however the
+    // arithmetic was spelled.
+    p.run("fold", k, |k| simplify::fold(&mut k.body));
     // Inlining leaves projections of tuples that `if`s compute (a derivative's value and
     // tangent, `(if c { (v, dv) } else { .. }).1`): taken into the branches.
     p.run("tuples", k, |k| {

@@ -150,6 +150,7 @@ fn respelled_programs_compile_to_the_same_code() {
             if *original != respelled && commuted(original, &respelled) {
                 commutations += 1;
             } else if *original != respelled {
+                eprintln!("difference: program {j}, {set:?}");
                 failures.push(format!(
                     "program {j}, {set:?}: {}\n{block}\n--- respelled:\n{src}",
                     first_difference(original, &respelled),

@@ -1,17 +1,17 @@
-//! `row_views`: a row a loop's step reads at an index fixed in the step is a row view bound
-//! at the head of the step. In `build(k, |c| .. build(d, |j| x[i][j] - means[c][j]) ..)`,
+//! `row_views`: a row a loop's step reads at the loop's index, of an array with a row per
+//! step, is a row view bound at the head of the step. In `build(k, |c| .. build(d, |j| x[i][j] - means[c][j]) ..)`,
 //! the step over `c` starts with `let r = means[c];` and reads `r[j]`: the form a helper's
 //! row parameter gives (`sub(x[i], means[c])`). Run on a differentiated function's canonical form
 //! ([`crate::middle::normalise`]): reverse mode adds a row view's adjoint into its row of the
 //! matrix's adjoint ([`crate::middle::reverse`]'s sums into rows), whichever way the reads
 //! were written. The middle's propagation puts the views back in place afterwards.
 
-use crate::middle::cse;
+use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, VarId};
 use std::collections::HashSet;
 
-/// Bind, at the head of every loop's step in `e`, the rows it reads at indexes fixed in the
-/// step: reading the loop's own variables, nothing the step binds.
+/// Bind, at the head of every loop's step in `e`, the rows it reads at the loop's index
+/// ([`LoopRow::row_of`]).
 pub fn bind(e: &mut Core, names: &mut Vec<String>) {
     let mut states = HashSet::new();
     fold_states(e, &mut states);
@@ -31,44 +31,26 @@ fn fold_states(e: &Core, out: &mut HashSet<VarId>) {
 }
 
 fn bind_in(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
-    let own: Vec<VarId> = match &e.kind {
-        Kind::Build(_, i, _) => vec![*i],
-        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => vec![*acc, *i],
-        _ => Vec::new(),
+    let (index, count) = match &e.kind {
+        Kind::Build(n, i, _) | Kind::Scan(n, _, _, i, _) => (Some(*i), Some(n.clone())),
+        Kind::Ifold(n, _, _, i, _) => (Some(*i), n.sym.clone()),
+        _ => (None, None),
     };
     let body = match &mut e.kind {
         Kind::Build(_, _, body) | Kind::Ifold(.., body) | Kind::Scan(.., body) => Some(body),
         _ => None,
     };
-    if let Some(body) = body {
+    if let (Some(body), Some(i), Some(count)) = (body, index, count) {
         let mut inside = HashSet::new();
         binders(body, &mut inside);
-        let mut rows: Vec<(String, VarId, Core)> = Vec::new();
-        replace(body, &own, &inside, states, &mut rows, names);
-        // An array read at two rows in one step (`v[i]` and `v[n - 1 - i]`) keeps its reads
-        // as they were: reverse mode's sums into rows take one row of an array per step.
-        let root = |row: &Core| {
-            let mut cur = row;
-            while let Kind::Index(a, _) = &cur.kind {
-                cur = a;
-            }
-            match cur.kind {
-                Kind::Var(v) => Some(v),
-                _ => None,
-            }
+        let loop_row = LoopRow {
+            index: i,
+            count: &count,
+            inside: &inside,
+            states,
         };
-        let shared: Vec<bool> = rows
-            .iter()
-            .map(|(_, _, r)| rows.iter().filter(|(_, _, q)| root(q) == root(r)).count() > 1)
-            .collect();
-        let mut k = 0;
-        rows.retain(|(_, v, row)| {
-            k += 1;
-            if shared[k - 1] {
-                body.subst(*v, row);
-            }
-            !shared[k - 1]
-        });
+        let mut rows: Vec<(VarId, VarId, Core)> = Vec::new();
+        replace(body, &loop_row, &mut rows, names);
         let mut cur = body.take();
         for (_, v, row) in rows.into_iter().rev() {
             let (ty, span, sym) = (cur.ty.clone(), cur.span, cur.sym.clone());
@@ -102,40 +84,52 @@ fn binders(e: &Core, out: &mut HashSet<VarId>) {
     }
 }
 
-/// A row of an array variable (not a fold's state, nor bound in the step) at indexes that
-/// read nothing of `inside` (what the step binds) and some of `own` (the loop's variables).
-fn is_row(e: &Core, own: &[VarId], inside: &HashSet<VarId>, states: &HashSet<VarId>) -> bool {
-    let mut read = HashSet::new();
-    let mut cur = e;
-    while let Kind::Index(a, k) = &cur.kind {
-        k.occurring(&mut read);
-        cur = a;
-    }
-    e.ty.is_arr()
-        && matches!(e.kind, Kind::Index(..))
-        && matches!(cur.kind, Kind::Var(v) if !states.contains(&v) && !inside.contains(&v))
-        && read.is_disjoint(inside)
-        && own.iter().any(|v| read.contains(v))
+/// A loop whose step's rows are bound: its index and count, what its step binds, and the
+/// folds' states.
+struct LoopRow<'a> {
+    index: VarId,
+    count: &'a Size,
+    inside: &'a HashSet<VarId>,
+    states: &'a HashSet<VarId>,
 }
 
-/// Replace each largest row of `e` that [`is_row`] by a variable bound to it, one per row
-/// (by its [`cse::key`]), added to `rows`.
+impl LoopRow<'_> {
+    /// The array variable `x` when `e` is its row `x[i]` at the loop's index, `x` having as
+    /// many rows as the loop has steps: in bounds at every step, so binding it at the head
+    /// of the step reads nothing the step would not (a row read only in a branch, or in a
+    /// loop of no steps, cannot fail either). Not a fold's state, nor bound in the step.
+    fn row_of(&self, e: &Core) -> Option<VarId> {
+        let Kind::Index(a, k) = &e.kind else {
+            return None;
+        };
+        let (Kind::Var(x), Kind::Var(j)) = (&a.kind, &k.kind) else {
+            return None;
+        };
+        let rows = a.ty.dims().first()?;
+        (e.ty.is_arr()
+            && *j == self.index
+            && rows.same(self.count)
+            && !self.states.contains(x)
+            && !self.inside.contains(x))
+        .then_some(*x)
+    }
+}
+
+/// Replace each row of `e` that [`LoopRow::row_of`] finds by a variable bound to it, one per
+/// array, added to `rows` as (array, variable, row).
 fn replace(
     e: &mut Core,
-    own: &[VarId],
-    inside: &HashSet<VarId>,
-    states: &HashSet<VarId>,
-    rows: &mut Vec<(String, VarId, Core)>,
+    l: &LoopRow,
+    rows: &mut Vec<(VarId, VarId, Core)>,
     names: &mut Vec<String>,
 ) {
-    if is_row(e, own, inside, states) {
-        let key = cse::key(e);
-        let v = match rows.iter().find(|(k, _, _)| *k == key) {
+    if let Some(x) = l.row_of(e) {
+        let v = match rows.iter().find(|(y, _, _)| *y == x) {
             Some((_, v, _)) => *v,
             None => {
                 names.push("row".to_string());
                 let v = (names.len() - 1) as VarId;
-                rows.push((key, v, e.clone()));
+                rows.push((x, v, e.clone()));
                 v
             }
         };
@@ -144,6 +138,6 @@ fn replace(
         return;
     }
     for c in e.children_mut() {
-        replace(c, own, inside, states, rows, names);
+        replace(c, l, rows, names);
     }
 }

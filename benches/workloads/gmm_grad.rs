@@ -182,49 +182,6 @@ fn parts(grad: &mut [f64], k: usize, d: usize) -> (&mut [f64], &mut [f64], &mut 
     (ga, gm, gq)
 }
 
-/// A kernel of the GMM gradient (`gmm_grad` or another spelling of it).
-type GradKernel = fn(
-    &mut [f64],
-    &mut [f64],
-    &mut [f64],
-    &[f64],
-    &[f64],
-    &[f64],
-    &[f64],
-    f64,
-    f64,
-    f64,
-    &mut Region<'_>,
-) -> Result<f64, fsmooth::Error>;
-
-/// One call of `kernel` on `inp`, the gradient into `grad`: the objective.
-#[inline]
-fn call(
-    kernel: GradKernel,
-    inp: &GmmInput,
-    constant: f64,
-    grad: &mut [f64],
-    region: &mut Region<'_>,
-) -> f64 {
-    let inp = black_box(inp);
-    let (ga, gm, gq) = parts(grad, inp.k, inp.d);
-    let (x, gamma, m) = (&inp.x, inp.gamma, inp.m as f64);
-    kernel(
-        ga,
-        gm,
-        gq,
-        &inp.alphas,
-        &inp.means,
-        &inp.icf,
-        x,
-        gamma,
-        m,
-        black_box(constant),
-        region,
-    )
-    .unwrap()
-}
-
 impl<const D: usize> Workload for GmmGrad<D> {
     const GROUP: &'static str = match D {
         2 => "gmm_grad_d2_K5",
@@ -290,24 +247,46 @@ impl<const D: usize> Workload for GmmGrad<D> {
     /// spelling) and as `sum(map(x, ..))`.
     #[inline]
     fn spelling<const K: usize>(&mut self) {
-        let kernel: GradKernel = match K {
+        let inp = black_box(&self.inp);
+        let (ga, gm, gq) = parts(&mut self.spelled_grad[K - 1], inp.k, inp.d);
+        let kernel = match K {
             1 => kernels::gmm_grad::gmm_grad_sum_build,
             _ => kernels::gmm_grad::gmm_grad_sum_map,
         };
-        let grad = &mut self.spelled_grad[K - 1];
-        self.spelled_value[K - 1] = call(kernel, &self.inp, self.constant, grad, &mut self.region);
+        self.spelled_value[K - 1] = kernel(
+            ga,
+            gm,
+            gq,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
+            &mut self.region,
+        )
+        .unwrap();
     }
 
     #[inline]
     fn fsmooth(&mut self) {
-        let grad = &mut self.grad;
-        self.value = call(
-            kernels::gmm_grad::gmm_grad,
-            &self.inp,
-            self.constant,
-            grad,
+        let inp = black_box(&self.inp);
+        let (ga, gm, gq) = parts(&mut self.grad, inp.k, inp.d);
+        self.value = kernels::gmm_grad::gmm_grad(
+            ga,
+            gm,
+            gq,
+            &inp.alphas,
+            &inp.means,
+            &inp.icf,
+            &inp.x,
+            inp.gamma,
+            inp.m as f64,
+            black_box(self.constant),
             &mut self.region,
-        );
+        )
+        .unwrap();
     }
 
     #[inline]

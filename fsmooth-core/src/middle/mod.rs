@@ -30,8 +30,9 @@ use ir::Core;
 /// The canonical form of an expression (LANGUAGE.md section 13): tuples taken apart, copies
 /// propagated, a loop index known equal to another read as it ([`equal`]), `build`s fused
 /// into their readers (`sum(build(n, f))`, `sum(map(v, f))` and `ifold(n, 0.0, |acc, i| acc +
-/// f(i))` become one sum-fold), constants folded, rows read along a loop bound as views
-/// before it ([`row_views`]). The checker brings a differentiated function to it before `vjp` and `grad` sweep it, so that reverse
+/// f(i))` become one sum-fold), constants folded, `let`s read once put back where they are
+/// read (a closure's parameters), rows read along a loop bound as views before it
+/// ([`row_views`]). The checker brings a differentiated function to it before `vjp` and `grad` sweep it, so that reverse
 /// mode meets one spelling of each meaning (what it keeps does not depend on how a sum is
 /// written); the middle ([`crate::pipeline::middle`]) starts with the same passes.
 pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
@@ -46,5 +47,6 @@ pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
     }
     simplify::fold(e);
     simplify::propagate(e);
+    simplify::inline_single_uses(e);
     row_views::bind(e, names);
 }

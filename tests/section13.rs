@@ -64,6 +64,12 @@ fsmooth! {
         })
     }
 
+    /// A row index that may fail (`% b` by a zero `b`) read in the branch: computed once a
+    /// step, and only when the `build` has elements, as the `build` itself would.
+    pub fn hist_rem(x: [usize; n], b: usize) -> [usize; b] {
+        ifold(n, build(b, |_| 0), |h, i| build(b, |j| if j == x[i] % b { h[j] + 1 } else { h[j] }))
+    }
+
     fn lse_build(mu: [[f64; d]; k], x: [[f64; d]; n]) -> f64 {
         sum(build(n, |i| logsumexp(build(k, |c| -sqnorm(sub(x[i], mu[c]))))))
     }
@@ -246,4 +252,17 @@ fn a_sum_s_gradient_keeps_nothing_per_point_however_the_sum_is_written() {
             close(*a, *b);
         }
     }
+}
+
+#[test]
+fn a_row_index_that_may_fail_is_computed_only_for_a_non_empty_build() {
+    assert_eq!(hist_rem::scratch_len(10, 4), 0);
+    assert_eq!(hist_rem::scratch_len(100_000, 64), 0);
+    let x = [5usize, 2, 9, 4, 4];
+    let mut h = [0usize; 4];
+    hist_rem(&mut h, &x, 4, &mut Region::from_slab(&mut [])).unwrap();
+    assert_eq!(h, [2, 2, 1, 0]); // 5, 2, 9, 4, 4 modulo 4
+    // b = 0: `x[i] % 0` is never computed by the empty `build`s, so no error.
+    let mut none: [usize; 0] = [];
+    hist_rem(&mut none, &x, 0, &mut Region::from_slab(&mut [])).unwrap();
 }

@@ -215,12 +215,9 @@ fn one_element(t: &Core, p: VarId) -> Option<(&Core, &Core)> {
     if *z != 0.0 || v.mentions(p) {
         return None;
     }
-    let is_p = |e: &Core| matches!(e.kind, Kind::Var(v) if v == p);
-    match (is_p(x), is_p(y)) {
-        (true, false) if !y.mentions(p) => Some((y, v)),
-        (false, true) if !x.mentions(p) => Some((x, v)),
-        _ => None,
-    }
+    other_side(x, y, p)
+        .filter(|e| !e.mentions(p))
+        .map(|e| (e, &**v))
 }
 
 /// The step `body` of an `ifold` with array state `acc` of type `ty`, when it only adds to

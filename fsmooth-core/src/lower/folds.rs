@@ -26,7 +26,7 @@ fn is_var(e: &Core, v: VarId) -> bool {
 }
 
 /// `e`'s `let`s and what they end with.
-fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
+pub(super) fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
     let mut lets = Vec::new();
     let mut cur = e;
     while let Kind::Let(v, a, b) = &cur.kind {

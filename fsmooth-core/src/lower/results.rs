@@ -13,6 +13,7 @@
 
 use crate::lir::St;
 use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::folds::lets_of;
 use crate::middle::ir::{Core, Kind, VarId};
 
 /// The components of a destination (by their path of tuple positions) that a chain's
@@ -66,12 +67,7 @@ impl Dps<'_> {
     /// read back from there), the others are bound as usual. Returns the statements, the
     /// last expression, and the components already written.
     pub(super) fn bind_chain<'e>(&mut self, e: &'e Core, dest: &Loc) -> (Vec<St>, &'e Core, Homed) {
-        let mut lets = Vec::new();
-        let mut last = e;
-        while let Kind::Let(v, a, b) = &last.kind {
-            lets.push((*v, &**a));
-            last = b;
-        }
+        let (lets, last) = lets_of(e);
         let mut found = Vec::new();
         homes(last, dest, &lets, &mut Vec::new(), &mut found);
         let mut stmts = Vec::new();

@@ -518,7 +518,8 @@ pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
     e
 }
 
-fn bound(e: &Core, out: &mut Vec<VarId>) {
+/// Every variable bound in `e` (by `let`s and loops), in binding order.
+pub fn bound(e: &Core, out: &mut Vec<VarId>) {
     match &e.kind {
         Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
         Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => out.extend([*acc, *i]),

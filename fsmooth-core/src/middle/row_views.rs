@@ -7,7 +7,7 @@
 //! were written. The middle's propagation puts the views back in place afterwards.
 
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Kind, VarId};
+use crate::middle::ir::{Core, Kind, VarId, bound};
 use std::collections::HashSet;
 
 /// Bind, at the head of every loop's step in `e`, the rows it reads at the loop's index
@@ -41,8 +41,9 @@ fn bind_in(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
         _ => None,
     };
     if let (Some(body), Some(i), Some(count)) = (body, index, count) {
-        let mut inside = HashSet::new();
-        binders(body, &mut inside);
+        let mut binders = Vec::new();
+        bound(body, &mut binders);
+        let inside: HashSet<VarId> = binders.into_iter().collect();
         let loop_row = LoopRow {
             index: i,
             count: &count,
@@ -65,22 +66,6 @@ fn bind_in(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
     }
     for c in e.children_mut() {
         bind_in(c, states, names);
-    }
-}
-
-/// Every variable bound in `e`.
-fn binders(e: &Core, out: &mut HashSet<VarId>) {
-    match &e.kind {
-        Kind::Let(x, ..) | Kind::Build(_, x, _) => {
-            out.insert(*x);
-        }
-        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => {
-            out.extend([*acc, *i]);
-        }
-        _ => {}
-    }
-    for c in e.children() {
-        binders(c, out);
     }
 }
 

@@ -207,6 +207,12 @@ pub fn middle_observed(
         tuples::split(&mut k.body, &mut k.var_names)
     });
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
+    // A closure's parameters (`map2(a, b, |x, y| x * y)` binds `x` and `y`) put back where
+    // they are read before fusion: its rules and budgets see `a[i] * b[i]` however it was
+    // written.
+    p.run("inline_single_uses", k, |k| {
+        simplify::inline_single_uses(&mut k.body)
+    });
     p.run("equal", k, |k| equal::substitute(&mut k.body));
     if options.fusion {
         p.run("fuse", k, |k| {

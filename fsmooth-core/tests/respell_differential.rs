@@ -175,3 +175,34 @@ fn respelled_programs_compile_to_the_same_code() {
         failures[..failures.len().min(2)].join("\n\n")
     );
 }
+
+/// Generated program 1176's kernel, as it was written and with its `dot` respelled
+/// `sum(map2(.., |x, y| x * y))`: the closure's parameters were `let`s through fusion, whose
+/// let-floating left the index of a `slide` around the whole product, and its gradient's
+/// statements came out in another order. (Program 5219 differed by the same `let`s: they
+/// counted against fusion's budget for copying a block into both branches of an `if`.) The
+/// middle now puts single-use `let`s back where they are read before fusion.
+#[test]
+fn a_closure_s_parameters_cost_nothing_before_fusion() {
+    let kernel = |dot: &str| {
+        format!(
+            "pub fn k(a: [f32; n], b: [f32; m], s: f32) -> f32 {{
+                -{dot}
+            }}
+            pub fn gk(a: [f32; n], b: [f32; m], s: f32) -> (f32, [f32; n], [f32; m], f32) {{
+                grad(|a, b, s| k(a, b, s), a, b, s)
+            }}"
+        )
+    };
+    let w = "slide(2, interleave(a, reverse(a)))[0 % (2 * n + 1 - 2)]";
+    let args = format!(
+        "outer(concat(a, b), {w})[0 % (n + m)], map2({w}, build(2, |i| s * 0.5), |u, w| u * w - s)"
+    );
+    let written = normalised(&kernel(&format!("dot({args})")));
+    let respelled = normalised(&kernel(&format!("sum(map2({args}, |x, y| x * y))")));
+    assert!(
+        written == respelled,
+        "{}",
+        first_difference(&written, &respelled)
+    );
+}

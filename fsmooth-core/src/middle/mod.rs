@@ -38,6 +38,7 @@ use ir::Core;
 pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
     tuples::split(e, names);
     simplify::propagate(e);
+    simplify::inline_single_uses(e);
     equal::substitute(e);
     if options.fusion {
         // Without the layout views' rules: a sweep over `pad`, `slide` or `concat` fused

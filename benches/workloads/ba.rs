@@ -2,7 +2,7 @@
 //! reprojection errors of every observation of `ba1_n49_m7776_p31843` (observation i uses
 //! camera i % n and point i % m, as ADBench replicates its inputs).
 
-use super::{Variant, Workload, kernels, naive};
+use super::{Variant, Workload, kernels, naive, respelled};
 use fsmooth::Region;
 use fsmooth_testdata::{BA_NCAMPARAMS, data_path, parse_ba};
 use nalgebra::{Rotation3, SVector, Vector2, Vector3};
@@ -168,6 +168,17 @@ fn reproj_naive(cams: &[f64], points: &[f64], w: &[f64], feats: &[f64]) -> Vec<f
 
 // ---- workloads ----------------------------------------------------------------------------
 
+/// The standard variants and the other two spellings (`respelled`).
+const WITH_SPELLINGS: [Variant; 7] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::Nalgebra,
+    Variant::Ndarray,
+    Variant::Naive,
+    Variant::SpellingB,
+    Variant::SpellingC,
+];
+
 /// `project` of the first point of `ba/test.txt` through its first camera.
 pub struct Project {
     /// Camera and point together, so every variant passes one input pointer through
@@ -181,6 +192,8 @@ pub struct Project {
     nd: (Array1<f64>, Array1<f64>),
     nd_out: Array1<f64>,
     naive_out: Vec<f64>,
+    /// Spellings B and C.
+    spelled_out: [[f64; 2]; 2],
 }
 
 impl Workload for Project {
@@ -202,9 +215,27 @@ impl Workload for Project {
             nd: (Array1::from(cam.to_vec()), Array1::from(x.to_vec())),
             nd_out: Array1::zeros(0),
             naive_out: Vec::new(),
+            spelled_out: [[0.0; 2]; 2],
         };
         super::check(&mut w);
         w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &WITH_SPELLINGS
+    }
+
+    /// B: every array a `build`, Rodrigues inline; C: scalars (`respelled::project_b`,
+    /// `project_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let (out, (cam, x)): (&mut [f64; 2], &([f64; 11], [f64; 3])) =
+            black_box((&mut self.spelled_out[K - 1], &self.inp));
+        let kernel = match K {
+            1 => respelled::project_b,
+            _ => respelled::project_c,
+        };
+        kernel(out, cam, x, &mut self.region).unwrap();
     }
 
     #[inline]
@@ -247,6 +278,8 @@ impl Workload for Project {
             Variant::Nalgebra => self.na_out.as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.to_vec(),
             Variant::Naive => self.naive_out.clone(),
+            Variant::SpellingB => self.spelled_out[0].to_vec(),
+            Variant::SpellingC => self.spelled_out[1].to_vec(),
             _ => unreachable!("not a variant of this workload"),
         }
     }
@@ -270,6 +303,8 @@ pub struct Reproj {
     nd: (Array2<f64>, Array2<f64>, Array1<f64>, Array2<f64>),
     nd_out: Array2<f64>,
     naive_out: Vec<f64>,
+    /// Spellings B and C.
+    spelled_out: [Vec<f64>; 2],
 }
 
 impl Workload for Reproj {
@@ -302,6 +337,7 @@ impl Workload for Reproj {
         );
         let mut w = Reproj {
             out: vec![0.0; inp.p * 2],
+            spelled_out: [vec![0.0; inp.p * 2], vec![0.0; inp.p * 2]],
             hand_out: vec![0.0; inp.p * 2],
             cams: inp.cams,
             points: inp.x,
@@ -316,6 +352,30 @@ impl Workload for Reproj {
         };
         super::check(&mut w);
         w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &WITH_SPELLINGS
+    }
+
+    /// B: the projection's arrays as `build`s, each error a `build` over two coordinates;
+    /// C: the projection in scalars, each error an array literal (`respelled::reproj_b`,
+    /// `reproj_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let kernel = match K {
+            1 => respelled::reproj_b,
+            _ => respelled::reproj_c,
+        };
+        kernel(
+            black_box(&mut self.spelled_out[K - 1]),
+            black_box(&self.cams),
+            black_box(&self.points),
+            black_box(&self.w),
+            black_box(&self.feats),
+            &mut self.region,
+        )
+        .unwrap();
     }
 
     #[inline]
@@ -377,6 +437,8 @@ impl Workload for Reproj {
             Variant::Nalgebra => self.na_out.iter().flat_map(|e| [e.x, e.y]).collect(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
+            Variant::SpellingB => self.spelled_out[0].to_vec(),
+            Variant::SpellingC => self.spelled_out[1].to_vec(),
             _ => unreachable!("not a variant of this workload"),
         }
     }

@@ -2,7 +2,7 @@
 //! points). The lgamma constant does not depend on the parameters: every variant gets it
 //! precomputed, as the fsmooth kernel does.
 
-use super::{Variant, Workload, kernels, naive};
+use super::{Variant, Workload, kernels, naive, respelled};
 use fsmooth::Region;
 use fsmooth_testdata::{GmmInput, parse_gmm, reference};
 use nalgebra::{DMatrix, DVector};
@@ -292,18 +292,21 @@ pub struct Gmm<const D: usize> {
     ws: GmmWork,
     na: GmmNa,
     nd: GmmNd,
-    out: [f64; 9],
+    out: [f64; 11],
 }
 
 impl<const D: usize> Gmm<D> {
-    /// The standard variants and the ablation's, then the reassociated kernel.
-    const SLOT: [Variant; 9] = {
-        let mut slot = [Variant::Reassociated; 9];
+    /// The standard variants and the ablation's, then the reassociated kernel and the
+    /// other two spellings.
+    const SLOT: [Variant; 11] = {
+        let mut slot = [Variant::Reassociated; 11];
         let mut k = 0;
         while k < super::WITH_ABLATION.len() {
             slot[k] = super::WITH_ABLATION[k];
             k += 1;
         }
+        slot[9] = Variant::SpellingB;
+        slot[10] = Variant::SpellingC;
         slot
     };
 
@@ -348,7 +351,7 @@ impl<const D: usize> Workload for Gmm<D> {
             region: Region::new(),
             na,
             nd,
-            out: [f64::NAN; 9],
+            out: [f64::NAN; 11],
             inp,
         };
         super::check(&mut w);
@@ -368,6 +371,21 @@ impl<const D: usize> Workload for Gmm<D> {
         let (a, mu, icf, x) = (&inp.alphas, &inp.means, &inp.icf, &inp.x);
         let r = kernels::reassoc::objective(a, mu, icf, x, gamma, m, constant, &mut self.region);
         self.out[8] = r.unwrap();
+    }
+
+    /// B: the sums as `sum(build(..))`, a helper per point, `sum(q[0..d])` written where it
+    /// is read; C: `sum(map(x, ..))`, `let`-bound rows and intermediates, `map2`, `dot`, the
+    /// log-sum-exp written out (`respelled::gmm_b`, `gmm_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let inp = black_box(&self.inp);
+        let (gamma, m, constant) = (inp.gamma, inp.m as f64, black_box(self.constant));
+        let (a, mu, icf, x) = (&inp.alphas, &inp.means, &inp.icf, &inp.x);
+        let r = match K {
+            1 => respelled::gmm_b(a, mu, icf, x, gamma, m, constant, &mut self.region),
+            _ => respelled::gmm_c(a, mu, icf, x, gamma, m, constant, &mut self.region),
+        };
+        self.out[8 + K] = r.unwrap();
     }
 
     #[inline]

@@ -162,6 +162,8 @@ pub struct Hand<const C100: bool> {
     work: (Vec<Mat4>, Vec<Mat4>),
     na: HandNa,
     na_out: Vec<Vector3<f64>>,
+    /// Spellings B and C.
+    spelled_out: [Vec<f64>; 2],
 }
 
 impl<const C100: bool> Workload for Hand<C100> {
@@ -174,7 +176,13 @@ impl<const C100: bool> Workload for Hand<C100> {
     const NALGEBRA: &'static str = "static";
 
     fn variants() -> &'static [Variant] {
-        &[Variant::Fsmooth, Variant::Hand, Variant::Nalgebra]
+        &[
+            Variant::Fsmooth,
+            Variant::Hand,
+            Variant::Nalgebra,
+            Variant::SpellingB,
+            Variant::SpellingC,
+        ]
     }
 
     fn new() -> Self {
@@ -208,6 +216,7 @@ impl<const C100: bool> Workload for Hand<C100> {
             region: Region::new(),
             out: vec![0.0; c * 3],
             hand_out: vec![0.0; c * 3],
+            spelled_out: [vec![0.0; c * 3], vec![0.0; c * 3]],
             work: (vec![[[0.0; 4]; 4]; nb], vec![[[0.0; 4]; 4]; nb]),
             na,
             na_out: Vec::with_capacity(c),
@@ -245,6 +254,36 @@ impl<const C100: bool> Workload for Hand<C100> {
         .unwrap();
     }
 
+    /// B: the prelude's matrix functions (the homogeneous rotation's `matmul`, the skinning a
+    /// `matvec` per bone added to an array state, `sub` and `add` for the residual); C:
+    /// written-out builds and sums (the Euler rotation written out, the update in place
+    /// testing `j != k`, `map2` for the transforms, one sum over the bones per coordinate).
+    /// `respelled::hand_b`, `hand_c`.
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let out = black_box(&mut self.spelled_out[K - 1]);
+        let [rel, ibase, pos, weights, pts] = black_box(&self.flat);
+        let theta = black_box(&self.args.theta);
+        let (par, cor) = black_box((&self.args.parents, &self.args.correspondences));
+        let kernel = match K {
+            1 => super::respelled::hand_b,
+            _ => super::respelled::hand_c,
+        };
+        kernel(
+            out,
+            theta,
+            par,
+            rel,
+            ibase,
+            pos,
+            weights,
+            cor,
+            pts,
+            &mut self.region,
+        )
+        .unwrap();
+    }
+
     #[inline]
     fn hand(&mut self) {
         let (out, args) = black_box((&mut self.hand_out, &self.args));
@@ -262,6 +301,8 @@ impl<const C100: bool> Workload for Hand<C100> {
             Variant::Fsmooth => self.out.clone(),
             Variant::Hand => self.hand_out.clone(),
             Variant::Nalgebra => self.na_out.iter().flat_map(|e| [e.x, e.y, e.z]).collect(),
+            Variant::SpellingB => self.spelled_out[0].clone(),
+            Variant::SpellingC => self.spelled_out[1].clone(),
             _ => unreachable!(),
         }
     }

@@ -1,7 +1,7 @@
 //! Matrix product chains (16 x 16 and 64 x 64), a separable 3x3 blur over 256 x 256, a
 //! dense layer with softmax (256 inputs, 64 outputs) and a Kalman step (4 states).
 
-use super::{Rng, Variant, Workload, kernels, naive};
+use super::{Rng, Variant, Workload, kernels, naive, respelled};
 use fsmooth::Region;
 use nalgebra::{DMatrix, DVector, Matrix4, Vector4};
 use ndarray::{Array1, Array2, Axis, s};
@@ -575,6 +575,8 @@ pub struct Kalman {
     nd: (A1, A2, A2, A2, A1),
     nd_out: (Array1<f64>, Array2<f64>),
     naive_out: Vec<f64>,
+    /// Spellings B and C.
+    spelled_out: [[f64; 20]; 2],
 }
 
 impl Workload for Kalman {
@@ -640,9 +642,37 @@ impl Workload for Kalman {
             na_out: (Vector4::zeros(), Matrix4::zeros()),
             nd_out: (Array1::zeros(0), Array2::zeros((0, 0))),
             naive_out: Vec::new(),
+            spelled_out: [[0.0; 20]; 2],
         };
         super::check(&mut w);
         w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &[
+            Variant::Fsmooth,
+            Variant::Hand,
+            Variant::Nalgebra,
+            Variant::Ndarray,
+            Variant::Naive,
+            Variant::SpellingB,
+            Variant::SpellingC,
+        ]
+    }
+
+    /// B: every product a `build` of sums, the result an array literal of rows; C: rows bound
+    /// to names, `dot`, `matvec`, `map2`, the result `split(4, concat(xn, join(pn)))`
+    /// (`respelled::kalman_b`, `kalman_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let (out, k): (&mut [f64; 20], &KalmanIn) =
+            black_box((&mut self.spelled_out[K - 1], &self.k));
+        let kernel = match K {
+            1 => respelled::kalman_b,
+            _ => respelled::kalman_c,
+        };
+        let (x, p, f, q, h) = (&k.x, &k.p, &k.f, &k.q, &k.h);
+        kernel(out, x, p, f, q, h, k.r, k.z, &mut self.region).unwrap();
     }
 
     #[inline]
@@ -714,6 +744,8 @@ impl Workload for Kalman {
                 x.iter().chain(p.iter()).copied().collect()
             }
             Variant::Naive => self.naive_out.clone(),
+            Variant::SpellingB => self.spelled_out[0].to_vec(),
+            Variant::SpellingC => self.spelled_out[1].to_vec(),
             _ => unreachable!("not a variant of this workload"),
         }
     }

@@ -35,8 +35,10 @@ pub mod linalg;
 pub mod micro;
 pub mod naive;
 pub mod num_dual;
+pub mod respelled;
 pub mod results;
 pub mod scans;
+pub mod spelled;
 pub mod stencils;
 pub mod tuples;
 pub mod views;
@@ -308,6 +310,11 @@ macro_rules! each_workload {
         $f::<$crate::workloads::views::Filter3x3>($($arg),*);
         $f::<$crate::workloads::stencils::Jacobi>($($arg),*);
         $f::<$crate::workloads::stencils::FilterClamped>($($arg),*);
+        $f::<$crate::workloads::spelled::MlpLoss>($($arg),*);
+        $f::<$crate::workloads::spelled::MlpGrad>($($arg),*);
+        $f::<$crate::workloads::spelled::Histogram>($($arg),*);
+        $f::<$crate::workloads::spelled::KMeans>($($arg),*);
+        $f::<$crate::workloads::spelled::CgPoisson>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

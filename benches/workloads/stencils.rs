@@ -2,7 +2,7 @@
 //! 10 steps over 1,000 points, and a 3 x 3 filter whose borders repeat the edge pixels
 //! (clamped indexes) over a 256 x 256 image.
 
-use super::{Rng, Variant, Workload};
+use super::{Rng, Variant, Workload, respelled};
 use fsmooth::Region;
 use std::hint::black_box;
 
@@ -100,14 +100,25 @@ pub const JACOBI_N: usize = 1_000;
 /// Sweeps of [`Jacobi`].
 pub const JACOBI_STEPS: usize = 10;
 
-const VARIANTS: [Variant; 2] = [Variant::Fsmooth, Variant::Hand];
+/// fsmooth, hand-written and the other two spellings (`respelled`).
+const VARIANTS: [Variant; 4] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::SpellingB,
+    Variant::SpellingC,
+];
+
+/// The slot of variant `v`'s result.
+fn slot(v: Variant) -> usize {
+    VARIANTS.iter().position(|s| *s == v).unwrap()
+}
 
 /// Jacobi 1-D, fixed ends, `JACOBI_STEPS` sweeps over `JACOBI_N` points.
 pub struct Jacobi {
     a0: Vec<f64>,
     region: Region<'static>,
     other: Vec<f64>,
-    out: [Vec<f64>; 2],
+    out: [Vec<f64>; 4],
 }
 
 impl Workload for Jacobi {
@@ -120,7 +131,7 @@ impl Workload for Jacobi {
             a0: Rng::new(31).vec(JACOBI_N),
             region: Region::new(),
             other: vec![0.0; JACOBI_N],
-            out: [vec![0.0; JACOBI_N], vec![0.0; JACOBI_N]],
+            out: [(); 4].map(|_| vec![0.0; JACOBI_N]),
         };
         super::check(&mut w);
         w
@@ -142,8 +153,21 @@ impl Workload for Jacobi {
         jacobi_hand(out, a0, steps, &mut self.other);
     }
 
+    /// B: the fixed ends and the windows by views (`concat`, `slide`); C: the inner points
+    /// tested first, the window a slice, a helper per sweep (`respelled::jacobi_b`,
+    /// `jacobi_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let (out, a0, steps) = black_box((&mut self.out[1 + K], &self.a0, JACOBI_STEPS));
+        let kernel = match K {
+            1 => respelled::jacobi_b,
+            _ => respelled::jacobi_c,
+        };
+        kernel(out, a0, steps, &mut self.region).unwrap();
+    }
+
     fn output(&self, v: Variant) -> Vec<f64> {
-        self.out[usize::from(v == Variant::Hand)].clone()
+        self.out[slot(v)].clone()
     }
 
     fn tolerance() -> f64 {
@@ -160,7 +184,7 @@ pub struct FilterClamped {
     img: Vec<f64>,
     k: [[f64; 3]; 3],
     region: Region<'static>,
-    out: [Vec<f64>; 2],
+    out: [Vec<f64>; 4],
 }
 
 impl Workload for FilterClamped {
@@ -175,7 +199,7 @@ impl Workload for FilterClamped {
             img: Rng::new(37).vec(n),
             k,
             region: Region::new(),
-            out: [vec![0.0; n], vec![0.0; n]],
+            out: [(); 4].map(|_| vec![0.0; n]),
         };
         super::check(&mut w);
         w
@@ -198,8 +222,21 @@ impl Workload for FilterClamped {
         filter_clamped_hand(out, img, w, k);
     }
 
+    /// B: the three source rows bound to names by `min` and `max`, the nine terms written
+    /// out; C: the neighbour's indexes clamped by `if` tests (`respelled::filter_clamped_b`,
+    /// `filter_clamped_c`).
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let (out, img, w, k) = black_box((&mut self.out[1 + K], &self.img, CLAMPED_SIDE, &self.k));
+        let kernel = match K {
+            1 => respelled::filter_clamped_b,
+            _ => respelled::filter_clamped_c,
+        };
+        kernel(out, img, k.as_flattened(), w, &mut self.region).unwrap();
+    }
+
     fn output(&self, v: Variant) -> Vec<f64> {
-        self.out[usize::from(v == Variant::Hand)].clone()
+        self.out[slot(v)].clone()
     }
 
     fn tolerance() -> f64 {

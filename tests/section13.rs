@@ -64,6 +64,11 @@ fsmooth! {
         })
     }
 
+    /// The bin written inline in the test (its `min` is `let`s): moved before the `build`.
+    pub fn hist_inline(x: [usize; n], b: usize) -> [usize; b] {
+        ifold(n, build(b, |_| 0), |h, i| build(b, |j| if j != x[i].min(b - 1) { h[j] } else { h[j] + 1 }))
+    }
+
     /// A row index that may fail (`% b` by a zero `b`) read in the branch: computed once a
     /// step, and only when the `build` has elements, as the `build` itself would.
     pub fn hist_rem(x: [usize; n], b: usize) -> [usize; b] {
@@ -197,6 +202,7 @@ fn a_histogram_updates_its_output_in_place_whichever_index_it_reads() {
         assert_eq!(hist_at_bin::scratch_len(n, b), 0);
         assert_eq!(hist_at_j::scratch_len(n, b), 0);
         assert_eq!(hist_ne::scratch_len(n, b), 0);
+        assert_eq!(hist_inline::scratch_len(n, b), 0);
     }
     let x: Vec<usize> = (0..200).map(|k| (k * 7919) % 23).collect();
     let mut want = [0usize; 16];
@@ -204,11 +210,15 @@ fn a_histogram_updates_its_output_in_place_whichever_index_it_reads() {
         want[v.min(15)] += 1;
     }
     type Hist = fn(&mut [usize], &[usize], usize, &mut Region<'_>) -> Result<(), Error>;
-    for f in [hist_at_bin as Hist, hist_at_j, hist_ne] {
+    for f in [hist_at_bin as Hist, hist_at_j, hist_ne, hist_inline] {
         let mut h = [7usize; 16];
         f(&mut h, &x, 16, &mut Region::from_slab(&mut [])).unwrap();
         assert_eq!(h, want);
     }
+    // No bins: nothing is read or computed (`b - 1` would underflow), as plain Rust's loop
+    // over no bins.
+    let mut none: [usize; 0] = [];
+    hist_inline(&mut none, &x, 0, &mut Region::from_slab(&mut [])).unwrap();
 }
 
 #[test]

@@ -252,6 +252,11 @@ pub fn middle_observed(
     p.run("inline_single_uses", k, |k| {
         simplify::inline_single_uses(&mut k.body)
     });
+    // The indexes and tests common subexpressions bound inside a `build` that do not read
+    // its index, before it again (the form `equal` left).
+    p.run("hoist_indexes", k, |k| {
+        equal::hoist_all_indexes(&mut k.body)
+    });
     // Constants that propagation and inlining brought together (a closure's `let x = 0.5;`
     // read in `x * y`) folded as those written together are: one form however the
     // arithmetic was spelled.

@@ -13,7 +13,7 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 14] = [
+pub const STAGES: [&str; 15] = [
     "core",
     "tuples",
     "propagate",
@@ -25,6 +25,7 @@ pub const STAGES: [&str; 14] = [
     "anf",
     "cse",
     "inline_single_uses",
+    "hoist_indexes",
     "lir",
     "memory",
     "rust",

@@ -11,15 +11,27 @@
 //! already been evaluated without error by the condition.
 
 use crate::front::ast::BinOp;
+use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
+use std::collections::HashSet;
 
 /// Apply the rule everywhere in `e`.
 pub fn substitute(e: &mut Core) {
     walk(e, &mut Vec::new());
 }
 
+/// [`hoist_indexes`] alone, everywhere in `e`: after common subexpressions, which bind an
+/// index's test read twice (`j != r` and `h[r]`) inside the `build` again.
+pub fn hoist_all_indexes(e: &mut Core) {
+    hoist_indexes(e);
+    for c in e.children_mut() {
+        hoist_all_indexes(c);
+    }
+}
+
 /// `loops`: the indexes of the enclosing loops, outermost first.
 fn walk(e: &mut Core, loops: &mut Vec<VarId>) {
+    hoist_indexes(e);
     match &mut e.kind {
         Kind::Build(_, i, body) => {
             loops.push(*i);
@@ -82,6 +94,192 @@ fn known(c: &Core, loops: &[VarId]) -> Option<(bool, VarId, Core)> {
         return None;
     }
     Some((*op == BinOp::Eq, v, (**by).clone()))
+}
+
+/// The index a `build`'s element tests its own index against (`j == r`, `j != r`), computed
+/// from values `j` does not change, moved before the `build` with the `let`s it reads:
+/// `build(m, |j| if j == x[i].min(b - 1) { .. } else { .. })` (where `min` is `let`s) is
+/// `let a = x[i]; let c = b - 1; build(m, |j| if j == (if c < a { c } else { a }) ..)`, the
+/// form whose other side binds nothing, as a `let bin = ..` written before the `build` is.
+/// One canonical form for an index written inline or bound first.
+///
+/// Only `usize` and `bool` values move (indexes and their tests). A value that may fail (a
+/// load, `usize` arithmetic) is computed only for a non-empty `build`: `if 0 < m { v } else
+/// { 0 }` (nothing reads it otherwise), as the `build` would have.
+fn hoist_indexes(e: &mut Core) {
+    let Kind::Build(m, j, body) = &mut e.kind else {
+        return;
+    };
+    let j = *j;
+    // `if (let a = v in c) ..` and `j != (let a = v in r)`: the condition is evaluated
+    // first and whole, so its `let`s go to the head of the element.
+    let mut lets: Vec<(VarId, Core)> = Vec::new();
+    let mut cur = body.take();
+    loop {
+        float_condition_lets(&mut cur);
+        match cur.kind {
+            Kind::Let(x, v, rest) => {
+                lets.push((x, *v));
+                cur = *rest;
+            }
+            _ => break,
+        }
+    }
+    // What the test's other side reads, through the `let`s (last first): those move.
+    let mut needed = HashSet::new();
+    if let Some(other) = tested_against(&cur, j) {
+        other.occurring(&mut needed);
+    }
+    let mut wanted = vec![false; lets.len()];
+    for (k, (x, v)) in lets.iter().enumerate().rev() {
+        if needed.contains(x) {
+            wanted[k] = true;
+            v.occurring(&mut needed);
+        }
+    }
+    let (mut moved, mut kept): (Vec<(VarId, Core)>, Vec<(VarId, Core)>) = (vec![], vec![]);
+    for ((x, v), wanted) in lets.into_iter().zip(wanted) {
+        let blocked = kept.iter().any(|(y, _)| v.mentions(*y));
+        let index = matches!(v.ty, Type::Usize | Type::Bool) && !v.mentions(j);
+        if wanted && index && !blocked {
+            moved.push((x, v));
+        } else {
+            kept.push((x, v));
+        }
+    }
+    if moved.is_empty() {
+        **body = rewrap(kept, cur);
+        return;
+    }
+    let nonempty = m.as_const().is_some_and(|c| c > 0);
+    let count = Core::size(m.clone(), e.span);
+    **body = rewrap(kept, cur);
+    let build = e.take();
+    let moved = moved
+        .into_iter()
+        .map(|(x, v)| {
+            if nonempty || cannot_fail(&v) {
+                return (x, v);
+            }
+            let span = v.span;
+            let zero = Core::size(Size::Lit(0), span);
+            let some = Core::new(
+                Kind::Bin(
+                    BinOp::Lt,
+                    Box::new(zero.clone()),
+                    Box::new(count.clone()),
+                    String::new(),
+                ),
+                Type::Bool,
+                span,
+            );
+            // Its symbolic value holds wherever it is read: inside the `build`, non-empty.
+            let sym = v.sym.clone();
+            let mut guarded = Core::new(
+                Kind::If(Box::new(some), Box::new(v), Box::new(zero)),
+                Type::Usize,
+                span,
+            );
+            guarded.sym = sym;
+            (x, guarded)
+        })
+        .collect();
+    *e = rewrap(moved, build);
+}
+
+/// For an element `if j == r { .. } else { .. }` (or `r == j`, or `!=`): `r`.
+fn tested_against(e: &Core, j: VarId) -> Option<&Core> {
+    let Kind::If(c, ..) = &e.kind else {
+        return None;
+    };
+    let Kind::Bin(BinOp::Eq | BinOp::Ne, a, b, _) = &c.kind else {
+        return None;
+    };
+    let is_j = |x: &Core| matches!(x.kind, Kind::Var(v) if v == j);
+    match (is_j(a), is_j(b)) {
+        (true, false) => Some(b),
+        (false, true) => Some(a),
+        _ => None,
+    }
+}
+
+/// `let`s around `body`, the first outermost.
+fn rewrap(lets: Vec<(VarId, Core)>, body: Core) -> Core {
+    lets.into_iter().rev().fold(body, |b, (x, v)| {
+        let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), b.span);
+        Core {
+            kind: Kind::Let(x, Box::new(v), Box::new(b)),
+            ty,
+            sym,
+            span,
+        }
+    })
+}
+
+/// `if (let a = v in c) t else f ~> let a = v in if c t else f`, and the same for a `let`
+/// in either operand of a comparison whose other operand is a variable (it cannot fail, so
+/// the order of evaluation is unchanged). Variables are unique: nothing is captured.
+fn float_condition_lets(mut e: &mut Core) {
+    loop {
+        let Kind::If(c, ..) = &mut e.kind else {
+            return;
+        };
+        let Some(slot) = condition_let(c) else {
+            return;
+        };
+        let Kind::Let(x, v, rest) = slot.take().kind else {
+            unreachable!("condition_let finds a let")
+        };
+        *slot = *rest;
+        let inner = e.take();
+        *e = rewrap(vec![(x, *v)], inner);
+        let Kind::Let(_, _, rest) = &mut e.kind else {
+            unreachable!("made above")
+        };
+        e = rest;
+    }
+}
+
+/// The `let` a condition starts with: the condition itself, or an operand of a comparison
+/// whose other operand is a variable.
+fn condition_let(c: &mut Core) -> Option<&mut Core> {
+    if matches!(c.kind, Kind::Let(..)) {
+        return Some(c);
+    }
+    let Kind::Bin(_, a, b, _) = &mut c.kind else {
+        return None;
+    };
+    let is_let = |x: &Core| matches!(x.kind, Kind::Let(..));
+    let is_var = |x: &Core| matches!(x.kind, Kind::Var(_));
+    if is_let(a) && is_var(b) {
+        Some(a)
+    } else if is_let(b) && is_var(a) {
+        Some(b)
+    } else {
+        None
+    }
+}
+
+/// Whether evaluating `e` can fail: loads and `usize` arithmetic can, comparisons, choices
+/// and values cannot.
+fn cannot_fail(e: &Core) -> bool {
+    let own = match &e.kind {
+        Kind::Var(_) | Kind::Size(_) | Kind::Float(_) | Kind::Bool(_) | Kind::If(..) => true,
+        Kind::Not(_) => true,
+        Kind::Bin(op, ..) => matches!(
+            op,
+            BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::And
+                | BinOp::Or
+        ),
+        _ => false,
+    };
+    own && e.children().all(cannot_fail)
 }
 
 /// Whether `e` binds a variable (a `let` or a loop): a copy of it would bind it twice, and a

@@ -113,7 +113,7 @@ fn hoist_indexes(e: &mut Core) {
     let j = *j;
     // `if (let a = v in c) ..` and `j != (let a = v in r)`: the condition is evaluated
     // first and whole, so its `let`s go to the head of the element.
-    let mut lets: Vec<(VarId, Core)> = Vec::new();
+    let mut lets: Lets = Vec::new();
     let mut cur = body.take();
     loop {
         float_condition_lets(&mut cur);
@@ -137,7 +137,7 @@ fn hoist_indexes(e: &mut Core) {
             v.occurring(&mut needed);
         }
     }
-    let (mut moved, mut kept): (Vec<(VarId, Core)>, Vec<(VarId, Core)>) = (vec![], vec![]);
+    let (mut moved, mut kept): (Lets, Lets) = (vec![], vec![]);
     for ((x, v), wanted) in lets.into_iter().zip(wanted) {
         let blocked = kept.iter().any(|(y, _)| v.mentions(*y));
         let index = matches!(v.ty, Type::Usize | Type::Bool) && !v.mentions(j);
@@ -203,8 +203,11 @@ fn tested_against(e: &Core, j: VarId) -> Option<&Core> {
     }
 }
 
+/// `let`s, in order: each variable and its value.
+type Lets = Vec<(VarId, Core)>;
+
 /// `let`s around `body`, the first outermost.
-fn rewrap(lets: Vec<(VarId, Core)>, body: Core) -> Core {
+fn rewrap(lets: Lets, body: Core) -> Core {
     lets.into_iter().rev().fold(body, |b, (x, v)| {
         let (ty, sym, span) = (b.ty.clone(), b.sym.clone(), b.span);
         Core {

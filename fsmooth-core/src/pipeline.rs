@@ -42,7 +42,7 @@ use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, cse, equal, fuse, hoist, simplify, tuples, unroll};
+use crate::middle::{anf, cse, equal, fuse, hoist, reuse, simplify, tuples, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -240,6 +240,9 @@ pub fn middle_observed(
     p.run("fold", k, |k| simplify::fold(&mut k.body));
     p.run("propagate", k, |k| simplify::propagate(&mut k.body));
     if options.fusion {
+        // An element of a `let`-bound `build` written again (a reverse sweep's activation)
+        // read from the array, before hoisting and A-normal form see two computations.
+        p.run("reuse", k, |k| reuse::reuse(&mut k.body));
         p.run("hoist", k, |k| hoist::hoist(&mut k.body, &mut k.var_names));
     }
     p.run("anf", k, |k| {

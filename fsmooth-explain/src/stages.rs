@@ -13,7 +13,7 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 15] = [
+pub const STAGES: [&str; 16] = [
     "core",
     "tuples",
     "propagate",
@@ -21,6 +21,7 @@ pub const STAGES: [&str; 15] = [
     "fuse",
     "fold",
     "unroll",
+    "reuse",
     "hoist",
     "anf",
     "cse",

@@ -16,6 +16,7 @@ pub mod fuse;
 pub mod hoist;
 pub mod ir;
 pub mod print;
+pub mod reuse;
 pub mod reverse;
 pub mod row_views;
 pub mod simplify;

@@ -5,15 +5,16 @@
 //! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
 //! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
-//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep of the function brought to its canonical form first ([`crate::middle::normalise`]: the middle's tuples, propagate, equal, fuse and fold, so that a sum keeps nothing per term however it is written) (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s; inner sums continue from the outer sum, or from its rows) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
+//! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep of the function brought to its canonical form first ([`crate::middle::normalise`]: the middle's tuples, propagate, single loads put back, equal, fuse and fold, so that a sum keeps nothing per term however it is written) (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s; inner sums continue from the outer sum, or from its rows) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
-//! | middle | equal: inside `if j == r`, a loop index read as the other side (canonical form: an update of one row recognised whichever index it reads) | [`crate::middle::equal`] | always |
+//! | middle | inline single loads: a closure's parameters put back where they are read | [`crate::middle::simplify::inline_single_loads`] | always |
+//! | middle | equal: the index a `build`'s element tests its own index against moved before it; inside `if j == r`, a loop index read as the other side (canonical form: an update of one row recognised whichever index it reads) | [`crate::middle::equal`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
-//! | middle | hoist | [`crate::middle::hoist`] | `fusion` |
-//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses, fold | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`] | always |
+//! | middle | reuse: an element of a `let`-bound `build` written again read from the array; hoist | [`crate::middle::reuse`], [`crate::middle::hoist`] | `fusion` |
+//! | middle | anf, cse (whole values, binders by position), propagate, inline single uses, tested indexes before their `build` again, fold | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`], [`crate::middle::equal`] | always |
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
 //! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array (or to one row of it) accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
@@ -210,8 +211,8 @@ pub fn middle_observed(
     // A closure's parameters (`map2(a, b, |x, y| x * y)` binds `x` and `y`) put back where
     // they are read before fusion: its rules and budgets see `a[i] * b[i]` however it was
     // written.
-    p.run("inline_single_uses", k, |k| {
-        simplify::inline_single_uses(&mut k.body)
+    p.run("inline_single_loads", k, |k| {
+        simplify::inline_single_loads(&mut k.body)
     });
     p.run("equal", k, |k| equal::substitute(&mut k.body));
     if options.fusion {

@@ -181,7 +181,7 @@ fn respelled_programs_compile_to_the_same_code() {
 /// let-floating left the index of a `slide` around the whole product, and its gradient's
 /// statements came out in another order. (Program 5219 differed by the same `let`s: they
 /// counted against fusion's budget for copying a block into both branches of an `if`.) The
-/// middle now puts single-use `let`s back where they are read before fusion.
+/// middle now puts single-use loads back where they are read before fusion.
 #[test]
 fn a_closure_s_parameters_cost_nothing_before_fusion() {
     let kernel = |dot: &str| {

@@ -6,9 +6,9 @@
 //!
 //! For each public kernel of each `fsmooth! { .. }` block in the file: the typed core
 //! (`core`), the core after each middle pass that changed it (the stage is the pass's name:
-//! `tuples`, `propagate`, `inline_single_uses`, `equal`, `fuse`, `fold`, `unroll`, `hoist`,
-//! `anf`, `cse`, `hoist_indexes`), the loop IR (`lir`), the memory plan (`memory`) and the
-//! generated Rust (`rust`). `--sizes` evaluates the frame's total at concrete sizes. Errors
+//! `tuples`, `propagate`, `inline_single_loads`, `equal`, `fuse`, `fold`, `unroll`, `reuse`,
+//! `hoist`, `anf`, `cse`, `inline_single_uses`, `hoist_indexes`), the loop IR (`lir`), the
+//! memory plan (`memory`) and the generated Rust (`rust`). `--sizes` evaluates the frame's total at concrete sizes. Errors
 //! in the file print as rustc prints them, and the exit status is 1.
 
 mod memory;

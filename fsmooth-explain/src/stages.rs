@@ -13,10 +13,11 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 16] = [
+pub const STAGES: [&str; 17] = [
     "core",
     "tuples",
     "propagate",
+    "inline_single_loads",
     "equal",
     "fuse",
     "fold",

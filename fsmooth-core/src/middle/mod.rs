@@ -39,7 +39,7 @@ use ir::Core;
 pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
     tuples::split(e, names);
     simplify::propagate(e);
-    simplify::inline_single_uses(e);
+    simplify::inline_single_loads(e);
     equal::substitute(e);
     if options.fusion {
         // Without the layout views' rules: a sweep over `pad`, `slide` or `concat` fused

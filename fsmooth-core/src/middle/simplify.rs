@@ -340,6 +340,23 @@ pub fn inline_single_uses(e: &mut Core) {
     Inline {
         reads,
         values: HashMap::new(),
+        loads_only: false,
+    }
+    .visit(e);
+}
+
+/// [`inline_single_uses`] for loads only (`let x = a[i]`), before fusion: a closure's
+/// parameters (`map2(a, b, |x, y| x * y)` binds `x` and `y`) put back where they are read, so
+/// that fusion's let-floating and its budgets see `a[i] * b[i]` however it was written.
+/// Arithmetic stays bound: a `let` at the head of a loop's body that reads nothing of the loop
+/// is what `hoist` takes out of it (a Jacobian's primal shared by its rows).
+pub fn inline_single_loads(e: &mut Core) {
+    let mut reads = Reads::default();
+    reads.walk(e, 0);
+    Inline {
+        reads,
+        values: HashMap::new(),
+        loads_only: true,
     }
     .visit(e);
 }
@@ -448,6 +465,8 @@ struct Inline {
     reads: Reads,
     /// The values of the `let`s undone, waiting for their read.
     values: HashMap<VarId, Core>,
+    /// Only `let`s of loads are undone ([`inline_single_loads`]).
+    loads_only: bool,
 }
 
 impl Inline {
@@ -462,7 +481,11 @@ impl Inline {
                     }
                     return;
                 }
-                Kind::Let(x, a, b) if !a.ty.is_arr() && self.reads.single_same_scope(*x) => {
+                Kind::Let(x, a, b)
+                    if !a.ty.is_arr()
+                        && (!self.loads_only || matches!(a.kind, Kind::Index(..)))
+                        && self.reads.single_same_scope(*x) =>
+                {
                     self.visit(a);
                     self.values.insert(*x, a.take());
                     *e = b.take();

@@ -43,6 +43,17 @@ fsmooth! {
         (labels, sum(build(n, |i| (x[i] - c[labels[i]]).abs())))
     }
 
+    /// The same labels and cost as one fold over the points, its state the labels and the
+    /// running cost: the labels updated in place in the output, the cost in a local.
+    pub fn labels_cost_fold(x: [f64; n], c: [f64; k]) -> ([usize; n], f64) {
+        ifold(n, (build(n, |_| 0), 0.0), |(labels, cost), i| {
+            let best = ifold(k, 0, |best, j| {
+                if (x[i] - c[j]).abs() < (x[i] - c[best]).abs() { j } else { best }
+            });
+            (build(n, |r| if r == i { best } else { labels[r] }), cost + (x[i] - c[best]).abs())
+        })
+    }
+
     /// A histogram by the in-place row update, reading the new count at the bin or at the
     /// loop's index (the branch knows `j == bin`).
     pub fn hist_at_bin(x: [usize; n], b: usize) -> [usize; b] {
@@ -176,24 +187,29 @@ fn residuals_read_again_need_no_scratch_however_the_norm_is_written() {
 
 #[test]
 fn labels_read_again_by_the_cost_live_in_their_output() {
-    assert_eq!(labels_cost::scratch_len(10, 3), 0);
-    assert_eq!(labels_cost::scratch_len(10_000, 3), 0);
+    for (n, k) in [(10, 3), (10_000, 3)] {
+        assert_eq!(labels_cost::scratch_len(n, k), 0);
+        assert_eq!(labels_cost_fold::scratch_len(n, k), 0);
+    }
     let x = [0.1, 2.9, 1.2, -4.0, 5.5, 3.1];
     let c = [0.0, 3.0, -3.5];
-    let mut labels = [9usize; 6];
-    let cost = labels_cost(&mut labels, &x, &c, &mut Region::from_slab(&mut [])).unwrap();
-    let mut want_cost = 0.0;
-    for (i, xi) in x.iter().enumerate() {
-        let mut best = 0;
-        for j in 0..3 {
-            if (xi - c[j]).abs() < (xi - c[best]).abs() {
-                best = j;
+    type Labels = fn(&mut [usize], &[f64], &[f64], &mut Region<'_>) -> Result<f64, Error>;
+    for f in [labels_cost as Labels, labels_cost_fold] {
+        let mut labels = [9usize; 6];
+        let cost = f(&mut labels, &x, &c, &mut Region::from_slab(&mut [])).unwrap();
+        let mut want_cost = 0.0;
+        for (i, xi) in x.iter().enumerate() {
+            let mut best = 0;
+            for j in 0..3 {
+                if (xi - c[j]).abs() < (xi - c[best]).abs() {
+                    best = j;
+                }
             }
+            assert_eq!(labels[i], best);
+            want_cost += (xi - c[best]).abs();
         }
-        assert_eq!(labels[i], best);
-        want_cost += (xi - c[best]).abs();
+        close(cost, want_cost);
     }
-    close(cost, want_cost);
 }
 
 #[test]

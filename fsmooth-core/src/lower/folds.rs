@@ -20,6 +20,13 @@ struct RowUpdate<'a> {
     new: &'a Core,
 }
 
+/// What one component of a fold's state does each step: replace one row (an array state,
+/// updated in place), or take a new value (a scalar state, kept in a local).
+enum PartStep<'a> {
+    Row(RowUpdate<'a>),
+    Value(&'a Core),
+}
+
 /// Whether `e` is variable `v`.
 fn is_var(e: &Core, v: VarId) -> bool {
     matches!(e.kind, Kind::Var(w) if w == v)
@@ -97,12 +104,15 @@ impl Dps<'_> {
             return None;
         };
         let step = self.row_update(body, &|s| is_var(s, *acc))?;
-        Some(self.rows_in_place(e, &[], &[step], &[Loc::View(dest.clone())]))
+        let steps = [PartStep::Row(step)];
+        Some(self.rows_in_place(e, &[], &steps, &[Loc::View(dest.clone())]))
     }
 
-    /// [`Dps::update_in_place`] for a tuple of array states, each component's step replacing
-    /// one of its rows: `(build(.., if j == r0 { .. } else { acc.0[j] }), build(..))` (a
-    /// derivative's value and tangent, from `jvp`).
+    /// [`Dps::update_in_place`] for a tuple state, each array component's step replacing one
+    /// of its rows: `(build(.., if j == r0 { .. } else { acc.0[j] }), build(..))` (a
+    /// derivative's value and tangent, from `jvp`), the scalar components taking new values
+    /// in locals (k-means' labels and cost: `(build(n, |r| if r == i { best } else {
+    /// labels[r] }), cost + d)`).
     pub(super) fn update_parts_in_place(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
         let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
             return None;
@@ -111,11 +121,13 @@ impl Dps<'_> {
         let Loc::Tuple(dests) = dest else {
             return None;
         };
-        if !parts.iter().all(Type::is_arr)
-            || !dests
-                .iter()
-                .all(|d| matches!(d, Loc::View(_) | Loc::Nowhere))
-        {
+        let placed = parts.iter().zip(dests).all(|(t, d)| match d {
+            Loc::View(_) => t.is_arr(),
+            Loc::Scalar(_) => !t.is_arr() && !t.is_tuple(),
+            Loc::Nowhere => !t.is_tuple(),
+            Loc::Tuple(_) => false,
+        });
+        if !placed || !parts.iter().any(Type::is_arr) {
             return None;
         }
         let (outer, tail) = lets_of(body);
@@ -131,7 +143,12 @@ impl Dps<'_> {
         let steps = items
             .iter()
             .enumerate()
-            .map(|(c, item)| self.row_update(item, &|s| component(s, c)))
+            .map(|(c, item)| match item.ty.is_arr() {
+                true => self
+                    .row_update(item, &|s| component(s, c))
+                    .map(PartStep::Row),
+                false => Some(PartStep::Value(item)),
+            })
             .collect::<Option<Vec<_>>>()?;
         Some(self.rows_in_place(e, &outer, &steps, dests))
     }
@@ -146,7 +163,7 @@ impl Dps<'_> {
         &mut self,
         e: &Core,
         outer: &[(VarId, &Core)],
-        steps: &[RowUpdate],
+        steps: &[PartStep],
         dests: &[Loc],
     ) -> Vec<St> {
         let Kind::Ifold(n, init, acc, i, _) = &e.kind else {
@@ -159,13 +176,14 @@ impl Dps<'_> {
         };
         let mut code = Vec::new();
         let mut states = Vec::new();
-        for (t, d) in types.iter().zip(dests) {
-            let state = match d {
-                Loc::View(w) => View {
+        for ((t, d), step) in types.iter().zip(dests).zip(steps) {
+            let state = match (d, step) {
+                (_, PartStep::Value(_)) => Loc::Scalar(self.scalar_place(t, "acc", &mut code)),
+                (Loc::View(w), PartStep::Row(_)) => Loc::View(View {
                     dims: t.dims().to_vec(),
                     ..w.clone()
-                },
-                _ => {
+                }),
+                (_, PartStep::Row(_)) => {
                     let elem = t.scalar().unwrap_or(Scalar::F64);
                     let holds = Holds::Acc {
                         acc: *acc,
@@ -173,14 +191,14 @@ impl Dps<'_> {
                     };
                     let (alloc, state) = self.alloc(elem, t.dims(), holds);
                     code.push(alloc);
-                    state
+                    Loc::View(state)
                 }
             };
             states.push(state);
         }
         let whole = match &e.ty {
-            Type::Tuple(_) => Loc::Tuple(states.iter().cloned().map(Loc::View).collect()),
-            _ => Loc::View(states[0].clone()),
+            Type::Tuple(_) => Loc::Tuple(states.clone()),
+            _ => states[0].clone(),
         };
         code.extend(self.write_parts(init, &whole));
         let nt = self.scalar(n);
@@ -192,9 +210,30 @@ impl Dps<'_> {
         for (v, a) in outer {
             body.extend(self.bind(*v, a));
         }
-        // Every new row is computed before any is stored: a step reads the old state.
+        // Every new value and row is computed before any is stored: a step reads the old
+        // state. The scalars first, into locals taken at the end.
         let mut stores = Vec::new();
+        for (step, state) in steps.iter().zip(&states) {
+            if let (PartStep::Value(item), Loc::Scalar(id)) = (step, state) {
+                let next = self.temp("next");
+                let val = self.scalar(item);
+                body.push(St::Let {
+                    id: next.clone(),
+                    mutable: false,
+                    usize_ty: item.ty == Type::Usize,
+                    val,
+                });
+                stores.push(St::Assign(id.clone(), Ex::Var(next)));
+            }
+        }
+        let rows = steps
+            .iter()
+            .filter(|s| matches!(s, PartStep::Row(_)))
+            .count();
         for (c, (step, state)) in steps.iter().zip(&states).enumerate() {
+            let (PartStep::Row(step), Loc::View(state)) = (step, state) else {
+                continue;
+            };
             for (v, a) in &step.lets {
                 body.extend(self.bind(*v, a));
             }
@@ -209,8 +248,9 @@ impl Dps<'_> {
             }
             body.push(St::let_usize(&rv, r));
             let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m));
-            if !step.new.ty.is_arr() && steps.len() == 1 {
-                // One element: stored where it is computed.
+            if !step.new.ty.is_arr() && rows == 1 {
+                // One element, the only row replaced: stored where it is computed (the
+                // scalars' new values are computed already).
                 let v = self.scalar(step.new);
                 let at = plus(&state.off, Ex::Var(rv));
                 let mut store = restated(state, &at, Ex::Usize(1));
@@ -257,10 +297,14 @@ impl Dps<'_> {
             body,
         });
         for (state, d) in states.iter().zip(dests) {
-            if let Loc::View(w) = d
-                && w.base != state.base
-            {
-                code.push(self.copy(state, w));
+            match (state, d) {
+                (Loc::View(state), Loc::View(w)) if w.base != state.base => {
+                    code.push(self.copy(state, w));
+                }
+                (Loc::Scalar(id), Loc::Scalar(to)) => {
+                    code.push(St::Assign(to.clone(), Ex::Var(id.clone())));
+                }
+                _ => {}
             }
         }
         self.frame.truncate(depth);

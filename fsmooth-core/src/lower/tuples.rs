@@ -28,7 +28,7 @@ impl Dps<'_> {
     }
 
     /// A mutable local holding a placeholder of scalar type `t` until it is assigned.
-    fn scalar_place(&mut self, t: &Type, what: &str, code: &mut Vec<St>) -> Ident {
+    pub(super) fn scalar_place(&mut self, t: &Type, what: &str, code: &mut Vec<St>) -> Ident {
         let id = self.temp(what);
         let (val, usize_ty) = match t {
             Type::Usize => (Ex::Usize(0), true),

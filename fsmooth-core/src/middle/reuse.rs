@@ -14,6 +14,7 @@
 use crate::front::size::Size;
 use crate::middle::cse::key;
 use crate::middle::ir::{Core, Kind, VarId};
+use std::collections::HashMap;
 use std::mem::discriminant;
 
 /// Read the recomputed elements of `let`-bound `build`s from their arrays, everywhere in `e`.
@@ -40,6 +41,9 @@ struct Reuse {
     built: Vec<Built>,
     /// The loops around the node, with their counts where those are sizes.
     loops: Vec<(VarId, Size)>,
+    /// The scalar `let`s in scope, by variable: a copy may be written in several (the
+    /// sweep's `let t = dot(..) + b; t.tanh()`), and is compared with them put back.
+    lets: HashMap<VarId, Core>,
 }
 
 impl Reuse {
@@ -48,6 +52,12 @@ impl Reuse {
             *e = read;
             return;
         }
+        self.visit_inside(e);
+    }
+
+    /// [`Reuse::visit`] without reading `e` itself from an array: a `build`'s whole element
+    /// read from another's would make a copy of an array `cse` shares whole.
+    fn visit_inside(&mut self, e: &mut Core) {
         match &mut e.kind {
             Kind::Let(x, a, b) => {
                 self.visit(a);
@@ -67,14 +77,21 @@ impl Reuse {
                 };
                 let pushed = built.is_some();
                 self.built.extend(built);
+                let scalar = !a.ty.is_arr() && !a.ty.is_tuple();
+                if scalar {
+                    self.lets.insert(*x, (**a).clone());
+                }
                 self.visit(b);
+                if scalar {
+                    self.lets.remove(x);
+                }
                 if pushed {
                     self.built.pop();
                 }
             }
             Kind::Build(n, i, body) => {
                 self.loops.push((*i, n.clone()));
-                self.visit(body);
+                self.visit_inside(body);
                 self.loops.pop();
             }
             Kind::Ifold(n, init, _, i, body) => {
@@ -110,29 +127,57 @@ impl Reuse {
 
     /// `e` as a read of an array in scope: `array[k]` when `e` is its element at `k`.
     fn element_read(&self, e: &Core) -> Option<Core> {
+        let mut expanded = None;
         for b in self.built.iter().rev() {
             if !same_head(&b.element, e) {
                 continue;
             }
-            let Some(k) = at_index(&b.element, e, b.index) else {
+            let whole = expanded.get_or_insert_with(|| self.expand(e));
+            let Some(k) = at_index(&b.element, whole, b.index) else {
                 continue;
             };
-            if !self.inside(k, &b.count) || binds(e, k) {
+            if !self.inside(k, &b.count) || binds(whole, k) {
                 continue;
             }
             let mut element = b.element.clone();
             element.subst(b.index, k);
-            if key(&element) != key(e) {
+            if key(&element) != key(whole) {
                 continue;
             }
+            let k = k.clone();
             return Some(Core {
-                kind: Kind::Index(Box::new(b.array.clone()), Box::new(k.clone())),
+                kind: Kind::Index(Box::new(b.array.clone()), Box::new(k)),
                 ty: e.ty.clone(),
                 sym: e.sym.clone(),
                 span: e.span,
             });
         }
         None
+    }
+
+    /// `e` with the scalar `let`s in scope it reads put back, and theirs.
+    fn expand(&self, e: &Core) -> Core {
+        let mut e = e.clone();
+        self.put_back(&mut e, 0);
+        e
+    }
+
+    fn put_back(&self, e: &mut Core, depth: usize) {
+        if let Kind::Var(v) = e.kind {
+            // (Bounded: a chain of `let`s each read twice doubles at every step.)
+            if let Some(value) = self.lets.get(&v)
+                && depth < 8
+            {
+                let span = e.span;
+                *e = value.clone();
+                e.span = span;
+                self.put_back(e, depth + 1);
+            }
+            return;
+        }
+        for c in e.children_mut() {
+            self.put_back(c, depth);
+        }
     }
 
     /// `k < count`: a loop index counted by `count`, or a constant below it.
@@ -209,6 +254,22 @@ mod tests {
             "pub fn k(x: [f64; h], y: [f64; h]) -> f64 {
                 let a = build(h, |j| (x[j] * 2.0).tanh());
                 ifold(h, 0.0, |acc, k| acc + (x[k] * 2.0).tanh() * y[k] + a[k])
+            }",
+        );
+        assert_eq!(out.matches("tanh").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn an_element_written_again_through_lets_is_read() {
+        // The sweep's form: the pre-activation bound first, then its `tanh`.
+        let out = expand(
+            "pub fn k(x: [f64; h], y: [f64; h]) -> f64 {
+                let a = build(h, |j| (x[j] * 2.0 + y[j]).tanh());
+                ifold(h, 0.0, |acc, k| {
+                    let t = x[k] * 2.0 + y[k];
+                    let u = t.tanh();
+                    acc + u * (1.0 - u * u) * t + a[k]
+                })
             }",
         );
         assert_eq!(out.matches("tanh").count(), 1, "{out}");

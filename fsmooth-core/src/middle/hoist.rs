@@ -1,10 +1,8 @@
-//! Loop-invariant code motion for costly math and sums. A call such as `icf[c][j].exp()`
-//! inside a loop over points that never reads the point (ADBench GMM's `q_times`, evaluated
-//! once per point and component) is computed before that loop, once per value of the inner
-//! indexes it does read, into a table (`build(k, |c| build(d, |j| icf[c][j].exp()))`, an
-//! array in the frame); inside the loop the call becomes a read of the table. A float fold
-//! (`sum(icf[c][0..d])` written inside the loop over points) moves the same way: the same
-//! table as the `let sum_qs = build(k, ..)` a user would bind before the loop. Each value is the same call
+//! Loop-invariant code motion for costly math. A call such as `icf[c][j].exp()` inside a
+//! loop over points that never reads the point (ADBench GMM's `q_times`, evaluated once per
+//! point and component) is computed before that loop, once per value of the inner indexes it
+//! does read, into a table (`build(k, |c| build(d, |j| icf[c][j].exp()))`, an array in the
+//! frame); inside the loop the call becomes a read of the table. Each value is the same call
 //! on the same argument, so results are bit-identical; the table costs frame room, the
 //! product of the loop counts it spans.
 //!
@@ -289,8 +287,6 @@ struct Lift<'a> {
     expanded: RefCell<HashMap<VarId, Core>>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
-    /// The indexes of the folds [`Lift::infallible`] is judging, with their counts.
-    folds: RefCell<Vec<(VarId, Option<Size>)>>,
     names: &'a mut Vec<String>,
 }
 
@@ -309,7 +305,6 @@ fn lift(
         aliases: HashMap::new(),
         expanded: RefCell::default(),
         tables: Vec::new(),
-        folds: RefCell::default(),
         names,
     };
     cx.walk(body);
@@ -318,15 +313,8 @@ fn lift(
 
 impl Lift<'_> {
     fn walk(&mut self, e: &mut Core) {
-        let worth = match &e.kind {
-            Kind::Math(f, _) => costly(*f),
-            // A float fold (a sum) is a loop of its own: `sum(icf[c][0..d])` written inside
-            // the loop over points is one table entry per component, as it would be bound
-            // before that loop.
-            Kind::Ifold(..) => true,
-            _ => false,
-        };
-        if worth
+        if let Kind::Math(f, _) = &e.kind
+            && costly(*f)
             && e.ty == Type::F64
             && let Some((val, used)) = self.invariant(e)
         {
@@ -394,18 +382,14 @@ impl Lift<'_> {
         !self.inside.iter().any(|v| s.mentions_loop(*v))
     }
 
-    /// The bound of loop index `v`, inside or outside the loop, or of a fold being judged.
-    fn bound(&self, v: VarId) -> Option<Size> {
-        let own = self.folds.borrow().iter().find(|(w, _)| *w == v).cloned();
-        own.or_else(|| {
-            self.path
-                .iter()
-                .chain(self.outer)
-                .rev()
-                .find(|(w, _)| *w == v)
-                .cloned()
-        })
-        .and_then(|(_, b)| b)
+    /// The bound of loop index `v`, inside or outside the loop.
+    fn bound(&self, v: VarId) -> Option<&Size> {
+        self.path
+            .iter()
+            .chain(self.outer)
+            .rev()
+            .find(|(w, _)| *w == v)
+            .and_then(|(_, b)| b.as_ref())
     }
 
     /// `e` with the aliases it reads replaced by their values, and theirs by theirs.
@@ -503,20 +487,6 @@ impl Lift<'_> {
             Kind::Math(_, xs) => xs.iter().all(|x| x.ty == Type::F64 && self.infallible(x)),
             Kind::Cast(crate::front::ast::CastTy::F64, a) => self.atom(a),
             Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
-            // A fold whose count is a size the loop does not change, its index bounded by
-            // that count while its body is judged.
-            Kind::Ifold(n, init, _, i, body) => {
-                let Kind::Size(count) = &n.kind else {
-                    return false;
-                };
-                if !self.free_size(count) || !self.infallible(init) || body.ty != Type::F64 {
-                    return false;
-                }
-                self.folds.borrow_mut().push((*i, Some(count.clone())));
-                let ok = self.infallible(body);
-                self.folds.borrow_mut().pop();
-                ok
-            }
             _ => false,
         }
     }
@@ -531,18 +501,6 @@ impl Lift<'_> {
         match &e.kind {
             Kind::Var(_) => e.ty.is_arr(),
             Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
-            // `a[lo..lo + len]` with `lo + len` a size within `a`'s first dimension.
-            Kind::Slice(a, lo) => {
-                let (Kind::Size(lo), Some(len), Some(dim)) =
-                    (&lo.kind, e.ty.dims().first(), a.ty.dims().first())
-                else {
-                    return false;
-                };
-                let end = Size::plus(lo.clone(), len.clone());
-                self.array(a)
-                    && self.free_size(lo)
-                    && crate::front::size::names_nonneg(&Size::minus(dim.clone(), end))
-            }
             _ => false,
         }
     }
@@ -575,7 +533,7 @@ impl Lift<'_> {
         let t = self.fresh("hoisted");
         let counts: Vec<Size> = used
             .iter()
-            .map(|v| self.bound(*v).unwrap_or(Size::Lit(0)))
+            .map(|v| self.bound(*v).cloned().unwrap_or(Size::Lit(0)))
             .collect();
         // The table: fresh indexes in place of the loop's.
         let mut val = val;

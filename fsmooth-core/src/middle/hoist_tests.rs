@@ -231,28 +231,3 @@ fn calls_that_read_the_loop_or_may_fail_stay() {
     let body = &out[out.find("for").unwrap()..];
     assert!(body.contains("exp"), "{out}");
 }
-
-#[test]
-fn an_invariant_sum_moves_into_a_table_before_the_loop() {
-    // `sum(q[c][0..d])` written inside the loop over points reads only the component: one
-    // table entry per component, before the points (as GMM's `sum_qs` bound first is), so
-    // the only fold over `d` left inside the points is the one reading `x[i]`.
-    fn folds_over_d(e: &Core, depth: usize, out: &mut Vec<usize>) {
-        if let Kind::Ifold(n, ..) = &e.kind
-            && matches!(&n.kind, Kind::Size(s) if s.to_string() == "d")
-        {
-            out.push(depth);
-        }
-        let depth = depth + usize::from(matches!(e.kind, Kind::Build(..) | Kind::Ifold(..)));
-        e.children().for_each(|c| folds_over_d(c, depth, out));
-    }
-    let src = "pub fn k(q: [[f64; d * (d + 1) / 2]; k], x: [[f64; d]; n], d: usize) -> f64 {
-        ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| sum(q[c][0..d]) * sum(x[i]))))
-    }";
-    let mut out = Vec::new();
-    folds_over_d(&optimized(src).body, 0, &mut out);
-    out.sort_unstable();
-    // The table's fold under its `build` over k (depth 1); `sum(x[i])` inside the points.
-    assert_eq!(out[0], 1, "{out:?}");
-    assert_eq!(out.len(), 2, "{out:?}");
-}

@@ -54,6 +54,15 @@ fsmooth! {
         })
     }
 
+    /// One row of a matrix state replaced a step, with a literal count and with a size:
+    /// unrolling the literal one writes nothing out that would copy the state.
+    pub fn rows_literal(a: [[f64; 6]; 6]) -> [[f64; 6]; 6] {
+        ifold(6, a, |acc, k| build(6, |j| if j == k { smul(acc[k], 1.0 / acc[k][k]) } else { acc[j] }))
+    }
+    pub fn rows_sized(a: [[f64; n]; n]) -> [[f64; n]; n] {
+        ifold(n, a, |acc, k| build(n, |j| if j == k { smul(acc[k], 1.0 / acc[k][k]) } else { acc[j] }))
+    }
+
     /// A histogram by the in-place row update, reading the new count at the bin or at the
     /// loop's index (the branch knows `j == bin`).
     pub fn hist_at_bin(x: [usize; n], b: usize) -> [usize; b] {
@@ -291,4 +300,24 @@ fn a_row_index_that_may_fail_is_computed_only_for_a_non_empty_build() {
     // b = 0: `x[i] % 0` is never computed by the empty `build`s, so no error.
     let mut none: [usize; 0] = [];
     hist_rem(&mut none, &x, 0, &mut Region::from_slab(&mut [])).unwrap();
+}
+
+#[test]
+fn an_unrolled_literal_count_keeps_its_update_in_place() {
+    assert_eq!(rows_literal::SCRATCH_LEN, rows_sized::scratch_len(6));
+    assert_eq!(rows_sized::scratch_len(6), 6);
+    let a: Vec<f64> = (0..36).map(|k| 1.0 + k as f64).collect();
+    let mut want = a.clone();
+    for k in 0..6 {
+        let d = 1.0 / want[k * 6 + k];
+        for j in 0..6 {
+            want[k * 6 + j] *= d;
+        }
+    }
+    let (mut x, mut y) = (vec![0.0; 36], vec![0.0; 36]);
+    let mut slab = [0.0; 6];
+    rows_literal(&mut x, &a, &mut Region::from_slab(&mut slab)).unwrap();
+    rows_sized(&mut y, &a, &mut Region::from_slab(&mut slab)).unwrap();
+    assert_eq!(x, want);
+    assert_eq!(y, want);
 }

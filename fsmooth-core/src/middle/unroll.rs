@@ -14,6 +14,7 @@
 //! element is computed once, by the same operations in the same order as the loop did, so
 //! results are bit-identical.
 
+use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh, new_var, nodes};
 use crate::middle::simplify::is_trivial;
@@ -43,6 +44,24 @@ pub fn literal_tail(e: &Core) -> bool {
     }
 }
 
+/// Whether a `build`'s element (index `i`) chooses one row, itself an array, and keeps the
+/// others: `if i == r { new } else { s[i] }` (or `!=` the other way round). Such a `build` is
+/// the step of a fold updating one row in place (`lower/folds.rs`); written out it would be a
+/// new state a step, copied whole (LANGUAGE.md section 13: unrolling never turns an update in
+/// place into a copy). Rows of scalars are written out: the state then lives in locals.
+fn replaces_one_row(i: VarId, body: &Core) -> bool {
+    let Kind::If(c, a, b) = &body.kind else {
+        return false;
+    };
+    let is_i = |e: &Core| matches!(e.kind, Kind::Var(v) if v == i);
+    let keep = match &c.kind {
+        Kind::Bin(BinOp::Eq, x, y, _) if is_i(x) || is_i(y) => b,
+        Kind::Bin(BinOp::Ne, x, y, _) if is_i(x) || is_i(y) => a,
+        _ => return false,
+    };
+    body.ty.is_arr() && matches!(&keep.kind, Kind::Index(_, k) if is_i(k))
+}
+
 /// Unroll every small fixed loop of `e`; `names` gets the copies' variables.
 pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
     for c in e.children_mut() {
@@ -50,7 +69,7 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
     }
     let span = e.span;
     match &e.kind {
-        Kind::Build(n, i, body) => {
+        Kind::Build(n, i, body) if !replaces_one_row(*i, body) => {
             if let Some(n) = trips(n.as_const(), body) {
                 let items = (0..n)
                     .map(|k| {

@@ -89,6 +89,17 @@ fsmooth! {
         ifold(n, build(b, |_| 0), |h, i| build(b, |j| if j != x[i].min(b - 1) { h[j] } else { h[j] + 1 }))
     }
 
+    /// The tested index reads a `bool` that may fail (`% b` by a zero `b`): both move
+    /// before the `build`, computed only when it has elements.
+    pub fn hist_flagged(x: [usize; n], b: usize) -> [usize; b] {
+        ifold(n, build(b, |_| 0), |h, i| {
+            build(b, |j| {
+                let low = x[i] % b < 2;
+                if j == (if low { 0 } else { x[i] % b }) { h[j] + 1 } else { h[j] }
+            })
+        })
+    }
+
     /// A row index that may fail (`% b` by a zero `b`) read in the branch: computed once a
     /// step, and only when the `build` has elements, as the `build` itself would.
     pub fn hist_rem(x: [usize; n], b: usize) -> [usize; b] {
@@ -320,4 +331,20 @@ fn an_unrolled_literal_count_keeps_its_update_in_place() {
     rows_sized(&mut y, &a, &mut Region::from_slab(&mut slab)).unwrap();
     assert_eq!(x, want);
     assert_eq!(y, want);
+}
+
+#[test]
+fn a_tested_index_and_a_test_that_may_fail_run_only_for_bins() {
+    assert_eq!(hist_flagged::scratch_len(5, 4), 0);
+    let x = [3usize, 1, 9, 3, 0, 6];
+    let mut h = [0usize; 4];
+    hist_flagged(&mut h, &x, 4, &mut Region::from_slab(&mut [])).unwrap();
+    let mut want = [0usize; 4];
+    for v in x {
+        want[if v % 4 < 2 { 0 } else { v % 4 }] += 1;
+    }
+    assert_eq!(h, want);
+    // No bins: `% b` by zero is never computed.
+    let mut none: [usize; 0] = [];
+    hist_flagged(&mut none, &x, 0, &mut Region::from_slab(&mut [])).unwrap();
 }

@@ -173,11 +173,16 @@ fn hoist_indexes(e: &mut Core) {
                 Type::Bool,
                 span,
             );
+            // Nothing reads the other value: `0`, or `false` for a test.
+            let unread = match v.ty {
+                Type::Bool => Core::new(Kind::Bool(false), Type::Bool, span),
+                _ => zero,
+            };
             // Its symbolic value holds wherever it is read: inside the `build`, non-empty.
-            let sym = v.sym.clone();
+            let (sym, ty) = (v.sym.clone(), v.ty.clone());
             let mut guarded = Core::new(
-                Kind::If(Box::new(some), Box::new(v), Box::new(zero)),
-                Type::Usize,
+                Kind::If(Box::new(some), Box::new(v), Box::new(unread)),
+                ty,
                 span,
             );
             guarded.sym = sym;

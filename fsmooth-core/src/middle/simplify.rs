@@ -335,14 +335,7 @@ fn is_pos_zero(x: f64) -> bool {
 /// moves it within one scope, so no other variable's count or scope changes, and the `let`s
 /// can then be undone in one more walk, each value moved to its read.
 pub fn inline_single_uses(e: &mut Core) {
-    let mut reads = Reads::default();
-    reads.walk(e, 0);
-    Inline {
-        reads,
-        values: HashMap::new(),
-        loads_only: false,
-    }
-    .visit(e);
+    inline_single(e, false);
 }
 
 /// [`inline_single_uses`] for loads only (`let x = a[i]`), before fusion: a closure's
@@ -351,12 +344,17 @@ pub fn inline_single_uses(e: &mut Core) {
 /// Arithmetic stays bound: a `let` at the head of a loop's body that reads nothing of the loop
 /// is what `hoist` takes out of it (a Jacobian's primal shared by its rows).
 pub fn inline_single_loads(e: &mut Core) {
+    inline_single(e, true);
+}
+
+/// [`inline_single_uses`], of loads only when `loads_only`.
+fn inline_single(e: &mut Core, loads_only: bool) {
     let mut reads = Reads::default();
     reads.walk(e, 0);
     Inline {
         reads,
         values: HashMap::new(),
-        loads_only: true,
+        loads_only,
     }
     .visit(e);
 }

@@ -173,6 +173,10 @@ pub struct Dps<'k> {
     /// `usize` variables bound to a `min`, `max` or `clamp`, with that expression (an index
     /// `(i + 1).min(n - 1)` bound to a name is proven as the expression is).
     pub(super) capped: HashMap<VarId, Core>,
+    /// Variables bound to a slice `a[lo..lo + len]` of an array variable: the array and
+    /// `lo`, so that an element of the slice read along a loop is a stream of `a` at
+    /// `lo + k` (`sum(a[i - 1..i + 2])` written out, as `a[i - 1] + a[i] + a[i + 1]`).
+    pub(super) sliced: HashMap<VarId, (Core, Core)>,
     /// The columns of index array parameters checked at entry, so that the loops index with
     /// their elements unchecked.
     pub(super) gathers: Vec<Gather>,
@@ -224,6 +228,7 @@ impl<'k> Dps<'k> {
             heap_elems: Vec::new(),
             origins: HashMap::new(),
             capped: HashMap::new(),
+            sliced: HashMap::new(),
             gathers: Vec::new(),
             jam: false,
             views: true,
@@ -345,6 +350,9 @@ impl<'k> Dps<'k> {
             Kind::Cast(CastTy::F32, a) => Ex::ToF32(Box::new(self.scalar(a))),
             Kind::Math(f, xs) => Ex::Math(*f, xs.iter().map(|x| self.scalar(x)).collect()),
             Kind::Index(a, i) => {
+                if let Some(e) = self.slice_element(a, i) {
+                    return e;
+                }
                 let depth = self.frame.depth();
                 let (pre, w) = self.view(a);
                 let dim0 = w.dims[0].clone();

@@ -8,8 +8,9 @@
 //! each index proven this way adds a [`Gather`], which the entry turns into one
 //! `check_column` call ([`crate::lir::St::CheckColumn`]).
 
+use crate::front::ast::BinOp;
 use crate::front::size::{Size, names_nonneg};
-use crate::lir::{Base, St};
+use crate::lir::{Base, Ex, St};
 use crate::lower::dps::{Dps, Loc};
 use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use proc_macro2::Ident;
@@ -76,6 +77,29 @@ impl Dps<'_> {
         if a.ty == Type::Usize && matches!(a.kind, Kind::Math(..)) {
             self.capped.insert(v, a.clone());
         }
+        if let Kind::Slice(base, lo) = &a.kind
+            && matches!(base.kind, Kind::Var(_))
+            && lo.sym.is_some()
+        {
+            self.sliced.insert(v, ((**base).clone(), (**lo).clone()));
+        }
+    }
+
+    /// Element `i` of a variable bound to a slice `a[lo..lo + len]`, proven in bounds, read
+    /// as `a[lo + i]`: along a loop, a stream of `a` like any other read of it. `None` when
+    /// that index is not proven here: the element is then read through the slice's view.
+    pub(super) fn slice_element(&mut self, s: &Core, i: &Core) -> Option<Ex> {
+        let Kind::Var(v) = &s.kind else { return None };
+        let (base, lo) = self.sliced.get(v)?.clone();
+        i.sym.as_ref()?;
+        let span = i.span;
+        let at = Core::usize_bin(BinOp::Add, lo, i.clone(), "slice index", span);
+        let (pre, w) = self.view(&base);
+        if !pre.is_empty() || !self.proven_below(&at, &w.dims[0]) {
+            return None;
+        }
+        let read = Core::new(Kind::Index(Box::new(base), Box::new(at)), s.ty.elem(), span);
+        Some(self.scalar(&read))
     }
 
     /// True when index `i` of an array whose first dimension is `dim` is an element of an

@@ -727,3 +727,54 @@ fn an_unrolled_reverse_sweep_keeps_its_adjoints_in_locals() {
     );
     assert!(!out.contains("st (scratch"), "{out}");
 }
+
+#[test]
+fn a_test_adding_to_the_index_and_a_slice_window_are_peeled_to_streams() {
+    // `i + 1 < n` is `i + 1` below the loop's count: it cannot overflow, so it is decided in
+    // the interior as `i == n - 1` is; and the written-out `sum(a[i - 1..i + 2])` reads its
+    // three elements as streams of `a`, as `a[i - 1] + a[i] + a[i + 1]` does, not as loads
+    // of a row cut per step.
+    let out = expand(
+        "pub fn k(a: [f64; n]) -> [f64; n] {
+            build(n, |i| if i > 0 && i + 1 < n { sum(a[i - 1..i + 2]) / 3.0 } else { a[i] })
+        }",
+    );
+    assert!(out.contains("let __mid"), "{out}");
+    for start in ["1usize", "2usize"] {
+        assert!(
+            out.contains(&format!(
+                "a . get ({start} .. ({start}) . wrapping_add (__mid"
+            )),
+            "{out}"
+        );
+    }
+    let interior = out.split_once(". zip (__d)").map_or("", |s| s.1);
+    let interior = interior.split("__rest").next().unwrap_or("");
+    assert!(!interior.is_empty() && !interior.contains("ldr"), "{out}");
+}
+
+#[test]
+fn a_clamp_written_as_an_if_chain_is_decided_in_the_interior() {
+    // `if x + dx == 0 { 0 } else if x + dx > w { w - 1 } else { x + dx - 1 }`: in the
+    // interior `1..w - 1` (and `1..h - 1` for the rows) every test is decided and every
+    // read is proven, so no index is checked there.
+    let out = expand(
+        "pub fn k(img: [[f64; w]; h], c: [[f64; 3]; 3], w: usize) -> [[f64; w]; h] {
+            build(h, |y| build(w, |x| {
+                ifold(3, 0.0, |acc, dy| ifold(3, acc, |acc, dx| {
+                    let yy = if y + dy == 0 { 0 } else if y + dy > h { h - 1 } else { y + dy - 1 };
+                    let xx = if x + dx == 0 { 0 } else if x + dx > w { w - 1 } else { x + dx - 1 };
+                    acc + c[dy][dx] * img[yy][xx]
+                }))
+            }))
+        }",
+    );
+    // The rows' interior (a plain loop over `j`), then the columns' interior in it (the
+    // loop writing its slots).
+    let rows = out.split_once("for j_").map_or("", |s| s.1);
+    let interior = rows.split_once(". zip (__d)").map_or("", |s| s.1);
+    let interior = interior.split("__rest").next().unwrap_or("");
+    assert!(!interior.is_empty(), "{out}");
+    assert!(!interior.contains(":: check ("), "{interior}");
+    assert!(!interior.contains(" if "), "{interior}");
+}

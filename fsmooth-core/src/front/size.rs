@@ -173,6 +173,19 @@ impl Poly {
         Some(q)
     }
 
+    /// When `self` is `c * name` for a constant `c >= 1`: `target / c` as a size, if `c`
+    /// divides it exactly as a polynomial (a helper's `[f64; 2 * w]` taking an argument of
+    /// `[f64; 2 * n]` has `w = n`, of `[f64; 8 * n]` has `w = 4 * n`, of `[f64; n]` none).
+    pub fn solve_multiple(&self, name: &str, target: &Poly) -> Option<Size> {
+        let [(m, c)] = self.terms.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if *m != [Atom::Name(name.to_string())] || c.den != 1 || c.num < 1 {
+            return None;
+        }
+        target.divide(&Poly::constant(c.num))?.to_size()
+    }
+
     /// `self - o`, as [`Size::poly`] computes the polynomial of a difference.
     pub fn minus(&self, o: &Poly) -> Poly {
         self.clone().add(&o.scale(Ratio::int(-1)))

@@ -2,9 +2,11 @@
 //! ([`row_streams`]): loop IR to loop IR.
 
 use super::{
-    Base, Ex, Node, St, Stream, Wrap, idents, rewrite_ex, same, uses, visit::own_exprs, walk_sts,
-    wmul, writes,
+    Base, Ex, Node, St, Stream, Wrap, idents, rewrite_ex, same, uses,
+    visit::{own_exprs, walk_ex, walk_st},
+    walk_sts, wmul, writes,
 };
+use crate::front::ast::BinOp;
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -101,7 +103,11 @@ fn row_streams_st(s: &mut St) {
             }
         }
     });
-    rows.retain(|(b, ..)| fill.as_deref() != Some(b) && !writes(body, b));
+    // A row read only on some steps (under an `if`) says nothing of the rows the others
+    // would read: the buffer may hold fewer rows than the loop has steps, and taking them
+    // one per step would end the loop early.
+    let sometimes = read_under_a_branch(body);
+    rows.retain(|(b, ..)| fill.as_deref() != Some(b) && !writes(body, b) && !sometimes.contains(b));
     for (base, width, c) in rows {
         let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
         for_each_stream(body, &mut |n, st| {
@@ -122,6 +128,35 @@ fn row_streams_st(s: &mut St) {
         });
     }
     prefixes(var, streams, body);
+}
+
+/// The buffers that streams of loops under a branch of `body` read (an `if`'s arms, the
+/// right side of `&&` and `||`).
+fn read_under_a_branch(body: &[St]) -> Vec<Base> {
+    let mut out: Vec<Base> = Vec::new();
+    walk_sts(body, &mut |n| {
+        let mut under = |n: Node<'_>| {
+            if let Node::Stream(st) = n
+                && !out.contains(&st.base)
+            {
+                out.push(st.base.clone());
+            }
+        };
+        match n {
+            Node::St(St::If(_, a, b)) => {
+                for s in a.iter().chain(b) {
+                    walk_st(s, &mut under);
+                }
+            }
+            Node::Ex(Ex::If(_, a, b)) => {
+                walk_ex(a, &mut under);
+                walk_ex(b, &mut under);
+            }
+            Node::Ex(Ex::Bin(BinOp::And | BinOp::Or, _, b)) => walk_ex(b, &mut under),
+            _ => {}
+        }
+    });
+    out
 }
 
 /// The names a loop of index `var` binds or assigns in `body`: its index, the names the

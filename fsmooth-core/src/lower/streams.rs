@@ -107,13 +107,15 @@ impl Dps<'_> {
             return None;
         }
         let var = self.loops[pos].var;
-        // A whole one-dimensional parameter read at its loop's index: the entry check of its
-        // length already lets LLVM drop the bounds check; a stream would only add work.
+        // A whole one-dimensional parameter read at the index of a loop over its length: the
+        // entry check of that length already lets LLVM drop the bounds check; a stream would
+        // only add work. (Over a shorter count, a peeled interior's `0..n - 2`, it does not.)
         if matches!(w.base, Base::Param(_))
             && !self.loops[pos].lanes
             && w.off.is_none()
             && w.dims.len() == 1
             && Size::minus(sym.clone(), Size::Loop(var)).as_const() == Some(0)
+            && self.bounds.get(&var).is_some_and(|b| b.same(&w.dims[0]))
         {
             return None;
         }

@@ -324,6 +324,7 @@ impl Elab<'_> {
         }
         let f = &self.scope.fns[fi];
         let mut ptys: Vec<Option<Type>> = Vec::new();
+        let mut multiple_help = String::new();
         for (p, v) in f.params.iter().zip(&vals) {
             let t = match &p.ty {
                 Ty::Fn(..) => None,
@@ -338,6 +339,29 @@ impl Elab<'_> {
                     {
                         sizes.insert(nm.clone(), y.clone());
                         from.insert(nm.clone(), format!("`{}`", p.name.text));
+                    }
+                }
+                // Then a dimension a constant times an unbound name (`[f64; 2 * w]`): the
+                // name is the argument's dimension divided by it, when that is exact.
+                let mut pairs = Vec::new();
+                dims_pairs(&p.ty, t, &v.ty, &mut pairs);
+                for (x, y) in pairs {
+                    let mut names = Vec::new();
+                    x.names(&mut names);
+                    let [nm] = &names[..] else { continue };
+                    if sizes.contains_key(nm) || matches!(x, Size::Name(_)) {
+                        continue;
+                    }
+                    if let Some(s) = x.poly().solve_multiple(nm, &y.poly()) {
+                        sizes.insert(nm.clone(), s);
+                        from.insert(nm.clone(), format!("`{}`", p.name.text));
+                    } else if multiple_help.is_empty() {
+                        multiple_help = format!(
+                            "\n  help: `{}`'s `{nm}` comes from dividing: its parameter has `{x}` where the \
+                             argument has `{y}`, and nothing says that division is exact; declare the \
+                             argument's dimension in the same form, a multiple of a size name",
+                            n.text
+                        );
                     }
                 }
             }
@@ -383,7 +407,8 @@ impl Elab<'_> {
                     )
                 };
                 // Two different size names: say what would make them agree.
-                let help = want
+                let help = if multiple_help.is_empty() {
+                    want
                     .dims()
                     .iter()
                     .zip(v.ty.dims())
@@ -396,7 +421,10 @@ impl Elab<'_> {
                     .map(|(a, b)| {
                         format!("\n  help: nothing says `{a}` == `{b}`; if they are always equal, use one size name for both")
                     })
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                } else {
+                    multiple_help.clone()
+                };
                 let help = if v.ty.is_tuple() && want.is_arr() {
                     format!(
                         "{help}\n  help: this is a tuple: take one component, `t.0`, or `concat` its arrays"

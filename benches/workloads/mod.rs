@@ -26,9 +26,11 @@
 
 pub mod ba;
 pub mod ba_obs;
+pub mod folds;
 pub mod gmm;
 pub mod gmm_grad;
 pub mod hand;
+pub mod images;
 pub mod kernels;
 pub mod kernels_v2;
 pub mod linalg;
@@ -315,6 +317,12 @@ macro_rules! each_workload {
         $f::<$crate::workloads::spelled::Histogram>($($arg),*);
         $f::<$crate::workloads::spelled::KMeans>($($arg),*);
         $f::<$crate::workloads::spelled::CgPoisson>($($arg),*);
+        $f::<$crate::workloads::folds::Welford>($($arg),*);
+        $f::<$crate::workloads::folds::Goertzel>($($arg),*);
+        $f::<$crate::workloads::folds::CholeskySolve>($($arg),*);
+        $f::<$crate::workloads::images::Downsample>($($arg),*);
+        $f::<$crate::workloads::images::Pyramid>($($arg),*);
+        $f::<$crate::workloads::folds::KalmanPacked>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

@@ -119,6 +119,9 @@ impl Dps<'_> {
         {
             return None;
         }
+        if let Some(read) = self.strided(w, sym, pos) {
+            return Some(read);
+        }
         // idx = var + rest, with rest free of var and of every loop inside it.
         let rest = Size::minus(sym.clone(), Size::Loop(var)).poly();
         let inner: Vec<VarId> = self.loops[pos..].iter().map(|c| c.var).collect();
@@ -176,6 +179,76 @@ impl Dps<'_> {
             width: None,
         });
         Some(Ex::Elem(elem))
+    }
+
+    /// The load `w[idx]`, `idx = k * var + b + rest` for the index `var` of the loop at
+    /// `pos`, a constant stride `k >= 2`, `b < k` and `rest` fixed during the loop, as
+    /// element `b` of a row stream of width `k` from `rest` (a 2 x 2 block's `img[2 * r +
+    /// a][2 * c + b]`, a decimation's `x[2 * i]`): one length test a step, no offset to
+    /// compute and check. Only when every row `rest + k * var .. + k` the loop takes is
+    /// proven in the view: the stream then has as many rows as the loop has steps.
+    fn strided(&mut self, w: &View, sym: &Size, pos: usize) -> Option<Ex> {
+        let ctx = &self.loops[pos];
+        if ctx.lanes {
+            return None;
+        }
+        let var = ctx.var;
+        let p = sym.poly();
+        let mut stride = None;
+        let mut b = 0i128;
+        for (m, c) in p.coeffs() {
+            if m.contains(&Atom::Loop(var)) {
+                if m.len() != 1 || c.fract() != 0.0 || c < 2.0 || stride.is_some() {
+                    return None;
+                }
+                stride = Some(c as u64);
+            } else if m.is_empty() {
+                b = c as i128;
+            }
+        }
+        let k = stride?;
+        let b = b.rem_euclid(i128::from(k));
+        let aligned = Size::minus(
+            Size::minus(sym.clone(), Size::times(Size::Lit(k), Size::Loop(var))),
+            Size::Lit(b as u64),
+        );
+        let row = Size::plus(aligned.clone(), Size::times(Size::Lit(k), Size::Loop(var)));
+        if !self.proven(&Some(row), &Size::Lit(k), &w.dims[0]) {
+            return None;
+        }
+        let inner: Vec<VarId> = self.loops[pos..].iter().map(|c| c.var).collect();
+        let outer_loops: Vec<(VarId, Ident)> = self.loops[..pos]
+            .iter()
+            .map(|c| (c.var, c.ident.clone()))
+            .collect();
+        let start = match self.poly_ex(&aligned.poly(), &inner, &outer_loops)? {
+            Some(r) => plus(&w.off, r),
+            None => w.off.clone().unwrap_or(Ex::Usize(0)),
+        };
+        let outer: Vec<String> = outer_loops.iter().map(|(_, i)| i.to_string()).collect();
+        if !idents_ok(&start, &outer) {
+            return None;
+        }
+        let width = Ex::Usize(k as usize);
+        let ctx = &mut self.loops[pos];
+        let elem = match ctx.streams.iter().find(|st| {
+            st.base == w.base
+                && lir::same(&st.start, &start)
+                && st.width.as_ref().is_some_and(|x| lir::same(x, &width))
+        }) {
+            Some(st) => st.elem.clone(),
+            None => {
+                let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
+                ctx.streams.push(Stream {
+                    base: w.base.clone(),
+                    start,
+                    elem: elem.clone(),
+                    width: Some(width),
+                });
+                elem
+            }
+        };
+        Some(Ex::Ld(Base::Row(elem), Box::new(Ex::Usize(b as usize))))
     }
 
     /// A load at an index quadratic in the innermost loop's index, as a read at a running

@@ -5,6 +5,7 @@
 //! keeps one local per scalar component and a pair of buffers per array component; a `scan`
 //! writes each state straight into its row of the destination and reads it back from there.
 
+use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::lir::{Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
@@ -220,10 +221,13 @@ impl Dps<'_> {
 
     /// An accumulator's places for type `t`: the current value (with a placeholder), the next
     /// one, and what each step ends with.
+    /// With `fixed`, an array's places are its two buffers as they are, which the steps
+    /// take in turn (see [`Dps::ifold_parts`]), and it adds no step.
     fn acc_places(
         &mut self,
         t: &Type,
         acc: VarId,
+        fixed: bool,
         code: &mut Vec<St>,
         steps: &mut Vec<Step>,
     ) -> (Loc, Loc) {
@@ -231,7 +235,7 @@ impl Dps<'_> {
             Type::Tuple(ts) => {
                 let (mut cur, mut nxt) = (Vec::new(), Vec::new());
                 for x in ts {
-                    let (c, n) = self.acc_places(x, acc, code, steps);
+                    let (c, n) = self.acc_places(x, acc, fixed, code, steps);
                     cur.push(c);
                     nxt.push(n);
                 }
@@ -240,6 +244,9 @@ impl Dps<'_> {
             Type::Arr(elem, d) => {
                 let (markers, a, b) = self.alloc_pair(*elem, d, acc);
                 code.extend(markers);
+                if fixed {
+                    return (Loc::View(a), Loc::View(b));
+                }
                 let (c, n) = (self.temp("cur"), self.temp("nxt"));
                 for (id, w) in [(&c, &a), (&n, &b)] {
                     code.push(St::Let {
@@ -277,9 +284,12 @@ impl Dps<'_> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Vec::new();
         };
+        if has_array(&e.ty) && self.heap.is_none() {
+            return self.ifold_parts_in_pairs(e, dest);
+        }
         let mut code = Vec::new();
         let mut steps = Vec::new();
-        let (cur, nxt) = self.acc_places(&e.ty, *acc, &mut code, &mut steps);
+        let (cur, nxt) = self.acc_places(&e.ty, *acc, false, &mut code, &mut steps);
         let arrays = steps.iter().any(|s| matches!(s, Step::Swap(..)));
         code.extend(self.write_parts(init, &cur));
         let nt = self.scalar(n);
@@ -312,6 +322,74 @@ impl Dps<'_> {
             body: step,
         });
         code.extend(self.copy_loc(&cur, dest));
+        vec![St::Block(code)]
+    }
+
+    /// An `ifold` with a tuple state holding arrays, into `dest`: each array in two buffers
+    /// of the frame that the steps take in turn, two steps a turn (`a` to `b`, then `b` to
+    /// `a`), so every step reads and writes buffers at fixed offsets (no offsets swapped at
+    /// run time, whose loads LLVM could neither prove in bounds nor vectorise). An odd
+    /// count's first step runs apart, its state copied back to `a` once.
+    fn ifold_parts_in_pairs(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return Vec::new();
+        };
+        let mut code = Vec::new();
+        let mut steps = Vec::new();
+        let (a, b) = self.acc_places(&e.ty, *acc, true, &mut code, &mut steps);
+        code.extend(self.write_parts(init, &a));
+        let count = self.temp("steps");
+        let nt = self.scalar(n);
+        code.push(St::let_usize(&count, nt));
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        if let Some(s) = &n.sym {
+            self.bounds.insert(*i, s.clone());
+        }
+        let takes: Vec<St> = steps
+            .iter()
+            .map(|s| match s {
+                Step::Take(c, n) => St::Assign(c.clone(), Ex::Var(n.clone())),
+                Step::Swap(c, n) => St::Swap(c.clone(), n.clone()),
+            })
+            .collect();
+        // Step `index`: the state read from `from`, the next written to `to`.
+        let step = |d: &mut Self, from: &Loc, to: &Loc, index: Ex| -> St {
+            d.env.insert(*acc, from.clone());
+            d.enter_plain_loop(*i, &iv);
+            let mut code = vec![St::let_usize(&iv, index)];
+            code.extend(d.write_parts(body, to));
+            code.extend(takes.iter().cloned());
+            d.loops.pop();
+            St::Block(code)
+        };
+        let odd = Ex::Bin(
+            BinOp::Rem,
+            Box::new(Ex::Var(count.clone())),
+            Box::new(Ex::Usize(2)),
+        );
+        let is_odd = Ex::Bin(BinOp::Eq, Box::new(odd.clone()), Box::new(Ex::Usize(1)));
+        let mut first = vec![step(self, &a, &b, Ex::Usize(0))];
+        first.extend(self.copy_loc(&b, &a));
+        code.push(St::If(is_odd, first, Vec::new()));
+        let pair = self.temp("pair");
+        let at = wadd(wmul(Ex::Var(pair.clone()), Ex::Usize(2)), odd);
+        let there = step(self, &a, &b, at.clone());
+        // Back: the arrays from `b` to `a`, the scalars as every step takes them (read from
+        // their current local, written to their next one).
+        let back = step(
+            self,
+            &arrays_of(&b, &a),
+            &arrays_of(&a, &b),
+            wadd(at, Ex::Usize(1)),
+        );
+        code.push(St::For {
+            var: pair,
+            n: Ex::Bin(BinOp::Div, Box::new(Ex::Var(count)), Box::new(Ex::Usize(2))),
+            streams: Vec::new(),
+            body: vec![there, back],
+        });
+        code.extend(self.copy_loc(&a, dest));
         vec![St::Block(code)]
     }
 
@@ -614,5 +692,25 @@ fn rebuild(shape: &Loc, f: &mut dyn FnMut(&Loc) -> Loc) -> Loc {
     match shape {
         Loc::Tuple(ls) => Loc::Tuple(ls.iter().map(|l| rebuild(l, f)).collect()),
         leaf => f(leaf),
+    }
+}
+
+/// Whether a value of type `t` holds an array.
+fn has_array(t: &Type) -> bool {
+    match t {
+        Type::Arr(..) => true,
+        Type::Tuple(ts) => ts.iter().any(has_array),
+        _ => false,
+    }
+}
+
+/// `scalars` with its arrays' places taken from `arrays` (two places of one tuple type).
+fn arrays_of(arrays: &Loc, scalars: &Loc) -> Loc {
+    match (arrays, scalars) {
+        (Loc::Tuple(xs), Loc::Tuple(ys)) => {
+            Loc::Tuple(xs.iter().zip(ys).map(|(x, y)| arrays_of(x, y)).collect())
+        }
+        (Loc::View(w), _) => Loc::View(w.clone()),
+        (_, other) => other.clone(),
     }
 }

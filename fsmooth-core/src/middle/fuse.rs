@@ -512,8 +512,9 @@ fn reads_in(
             idx.push(k);
             cur = a;
         }
-        // A loop whose index an index follows (`i`, `i - 1`, `2 * i + j`: linear in it)
-        // reads a different element on each iteration, so it repeats nothing.
+        // A loop whose index an index follows (`i`, `i - 1`, `2 * i + j`: linear in it, by
+        // a whole coefficient) reads a different element on each iteration, so it repeats
+        // nothing. (`(i - 4) / 4` reads each element four times over.)
         let mut used: Vec<VarId> = Vec::new();
         for k in &idx {
             if let Kind::Var(v) = k.kind {
@@ -524,7 +525,9 @@ fn reads_in(
                 for l in loops.iter() {
                     let var = crate::front::size::Atom::Loop(*l);
                     // `c * l` plus terms without l.
-                    let linear = p.coeffs().any(|(m, c)| c != 0.0 && m[..] == [var.clone()])
+                    let linear = p
+                        .coeffs()
+                        .any(|(m, c)| c != 0.0 && c.fract() == 0.0 && m[..] == [var.clone()])
                         && p.coeffs()
                             .all(|(m, _)| m[..] == [var.clone()] || !m.contains(&var));
                     if linear {

@@ -68,6 +68,9 @@ pub enum Base {
     Scratch(Scalar),
     /// Heap buffer `k` (only under `#![fsmooth(storage = "heap")]`), made by [`St::Heap`].
     Heap(usize),
+    /// Local array `k`, on the stack: a small state of constant length that LLVM can keep
+    /// in registers, made by [`St::Local`].
+    Local(usize),
     /// The current row of an enclosing loop's row stream (read only; see [`Stream::width`]),
     /// or the whole slice of an enclosing loop's stream, which an inner loop reads a prefix
     /// of ([`whole_of`]).
@@ -88,6 +91,7 @@ impl Base {
             Base::Scratch(Scalar::F64) => "scratch".into(),
             Base::Scratch(s) => format!("scratch_{s}"),
             Base::Heap(k) => format!("heap_{k}"),
+            Base::Local(k) => format!("local_{k}"),
             Base::Row(id) | Base::Piece(id) => id.to_string(),
         }
     }
@@ -491,6 +495,16 @@ pub enum St {
         id: usize,
         /// Element count.
         len: Ex,
+        /// The element type.
+        elem: Scalar,
+    },
+    /// A zeroed local array [`Base::Local`]`(id)` of `len` elements of type `elem`, on the
+    /// stack (a fold's small state: no frame slots, and LLVM may keep it in registers).
+    Local {
+        /// The array's number.
+        id: usize,
+        /// Element count, a constant.
+        len: usize,
         /// The element type.
         elem: Scalar,
     },

@@ -83,6 +83,7 @@ fn access(n: Node<'_>) -> Access<'_> {
             }
             | St::Alloc { .. }
             | St::Heap { .. }
+            | St::Local { .. }
             | St::Frame { .. }
             | St::Pieces { .. }
             | St::Rows { .. }

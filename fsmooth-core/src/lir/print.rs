@@ -25,6 +25,10 @@ impl ToTokens for Base {
                 let id = format_ident!("heap_{}", k);
                 quote!(#id)
             }
+            Base::Local(k) => {
+                let id = format_ident!("local_{}", k);
+                quote!(#id)
+            }
             Base::Row(id) | Base::Piece(id) => quote!(#id),
         })
     }
@@ -594,6 +598,17 @@ impl ToTokens for St {
                 let _ = region;
                 let scratch: &mut [f64] = &mut ::fsmooth::__rt::heap(#len)?;
             },
+            St::Local { id, len, elem } => {
+                let b = Base::Local(*id);
+                let t = format_ident!("{}", elem.name());
+                let zero = match elem {
+                    Scalar::F64 => quote!(0f64),
+                    Scalar::F32 => quote!(0f32),
+                    Scalar::Usize => quote!(0usize),
+                    Scalar::Bool => quote!(false),
+                };
+                quote!(let #b: &mut [#t; #len] = &mut [#zero; #len];)
+            }
             St::Heap { id, len, elem } => {
                 let b = Base::Heap(*id);
                 let t = format_ident!("{}", elem.name());

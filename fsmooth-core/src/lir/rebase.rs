@@ -149,6 +149,7 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
             ok
         }
         St::Heap { .. }
+        | St::Local { .. }
         | St::Frame { .. }
         | St::CheckLen { .. }
         | St::CheckColumn { .. }

@@ -146,7 +146,7 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
                 walk_ex(p, f);
             }
         }
-        St::Swap(..) => {}
+        St::Swap(..) | St::Local { .. } => {}
     }
 }
 
@@ -465,7 +465,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
             .collect(),
         St::Pieces { pieces, .. } => pieces.iter_mut().map(|(_, start)| start).collect(),
         St::Rows { off, .. } => vec![off],
-        St::Block(_) | St::Swap(..) => Vec::new(),
+        St::Block(_) | St::Swap(..) | St::Local { .. } => Vec::new(),
     }
 }
 

@@ -167,6 +167,8 @@ pub struct Dps<'k> {
     pub(super) heap: Option<usize>,
     /// The element type of each heap buffer made, by number.
     pub(super) heap_elems: Vec<Scalar>,
+    /// The element type of each local array made, by number.
+    pub(super) local_elems: Vec<Scalar>,
     /// Variables bound to a part of an index array parameter (a row `obs[j]`, an element
     /// `obs[j][0]`): where in the parameter they are.
     pub(super) origins: HashMap<VarId, Origin>,
@@ -226,6 +228,7 @@ impl<'k> Dps<'k> {
             temps: 0,
             heap: heap_arrays.then_some(0),
             heap_elems: Vec::new(),
+            local_elems: Vec::new(),
             origins: HashMap::new(),
             capped: HashMap::new(),
             sliced: HashMap::new(),
@@ -469,6 +472,7 @@ impl<'k> Dps<'k> {
             Base::OutPart(k) => of(self.kernel.ret.parts().get(*k)),
             Base::Scratch(t) => *t,
             Base::Heap(k) => self.heap_elems.get(*k).copied().unwrap_or(Scalar::F64),
+            Base::Local(k) => self.local_elems.get(*k).copied().unwrap_or(Scalar::F64),
             // Rows are cut during the translation only from parameters (blocking's row
             // streams); a row of anything else is found by the buffer it is cut from.
             Base::Row(_) => Scalar::F64,

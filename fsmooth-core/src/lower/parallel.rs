@@ -165,6 +165,7 @@ fn writes_only(body: &[St], allowed: &[&Base]) -> bool {
                 | St::AddWithin { base: b, .. } => allowed.contains(&b),
                 St::Alloc { elem, .. } => *elem == Scalar::F64,
                 St::Heap { .. }
+                | St::Local { .. }
                 | St::Frame { .. }
                 | St::CheckLen { .. }
                 | St::CheckColumn { .. }

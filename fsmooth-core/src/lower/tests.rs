@@ -778,3 +778,31 @@ fn a_clamp_written_as_an_if_chain_is_decided_in_the_interior() {
     assert!(!interior.contains(":: check ("), "{interior}");
     assert!(!interior.contains(" if "), "{interior}");
 }
+
+#[test]
+fn a_tuple_state_of_small_arrays_lives_in_local_arrays_stepped_in_pairs() {
+    // Welford over 16 features: each state in two local arrays taken in turn, two steps a
+    // turn, no offsets swapped at run time and no frame slots for the state.
+    let out = expand(
+        "pub fn k(x: [[f64; 16]; n]) -> ([f64; 16], [f64; 16]) {
+            ifold(n, (build(16, |_| 0.0), build(16, |_| 0.0)), |(mean, m2), i| {
+                let k = (i + 1) as f64;
+                let mean1 = build(16, |j| mean[j] + (x[i][j] - mean[j]) / k);
+                (mean1, build(16, |j| m2[j] + (x[i][j] - mean[j]) * (x[i][j] - mean1[j])))
+            })
+        }",
+    );
+    assert_eq!(out.matches("= & mut [0f64 ; 16usize]").count(), 4, "{out}");
+    assert!(!out.contains("swap"), "{out}");
+    assert!(out.contains("__pair"), "{out}");
+    // Larger, or of a size name: the frame's buffers, still in pairs.
+    let out = expand(
+        "pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], f64) {
+            ifold(n, (build(d, |_| 0.0), 0.0), |(s, t), i| {
+                (build(d, |j| s[(j + 1) % d] + x[i][j]), t + s[0])
+            })
+        }",
+    );
+    assert!(!out.contains("local_") && !out.contains("swap"), "{out}");
+    assert!(out.contains("__pair"), "{out}");
+}

@@ -242,6 +242,13 @@ impl Dps<'_> {
                 (Loc::Tuple(cur), Loc::Tuple(nxt))
             }
             Type::Arr(elem, d) => {
+                if fixed
+                    && let Some((ma, a)) = self.alloc_local(*elem, d)
+                    && let Some((mb, b)) = self.alloc_local(*elem, d)
+                {
+                    code.extend([ma, mb]);
+                    return (Loc::View(a), Loc::View(b));
+                }
                 let (markers, a, b) = self.alloc_pair(*elem, d, acc);
                 code.extend(markers);
                 if fixed {

@@ -232,7 +232,7 @@ impl Resolver {
                 }
                 scratch_name(*t)
             }
-            Base::Heap(_) | Base::OutPart(_) => self.intern(&b.name()),
+            Base::Heap(_) | Base::Local(_) | Base::OutPart(_) => self.intern(&b.name()),
             Base::Row(i) | Base::Piece(i) => self.ident(i),
         }
     }
@@ -597,6 +597,11 @@ impl Resolver {
             St::Restate { base, off, n } => {
                 let id = self.intern(&base.name());
                 ResolvedSt::Restate(id, self.expr(off), self.expr(n))
+            }
+            // A local array is a buffer of its own, as a heap one is.
+            St::Local { id, len, elem } => {
+                let len = ResolvedEx::Usize(*len);
+                ResolvedSt::Heap(self.intern(&Base::Local(*id).name()), len, *elem)
             }
             St::Heap { id, len, elem } => {
                 let len = self.expr(len);

@@ -329,14 +329,20 @@ impl Dps<'_> {
     }
 
     /// An `ifold` with an array state written anywhere but an output: the state in two
-    /// buffers of the frame, the body reading one and writing the other, swapped every step,
-    /// then copied to `dest`.
+    /// buffers, then copied to `dest`; the steps in pairs over fixed buffers
+    /// ([`Dps::ifold_parts_in_pairs`]), or with one heap buffer per array (`storage =
+    /// "heap"`) the body reading one and writing the other, swapped every step.
     pub(super) fn double_buffered(&mut self, e: &Core, dest: &View) -> Vec<St> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Vec::new();
         };
-        // Double-buffered accumulator: the body reads one buffer and writes the other.
         let depth = self.frame.depth();
+        if self.heap.is_none() {
+            let code = self.ifold_parts_in_pairs(e, &Loc::View(dest.clone()));
+            self.frame.truncate(depth);
+            return code;
+        }
+        // Double-buffered accumulator: the body reads one buffer and writes the other.
         let elem = e.ty.scalar().unwrap_or(Scalar::F64);
         let (mut code, a, b) = self.alloc_pair(elem, e.ty.dims(), *acc);
         let nt = self.scalar(n);

@@ -332,12 +332,13 @@ impl Dps<'_> {
         vec![St::Block(code)]
     }
 
-    /// An `ifold` with a tuple state holding arrays, into `dest`: each array in two buffers
+    /// An `ifold` whose state is an array or a tuple holding arrays, into `dest`: each
+    /// array in two buffers
     /// of the frame that the steps take in turn, two steps a turn (`a` to `b`, then `b` to
     /// `a`), so every step reads and writes buffers at fixed offsets (no offsets swapped at
     /// run time, whose loads LLVM could neither prove in bounds nor vectorise). An odd
     /// count's first step runs apart, its state copied back to `a` once.
-    fn ifold_parts_in_pairs(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+    pub(super) fn ifold_parts_in_pairs(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Vec::new();
         };

@@ -38,3 +38,54 @@ fn rows_read_on_some_steps_do_not_end_the_loop() {
         assert_eq!(out[m..], qx[..], "m = {m}");
     }
 }
+
+fsmooth! {
+    /// A Kalman prediction packed into 20 elements by a test of the index.
+    pub fn packed(x: [f64; 4], p: [[f64; 4]; 4], f: [[f64; 4]; 4], q: [[f64; 4]; 4]) -> [f64; 20] {
+        let xn = matvec(f, x);
+        let pn = madd(matmul(matmul(f, p), transpose(f)), q);
+        build(20, |i| if i < 4 { xn[i] } else { pn[(i - 4) / 4][(i - 4) % 4] })
+    }
+
+    /// Three ranges of a size: `i < m`, `m <= i < 2 * m`, the rest.
+    pub fn three(a: [f64; m], k: usize) -> [f64; 2 * m + k] {
+        build(2 * m + k, |i| if i < m { a[i] } else if i < 2 * m { 2.0 * a[i - m] } else { -1.0 })
+    }
+}
+
+#[test]
+fn packed_and_three_ranges_compute_every_element() {
+    let x = [1.0, 2.0, 3.0, 4.0];
+    let m4 = |s: f64| -> Vec<f64> { (0..16).map(|t| s * t as f64 + 1.0).collect() };
+    let (p, f, q) = (m4(0.5), m4(0.25), m4(1.0));
+    let mut out = vec![f64::NAN; 20];
+    packed(&mut out, &x, &p, &f, &q, &mut Region::new()).unwrap();
+    let fx: Vec<f64> = (0..4)
+        .map(|i| (0..4).map(|k| f[i * 4 + k] * x[k]).sum())
+        .collect();
+    assert_eq!(out[..4], fx[..]);
+    for i in 0..4 {
+        for j in 0..4 {
+            let fp = |r: usize, c: usize| (0..4).map(|k| f[r * 4 + k] * p[k * 4 + c]).sum::<f64>();
+            let fpf: f64 = (0..4).map(|k| fp(i, k) * f[j * 4 + k]).sum();
+            assert_eq!(out[4 + 4 * i + j], fpf + q[i * 4 + j], "({i}, {j})");
+        }
+    }
+    for (m, k) in [(0, 0), (0, 3), (3, 0), (4, 2)] {
+        let a: Vec<f64> = (0..m).map(|v| v as f64 + 0.5).collect();
+        let mut out = vec![f64::NAN; 2 * m + k];
+        three(&mut out, &a, k, &mut Region::new()).unwrap();
+        let want: Vec<f64> = (0..2 * m + k)
+            .map(|i| {
+                if i < m {
+                    a[i]
+                } else if i < 2 * m {
+                    2.0 * a[i - m]
+                } else {
+                    -1.0
+                }
+            })
+            .collect();
+        assert_eq!(out, want, "m = {m}, k = {k}");
+    }
+}

@@ -311,12 +311,18 @@ impl Size {
             Size::Add(a, b) => a.poly().add(&b.poly()),
             Size::Sub(a, b) => a.poly().add(&b.poly().scale(Ratio::int(-1))),
             Size::Mul(a, b) => a.poly().mul(&b.poly()),
-            Size::Div(a, b) => match b.poly().as_const() {
+            Size::Div(a, b) => match (a.poly().as_const(), b.poly().as_const()) {
+                // Two constants: the quotient `usize` division gives (an index `1 / 2` is 0
+                // once a loop is written out, not a half).
+                (Some(k), Some(c)) if c > 0 && k >= 0 => Poly::constant(k / c),
                 // Exact division: codegen checks divisibility at run time, so `/ c` is `* 1/c`.
-                Some(c) if c != 0 => a.poly().scale(Ratio::new(1, c)),
+                (_, Some(c)) if c != 0 => a.poly().scale(Ratio::new(1, c)),
                 _ => Poly::atom(Atom::Opaque(format!("({} / {})", a.norm(), b.norm()))),
             },
-            Size::Rem(a, b) => Poly::atom(Atom::Opaque(format!("({} % {})", a.norm(), b.norm()))),
+            Size::Rem(a, b) => match (a.poly().as_const(), b.poly().as_const()) {
+                (Some(k), Some(c)) if c > 0 && k >= 0 => Poly::constant(k % c),
+                _ => Poly::atom(Atom::Opaque(format!("({} % {})", a.norm(), b.norm()))),
+            },
         }
     }
 

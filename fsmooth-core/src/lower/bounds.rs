@@ -216,10 +216,10 @@ impl Dps<'_> {
 
     /// `e` (a `usize` value) is at most a loop's bound (a count, so a `usize`) wherever it is
     /// computed, so it cannot overflow (a peeled interior's `i = j + 1`, below `n`; `i + 1`
-    /// in a loop over `0..n`, at most `n`).
+    /// in a loop over `0..n`, at most `n`; `2 * m` in a loop over `0..2 * m + k`, whose
+    /// count was computed, checked, at entry).
     pub(super) fn below_a_loop_bound(&self, e: &Core) -> bool {
-        let Some(sym) = &e.sym else { return false };
-        if !sym.has_loop() {
+        if e.sym.is_none() {
             return false;
         }
         let mut tried: Vec<&Size> = Vec::new();
@@ -360,7 +360,7 @@ impl Dps<'_> {
 /// True when every division in `s` is exact for all natural values of the names and loop
 /// indexes it reads, so that its value is its polynomial (a packed triangle's `c * (2 * d - c
 /// - 1) / 2`: one of `c` and `2d - c - 1` is even). Remainders never are.
-pub(super) fn divisions_exact(s: &Size) -> bool {
+pub(crate) fn divisions_exact(s: &Size) -> bool {
     match s {
         Size::Lit(_) | Size::Name(_) | Size::Loop(_) => true,
         Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) => {

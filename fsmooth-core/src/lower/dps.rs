@@ -502,6 +502,9 @@ impl<'k> Dps<'k> {
                     if let Some(code) = self.peeled(n, *i, body, dest) {
                         return code;
                     }
+                    if let Some(code) = self.split(n, *i, body, dest) {
+                        return code;
+                    }
                     let row = self.row_of(dest, Ex::Var(iv.clone()));
                     let depth = self.frame.depth();
                     self.enter_plain_loop(*i, &iv);
@@ -520,6 +523,9 @@ impl<'k> Dps<'k> {
                         return code;
                     }
                     if let Some(code) = self.peeled(n, *i, body, dest) {
+                        return code;
+                    }
+                    if let Some(code) = self.split(n, *i, body, dest) {
                         return code;
                     }
                     let depth = self.frame.depth();

@@ -85,9 +85,9 @@ impl Dps<'_> {
         }
     }
 
-    /// Element `i` of a variable bound to a slice `a[lo..lo + len]`, proven in bounds, read
-    /// as `a[lo + i]`: along a loop, a stream of `a` like any other read of it. `None` when
-    /// that index is not proven here: the element is then read through the slice's view.
+    /// Element `i` of a variable bound to a slice `a[lo..lo + len]`, proven in bounds and
+    /// read along a loop, as `a[lo + i]`: a stream of `a` like any other read of it. `None`
+    /// otherwise: the element is then read through the slice's view.
     pub(super) fn slice_element(&mut self, s: &Core, i: &Core) -> Option<Ex> {
         let Kind::Var(v) = &s.kind else { return None };
         let (base, lo) = self.sliced.get(v)?.clone();
@@ -96,6 +96,26 @@ impl Dps<'_> {
         let at = Core::usize_bin(BinOp::Add, lo, i.clone(), "slice index", span);
         let (pre, w) = self.view(&base);
         if !pre.is_empty() || !self.proven_below(&at, &w.dims[0]) {
+            return None;
+        }
+        // Only along a loop that takes streams and is not short: an element read at a
+        // constant place, or in a loop LLVM writes out (a gathered camera's adjoint, 11
+        // steps), keeps the view's row load, one range check for the row's loads (a stream
+        // there cost BA's Jacobian by rows 12.7%).
+        let mut vars = Vec::new();
+        if let Some(s) = &at.sym {
+            s.loops(&mut vars);
+        }
+        let long = |v: VarId| {
+            self.bounds
+                .get(&v)
+                .is_none_or(|b| b.as_const().is_none_or(|c| c > 32))
+        };
+        if !self
+            .loops
+            .iter()
+            .any(|c| c.accepts && vars.contains(&c.var) && long(c.var))
+        {
             return None;
         }
         let read = Core::new(Kind::Index(Box::new(base), Box::new(at)), s.ty.elem(), span);

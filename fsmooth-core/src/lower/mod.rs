@@ -24,6 +24,7 @@ mod accumulate;
 mod alloc;
 mod blocking;
 mod bounds;
+pub(crate) use bounds::divisions_exact;
 pub mod dps;
 mod entry;
 mod folds;
@@ -34,6 +35,7 @@ mod lanes_tests;
 mod parallel;
 mod peel;
 mod results;
+mod split;
 pub mod storage;
 mod streams;
 #[cfg(test)]

@@ -35,9 +35,9 @@ struct Interior {
 
 /// What deciding the tests of one interior found.
 #[derive(Default)]
-struct Decisions {
+pub(super) struct Decisions {
     /// `if`s replaced by the branch they take.
-    decided: usize,
+    pub(super) decided: usize,
     /// `if`s testing the index that the interior does not decide.
     stuck: usize,
     /// Symbolic values of the `usize` `let`s seen, once known.
@@ -108,68 +108,72 @@ impl Dps<'_> {
         // The first steps, whole.
         code.push(self.whole_steps(i, &iv, body, dest, Ex::Usize(0), Ex::Var(lo.clone())));
         // The interior: step j is i = j + c0, the tests decided.
-        let j = self.fresh_index();
-        let jv = format_ident!("j_{}", j);
-        self.env.insert(j, Loc::Scalar(jv.clone()));
-        self.bounds
-            .insert(j, Size::minus(n.clone(), Size::Lit((c0 + k) as u64)));
-        let mut at = Core::new(Kind::Var(j), Type::Usize, inside.span);
-        at.sym = Some(Size::Loop(j));
-        let span = inside.span;
-        let shifted = Core::usize_bin(
-            BinOp::Add,
-            at,
-            Core::size(Size::Lit(c0 as u64), span),
-            "i",
-            span,
-        );
-        let step = subst_index(i, &shifted, inside, span);
-        let depth = self.frame.depth();
-        if step.ty.is_arr() {
-            let row = self.row_of(dest, wadd(Ex::Var(jv.clone()), c0e));
-            self.enter_plain_loop(j, &jv);
-            let body = self.write(&step, &row);
-            self.loops.pop();
-            self.frame.truncate(depth);
-            code.push(St::For {
-                var: jv,
-                n: Ex::Var(mid.clone()),
-                streams: Vec::new(),
-                body,
-            });
-        } else {
-            self.enter_loop(j, &jv);
-            let mut v = self.scalar(&step);
-            self.frame.truncate(depth);
-            let streams = self.leave_loop_ex(&mut v, Some(&dest.base));
-            let inner = View {
-                base: dest.base.clone(),
-                off: Some(plus(&dest.off, c0e)),
-                dims: dest.dims.clone(),
-            };
-            if self.reads(&v, &dest.base) {
-                let at = plus(&inner.off, Ex::Var(jv.clone()));
-                code.push(St::For {
-                    var: jv,
-                    n: Ex::Var(mid.clone()),
-                    streams,
-                    body: vec![St::Store(dest.base.clone(), at, v)],
-                });
-            } else {
-                code.push(fill(
-                    &inner,
-                    &jv,
-                    &Ex::Var(mid.clone()),
-                    streams,
-                    vec![St::Slot(v)],
-                ));
-            }
-        }
+        let bound = Size::minus(n.clone(), Size::Lit((c0 + k) as u64));
+        let start = Size::Lit(c0 as u64);
+        code.push(self.decided_steps(i, inside, &start, Ex::Var(mid.clone()), bound, dest));
         // The last steps, whole: from lo + mid to n.
         let from = wadd(Ex::Var(lo), Ex::Var(mid));
         code.push(St::let_usize(&rest, from));
         code.push(self.whole_steps(i, &iv, body, dest, Ex::Var(rest.clone()), nt));
         Some(vec![St::Block(code)])
+    }
+
+    /// Steps `lo..lo + count` of a build (`count` of symbolic value `bound`) with the element
+    /// `inside` whose tests are decided there: step j is `i = j + lo`, its loads proven over
+    /// the whole range, so they are streams.
+    pub(super) fn decided_steps(
+        &mut self,
+        i: VarId,
+        inside: Core,
+        lo: &Size,
+        count: Ex,
+        bound: Size,
+        dest: &View,
+    ) -> St {
+        let j = self.fresh_index();
+        let jv = format_ident!("j_{}", j);
+        self.env.insert(j, Loc::Scalar(jv.clone()));
+        self.bounds.insert(j, bound);
+        let mut at = Core::new(Kind::Var(j), Type::Usize, inside.span);
+        at.sym = Some(Size::Loop(j));
+        let span = inside.span;
+        let shifted = Core::usize_bin(BinOp::Add, at, Core::size(lo.clone(), span), "i", span);
+        let step = subst_index(i, &shifted, inside, span);
+        let lo_ex = self.sizes.get(lo);
+        let depth = self.frame.depth();
+        if step.ty.is_arr() {
+            let row = self.row_of(dest, wadd(Ex::Var(jv.clone()), lo_ex));
+            self.enter_plain_loop(j, &jv);
+            let body = self.write(&step, &row);
+            self.loops.pop();
+            self.frame.truncate(depth);
+            return St::For {
+                var: jv,
+                n: count,
+                streams: Vec::new(),
+                body,
+            };
+        }
+        self.enter_loop(j, &jv);
+        let mut v = self.scalar(&step);
+        self.frame.truncate(depth);
+        let streams = self.leave_loop_ex(&mut v, Some(&dest.base));
+        let inner = View {
+            base: dest.base.clone(),
+            off: Some(plus(&dest.off, lo_ex)),
+            dims: dest.dims.clone(),
+        };
+        if self.reads(&v, &dest.base) {
+            let at = plus(&inner.off, Ex::Var(jv.clone()));
+            St::For {
+                var: jv,
+                n: count,
+                streams,
+                body: vec![St::Store(dest.base.clone(), at, v)],
+            }
+        } else {
+            fill(&inner, &jv, &count, streams, vec![St::Slot(v)])
+        }
     }
 
     /// The narrowest interior `c0 <= i < n - k` (fewest steps peeled, then fewest at the
@@ -205,7 +209,7 @@ impl Dps<'_> {
     /// takes, counting those it does not decide, and give the `usize` values that become
     /// known on the way (`i.max(1) - 1` is `i - 1` once the `max` is decided) their symbolic
     /// values, so that the interior's indexes and subtractions are proven.
-    fn decide(&self, e: &mut Core, i: VarId, d: &mut Decisions) {
+    pub(super) fn decide(&self, e: &mut Core, i: VarId, d: &mut Decisions) {
         match &mut e.kind {
             Kind::Let(v, a, b) => {
                 self.decide(a, i, d);
@@ -417,7 +421,7 @@ impl Dps<'_> {
 }
 
 /// Whether `e` compares `i` (by its symbolic value) anywhere.
-fn tests_index(e: &Core, i: VarId) -> bool {
+pub(super) fn tests_index(e: &Core, i: VarId) -> bool {
     if let Kind::Bin(op, x, y, _) = &e.kind
         && op.is_cmp()
         && x.ty == Type::Usize

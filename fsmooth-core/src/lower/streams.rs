@@ -39,15 +39,21 @@ impl Dps<'_> {
         &mut self,
         writes: Option<&Base>,
         written: &dyn Fn(&Base) -> bool,
-    ) -> (Vec<Stream>, Vec<(Ident, Ex)>) {
+    ) -> (Vec<Stream>, Vec<(Ident, Back)>) {
         let Some(ctx) = self.loops.pop() else {
             return (Vec::new(), Vec::new());
         };
         let (mut keep, mut loads) = (Vec::new(), Vec::new());
         for st in ctx.streams {
             if writes == Some(&st.base) || written(&st.base) {
-                let at = wadd(st.start.clone(), Ex::Var(ctx.ident.clone()));
-                loads.push((st.elem, Ex::Ld(st.base, Box::new(at))));
+                let var = Ex::Var(ctx.ident.clone());
+                let at = match &st.width {
+                    // A strided read's row (`Dps::strided`): its loads `row[k]` become
+                    // loads at `start + i * width + k`.
+                    Some(w) => Back::Row(st.base, wadd(st.start.clone(), wmul(var, w.clone()))),
+                    None => Back::Elem(Ex::Ld(st.base, Box::new(wadd(st.start.clone(), var)))),
+                };
+                loads.push((st.elem, at));
             } else {
                 keep.push(st);
             }
@@ -58,8 +64,8 @@ impl Dps<'_> {
     /// [`Dps::leave_loop`] for a loop body of statements, the loads put in place.
     pub(super) fn leave_loop_sts(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
         let (keep, loads) = self.leave_loop(writes, &|b| lir::writes(body, b));
-        for (elem, load) in &loads {
-            lir::replace_elem(body, elem, load);
+        for (elem, back) in &loads {
+            lir::rewrite_sts(body, &mut |e| back.put(e, elem));
         }
         keep
     }
@@ -67,8 +73,8 @@ impl Dps<'_> {
     /// [`Dps::leave_loop`] for a loop body that is one scalar expression.
     pub(super) fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
         let (keep, loads) = self.leave_loop(writes, &|b| lir::writes_ex(body, b));
-        for (elem, load) in &loads {
-            lir::replace_ex(body, elem, load);
+        for (elem, back) in &loads {
+            lir::rewrite_ex(body, &mut |e| back.put(e, elem));
         }
         keep
     }
@@ -88,10 +94,10 @@ impl Dps<'_> {
             .map(|st| &st.elem)
             .collect();
         let mut hit = false;
-        lir::walk_ex(e, &mut |n| {
-            if let lir::Node::Ex(Ex::Elem(x)) = n {
-                hit |= elems.contains(&x);
-            }
+        lir::walk_ex(e, &mut |n| match n {
+            // An element, or a load from a strided read's row.
+            lir::Node::Ex(Ex::Elem(x) | Ex::Ld(Base::Row(x), _)) => hit |= elems.contains(&x),
+            _ => {}
         });
         hit
     }
@@ -397,6 +403,31 @@ impl Dps<'_> {
             });
         }
         Some(sum)
+    }
+}
+
+/// What a stream turned back into loads reads instead (see [`Dps::leave_loop`]).
+enum Back {
+    /// The element: this load.
+    Elem(Ex),
+    /// Element `k` of the row: a load of the buffer at this offset plus `k`.
+    Row(Base, Ex),
+}
+
+impl Back {
+    /// Put the load in place of `e` if `e` reads stream `elem`; whether it did.
+    fn put(&self, e: &mut Ex, elem: &Ident) -> bool {
+        match (self, &*e) {
+            (Back::Elem(load), Ex::Elem(x)) if x == elem => {
+                *e = load.clone();
+                true
+            }
+            (Back::Row(base, start), Ex::Ld(Base::Row(x), k)) if x == elem => {
+                *e = Ex::Ld(base.clone(), Box::new(wadd(start.clone(), (**k).clone())));
+                true
+            }
+            _ => false,
+        }
     }
 }
 

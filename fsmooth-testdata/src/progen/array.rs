@@ -1,5 +1,6 @@
 //! Vector and matrix expressions.
 
+use super::scalar::SHAPES_IN;
 use super::state::{Gen, Var};
 use super::ty::{D, T};
 
@@ -58,6 +59,9 @@ impl Gen {
         let leaf = self.leaf(depth, 4);
         if self.typed && !leaf && self.r.one_in(6) {
             return self.typed_vector(d, depth, e);
+        }
+        if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
+            return self.shaped_vector(d, depth);
         }
         match self.r.below(if leaf {
             2
@@ -203,6 +207,9 @@ impl Gen {
         let e = self.take_expect();
         let leaf = self.leaf(depth, 3);
         let nm = (r, c) == (D::N, D::M);
+        if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
+            return self.shaped_matrix(r, c, depth);
+        }
         match self.r.below(if leaf {
             1
         } else if self.v2 {

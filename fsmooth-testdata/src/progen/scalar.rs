@@ -4,6 +4,10 @@ use super::state::{Gen, Var};
 use super::ty::{D, T};
 use super::typed::UNARY;
 
+/// One scalar, vector or matrix in this many (not a leaf) is of the shapes of `shapes.rs`,
+/// in a program that has them.
+pub(super) const SHAPES_IN: usize = 16;
+
 impl Gen {
     pub(super) fn scalar(&mut self, depth: usize) -> String {
         // Does an expected type flow in (kept for the literals and the parts it flows to)?
@@ -14,6 +18,9 @@ impl Gen {
         }
         if self.gathers && !leaf && self.r.one_in(8) {
             return self.gather_sum(depth);
+        }
+        if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
+            return self.shaped_scalar(depth);
         }
         match self.r.below(if leaf {
             4

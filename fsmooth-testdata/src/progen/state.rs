@@ -76,6 +76,10 @@ pub(super) struct Gen {
     pub(super) fl: Elem,
     /// Does the kernel take the index arrays `ix` and `jx`?
     pub(super) gathers: bool,
+    /// Does the program use the loop shapes of `shapes.rs` (state folds, strided reads,
+    /// index tests)? Only with [`super::Config::typed`] on, so that a program of the
+    /// generator configured without it is the same text as before.
+    pub(super) shapes: bool,
     /// Does an expected float type flow into the expression generated next (its declared
     /// type, the other operand of an operator, ..)? A literal there may be unsuffixed in an
     /// f32 program; elsewhere it gets `f32`, since a literal no type flows into is an f64.

@@ -5,28 +5,9 @@
 //! and [`Variant::SpellingC`]; each workload's doc says which is which. The hand-written
 //! variants are plain loops over slices with fixed-size local arrays.
 
-use super::{Rng, Variant, Workload};
+use super::{Rng, SPELLED, Variant, Workload, spelled_slot as slot};
 use fsmooth::{Region, fsmooth};
 use std::hint::black_box;
-
-/// The variants of every workload of this file.
-const SPELLED: [Variant; 4] = [
-    Variant::Fsmooth,
-    Variant::Hand,
-    Variant::SpellingB,
-    Variant::SpellingC,
-];
-
-/// Where variant `v` keeps its result: A, B, C, hand.
-fn slot(v: Variant) -> usize {
-    match v {
-        Variant::Fsmooth => 0,
-        Variant::SpellingB => 1,
-        Variant::SpellingC => 2,
-        Variant::Hand => 3,
-        _ => unreachable!("not a variant of this workload"),
-    }
-}
 
 type M4 = [[f64; 4]; 4];
 type M6 = [[f64; 6]; 6];

@@ -114,6 +114,26 @@ impl Variant {
     }
 }
 
+/// The variants of a workload written in three spellings (LANGUAGE.md section 13) beside a
+/// hand-written version.
+pub const SPELLED: [Variant; 4] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::SpellingB,
+    Variant::SpellingC,
+];
+
+/// Where a workload of [`SPELLED`] keeps variant `v`'s result: A, B, C, hand.
+pub fn spelled_slot(v: Variant) -> usize {
+    match v {
+        Variant::Fsmooth => 0,
+        Variant::SpellingB => 1,
+        Variant::SpellingC => 2,
+        Variant::Hand => 3,
+        _ => unreachable!("not a variant of this workload"),
+    }
+}
+
 /// Every variant, in table order.
 pub const ALL: [Variant; 14] = [
     Variant::Fsmooth,

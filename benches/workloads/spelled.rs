@@ -6,28 +6,9 @@
 //! which. The hand-written variants are plain Rust loops over slices, their workspace made
 //! once.
 
-use super::{Rng, Variant, Workload};
+use super::{Rng, SPELLED, Variant, Workload, spelled_slot as slot};
 use fsmooth::{Region, fsmooth};
 use std::hint::black_box;
-
-/// The variants of every workload of this file.
-const SPELLED: [Variant; 4] = [
-    Variant::Fsmooth,
-    Variant::Hand,
-    Variant::SpellingB,
-    Variant::SpellingC,
-];
-
-/// Where variant `v` keeps its result: A, B, C, hand.
-fn slot(v: Variant) -> usize {
-    match v {
-        Variant::Fsmooth => 0,
-        Variant::SpellingB => 1,
-        Variant::SpellingC => 2,
-        Variant::Hand => 3,
-        _ => unreachable!("not a variant of this workload"),
-    }
-}
 
 // ---- MLP 32-64-10: loss and gradient -------------------------------------------------------
 

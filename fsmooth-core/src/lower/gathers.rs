@@ -109,7 +109,7 @@ impl Dps<'_> {
         let long = |v: VarId| {
             self.bounds
                 .get(&v)
-                .is_none_or(|b| b.as_const().is_none_or(|c| c > 32))
+                .is_none_or(|b| b.as_const().is_none_or(|c| c > crate::lower::peel::SHORT))
         };
         if !self
             .loops

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 const MAX_PEEL: usize = 4;
 
 /// The longest fixed count not peeled (a Jacobian's 2 x 15 block, a one-hot row).
-const SHORT: u64 = 32;
+pub(super) const SHORT: u64 = 32;
 
 /// The interior of a peeled loop: `c0 <= i < n - k`.
 struct Interior {

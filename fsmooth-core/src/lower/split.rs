@@ -12,7 +12,7 @@ use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lir::St;
 use crate::lower::bounds::Guard;
 use crate::lower::dps::{Dps, View};
-use crate::lower::peel::{Decisions, tests_index};
+use crate::lower::peel::{Decisions, SHORT, tests_index};
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
 /// The most ranges a build is split into.
@@ -24,9 +24,6 @@ const MAX_RANGES: usize = 6;
 /// 8.6% faster but by `vjp` rows 8.3% slower (a reverse sweep's adjoint of a camera tested
 /// in five ranges of 11 steps); no rule telling the two apart yet.
 const MAX_SHORT_RANGES: usize = 2;
-
-/// The longest fixed count that is short.
-const SHORT: u64 = 32;
 
 impl Dps<'_> {
     /// `build(n, |i| body)` into `dest` as one loop per range between the points where a

@@ -94,10 +94,11 @@ impl Dps<'_> {
             .map(|st| &st.elem)
             .collect();
         let mut hit = false;
-        lir::walk_ex(e, &mut |n| match n {
+        lir::walk_ex(e, &mut |n| {
             // An element, or a load from a strided read's row.
-            lir::Node::Ex(Ex::Elem(x) | Ex::Ld(Base::Row(x), _)) => hit |= elems.contains(&x),
-            _ => {}
+            if let lir::Node::Ex(Ex::Elem(x) | Ex::Ld(Base::Row(x), _)) = n {
+                hit |= elems.contains(&x);
+            }
         });
         hit
     }

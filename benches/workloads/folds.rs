@@ -589,16 +589,8 @@ impl Workload for KalmanPacked {
             [0.0, 0.0, 1.0, 0.0],
             [0.0, 0.0, 0.0, 1.0],
         ];
-        let mut sym = |scale: f64, c: f64| -> M4 {
-            let m: M4 = std::array::from_fn(|_| std::array::from_fn(|_| rng.f64()));
-            std::array::from_fn(|i| {
-                std::array::from_fn(|j| {
-                    let s: f64 = (0..4).map(|k| m[i][k] * m[j][k]).sum();
-                    scale * s + if i == j { c } else { 0.0 }
-                })
-            })
-        };
-        let (p, q) = (sym(1.0, 1.0), sym(0.01, 0.001));
+        let spd = super::tuples::spd;
+        let (p, q) = (spd(&mut rng, 1.0, 1.0), spd(&mut rng, 0.01, 0.001));
         let mut w = KalmanPacked {
             x: std::array::from_fn(|_| rng.f64()),
             p,

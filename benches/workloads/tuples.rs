@@ -108,7 +108,7 @@ pub struct Kalman2 {
 }
 
 /// A symmetric positive definite 4 x 4 matrix: `scale a a^T + c I`.
-fn spd(rng: &mut Rng, scale: f64, c: f64) -> M4 {
+pub(crate) fn spd(rng: &mut Rng, scale: f64, c: f64) -> M4 {
     let a: [[f64; 4]; 4] = std::array::from_fn(|_| std::array::from_fn(|_| rng.f64()));
     let mut m = mul_bt(&a, &a);
     for (i, row) in m.iter_mut().enumerate() {

@@ -807,3 +807,18 @@ fn a_tuple_state_of_small_arrays_lives_in_local_arrays_stepped_in_pairs() {
     assert!(!out.contains("local_") && !out.contains("swap"), "{out}");
     assert!(out.contains("__pair"), "{out}");
 }
+
+#[test]
+fn reads_at_a_constant_stride_are_rows_of_a_stream() {
+    // The four reads of a 2 x 2 block: two row streams of width 2 (one per source row), each
+    // element a constant place in its row, no checked load.
+    let out = expand(
+        "pub fn k(img: [[f64; w]; h], w: usize) -> [[f64; w / 2]; h / 2] {
+            build(h / 2, |r| build(w / 2, |c| {
+                img[2 * r][2 * c] + img[2 * r][2 * c + 1] + img[2 * r + 1][2 * c] + img[2 * r + 1][2 * c + 1]
+            }))
+        }",
+    );
+    assert_eq!(out.matches(":: rows (__e").count(), 2, "{out}");
+    assert!(!out.contains(":: check ("), "{out}");
+}

@@ -348,6 +348,12 @@ pub enum ExprKind {
     Ifold(Box<Expr>, Box<Expr>, Name, Name, Box<Expr>),
     /// `scan(n, init, |acc, i| e)`: `ifold` keeping every state (LANGUAGE.md section 8).
     Scan(Box<Expr>, Box<Expr>, Name, Name, Box<Expr>),
+    /// `iterate(init, |s| cond, |s| next)`: a loop that stops (LANGUAGE.md section 14); the
+    /// state's names in the condition and in the step.
+    Iterate(Box<Expr>, Name, Box<Expr>, Name, Box<Expr>),
+    /// `scatter_add(m, n, |i| (k, v))` and `reduce_by_index(m, ne, |a, b| op, n, |i| (k, v))`
+    /// (LANGUAGE.md section 15).
+    Scatter(Box<Scatter>),
     /// `(e1, e2, ..)`, two or more components.
     Tuple(Vec<Expr>),
     /// `t.0`: a tuple's component, with the span of the number.
@@ -370,6 +376,24 @@ pub enum ExprKind {
     Closure(Vec<Name>, Box<Expr>),
     /// Where parsing failed (already reported): later passes stay silent about it.
     Error,
+}
+
+/// `reduce_by_index(m, ne, |a, b| op, n, |i| (k, v))`, or `scatter_add(m, n, |i| (k, v))`
+/// (no `ne` and no `op`: addition from zero).
+#[derive(Clone, Debug)]
+pub struct Scatter {
+    /// The result's length.
+    pub m: Expr,
+    /// The operation's neutral element, every element's start.
+    pub ne: Option<Expr>,
+    /// The operation: its two parameters (the element so far, the value) and its body.
+    pub op: Option<(Name, Name, Expr)>,
+    /// The step count.
+    pub n: Expr,
+    /// The step's index.
+    pub i: Name,
+    /// The step: the pair (index, value).
+    pub body: Expr,
 }
 
 /// Binary operators.

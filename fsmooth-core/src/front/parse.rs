@@ -556,6 +556,35 @@ impl Parser<'_> {
                             None => return placeholder(span),
                         }
                     }
+                    "iterate" => {
+                        if args.len() != 3 {
+                            self.err(
+                                fname.span,
+                                format!(
+                                    "`iterate(init, |s| cond, |s| next)` takes 3 arguments, found {}",
+                                    args.len()
+                                ),
+                            );
+                            return placeholder(span);
+                        }
+                        let init = self.expr(args[0]);
+                        let cond = self.closure(args[1], 1, "`iterate`'s condition");
+                        let next = self.closure(args[2], 1, "`iterate`'s step");
+                        match (cond, next) {
+                            (Some((mut cs, cond)), Some((mut ns, next))) => ExprKind::Iterate(
+                                Box::new(init),
+                                cs.remove(0),
+                                Box::new(cond),
+                                ns.remove(0),
+                                Box::new(next),
+                            ),
+                            _ => return placeholder(span),
+                        }
+                    }
+                    "scatter_add" | "reduce_by_index" => match self.scatter(&fname, &args) {
+                        Some(s) => ExprKind::Scatter(Box::new(s)),
+                        None => return placeholder(span),
+                    },
                     "length" if args.len() == 1 => ExprKind::Len(Box::new(self.expr(args[0]))),
                     _ => {
                         let args = args.iter().map(|a| self.expr(a)).collect();
@@ -691,6 +720,7 @@ impl Parser<'_> {
 
 mod items;
 mod patterns;
+mod scatter;
 #[cfg(test)]
 mod tests;
 

@@ -313,6 +313,22 @@ impl Walk<'_> {
                 self.expr(init, fn_level);
                 self.within(&[acc.clone(), i.clone()], body, fn_level);
             }
+            ExprKind::Iterate(init, s, cond, t, next) => {
+                self.expr(init, fn_level);
+                self.within(std::slice::from_ref(s), cond, fn_level);
+                self.within(std::slice::from_ref(t), next, fn_level);
+            }
+            ExprKind::Scatter(sc) => {
+                self.expr(&sc.m, fn_level);
+                if let Some(ne) = &sc.ne {
+                    self.expr(ne, fn_level);
+                }
+                if let Some((a, b, op)) = &sc.op {
+                    self.within(&[a.clone(), b.clone()], op, fn_level);
+                }
+                self.expr(&sc.n, fn_level);
+                self.within(std::slice::from_ref(&sc.i), &sc.body, fn_level);
+            }
             ExprKind::Closure(ps, body) => self.within(ps, body, fn_level),
             ExprKind::Index(a, b) | ExprKind::Bin(_, a, b) => {
                 self.expr(a, fn_level);

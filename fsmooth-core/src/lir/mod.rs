@@ -310,6 +310,9 @@ pub enum St {
         /// The body.
         body: Vec<St>,
     },
+    /// `while c { body }` (an `iterate`, LANGUAGE.md section 14): `c` is evaluated before
+    /// every step, and the loop may run any number of times.
+    While(Ex, Vec<St>),
     /// `if c { a } else { b }`.
     If(Ex, Vec<St>, Vec<St>),
     /// `if let Some(id) = base.get(off..off + width) { body }`: a segment of a row, proven in

@@ -508,6 +508,7 @@ fn retarget_sts(sts: &mut [St], moved: &mut dyn FnMut(&mut Base, &mut Ex)) {
                 retarget_sts(a, moved);
                 retarget_sts(b, moved);
             }
+            St::While(_, b) => retarget_sts(b, moved),
             St::Block(b) | St::Segment { body: b, .. } => retarget_sts(b, moved),
             _ => {}
         }

@@ -419,6 +419,7 @@ impl ToTokens for St {
                 }
             }
             St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
+            St::While(c, b) => quote!(while #c { #(#b)* }),
             St::ParSum {
                 acc,
                 acc_left,

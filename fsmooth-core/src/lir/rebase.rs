@@ -84,6 +84,7 @@ fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
         St::If(c, a, b) => {
             rebase_ex(c, base, first) && rebase(a, base, first) && rebase(b, base, first)
         }
+        St::While(c, b) => rebase_ex(c, base, first) && rebase(b, base, first),
         St::Segment {
             base: b, off, body, ..
         } => {

@@ -64,6 +64,10 @@ fn row_streams_st(s: &mut St) {
             row_streams(b);
             return;
         }
+        St::While(_, b) => {
+            row_streams(b);
+            return;
+        }
         // A sum in lanes takes element streams only (its chunks are cut from them).
         St::Block(b)
         | St::Segment { body: b, .. }
@@ -145,6 +149,13 @@ fn read_under_a_branch(body: &[St]) -> Vec<Base> {
         match n {
             Node::St(St::If(_, a, b)) => {
                 for s in a.iter().chain(b) {
+                    walk_st(s, &mut under);
+                }
+            }
+            // A loop that stops runs its step any number of times, maybe none.
+            Node::St(St::While(c, b)) => {
+                walk_ex(c, &mut under);
+                for s in b {
                     walk_st(s, &mut under);
                 }
             }
@@ -277,6 +288,7 @@ pub(super) fn for_each_stream(sts: &mut [St], f: &mut dyn FnMut(&Ex, &mut Stream
                 for_each_stream(a, f);
                 for_each_stream(b, f);
             }
+            St::While(_, b) => for_each_stream(b, f),
             St::Block(b)
             | St::Segment { body: b, .. }
             | St::Pieces { body: b, .. }

@@ -90,6 +90,10 @@ pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
             walk_sts(a, f);
             walk_sts(b, f);
         }
+        St::While(c, b) => {
+            walk_ex(c, f);
+            walk_sts(b, f);
+        }
         St::Block(b) => walk_sts(b, f),
         St::Pieces { pieces, body, .. } => {
             for (_, start) in pieces {
@@ -343,6 +347,7 @@ fn rewrite_st(s: &mut St, f: &mut dyn FnMut(&mut Ex) -> bool) {
             rewrite_sts(a, f);
             rewrite_sts(b, f);
         }
+        St::While(_, b) => rewrite_sts(b, f),
         St::Block(b)
         | St::Segment { body: b, .. }
         | St::Pieces { body: b, .. }
@@ -405,6 +410,7 @@ pub(super) fn bodies_mut(s: &mut St) -> Vec<&mut Vec<St>> {
         | St::Pieces { body, .. }
         | St::Rows { body, .. } => vec![body],
         St::If(_, a, b) => vec![a, b],
+        St::While(_, b) => vec![b],
         _ => Vec::new(),
     }
 }
@@ -439,7 +445,7 @@ pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
         St::For { n, .. } | St::Lanes { n, .. } | St::ParSum { n, .. } => vec![n],
         St::ParRows { n, off, width, .. } => off.iter_mut().chain([n, width]).collect(),
         St::Fill { off, n, .. } => off.iter_mut().chain(std::iter::once(n)).collect(),
-        St::If(c, ..) => vec![c],
+        St::If(c, ..) | St::While(c, _) => vec![c],
         St::Segment { off, .. } => vec![off],
         St::CheckRange(a, b, c) => vec![a, b, c],
         St::Copy {

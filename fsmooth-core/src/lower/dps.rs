@@ -423,6 +423,9 @@ impl<'k> Dps<'k> {
                 pre.push(self.sum_loop(e, av.clone(), iv, nt, streams, step));
                 Ex::Block(pre, Box::new(Ex::Var(av)))
             }
+            Kind::Iterate(init, st, cond, nt, next) => {
+                self.iterate_scalar(init, *st, cond, *nt, next)
+            }
             Kind::Proj(t, k) => self.proj_scalar(t, *k),
             Kind::Build(..)
             | Kind::Array(_)
@@ -599,6 +602,7 @@ impl<'k> Dps<'k> {
                 self.iterate_in_output(e, dest)
             }
             Kind::Ifold(..) => self.double_buffered(e, dest),
+            Kind::Iterate(..) => self.iterate_parts(e, &Loc::View(dest.clone())),
             Kind::Concat(..) | Kind::Reshape(_) if !self.views => self.stored_view(e, dest),
             Kind::Concat(a, b) => self.concat(a, b, dest),
             Kind::Reshape(a) => {

@@ -498,3 +498,39 @@ impl Dps<'_> {
         iv
     }
 }
+
+impl Dps<'_> {
+    /// A scalar `iterate` (LANGUAGE.md section 14): `let mut s = init; while cond { s =
+    /// next; }`, the condition's and the step's state one local. The step is translated
+    /// knowing the condition holds, of its own state.
+    pub(super) fn iterate_scalar(
+        &mut self,
+        init: &Core,
+        s: VarId,
+        cond: &Core,
+        t: VarId,
+        next: &Core,
+    ) -> Ex {
+        let it = self.scalar(init);
+        let sv = self.local(s);
+        self.env.insert(s, Loc::Scalar(sv.clone()));
+        self.env.insert(t, Loc::Scalar(sv.clone()));
+        let depth = self.frame.depth();
+        let c = self.scalar(cond);
+        self.frame.truncate(depth);
+        let mut holds = cond.clone();
+        holds.subst(s, &Core::new(Kind::Var(t), init.ty.clone(), init.span));
+        let b = self.guarded(&holds, true, |d| d.scalar(next));
+        self.frame.truncate(depth);
+        let code = vec![
+            St::Let {
+                id: sv.clone(),
+                mutable: true,
+                usize_ty: false,
+                val: it,
+            },
+            St::While(c, vec![St::Assign(sv.clone(), b)]),
+        ];
+        Ex::Block(code, Box::new(Ex::Var(sv)))
+    }
+}

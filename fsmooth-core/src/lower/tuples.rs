@@ -174,6 +174,7 @@ impl Dps<'_> {
                 vec![St::If(c, a, b)]
             }
             Kind::Ifold(..) => self.ifold_parts(e, dest),
+            Kind::Iterate(..) => self.iterate_parts(e, dest),
             Kind::Scan(..) => self.scan(e, dest),
             _ => {
                 let (mut pre, src) = self.locate(e);
@@ -328,6 +329,36 @@ impl Dps<'_> {
             streams,
             body: step,
         });
+        code.extend(self.copy_loc(&cur, dest));
+        vec![St::Block(code)]
+    }
+
+    /// An `iterate` whose state is a tuple or an array, into `dest` (LANGUAGE.md section
+    /// 14): the state in places of its own (arrays in two buffers of the frame, swapped after
+    /// each step), `while cond { next into the other places; take them }`, then copied out.
+    /// Nothing grows with the step count.
+    pub(super) fn iterate_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Iterate(init, s, cond, t, next) = &e.kind else {
+            return Vec::new();
+        };
+        let mut code = Vec::new();
+        let mut steps = Vec::new();
+        let (cur, nxt) = self.acc_places(&e.ty, *s, false, &mut code, &mut steps);
+        code.extend(self.write_parts(init, &cur));
+        self.env.insert(*s, cur.clone());
+        self.env.insert(*t, cur.clone());
+        let depth = self.frame.depth();
+        let c = self.scalar(cond);
+        self.frame.truncate(depth);
+        let mut holds = (**cond).clone();
+        holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+        let mut step = self.guarded(&holds, true, |d| d.write_parts(next, &nxt));
+        self.frame.truncate(depth);
+        step.extend(steps.into_iter().map(|s| match s {
+            Step::Take(c, n) => St::Assign(c, Ex::Var(n)),
+            Step::Swap(c, n) => St::Swap(c, n),
+        }));
+        code.push(St::While(c, step));
         code.extend(self.copy_loc(&cur, dest));
         vec![St::Block(code)]
     }

@@ -137,6 +137,22 @@ impl Anf<'_> {
                     Box::new(self.scope(*body)),
                 )
             }
+            Kind::Iterate(init, st, cond, t, next) => {
+                let init = if init.ty.is_tuple() {
+                    self.flat(*init, binds)
+                } else if init.ty.is_arr() {
+                    self.array(*init, binds)
+                } else {
+                    self.atom(*init, binds)
+                };
+                Kind::Iterate(
+                    Box::new(init),
+                    st,
+                    Box::new(self.scope(*cond)),
+                    t,
+                    Box::new(self.scope(*next)),
+                )
+            }
             // A tuple's components keep their places: arrays as arrays, scalars flattened.
             Kind::Tuple(xs) => Kind::Tuple(
                 xs.into_iter()
@@ -208,6 +224,13 @@ impl Anf<'_> {
                 };
                 Kind::Scan(n, Box::new(init), acc, i, Box::new(self.scope(*body)))
             }
+            Kind::Iterate(init, st, cond, t, next) => Kind::Iterate(
+                Box::new(self.array(*init, binds)),
+                st,
+                Box::new(self.scope(*cond)),
+                t,
+                Box::new(self.scope(*next)),
+            ),
             Kind::Concat(a, b) => {
                 let a = self.array(*a, binds);
                 Kind::Concat(Box::new(a), Box::new(self.array(*b, binds)))

@@ -238,6 +238,11 @@ impl KeyWriter<'_> {
                 let _ = write!(self.out, "proj {k}");
                 self.under(&[t], 1, &[]);
             }
+            Kind::Iterate(init, s, cond, t, next) => {
+                self.out.push_str("iterate");
+                self.under(&[init, cond], 1, &[*s]);
+                self.under(&[next], 0, &[*t]);
+            }
             Kind::Concat(a, b) => {
                 self.out.push_str("concat");
                 self.under(&[a, b], 2, &[]);

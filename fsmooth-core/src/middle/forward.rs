@@ -278,6 +278,10 @@ impl Forward<'_> {
                 let r = self.fold(n, *init, acc, i, *body, false, span, &mut lets);
                 (proj(r.clone(), 0), proj(r, 1))
             }
+            Kind::Iterate(init, s, cond, t, next) => {
+                let r = self.iterate(*init, (s, *cond), (t, *next), span, &mut lets);
+                (proj(r.clone(), 0), proj(r, 1))
+            }
             Kind::Scan(n, init, acc, i, body) => {
                 let n = Core::size(n, span);
                 let r = self.fold(n, *init, acc, i, *body, true, span, &mut lets);
@@ -688,6 +692,44 @@ impl Forward<'_> {
             )
         };
         self.atom(folded, lets)
+    }
+
+    /// An `iterate` whose state is the pair of the state and its tangent: the variable
+    /// bound to it. The condition reads the primal state only.
+    fn iterate(
+        &mut self,
+        init: Core,
+        (s, cond): (VarId, Core),
+        (t, next): (VarId, Core),
+        span: Sp,
+        lets: &mut Vec<(VarId, Core)>,
+    ) -> Core {
+        let init = self.dual(init);
+        lets.extend(init.lets);
+        let sty = init.primal.ty.clone();
+        let pty = Type::Tuple(vec![sty.clone(), sty]);
+        let (cs, ns) = (
+            self.new_var(&self.names[s as usize].clone()),
+            self.new_var(&self.names[t as usize].clone()),
+        );
+        let cond = wrap(vec![(s, proj(var(cs, &pty, span), 0))], cond);
+        let dt = self.new_var(&format!("d{}", self.names[t as usize]));
+        self.tangents.insert(t, dt);
+        let step = self.dual(next);
+        let inner = wrap(
+            vec![
+                (t, proj(var(ns, &pty, span), 0)),
+                (dt, proj(var(ns, &pty, span), 1)),
+            ],
+            wrap(step.lets, pair(step.primal, step.tangent)),
+        );
+        let start = pair(init.primal, init.tangent);
+        let it = Core::new(
+            Kind::Iterate(Box::new(start), cs, Box::new(cond), ns, Box::new(inner)),
+            pty,
+            span,
+        );
+        self.atom(it, lets)
     }
 }
 

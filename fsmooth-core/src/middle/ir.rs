@@ -267,6 +267,9 @@ pub enum Kind {
     /// `scan(n, init, |acc, i| body)`: the array of the n states of the `ifold` (a tuple of
     /// arrays for a tuple state).
     Scan(Size, Box<Core>, VarId, VarId, Box<Core>),
+    /// `iterate(init, |s| cond, |t| next)` (LANGUAGE.md section 14): the state's variable in
+    /// the condition, then in the step (two binders, each bound once).
+    Iterate(Box<Core>, VarId, Box<Core>, VarId, Box<Core>),
     /// `concat(a, b)`: a's rows, then b's (a view both ways, LANGUAGE.md section 9).
     Concat(Box<Core>, Box<Core>),
     /// The same elements, row-major, seen with the node's dimensions (`join`, `split`).
@@ -334,7 +337,9 @@ impl Core {
             | Kind::Slice(a, b)
             | Kind::Scan(_, a, _, _, b)
             | Kind::Concat(a, b) => ([Some(a), Some(b), None], &[]),
-            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => ([Some(c), Some(a), Some(b)], &[]),
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) | Kind::Iterate(c, _, a, _, b) => {
+                ([Some(c), Some(a), Some(b)], &[])
+            }
             Kind::Neg(a)
             | Kind::Not(a)
             | Kind::Cast(_, a)
@@ -362,7 +367,7 @@ impl Core {
             | Kind::Slice(a, b)
             | Kind::Scan(_, a, _, _, b)
             | Kind::Concat(a, b) => ([Some(a), Some(b), None], &mut []),
-            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) => {
+            Kind::If(c, a, b) | Kind::Ifold(c, a, _, _, b) | Kind::Iterate(c, _, a, _, b) => {
                 ([Some(c), Some(a), Some(b)], &mut [])
             }
             Kind::Neg(a)
@@ -532,7 +537,9 @@ pub fn fresh(mut e: Core, names: &mut Vec<String>) -> Core {
 pub fn bound(e: &Core, out: &mut Vec<VarId>) {
     match &e.kind {
         Kind::Let(x, ..) | Kind::Build(_, x, _) => out.push(*x),
-        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => out.extend([*acc, *i]),
+        Kind::Ifold(_, _, acc, i, _)
+        | Kind::Scan(_, _, acc, i, _)
+        | Kind::Iterate(_, acc, _, i, _) => out.extend([*acc, *i]),
         _ => {}
     }
     for c in e.children() {
@@ -549,7 +556,9 @@ fn rename(e: &mut Core, new: &HashMap<VarId, VarId>) {
                 *v = *to;
             }
         }
-        Kind::Ifold(_, _, acc, i, _) | Kind::Scan(_, _, acc, i, _) => {
+        Kind::Ifold(_, _, acc, i, _)
+        | Kind::Scan(_, _, acc, i, _)
+        | Kind::Iterate(_, acc, _, i, _) => {
             for v in [acc, i] {
                 if let Some(to) = new.get(v) {
                     *v = *to;

@@ -238,6 +238,14 @@ impl Printer<'_> {
                 self.var(*i),
                 self.closure_body(body, level)
             ),
+            Kind::Iterate(init, s, cond, t, next) => format!(
+                "iterate({}, |{}| {}, |{}| {})",
+                self.expr(init, level),
+                self.var(*s),
+                self.closure_body(cond, level),
+                self.var(*t),
+                self.closure_body(next, level)
+            ),
             Kind::Concat(a, b) => {
                 format!("concat({}, {})", self.expr(a, level), self.expr(b, level))
             }

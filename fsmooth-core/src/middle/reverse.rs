@@ -533,6 +533,9 @@ impl<'a> Reverse<'a> {
                 let step = at(s.clone(), index(*i, span));
                 self.steps(&count, *i, body, step, None, lets, adj)?;
             }
+            // Refused by the checker (LANGUAGE.md section 14): the steps are not known before
+            // the loop runs.
+            Kind::Iterate(..) => return Err(Unsupported),
             Kind::Ifold(n, init, acc, i, body) => {
                 let count = Count {
                     value: (**n).clone(),

@@ -315,6 +315,18 @@ impl Validator<'_> {
                 self.unbind(*i);
                 self.expect(body, &e.ty, "an `ifold`'s body");
             }
+            Kind::Iterate(init, s, cond, t, next) => {
+                self.expr(init);
+                self.expect(init, &e.ty, "an `iterate`'s initial value");
+                self.bind(*s, e.ty.clone(), e);
+                self.expr(cond);
+                self.unbind(*s);
+                self.expect(cond, &Type::Bool, "an `iterate`'s condition");
+                self.bind(*t, e.ty.clone(), e);
+                self.expr(next);
+                self.unbind(*t);
+                self.expect(next, &e.ty, "an `iterate`'s step");
+            }
             Kind::Array(items) => {
                 for x in items {
                     self.expr(x);

@@ -131,6 +131,8 @@ pub(super) enum ResolvedSt<'a> {
         body: Vec<ResolvedSt<'a>>,
     },
     If(ResolvedEx<'a>, Vec<ResolvedSt<'a>>, Vec<ResolvedSt<'a>>),
+    /// `while c { body }`.
+    While(ResolvedEx<'a>, Vec<ResolvedSt<'a>>),
     /// [`lir::St::ParSum`]: its chunks run in turn, in the order of their tree.
     ParSum {
         acc: NameId,
@@ -464,6 +466,7 @@ impl Resolver {
                 body,
             } => self.loop_stmt(Some((base, off)), var, n, streams, body),
             St::If(c, a, b) => ResolvedSt::If(self.expr(c), self.stmts(a), self.stmts(b)),
+            St::While(c, b) => ResolvedSt::While(self.expr(c), self.stmts(b)),
             St::ParSum {
                 acc,
                 acc_left,

@@ -153,6 +153,11 @@ impl Executor<'_> {
                     self.block(b)?
                 }
             }
+            ResolvedSt::While(c, b) => {
+                while self.eval_bool(c)? {
+                    self.block(b)?
+                }
+            }
             ResolvedSt::ParSum {
                 acc,
                 acc_left,

@@ -46,7 +46,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn bool_of(
+    pub(super) fn bool_of(
         &self,
         e: &'a Expr,
         env: &Env<'a>,
@@ -104,6 +104,10 @@ impl<'a> Evaluator<'a> {
             ExprKind::Build(n, i, body) => self.build(n, i, body, env, depth),
             ExprKind::Ifold(n, init, acc, i, body) => self.ifold(n, init, acc, i, body, env, depth),
             ExprKind::Scan(n, init, acc, i, body) => self.scan(n, init, acc, i, body, env, depth),
+            ExprKind::Iterate(init, s, cond, t, next) => {
+                self.iterate(init, (s, cond), (t, next), env, depth)
+            }
+            ExprKind::Scatter(sc) => self.scatter(sc, env, depth),
             ExprKind::Tuple(es) => self.tuple(es, env, depth),
             ExprKind::Proj(t, k, _) => self.proj(t, *k, env, depth),
             ExprKind::Array(es) => self.array(es, env, depth),

@@ -83,6 +83,7 @@ mod dual;
 mod env;
 mod eval;
 mod scalar;
+mod scatter;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -45,6 +45,39 @@ fn parts(e: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// A construct of `e` that reverse mode cannot take, where it was written and why
+/// (LANGUAGE.md sections 14 and 15): an `iterate` carrying a float (its step count is not
+/// known before it runs), a `reduce_by_index` whose operation is not addition (`ops`: the
+/// states of the folds those became).
+fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
+    match &e.kind {
+        Kind::Iterate(..) if carries_float(&e.ty) => {
+            return Some((
+                e.span,
+                "this `iterate`: its state carries a float, and reverse mode needs the number of steps before the loop runs\n  help: write a bounded loop, `ifold(max_steps, init, |s, _| if cond { next } else { s })`, or take `jvp`".to_string(),
+            ));
+        }
+        Kind::Ifold(_, _, acc, _, _) => {
+            if let Some((_, at)) = ops.iter().find(|(v, _)| v == acc) {
+                return Some((
+                    *at,
+                    "`reduce_by_index` with an operation other than addition\n  help: `scatter_add` (or `|a, b| a + b`) has a reverse (a gather); for this one, take `jvp`".to_string(),
+                ));
+            }
+        }
+        _ => {}
+    }
+    e.children().find_map(|c| unreversible(c, ops))
+}
+
+/// True when a value of type `t` holds a float.
+fn carries_float(t: &Type) -> bool {
+    match t {
+        Type::Tuple(ts) => ts.iter().any(carries_float),
+        t => t.scalar().is_some_and(|s| s.is_float()),
+    }
+}
+
 impl Elab<'_> {
     /// The function value a derivative form differentiates: a closure, or a function's name.
     fn differentiated(&mut self, f: &Expr, env: &Env, form: &str) -> Option<Rc<FunVal>> {
@@ -262,6 +295,10 @@ impl Elab<'_> {
             }
         }
         let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
+        if let Some((at, why)) = unreversible(&body, &self.scatter_ops) {
+            self.err(at, format!("`{form}` cannot differentiate through {why}"));
+            return Err(());
+        }
         if !all_float(&body.ty) || (grad && !body.ty.is_float()) {
             let what = if grad {
                 "a scalar float result (`f64` or `f32`; `vjp` takes others)"

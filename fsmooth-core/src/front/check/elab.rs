@@ -89,6 +89,10 @@ pub(super) struct Elab<'a> {
     /// Whether an element-type parameter of a generic helper stands for scalars only, by
     /// helper, parameter and scalar type ([`super::generic`]).
     pub(super) scalar_elems: HashMap<(usize, String, Scalar), bool>,
+    /// The state variables of the `ifold`s that `reduce_by_index` calls with an operation
+    /// other than addition became, and the calls' spans: reverse mode refuses them
+    /// (LANGUAGE.md section 15).
+    pub(super) scatter_ops: Vec<(VarId, Sp)>,
 }
 
 /// How many calls one function may inline in all.
@@ -123,7 +127,7 @@ impl Elab<'_> {
     pub(super) fn unknown_name(&mut self, env: &Env, n: &Name, what: &str) {
         let mut cands: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
         cands.extend(self.scope.visible(self.block));
-        cands.extend(["build", "ifold", "scan", "length"]);
+        cands.extend(["build", "ifold", "scan", "iterate", "scatter_add", "length"]);
         cands.extend(super::views::VIEWS);
         let hint = closest(&n.text, cands)
             .map(|c| format!("\n  help: did you mean `{c}`?"))
@@ -205,6 +209,8 @@ impl Elab<'_> {
             ExprKind::Build(n, i, body) => self.e_build(n, i, body, sp, env, want),
             ExprKind::Ifold(..) => self.e_ifold(e, env, want),
             ExprKind::Scan(..) => self.e_scan(e, env, want),
+            ExprKind::Iterate(..) => self.e_iterate(e, env, want),
+            ExprKind::Scatter(..) => self.e_scatter(e, env, want),
             ExprKind::Tuple(xs) => self.e_tuple(xs, sp, env, want),
             ExprKind::Proj(t, k, ksp) => self.e_proj(t, *k, *ksp, sp, env),
             ExprKind::Array(xs) => self.e_array(xs, sp, env, want),

@@ -23,12 +23,14 @@ mod derivatives;
 mod elab;
 mod generic;
 mod infer;
+mod iterate;
 #[cfg(test)]
 mod literal_tests;
 mod loops;
 mod pins;
 mod prelude;
 mod scalars;
+mod scatter;
 mod show;
 mod signature;
 #[cfg(test)]
@@ -341,11 +343,14 @@ fn exported_imports_are_absolute(scope: &Scope, diags: &mut Diags) {
     }
 }
 
-/// A function may not be named `build`, `ifold`, `scan` or `length`: those are forms of the
-/// language, and a call by that name means the form. (The views, `concat` and the rest, are
+/// A function may not be named `build`, `ifold`, `scan`, `iterate`, `scatter_add`,
+/// `reduce_by_index` or `length`: those are forms of the language, and a call by that name means the form. (The views, `concat` and the rest, are
 /// functions: a block's own function of that name shadows them.)
 fn not_built_in(f: &FnDef, diags: &mut Diags) {
-    if matches!(f.name.text.as_str(), "build" | "ifold" | "scan" | "length") {
+    if matches!(
+        f.name.text.as_str(),
+        "build" | "ifold" | "scan" | "iterate" | "scatter_add" | "reduce_by_index" | "length"
+    ) {
         diags.error(
             f.name.span,
             format!(
@@ -514,6 +519,22 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(n);
             f(i);
             f(b);
+        }
+        ExprKind::Iterate(init, _, c, _, b) => {
+            f(init);
+            f(c);
+            f(b);
+        }
+        ExprKind::Scatter(sc) => {
+            f(&sc.m);
+            if let Some(ne) = &sc.ne {
+                f(ne);
+            }
+            if let Some((_, _, op)) = &sc.op {
+                f(op);
+            }
+            f(&sc.n);
+            f(&sc.body);
         }
         ExprKind::Array(xs) | ExprKind::Call(_, xs) | ExprKind::Tuple(xs) => xs.iter().for_each(f),
         ExprKind::Proj(a, _, _) => f(a),

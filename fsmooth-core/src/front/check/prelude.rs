@@ -16,7 +16,7 @@
 //! AST later fails to compile here instead of leaking a stale handle.
 
 use super::PRELUDE;
-use crate::front::ast::{Expr, ExprKind, FnDef, Let, Name, Param, SizeAst, Sp, Ty};
+use crate::front::ast::{Expr, ExprKind, FnDef, Let, Name, Param, Scatter, SizeAst, Sp, Ty};
 use crate::front::diag::Diags;
 use crate::front::parse;
 use proc_macro2::Span;
@@ -154,6 +154,35 @@ fn restamp_expr(e: &mut Expr, at: Span) {
             restamp_expr(n, at);
             restamp_expr(init, at);
             restamp_name(acc, at);
+            restamp_name(i, at);
+            restamp_expr(body, at);
+        }
+        ExprKind::Iterate(init, s, cond, t, next) => {
+            restamp_expr(init, at);
+            restamp_name(s, at);
+            restamp_expr(cond, at);
+            restamp_name(t, at);
+            restamp_expr(next, at);
+        }
+        ExprKind::Scatter(sc) => {
+            let Scatter {
+                m,
+                ne,
+                op,
+                n,
+                i,
+                body,
+            } = &mut **sc;
+            restamp_expr(m, at);
+            if let Some(ne) = ne {
+                restamp_expr(ne, at);
+            }
+            if let Some((a, b, op)) = op {
+                restamp_name(a, at);
+                restamp_name(b, at);
+                restamp_expr(op, at);
+            }
+            restamp_expr(n, at);
             restamp_name(i, at);
             restamp_expr(body, at);
         }

@@ -172,6 +172,7 @@ pub(super) fn check_fn(
         demand: Vec::new(),
         links: Vec::new(),
         scalar_elems: HashMap::new(),
+        scatter_ops: Vec::new(),
     };
     let mut env: Env = Vec::new();
     let mut sizes: Vec<String> = Vec::new();

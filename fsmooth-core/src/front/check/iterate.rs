@@ -1,0 +1,103 @@
+//! `iterate(init, |s| cond, |s| next)` (LANGUAGE.md section 14): a loop that stops. Its
+//! state keeps the start's type; the condition is a `bool`.
+
+use super::elab::{Bind, Elab, Elaborated, Env, mismatch};
+use super::infer::{Want, float_clash, has_lit_only_part};
+use super::scalars::convert_help;
+use crate::front::ast::{Expr, ExprKind, Name};
+use crate::middle::ir::{Core, Kind, Type};
+
+impl Elab<'_> {
+    /// `iterate(init, |s| cond, |t| next)`. A start with literal-only parts (`0.0`) takes
+    /// the type `want` says, or, when the step gives `f32`s there, is checked again as
+    /// `f32`s (as an `ifold`'s start is).
+    #[inline(never)]
+    pub(super) fn e_iterate(&mut self, e: &Expr, env: &Env, want: &Want) -> Elaborated {
+        let ExprKind::Iterate(init, s, cond, t, next) = &e.kind else {
+            return Err(());
+        };
+        let m = self.mark();
+        let retry = has_lit_only_part(init);
+        let first = self.iterate_once(e, init, (s, cond), (t, next), env, want, retry);
+        match first {
+            Err(Some(gives)) => {
+                self.rewind(&m);
+                let again = Want::of(&gives);
+                self.iterate_once(e, init, (s, cond), (t, next), env, &again, false)
+                    .map_err(|_| ())
+            }
+            r => r.map_err(|_| ()),
+        }
+    }
+
+    /// One attempt at [`Elab::e_iterate`]; when `retry`, a step whose float types clash
+    /// with the start's gives the step's type, unreported.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate_once(
+        &mut self,
+        e: &Expr,
+        init: &Expr,
+        (s, cond): (&Name, &Expr),
+        (t, next): (&Name, &Expr),
+        env: &Env,
+        want: &Want,
+        retry: bool,
+    ) -> Result<Core, Option<Type>> {
+        let init_c = self.expr_want(init, env, want).map_err(|_| None)?;
+        let ty = init_c.ty.clone();
+        let (sid, tid) = (self.fresh(&s.text), self.fresh(&t.text));
+        let bind = |me: &mut Self, name: &Name, id| {
+            if me.pattern_fits(name, &ty) {
+                Bind::Val(id, ty.clone(), None)
+            } else {
+                Bind::Failed
+            }
+        };
+        let mut cenv = env.clone();
+        cenv.push((s.text.clone(), bind(self, s, sid)));
+        let mut nenv = env.clone();
+        nenv.push((t.text.clone(), bind(self, t, tid)));
+        let cond_c = self.expr(cond, &cenv);
+        let next_c = self.expr_want(next, &nenv, &Want::of(&ty));
+        let (cond_c, next_c) = (cond_c.map_err(|_| None)?, next_c.map_err(|_| None)?);
+        if cond_c.ty != Type::Bool {
+            self.err(
+                cond_c.span,
+                format!(
+                    "`iterate`'s condition must be a `bool` (the loop runs while it is true), found `{}`",
+                    cond_c.ty
+                ),
+            );
+            return Err(None);
+        }
+        if !next_c.ty.same(&ty) {
+            let clash = float_clash(&next_c.ty, &ty);
+            if clash && retry {
+                return Err(Some(next_c.ty.clone()));
+            }
+            self.clash_ty(&next_c, &ty);
+            self.err(
+                next_c.span,
+                format!(
+                    "mismatched {}: the `iterate` step gives `{}`, but the state starts as `{}`{}",
+                    mismatch(&next_c.ty, &ty),
+                    next_c.ty,
+                    ty,
+                    convert_help(next, &next_c.ty, &ty)
+                ),
+            );
+            return Err(None);
+        }
+        Ok(Core::new(
+            Kind::Iterate(
+                Box::new(init_c),
+                sid,
+                Box::new(cond_c),
+                tid,
+                Box::new(next_c),
+            ),
+            ty,
+            e.span,
+        ))
+    }
+}

@@ -55,6 +55,16 @@ mod k {
             scatter_add(k, n, |i| (labels[i], pts[i]))
         }
 
+        /// A computed index, rows as values: the index checked where the step computes it.
+        pub fn shifted_sums(pts: [[f64; 3]; n], labels: [usize; n], k: usize) -> [[f64; 3]; k] {
+            scatter_add(k, n, |i| (labels[i] + 1, pts[i]))
+        }
+
+        /// A computed index, scalar values.
+        pub fn shifted_counts(x: [f64; n], m: usize) -> [f64; m] {
+            scatter_add(m, n, |i| ((x[i] * 2.0) as usize, x[i]))
+        }
+
         /// Float counts in f32, from a literal value.
         pub fn weights32(idx: [usize; n], m: usize) -> [f32; m] {
             scatter_add(m, n, |i| (idx[i], 0.5))
@@ -203,6 +213,27 @@ fn scatter_past_the_end_is_an_index_error() {
     let mut h = [0.0; 2];
     let e = k::normalised_histogram(&mut h, &[0, 7], 2, &mut r);
     assert_eq!(e, Err(Error::Index { index: 7, len: 2 }));
+}
+
+#[test]
+fn computed_indexes_past_the_end_are_index_errors() {
+    let mut r = Region::new();
+    let mut sums = [0.0; 6];
+    k::shifted_sums(&mut sums, &[1.0; 6], &[0, 0], 2, &mut r).unwrap();
+    assert_eq!(sums, [0.0, 0.0, 0.0, 2.0, 2.0, 2.0]);
+    let e = k::shifted_sums(&mut sums, &[1.0; 6], &[0, 1], 2, &mut r);
+    assert_eq!(e, Err(Error::Index { index: 2, len: 2 }));
+    let mut c = [0.0; 3];
+    k::shifted_counts(&mut c, &[0.25, 0.75, 1.0], 3, &mut r).unwrap();
+    assert_eq!(c, [0.25, 0.75, 1.0]);
+    let e = k::shifted_counts(&mut c, &[0.25, 1.5], 3, &mut r);
+    assert_eq!(e, Err(Error::Index { index: 3, len: 3 }));
+    assert_eq!(k::shifted_sums::scratch_len(100, 7), 0);
+    assert_eq!(
+        k::centroid_sums::scratch_len(10_000, 16),
+        0,
+        "rows added where they live"
+    );
 }
 
 #[test]

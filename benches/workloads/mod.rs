@@ -40,6 +40,7 @@ pub mod num_dual;
 pub mod respelled;
 pub mod results;
 pub mod scans;
+pub mod scatters;
 pub mod spelled;
 pub mod stencils;
 pub mod tuples;
@@ -343,6 +344,9 @@ macro_rules! each_workload {
         $f::<$crate::workloads::images::Downsample>($($arg),*);
         $f::<$crate::workloads::images::Pyramid>($($arg),*);
         $f::<$crate::workloads::folds::KalmanPacked>($($arg),*);
+        $f::<$crate::workloads::scatters::Resample>($($arg),*);
+        $f::<$crate::workloads::scatters::ScatterHistogram>($($arg),*);
+        $f::<$crate::workloads::scatters::CentroidSums>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

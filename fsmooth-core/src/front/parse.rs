@@ -556,33 +556,11 @@ impl Parser<'_> {
                             None => return placeholder(span),
                         }
                     }
-                    "iterate" => {
-                        if args.len() != 3 {
-                            self.err(
-                                fname.span,
-                                format!(
-                                    "`iterate(init, |s| cond, |s| next)` takes 3 arguments, found {}",
-                                    args.len()
-                                ),
-                            );
-                            return placeholder(span);
-                        }
-                        let init = self.expr(args[0]);
-                        let cond = self.closure(args[1], 1, "`iterate`'s condition");
-                        let next = self.closure(args[2], 1, "`iterate`'s step");
-                        match (cond, next) {
-                            (Some((mut cs, cond)), Some((mut ns, next))) => ExprKind::Iterate(
-                                Box::new(init),
-                                cs.remove(0),
-                                Box::new(cond),
-                                ns.remove(0),
-                                Box::new(next),
-                            ),
-                            _ => return placeholder(span),
-                        }
-                    }
-                    "scatter_add" | "reduce_by_index" => match self.scatter(&fname, &args) {
-                        Some(s) => ExprKind::Scatter(Box::new(s)),
+                    // The forms of sections 14 and 15 when written as they are; any other
+                    // call by their names is a call (a block's own function of that name, or
+                    // the checker's error naming the form).
+                    f if is_form(f, &args) => match self.form(&fname, &args) {
+                        Some(kind) => kind,
                         None => return placeholder(span),
                     },
                     "length" if args.len() == 1 => ExprKind::Len(Box::new(self.expr(args[0]))),
@@ -718,9 +696,26 @@ impl Parser<'_> {
     }
 }
 
+/// True when a call of `f` with `args` is written as a form of sections 14 and 15: one
+/// argument per entry of its shape, a closure of that many parameters where it says so.
+fn is_form(f: &str, args: &[&syn::Expr]) -> bool {
+    let shape: &[Option<usize>] = match f {
+        "iterate" => &[None, Some(1), Some(1)],
+        "scatter_add" => &[None, None, Some(1)],
+        "reduce_by_index" => &[None, None, Some(2), None, Some(1)],
+        _ => return false,
+    };
+    args.len() == shape.len()
+        && args.iter().zip(shape).all(|(a, want)| match (a, want) {
+            (syn::Expr::Closure(c), Some(n)) => c.inputs.len() == *n,
+            (_, Some(_)) => false,
+            (_, None) => true,
+        })
+}
+
+mod forms;
 mod items;
 mod patterns;
-mod scatter;
 #[cfg(test)]
 mod tests;
 

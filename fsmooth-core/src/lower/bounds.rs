@@ -175,6 +175,8 @@ impl Dps<'_> {
             |x: &Core| self.proven(&x.sym, &Size::Lit(1), dim) || self.bounded(x, dim, depth + 1);
         match &i.kind {
             Kind::Math(MathFn::Min, xs) => xs.iter().any(ok),
+            // Below `len`, or the step has failed already.
+            Kind::CheckIndex(_, len) => len.same(dim),
             Kind::Math(MathFn::Max, xs) => !xs.is_empty() && xs.iter().all(ok),
             Kind::Math(MathFn::Clamp, xs) => match xs.as_slice() {
                 [x, lo, hi] => ok(hi) || (ok(x) && ok(lo)),

@@ -423,6 +423,11 @@ impl<'k> Dps<'k> {
                 pre.push(self.sum_loop(e, av.clone(), iv, nt, streams, step));
                 Ex::Block(pre, Box::new(Ex::Var(av)))
             }
+            Kind::CheckIndex(k, len) if self.in_bounds(k, len) => self.scalar(k),
+            Kind::CheckIndex(k, len) => {
+                let k = self.scalar(k);
+                Ex::Check(Box::new(k), Box::new(self.sizes.get(len)))
+            }
             Kind::Iterate(init, st, cond, nt, next) => {
                 self.iterate_scalar(init, *st, cond, *nt, next)
             }

@@ -18,6 +18,10 @@ struct RowUpdate<'a> {
     lets: Vec<(VarId, &'a Core)>,
     row: &'a Core,
     new: &'a Core,
+    /// Each element of the new row reads, of the state, at most the same element of the
+    /// row it replaces (`build(d, |e| old[e] + v[e])` with `old = acc[r]`): written over
+    /// the row itself, with no row of the frame and no copy.
+    elementwise: bool,
 }
 
 /// What one component of a fold's state does each step: replace one row (an array state,
@@ -247,7 +251,11 @@ impl Dps<'_> {
                 r = Ex::If(Box::new(some), Box::new(r), Box::new(m.clone()));
             }
             body.push(St::let_usize(&rv, r));
-            let inside = Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m));
+            // Where the row is proven below the length (a scatter's checked index), no test.
+            let inside = match self.in_bounds(step.row, &state.dims[0]) {
+                true => Ex::Bool(true),
+                false => Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m)),
+            };
             if !step.new.ty.is_arr() && rows == 1 {
                 // One element, the only row replaced: stored where it is computed (the
                 // scalars' new values are computed already).
@@ -255,6 +263,16 @@ impl Dps<'_> {
                 let at = plus(&state.off, Ex::Var(rv));
                 let mut store = restated(state, &at, Ex::Usize(1));
                 store.push(St::Store(state.base.clone(), at, v));
+                body.push(St::If(inside, store, Vec::new()));
+                continue;
+            }
+            if step.elementwise && rows == 1 {
+                // Each element over itself: the new row written where it lives.
+                let target = self.row_of(state, Ex::Var(rv));
+                let n = self.sizes.get(&Size::product(&target.dims));
+                let off = target.off.clone().unwrap_or(Ex::Usize(0));
+                let mut store = restated(state, &off, n);
+                store.extend(self.write(step.new, &target));
                 body.push(St::If(inside, store, Vec::new()));
                 continue;
             }
@@ -325,7 +343,13 @@ impl Dps<'_> {
         if !kept || row.mentions(j) || new.mentions(j) {
             return None;
         }
-        Some(RowUpdate { lets, row, new })
+        let elementwise = elementwise(&lets, row, new, is_state);
+        Some(RowUpdate {
+            lets,
+            row,
+            new,
+            elementwise,
+        })
     }
 
     /// An `ifold` with an array state written anywhere but an output: the state in two
@@ -533,4 +557,82 @@ impl Dps<'_> {
         ];
         Ex::Block(code, Box::new(Ex::Var(sv)))
     }
+}
+
+/// True when `new` (a row replacing row `row` of a fold's state, after `lets`) is a `build`
+/// whose element `e` reads, of the state, only element `e` of that row (or an array literal
+/// whose item `c` reads only element `c`: a `build` of literal width unrolled): through a
+/// `let` bound to the row (`old = acc[r]`, read `old[e]`) or directly (`acc[r][e]`).
+/// Anything else that reads the state as an array (another row, the whole state, a `let`
+/// of it) says no.
+fn elementwise(
+    lets: &[(VarId, &Core)],
+    row: &Core,
+    new: &Core,
+    is_state: &dyn Fn(&Core) -> bool,
+) -> bool {
+    let Kind::Var(r) = row.kind else {
+        return false;
+    };
+    let is_row = |x: &Core| matches!(&x.kind, Kind::Index(s, k) if is_state(s) && matches!(k.kind, Kind::Var(v) if v == r));
+    // Lets naming the row, and lets of other arrays read from the state (which no element
+    // may read).
+    let rows: Vec<VarId> = lets
+        .iter()
+        .filter(|(_, a)| is_row(a))
+        .map(|(v, _)| *v)
+        .collect();
+    let tainted: Vec<VarId> = lets
+        .iter()
+        .filter(|(v, a)| !rows.contains(v) && a.ty.is_arr() && mentions_state(a, is_state))
+        .map(|(v, _)| *v)
+        .collect();
+    let reads = Reads {
+        rows: &rows,
+        tainted: &tainted,
+        is_row: &is_row,
+        is_state,
+    };
+    match &new.kind {
+        Kind::Build(_, e, body) => {
+            reads.only_own(body, &|k| matches!(k.kind, Kind::Var(v) if v == *e))
+        }
+        Kind::Array(items) => items.iter().enumerate().all(|(c, item)| {
+            reads.only_own(item, &|k| {
+                k.sym.as_ref().and_then(Size::as_const) == Some(c as u64)
+            })
+        }),
+        _ => false,
+    }
+}
+
+/// What [`elementwise`] knows of a step's reads of the state.
+struct Reads<'a> {
+    rows: &'a [VarId],
+    tainted: &'a [VarId],
+    is_row: &'a dyn Fn(&Core) -> bool,
+    is_state: &'a dyn Fn(&Core) -> bool,
+}
+
+impl Reads<'_> {
+    /// True when `x` reads the state only at the replaced row's element whose index `own`
+    /// accepts.
+    fn only_own(&self, x: &Core, own: &dyn Fn(&Core) -> bool) -> bool {
+        if let Kind::Index(a, k) = &x.kind
+            && own(k)
+            && (matches!(a.kind, Kind::Var(v) if self.rows.contains(&v)) || (self.is_row)(a))
+        {
+            return true;
+        }
+        let named = |v: VarId| self.rows.contains(&v) || self.tainted.contains(&v);
+        if (self.is_state)(x) || matches!(x.kind, Kind::Var(v) if named(v)) {
+            return false;
+        }
+        x.children().all(|c| self.only_own(c, own))
+    }
+}
+
+/// True when `x` reads the state anywhere.
+fn mentions_state(x: &Core, is_state: &dyn Fn(&Core) -> bool) -> bool {
+    is_state(x) || x.children().any(|c| mentions_state(c, is_state))
 }

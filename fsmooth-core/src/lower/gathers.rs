@@ -69,12 +69,12 @@ impl Dps<'_> {
     }
 
     /// Note what variable `v`, bound to `a`, is: a part of an index array, or a bounded
-    /// `usize` (`min`, `max`, `clamp`), for the proofs of the indexes that use it.
+    /// `usize` (`min`, `max`, `clamp`, a checked scatter index), for the proofs of the indexes that use it.
     pub(super) fn note(&mut self, v: VarId, a: &Core) {
         if let Some(o) = self.origin(a) {
             self.origins.insert(v, o);
         }
-        if a.ty == Type::Usize && matches!(a.kind, Kind::Math(..)) {
+        if a.ty == Type::Usize && matches!(a.kind, Kind::Math(..) | Kind::CheckIndex(..)) {
             self.capped.insert(v, a.clone());
         }
         if let Kind::Slice(base, lo) = &a.kind

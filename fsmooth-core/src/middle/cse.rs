@@ -238,6 +238,11 @@ impl KeyWriter<'_> {
                 let _ = write!(self.out, "proj {k}");
                 self.under(&[t], 1, &[]);
             }
+            Kind::CheckIndex(k, len) => {
+                self.out.push_str("check ");
+                self.size(len);
+                self.under(&[k], 1, &[]);
+            }
             Kind::Iterate(init, s, cond, t, next) => {
                 self.out.push_str("iterate");
                 self.under(&[init, cond], 1, &[*s]);

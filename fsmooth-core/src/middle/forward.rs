@@ -278,6 +278,11 @@ impl Forward<'_> {
                 let r = self.fold(n, *init, acc, i, *body, false, span, &mut lets);
                 (proj(r.clone(), 0), proj(r, 1))
             }
+            // A `usize`: no derivative (returned above).
+            Kind::CheckIndex(k, len) => {
+                let c = Core::new(Kind::CheckIndex(k, len), ty.clone(), span);
+                return self.constant(c);
+            }
             Kind::Iterate(init, s, cond, t, next) => {
                 let r = self.iterate(*init, (s, *cond), (t, *next), span, &mut lets);
                 (proj(r.clone(), 0), proj(r, 1))

@@ -270,6 +270,9 @@ pub enum Kind {
     /// `iterate(init, |s| cond, |t| next)` (LANGUAGE.md section 14): the state's variable in
     /// the condition, then in the step (two binders, each bound once).
     Iterate(Box<Core>, VarId, Box<Core>, VarId, Box<Core>),
+    /// `k` when `k < len`, else `Error::Index { index: k, len }`: a scatter's index
+    /// (LANGUAGE.md section 15), checked where the step computes it.
+    CheckIndex(Box<Core>, Size),
     /// `concat(a, b)`: a's rows, then b's (a view both ways, LANGUAGE.md section 9).
     Concat(Box<Core>, Box<Core>),
     /// The same elements, row-major, seen with the node's dimensions (`join`, `split`).
@@ -345,6 +348,7 @@ impl Core {
             | Kind::Cast(_, a)
             | Kind::Build(_, _, a)
             | Kind::Proj(a, _)
+            | Kind::CheckIndex(a, _)
             | Kind::Reshape(a) => ([Some(a), None, None], &[]),
             Kind::Math(_, xs) | Kind::Array(xs) | Kind::Tuple(xs) => ([None, None, None], xs),
         };
@@ -375,6 +379,7 @@ impl Core {
             | Kind::Cast(_, a)
             | Kind::Build(_, _, a)
             | Kind::Proj(a, _)
+            | Kind::CheckIndex(a, _)
             | Kind::Reshape(a) => ([Some(a), None, None], &mut []),
             Kind::Math(_, xs) | Kind::Array(xs) | Kind::Tuple(xs) => ([None, None, None], xs),
         };

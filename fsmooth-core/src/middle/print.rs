@@ -238,6 +238,13 @@ impl Printer<'_> {
                 self.var(*i),
                 self.closure_body(body, level)
             ),
+            Kind::CheckIndex(k, len) => {
+                format!(
+                    "check_index({}, {})",
+                    self.expr(k, level),
+                    size(len, self.names)
+                )
+            }
             Kind::Iterate(init, s, cond, t, next) => format!(
                 "iterate({}, |{}| {}, |{}| {})",
                 self.expr(init, level),

@@ -449,6 +449,7 @@ impl<'a> Reverse<'a> {
                 }
             }
             Kind::If(c, a, b) => self.branches(c, a, b, s, lets, adj)?,
+            Kind::CheckIndex(..) => {}
             Kind::Cast(_, a) if !differentiable(&a.ty) => {}
             Kind::Cast(_, a) => {
                 // A float cast's adjoint is cast back to the operand's type.

@@ -315,6 +315,12 @@ impl Validator<'_> {
                 self.unbind(*i);
                 self.expect(body, &e.ty, "an `ifold`'s body");
             }
+            Kind::CheckIndex(k, len) => {
+                self.size(len, e);
+                self.expr(k);
+                self.expect(k, &Type::Usize, "a checked index");
+                self.expect(e, &Type::Usize, "a checked index");
+            }
             Kind::Iterate(init, s, cond, t, next) => {
                 self.expr(init);
                 self.expect(init, &e.ty, "an `iterate`'s initial value");

@@ -12,6 +12,17 @@ use crate::middle::ir::{Core, Scalar, Type};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// The forms of LANGUAGE.md sections 14 and 15 and how they are written: a call by one of
+/// these names not of that form is this error, unless the block has a function of the name.
+pub(super) const FORMS: [(&str, &str); 3] = [
+    ("iterate", "`iterate(init, |s| cond, |s| next)`"),
+    ("scatter_add", "`scatter_add(m, n, |i| (k, v))`"),
+    (
+        "reduce_by_index",
+        "`reduce_by_index(m, ne, |a, b| op, n, |i| (k, v))`",
+    ),
+];
+
 impl Elab<'_> {
     /// A call `n(args)`: to a function value in scope, or a block or prelude function.
     pub(super) fn call(
@@ -31,6 +42,13 @@ impl Elab<'_> {
         }
         if (n.text == "grad" || n.text == "vjp") && free(self) {
             return self.e_vjp(n, args, e.span, env, n.text == "grad");
+        }
+        // A form of sections 14 and 15 not written as the form (the parser made the rest).
+        if let Some((_, usage)) = FORMS.iter().find(|(f, _)| *f == n.text)
+            && free(self)
+        {
+            self.err(n.span, format!("`{}` is written {usage}", n.text));
+            return Err(());
         }
         let fun = match self.lookup(env, &n.text) {
             Some(Bind::Fun(f)) => f.clone(),

@@ -8,6 +8,16 @@ use crate::front::ast::{Expr, ExprKind, Name};
 use crate::middle::ir::{Core, Kind, Type};
 
 impl Elab<'_> {
+    /// The name of `form` as a call, when the block or a binding in scope gives that name a
+    /// function of its own (a v2 block's `fn iterate`): the form written is a call of it.
+    pub(super) fn shadowed(&mut self, e: &Expr, form: &str, env: &Env) -> Option<Name> {
+        let own = self.lookup(env, form).is_some() || self.scope.find(self.block, form).is_some();
+        own.then(|| Name {
+            text: form.to_string(),
+            span: e.span.start,
+        })
+    }
+
     /// `iterate(init, |s| cond, |t| next)`. A start with literal-only parts (`0.0`) takes
     /// the type `want` says, or, when the step gives `f32`s there, is checked again as
     /// `f32`s (as an `ifold`'s start is).
@@ -16,6 +26,14 @@ impl Elab<'_> {
         let ExprKind::Iterate(init, s, cond, t, next) = &e.kind else {
             return Err(());
         };
+        if let Some(call) = self.shadowed(e, "iterate", env) {
+            let closure = |p: &Name, b: &Expr| Expr {
+                kind: ExprKind::Closure(vec![p.clone()], Box::new(b.clone())),
+                span: b.span,
+            };
+            let args = vec![(**init).clone(), closure(s, cond), closure(t, next)];
+            return self.call(&call, &args, e, env, want);
+        }
         let m = self.mark();
         let retry = has_lit_only_part(init);
         let first = self.iterate_once(e, init, (s, cond), (t, next), env, want, retry);

@@ -343,14 +343,12 @@ fn exported_imports_are_absolute(scope: &Scope, diags: &mut Diags) {
     }
 }
 
-/// A function may not be named `build`, `ifold`, `scan`, `iterate`, `scatter_add`,
-/// `reduce_by_index` or `length`: those are forms of the language, and a call by that name means the form. (The views, `concat` and the rest, are
-/// functions: a block's own function of that name shadows them.)
+/// A function may not be named `build`, `ifold`, `scan` or `length`: those are forms of the
+/// language, and a call by that name means the form. (The views, `concat` and the rest, are
+/// functions: a block's own function of that name shadows them, and so does one named as a
+/// form of sections 14 and 15, `iterate`, `scatter_add` or `reduce_by_index`, as in v2.)
 fn not_built_in(f: &FnDef, diags: &mut Diags) {
-    if matches!(
-        f.name.text.as_str(),
-        "build" | "ifold" | "scan" | "iterate" | "scatter_add" | "reduce_by_index" | "length"
-    ) {
+    if matches!(f.name.text.as_str(), "build" | "ifold" | "scan" | "length") {
         diags.error(
             f.name.span,
             format!(

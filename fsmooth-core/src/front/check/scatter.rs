@@ -1,12 +1,13 @@
 //! `scatter_add(m, n, |i| (k, v))` and `reduce_by_index(m, ne, |a, b| op, n, |i| (k, v))`
 //! (LANGUAGE.md section 15), checked and written as the in-place row update they are: an
 //! `ifold` over the `n` steps whose state is the `m` elements, each step reading element
-//! `k` first (so an index past the end is `Error::Index`) and replacing that element alone,
+//! `k` checked (an index past the end is `Error::Index`) and replacing that element alone,
 //!
 //! ```text
-//! let z = ne;
+//! let z = ne;                     // a zero is written in place instead
 //! ifold(n, build(m, |_| z), |h, i| {
 //!     let (k, v) = step(i);
+//!     let k = check_index(k, m);   // `Kind::CheckIndex`
 //!     let old = h[k];
 //!     build(m, |j| if j == k { old op v } else { h[j] })
 //! })
@@ -18,22 +19,37 @@
 
 use super::elab::{Bind, Elab, Elaborated, Env, mismatch};
 use super::infer::Want;
-use crate::front::ast::{BinOp, ExprKind, Scatter, Sp};
+use super::scalars::convert_help;
+use crate::front::ast::{BinOp, Expr, ExprKind, Name, Scatter, Sp};
 use crate::front::size::Size;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
 impl Elab<'_> {
     /// A scatter call (`e`'s kind is [`ExprKind::Scatter`]).
     #[inline(never)]
-    pub(super) fn e_scatter(
-        &mut self,
-        e: &crate::front::ast::Expr,
-        env: &Env,
-        want: &Want,
-    ) -> Elaborated {
+    pub(super) fn e_scatter(&mut self, e: &Expr, env: &Env, want: &Want) -> Elaborated {
         let ExprKind::Scatter(sc) = &e.kind else {
             return Err(());
         };
+        let form = if sc.op.is_some() {
+            "reduce_by_index"
+        } else {
+            "scatter_add"
+        };
+        if let Some(call) = self.shadowed(e, form, env) {
+            let closure = |ps: Vec<Name>, b: &Expr| Expr {
+                kind: ExprKind::Closure(ps, Box::new(b.clone())),
+                span: b.span,
+            };
+            let mut args = vec![sc.m.clone()];
+            if let (Some(ne), Some((a, b, op))) = (&sc.ne, &sc.op) {
+                args.push(ne.clone());
+                args.push(closure(vec![a.clone(), b.clone()], op));
+            }
+            args.push(sc.n.clone());
+            args.push(closure(vec![sc.i.clone()], &sc.body));
+            return self.call(&call, &args, e, env, want);
+        }
         let sp = e.span;
         let Scatter {
             m,
@@ -43,11 +59,6 @@ impl Elab<'_> {
             i,
             body,
         } = &**sc;
-        let form = if op.is_some() {
-            "reduce_by_index"
-        } else {
-            "scatter_add"
-        };
         let m = self.size_expr(m, env, &format!("`{form}`'s length"));
         let n = self.usize_expr(n, env, &format!("`{form}`'s step count"));
         let iid = self.fresh(&i.text);
@@ -86,15 +97,16 @@ impl Elab<'_> {
         let var = |id: VarId, ty: &Type| Core::new(Kind::Var(id), ty.clone(), sp);
         // Each element's start, and the new element: `old op v`.
         let (start, new) = match (ne, op) {
-            (Some(ne), Some((a, b, op))) => {
-                let ne = self.expr_want(ne, env, &Want::of(&elem))?;
+            (Some(ne_expr), Some((a, b, op))) => {
+                let ne = self.expr_want(ne_expr, env, &Want::of(&elem))?;
                 if !ne.ty.same(&elem) {
                     self.err(
                         ne.span,
                         format!(
-                            "mismatched {}: `reduce_by_index`'s start `ne` is `{}`, but the steps give values of `{elem}`",
+                            "mismatched {}: `reduce_by_index`'s start `ne` is `{}`, but the steps give values of `{elem}`{}",
                             mismatch(&ne.ty, &elem),
-                            ne.ty
+                            ne.ty,
+                            convert_help(ne_expr, &ne.ty, &elem)
                         ),
                     );
                     return Err(());
@@ -130,15 +142,17 @@ impl Elab<'_> {
                 added(var(oid, &elem), var(vid, &elem), &elem, &mut self.names, sp),
             ),
         };
+        // Every element starts at `ne`: a zero written in place, another start computed once.
         let zid = self.fresh("ne");
         let uid = self.fresh("_");
-        let init = Core::new(
-            Kind::Build(m.clone(), uid, Box::new(var(zid, &elem))),
-            ty.clone(),
-            sp,
-        );
-        let mut k = Core::new(Kind::Proj(Box::new(var(tid, &step.ty)), 0), Type::Usize, sp);
-        k.sym = None;
+        let first = if ne.is_some() {
+            var(zid, &elem)
+        } else {
+            start.clone()
+        };
+        let init = Core::new(Kind::Build(m.clone(), uid, Box::new(first)), ty.clone(), sp);
+        let k = Core::new(Kind::Proj(Box::new(var(tid, &step.ty)), 0), Type::Usize, sp);
+        let k = Core::new(Kind::CheckIndex(Box::new(k), m.clone()), Type::Usize, sp);
         let v = Core::new(
             Kind::Proj(Box::new(var(tid, &step.ty)), 1),
             elem.clone(),
@@ -189,6 +203,9 @@ impl Elab<'_> {
             ty.clone(),
             sp,
         );
+        if ne.is_none() {
+            return Ok(fold);
+        }
         Ok(Core::new(
             Kind::Let(zid, Box::new(start), Box::new(fold)),
             ty,

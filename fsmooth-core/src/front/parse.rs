@@ -35,17 +35,27 @@ pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
         }
     };
     let options = items::options(&items.0, diags);
-    let mut p = Parser { diags, depth: 0 };
+    let mut p = Parser {
+        diags,
+        depth: 0,
+        consts: Default::default(),
+    };
     let mut program = Program {
         fns: Vec::new(),
         options,
         module: None,
         imports: Vec::new(),
     };
+    // The `use` items first: a constant they bring in may be used above them, as in Rust.
+    for item in &items.1 {
+        if let syn::Item::Use(u) = item {
+            p.use_item(u, &mut program.imports);
+        }
+    }
     for item in &items.1 {
         match item {
             syn::Item::Fn(f) => program.fns.push(p.item(f)),
-            syn::Item::Use(u) => p.use_item(u, &mut program.imports),
+            syn::Item::Use(_) => {}
             syn::Item::Mod(m) => p.module(m, &mut program.module),
             other => p.err(
                 other.span(),
@@ -60,6 +70,8 @@ struct Parser<'d> {
     diags: &'d mut Diags,
     /// Expression nesting, bounded so that every later pass's recursion is too.
     depth: usize,
+    /// Float constants the block's `use` items brought in by name.
+    consts: consts::ConstScope,
 }
 
 /// How deeply expressions may nest.
@@ -433,7 +445,17 @@ impl Parser<'_> {
                 }
             },
             syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-                ExprKind::Var(name(p.path.get_ident().unwrap_or_else(|| unreachable!())))
+                let id = p.path.get_ident().unwrap_or_else(|| unreachable!());
+                match self.named_const(&id.to_string()) {
+                    Some(k) => k,
+                    None => ExprKind::Var(name(id)),
+                }
+            }
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+                match self.const_path(p) {
+                    Some(k) => k,
+                    None => return placeholder(span),
+                }
             }
             syn::Expr::Paren(p) => return self.expr(&p.expr),
             syn::Expr::Group(g) => return self.expr(&g.expr),
@@ -689,6 +711,7 @@ impl Parser<'_> {
     }
 }
 
+mod consts;
 mod items;
 mod patterns;
 #[cfg(test)]

@@ -32,6 +32,8 @@ mod scalars;
 mod show;
 mod signature;
 #[cfg(test)]
+mod spec16_tests;
+#[cfg(test)]
 mod tests;
 mod tuples;
 mod views;

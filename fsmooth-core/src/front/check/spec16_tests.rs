@@ -1,0 +1,176 @@
+//! LANGUAGE.md section 16 in the front end: Rust's float constants and array patterns
+//! (desugared by the parser), Rust's rounding division in sizes, literals typed by their
+//! context, errors that name the construct to use, and sizes read from the simplest length.
+
+use crate::front::diag::Diags;
+use crate::middle::ir::{Core, Kernel, Kind, Pin};
+use crate::middle::validate::{Rules, validate};
+
+/// The kernels of `src` and the errors.
+fn run(src: &str) -> (Vec<Kernel>, Vec<String>) {
+    let mut d = Diags::default();
+    let block = crate::pipeline::front(src.parse().unwrap(), &mut d);
+    (block.map(|b| b.kernels).unwrap_or_default(), d.messages())
+}
+
+/// The only kernel of `src`, which must check cleanly and be well typed.
+fn kernel(src: &str) -> Kernel {
+    let (mut ks, errs) = run(src);
+    assert!(errs.is_empty(), "{src}\n{errs:#?}");
+    assert_eq!(ks.len(), 1, "{src}");
+    let problems = validate(&ks[0], Rules { anf: false });
+    assert!(problems.is_empty(), "{src}\n{problems:#?}");
+    ks.remove(0)
+}
+
+/// The float literals of the only kernel of `src`, in evaluation order, as `value: type`.
+fn literals(src: &str) -> Vec<String> {
+    fn walk(c: &Core, out: &mut Vec<String>) {
+        if let Kind::Float(v) = c.kind {
+            out.push(format!("{v:?}: {}", c.ty));
+        }
+        for x in c.children() {
+            walk(x, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&kernel(src).body, &mut out);
+    out
+}
+
+/// The one error of `src`.
+#[track_caller]
+fn error(src: &str) -> String {
+    let (_, errs) = run(src);
+    assert_eq!(errs.len(), 1, "{src}\n{errs:#?}");
+    errs[0].clone()
+}
+
+#[test]
+fn float_constants_are_literals_of_their_type() {
+    let pi64 = format!("{:?}: f64", std::f64::consts::PI);
+    let pi32 = format!("{:?}: f32", f64::from(std::f32::consts::PI));
+    for path in [
+        "std::f64::consts::PI",
+        "core::f64::consts::PI",
+        "f64::consts::PI",
+        "::std::f64::consts::PI",
+    ] {
+        let src = format!("pub fn k(x: f64) -> f64 {{ x * {path} }}");
+        assert_eq!(literals(&src), [pi64.clone()], "{path}");
+    }
+    for path in ["std::f32::consts::PI", "core::f32::consts::PI", "f32::consts::PI"] {
+        let src = format!("pub fn k(x: f32) -> f32 {{ x * {path} }}");
+        assert_eq!(literals(&src), [pi32.clone()], "{path}");
+    }
+    // Every stable constant, at both widths: the f32 one is exactly Rust's.
+    macro_rules! each {
+        ($($n:ident),*) => {$(
+            let src = format!("pub fn k() -> f64 {{ std::f64::consts::{} }}", stringify!($n));
+            assert_eq!(literals(&src), [format!("{:?}: f64", std::f64::consts::$n)]);
+            let src = format!("pub fn k() -> f32 {{ core::f32::consts::{} }}", stringify!($n));
+            assert_eq!(literals(&src), [format!("{:?}: f32", f64::from(std::f32::consts::$n))]);
+        )*};
+    }
+    each!(
+        PI,
+        TAU,
+        E,
+        SQRT_2,
+        FRAC_1_SQRT_2,
+        LN_2,
+        LN_10,
+        LOG2_E,
+        LOG10_E,
+        LOG2_10,
+        LOG10_2,
+        FRAC_PI_2,
+        FRAC_PI_3,
+        FRAC_PI_4,
+        FRAC_PI_6,
+        FRAC_PI_8,
+        FRAC_1_PI,
+        FRAC_2_PI,
+        FRAC_2_SQRT_PI
+    );
+}
+
+#[test]
+fn a_use_brings_constants_in_by_name() {
+    let pi = format!("{:?}: f64", std::f64::consts::PI);
+    let tau32 = format!("{:?}: f32", f64::from(std::f32::consts::TAU));
+    assert_eq!(
+        literals("use std::f64::consts::PI;\npub fn k(x: f64) -> f64 { x * PI }"),
+        [pi.clone()]
+    );
+    // Below its use, as in Rust; a glob; a rename; a group.
+    assert_eq!(
+        literals("pub fn k(x: f64) -> f64 { x * PI }\nuse core::f64::consts::*;"),
+        [pi.clone()]
+    );
+    assert_eq!(
+        literals("use std::f32::consts::TAU as T;\npub fn k(x: f32) -> f32 { x * T }"),
+        [tau32.clone()]
+    );
+    assert_eq!(
+        literals("use f64::consts::{PI, E};\npub fn k() -> f64 { PI * E }"),
+        [pi, format!("{:?}: f64", std::f64::consts::E)]
+    );
+}
+
+#[test]
+fn constants_have_their_own_type() {
+    // An f64 constant is an f64, as in Rust: not retyped by its context.
+    let e = error("pub fn k(x: f32) -> f32 { x * std::f64::consts::PI }");
+    assert!(e.contains("f32") && e.contains("f64"), "{e}");
+    let e = error("pub fn k() -> f64 { std::f64::consts::PII }");
+    assert!(
+        e.contains("no constant `PII` in `std::f64::consts`") && e.contains("`PI`"),
+        "{e}"
+    );
+    let e = error("use std::f64::consts::PY;\npub fn k() -> f64 { 1.0 }");
+    assert!(e.contains("no constant `PY`"), "{e}");
+    let e = error("pub fn k() -> f64 { std::f64::MAX }");
+    assert!(e.contains("float constants"), "{e}");
+}
+
+#[test]
+fn array_patterns_bind_elements() {
+    for src in [
+        "pub fn k(q: [f64; 4]) -> f64 { let [w, x, y, z] = q; w * x + y - z }",
+        "pub fn k(q: [f64; 4]) -> f64 { let [w, _, y, _] = q; w + y }",
+        "pub fn k(q: [f64; 2], s: f64) -> f64 { let ([a, b], t) = (q, s); a * b + t }",
+        "pub fn k(m: [[f64; 3]; 2]) -> f64 { let [r0, r1] = m; r0[2] - r1[0] }",
+        "pub fn k(m: [[f64; 2]; 2]) -> f64 { let [[a, b], [c, d]] = m; a * d - b * c }",
+        "pub fn k(p: [[f64; 2]; n]) -> [f64; n] { map(p, |[x, y]| x * y) }",
+        "pub fn k(p: [[f64; 2]; n]) -> f64 { ifold(n, [0.0, 0.0], |[a, b], i| [a + p[i][0], b + p[i][1]])[1] }",
+        "pub fn k(v: [f32; 3]) -> f32 { let [a, b, c]: [f32; 3] = v; a + b + c }",
+    ] {
+        kernel(src);
+    }
+}
+
+#[test]
+fn a_wrong_array_pattern_is_one_error_naming_both_lengths() {
+    let e = error("pub fn k(q: [f64; 3]) -> f64 { let [a, b] = q; a + b }");
+    assert!(
+        e.contains("`[a, b]` has 2 elements") && e.contains("an array of 3"),
+        "{e}"
+    );
+    let e = error("pub fn k(q: [f64; 2]) -> f64 { let [a, b, c] = q; a + b + c }");
+    assert!(e.contains("3 elements") && e.contains("an array of 2"), "{e}");
+    let e = error("pub fn k(q: [f64; n]) -> f64 { let [a, b] = q; a + b }");
+    assert!(e.contains("literal length"), "{e}");
+    let e = error("pub fn k(x: f64) -> f64 { let [a, b] = x; a + b }");
+    assert!(e.contains("takes apart an array"), "{e}");
+    let e = error("pub fn k(p: [[f64; 3]; n]) -> [f64; n] { map(p, |[x, y]| x * y) }");
+    assert!(e.contains("an array of 3"), "{e}");
+    let e = error("pub fn k(q: [f64; 3]) -> f64 { let [a, ..] = q; a }");
+    assert!(e.contains("no `..`"), "{e}");
+}
+
+#[test]
+fn a_rejected_array_pattern_in_a_closure_is_one_error() {
+    let e = error("pub fn k(p: [[f64; 3]; n]) -> [f64; n] { map(p, |[x, ..]| x) }");
+    assert!(e.contains("no `..`"), "{e}");
+}

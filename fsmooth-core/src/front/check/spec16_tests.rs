@@ -174,3 +174,39 @@ fn a_rejected_array_pattern_in_a_closure_is_one_error() {
     let e = error("pub fn k(p: [[f64; 3]; n]) -> [f64; n] { map(p, |[x, ..]| x) }");
     assert!(e.contains("no `..`"), "{e}");
 }
+
+#[test]
+fn literal_arrays_take_the_type_their_context_needs() {
+    let mut bad = Vec::new();
+    for src in [
+        // An ifold's start in an f32 kernel.
+        "pub fn k(x: [f32; 8]) -> [f32; 8] { ifold(3, build(8, |_| 0.0), |acc, t| build(8, |j| acc[j] + x[j])) }",
+        // A tuple component of an f32 fold state.
+        "pub fn k(x: [f32; 8]) -> ([f32; 8], f32) { ifold(3, (build(8, |_| 0.0), 0.0f32), |(a, s), t| (build(8, |j| a[j] + x[j]), s + x[t])) }",
+        "pub fn k(x: [f32; 8]) -> f32 { let (a, s) = ifold(3, (build(8, |_| 0.0), 0.0), |(a, s), t| (build(8, |j| a[j] + x[j]), s + x[t])); a[0] + s }",
+        // An argument of an f32 helper.
+        "fn h(v: [f32; 8]) -> f32 { v[0] }\npub fn k() -> f32 { h(build(8, |_| 0.5)) }",
+        // Added to and compared with f32 arrays.
+        "pub fn k(x: [f32; 8]) -> [f32; 8] { add(x, build(8, |_| 1.0)) }",
+        "pub fn k(x: [f32; 8]) -> [f32; 8] { let z = build(8, |_| 1.0); add(z, x) }",
+        "pub fn k(x: [f32; 8]) -> bool { let z = build(8, |_| 1.0); z[0] < x[0] }",
+        // Returned as an f32 result.
+        "pub fn k() -> [f32; 8] { build(8, |_| 0.0) }",
+        "pub fn k() -> [f32; 8] { let z = build(8, |_| 0.0); z }",
+        "pub fn k(x: f32) -> ([f32; 2], f32) { let z = [0.0, 1.0]; (z, x) }",
+        "pub fn k(x: [f32; 8]) -> f32 { let z = build(8, |_| 0.0); let s = ifold(3, z, |acc, t| build(8, |j| acc[j] + x[j])); s[1] }",
+        "pub fn k(x: [f32; 8]) -> f32 { let z = build(8, |_| 2.0); dot(z, x) }",
+        "pub fn k(x: [f32; 8]) -> [f32; 8] { let z = build(8, |i| if i == 0 { 1.0 } else { 0.5 }); emul(x, z) }",
+    ] {
+        let (ks, errs) = run(src);
+        if !errs.is_empty() || ks.len() != 1 {
+            bad.push(format!("{src}\n{errs:#?}"));
+            continue;
+        }
+        let lits = literals(src);
+        if !lits.iter().all(|l| l.ends_with(": f32")) {
+            bad.push(format!("{src}\n{lits:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n\n"));
+}

@@ -33,6 +33,7 @@ mod show;
 mod signature;
 #[cfg(test)]
 mod spec16_tests;
+mod teach;
 #[cfg(test)]
 mod tests;
 mod tuples;

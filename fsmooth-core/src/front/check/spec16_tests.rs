@@ -210,3 +210,37 @@ fn literal_arrays_take_the_type_their_context_needs() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }
+
+#[test]
+fn loops_and_assignments_name_the_construct_to_use() {
+    let e = error("pub fn k(x: f64) -> f64 { let mut s = x; while s < 1.0 { s = s * 2.0; } s }");
+    assert!(e.contains("`while`") && e.contains("iterate") && e.contains("ifold") && e.contains("scan"), "{e}");
+    let e = error("pub fn k(x: f64) -> f64 { let mut s = x; loop { s = s * 2.0; } s }");
+    assert!(e.contains("`loop`") && e.contains("iterate"), "{e}");
+    let e = error("pub fn k(v: [f64; n]) -> f64 { let mut s = 0.0; for i in 0..n { s += v[i]; } s }");
+    assert!(e.contains("`for`") && e.contains("ifold") && e.contains("scan") && e.contains("iterate"), "{e}");
+    for assign in ["h[i] = 1.0;", "h[i] += 1.0;", "h = x;"] {
+        let src = format!("pub fn k(x: [f64; 3], i: usize) -> [f64; 3] {{ let mut h = x; {assign} h }}");
+        let e = error(&src);
+        assert!(e.contains("scatter_add") && e.contains("if j == k"), "{assign}: {e}");
+    }
+    // `mut` alone is still an error.
+    let e = error("pub fn k(x: f64) -> f64 { let mut y = x; y }");
+    assert!(e.contains("remove `mut`"), "{e}");
+}
+
+#[test]
+fn a_let_that_reads_itself_names_ifold_and_scan() {
+    for src in [
+        "pub fn k(v: [f64; n]) -> f64 { let s = s + v[0]; s }",
+        "pub fn k(v: [f64; n]) -> f64 { let x = x[0]; x }",
+        "pub fn k(v: [f64; n]) -> f64 { let (a, s) = (v[0], s + 1.0); a + s }",
+        "pub fn k(v: [f64; 2]) -> f64 { let [a, b] = [b, v[0]]; a + b }",
+    ] {
+        let e = error(src);
+        assert!(e.contains("read in its own definition") && e.contains("ifold") && e.contains("scan"), "{src}: {e}");
+    }
+    // Shadowing an earlier binding, or a closure's own parameter, is fine.
+    kernel("pub fn k(v: [f64; n]) -> f64 { let s = v[0]; let s = s + 1.0; s }");
+    kernel("pub fn k(v: [f64; n]) -> [f64; n] { let s = map(v, |s| s * 2.0); s }");
+}

@@ -23,7 +23,7 @@ impl Parser<'_> {
         match p {
             syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 if pi.mutability.is_some() {
-                    self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
+                    self.mutable(pi.span());
                 }
                 lets.push(Let {
                     name: name(&pi.ident),

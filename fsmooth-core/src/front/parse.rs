@@ -670,7 +670,7 @@ impl Parser<'_> {
                     syn::BinOp::And(_) => BinOp::And,
                     syn::BinOp::Or(_) => BinOp::Or,
                     _ if is_compound_assignment(&b.op) => {
-                        self.teach(b.span(), ASSIGNMENT);
+                        self.teach(Sp::of(b), ASSIGNMENT);
                         return placeholder(span);
                     }
                     _ => {
@@ -729,7 +729,7 @@ impl Parser<'_> {
                 return placeholder(span);
             }
             syn::Expr::Assign(a) => {
-                self.teach(a.span(), ASSIGNMENT);
+                self.teach(Sp::of(a), ASSIGNMENT);
                 return placeholder(span);
             }
 

@@ -69,6 +69,24 @@ mod k {
             build(no, |o| ifold(ni, 0.0, |acc, i| acc + w[o][i] * x[i]))
         }
 
+        /// Literal arrays take the f32 their context needs.
+        pub fn lit_fold(x: [f32; 8]) -> ([f32; 8], f32) {
+            let (a, s) = ifold(3, (build(8, |_| 0.0), 0.0), |(a, s), t| {
+                (build(8, |j| a[j] + x[j] * (t as f32)), s + x[t])
+            });
+            (a, s)
+        }
+
+        fn first(v: [f32; 8]) -> f32 {
+            v[0]
+        }
+
+        pub fn lit_mix(x: [f32; 8]) -> [f32; 8] {
+            let z = build(8, |_| 1.5);
+            let w = add(z, x);
+            build(8, |j| if z[j] < x[j] { w[j] } else { first(build(8, |_| 0.25)) })
+        }
+
         /// A size pinned by a product still works.
         pub fn row_sums(v: [[f64; 3]; n]) -> [f64; n] {
             map(v, |r| sum(r))
@@ -136,7 +154,10 @@ fn array_patterns_name_elements() {
     );
 
     let m = [2.0, 3.0, 5.0, 7.0];
-    assert_eq!(k::det2(&m, &mut Region::new()).unwrap(), 2.0 * 7.0 - 3.0 * 5.0);
+    assert_eq!(
+        k::det2(&m, &mut Region::new()).unwrap(),
+        2.0 * 7.0 - 3.0 * 5.0
+    );
 }
 
 #[test]
@@ -187,7 +208,11 @@ fn sizes_come_from_the_simplest_length() {
     );
     assert_eq!(interp, [0.5]);
     // The usual case still works, and `w`'s length is checked against ni * no.
-    let (x, w, b) = ([1f32, 2.0], [1f32, 0.0, 0.0, 1.0, 1.0, 1.0], [0f32, 0.5, 1.0]);
+    let (x, w, b) = (
+        [1f32, 2.0],
+        [1f32, 0.0, 0.0, 1.0, 1.0, 1.0],
+        [0f32, 0.5, 1.0],
+    );
     let mut out = [0f32; 3];
     k::dense(&mut out, &x, &w, &b, &mut Region::new()).unwrap();
     assert_eq!(out, [1.0, 2.5, 4.0]);
@@ -210,6 +235,38 @@ fn sizes_come_from_the_simplest_length() {
     assert_eq!(out, [2.0, 3.0]);
     // A size pinned by a product alone, as before.
     let mut out = [0.0; 2];
-    k::row_sums(&mut out, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &mut Region::new()).unwrap();
+    k::row_sums(
+        &mut out,
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        &mut Region::new(),
+    )
+    .unwrap();
     assert_eq!(out, [6.0, 15.0]);
+}
+
+#[test]
+fn literal_arrays_are_f32_where_f32_is_needed() {
+    let x: [f32; 8] = [0.5, -1.0, 2.0, 3.5, 0.0, 1.25, -0.75, 4.0];
+    let (mut a, mut s) = ([0f32; 8], 0f32);
+    for t in 0..3 {
+        for j in 0..8 {
+            a[j] += x[j] * t as f32;
+        }
+        s += x[t];
+    }
+    let mut out = [0f32; 8];
+    let got = k::lit_fold(&mut out, &x, &mut Region::new()).unwrap();
+    assert_eq!((out, got), (a, s));
+    let mut out = [0f32; 8];
+    k::lit_mix(&mut out, &x, &mut Region::new()).unwrap();
+    let want: Vec<f32> = x
+        .iter()
+        .map(|v| if 1.5 < *v { 1.5 + v } else { 0.25 })
+        .collect();
+    assert_eq!(out.to_vec(), want);
+    let interp = reference(k::SRC, "lit_mix", &[f32s(&x)]);
+    assert_eq!(
+        interp,
+        want.iter().map(|v| f64::from(*v)).collect::<Vec<_>>()
+    );
 }

@@ -871,12 +871,21 @@ mod tests {
         // Exact everywhere, though not with integer coefficients: a polynomial.
         let tri = half(Size::times(d(), Size::plus(d(), Size::Lit(1))));
         assert!(tri.same(&half(Size::plus(Size::times(d(), d()), d()))));
-        assert!(Size::times(Size::Lit(2), tri.clone()).same(&Size::plus(Size::times(d(), d()), d())));
+        assert!(
+            Size::times(Size::Lit(2), tri.clone()).same(&Size::plus(Size::times(d(), d()), d()))
+        );
         assert!(half(Size::times(Size::Lit(4), m())).same(&Size::times(Size::Lit(2), m())));
         // d * m / 2 is not exact (d = m = 1); (d * d - d) * m / 2 is.
-        assert!(!Size::times(Size::Lit(2), half(Size::times(d(), m()))).same(&Size::times(d(), m())));
+        assert!(
+            !Size::times(Size::Lit(2), half(Size::times(d(), m()))).same(&Size::times(d(), m()))
+        );
         let exact = half(Size::times(Size::minus(Size::times(d(), d()), d()), m()));
-        assert!(exact.poly().coeffs().all(|(mono, _)| mono.iter().all(|a| matches!(a, Atom::Name(_)))));
+        assert!(
+            exact
+                .poly()
+                .coeffs()
+                .all(|(mono, _)| mono.iter().all(|a| matches!(a, Atom::Name(_))))
+        );
         // Constants fold as usize does.
         assert_eq!(half(Size::Lit(5)).as_const(), Some(2));
     }

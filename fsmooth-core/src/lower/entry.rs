@@ -282,7 +282,11 @@ fn per_row(param: &Ident, others: &[Size]) -> Ex {
     let len = Ex::Len(Base::Param(param.clone()));
     match product {
         Some(p) if p.as_const().is_none() => {
-            let what = format!("{}.len() / ({})", param.to_string().trim_start_matches("r#"), p);
+            let what = format!(
+                "{}.len() / ({})",
+                param.to_string().trim_start_matches("r#"),
+                p
+            );
             Ex::Checked(Checked::Div, Box::new(len), Box::new(Ex::Const(p)), what)
         }
         p => Ex::Entry(

@@ -144,9 +144,9 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
                 .collect();
             match unknown[..] {
                 [Size::Name(nm)]
-                    if dims
-                        .iter()
-                        .all(|d| matches!(d, Size::Name(x) if x == nm) || d.as_const() == Some(1)) =>
+                    if dims.iter().all(|d| {
+                        matches!(d, Size::Name(x) if x == nm) || d.as_const() == Some(1)
+                    }) =>
                 {
                     Some((p.name.text.clone(), nm.clone()))
                 }

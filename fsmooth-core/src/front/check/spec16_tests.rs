@@ -59,7 +59,11 @@ fn float_constants_are_literals_of_their_type() {
         let src = format!("pub fn k(x: f64) -> f64 {{ x * {path} }}");
         assert_eq!(literals(&src), [pi64.clone()], "{path}");
     }
-    for path in ["std::f32::consts::PI", "core::f32::consts::PI", "f32::consts::PI"] {
+    for path in [
+        "std::f32::consts::PI",
+        "core::f32::consts::PI",
+        "f32::consts::PI",
+    ] {
         let src = format!("pub fn k(x: f32) -> f32 {{ x * {path} }}");
         assert_eq!(literals(&src), [pi32.clone()], "{path}");
     }
@@ -158,7 +162,10 @@ fn a_wrong_array_pattern_is_one_error_naming_both_lengths() {
         "{e}"
     );
     let e = error("pub fn k(q: [f64; 2]) -> f64 { let [a, b, c] = q; a + b + c }");
-    assert!(e.contains("3 elements") && e.contains("an array of 2"), "{e}");
+    assert!(
+        e.contains("3 elements") && e.contains("an array of 2"),
+        "{e}"
+    );
     let e = error("pub fn k(q: [f64; n]) -> f64 { let [a, b] = q; a + b }");
     assert!(e.contains("literal length"), "{e}");
     let e = error("pub fn k(x: f64) -> f64 { let [a, b] = x; a + b }");
@@ -214,15 +221,26 @@ fn literal_arrays_take_the_type_their_context_needs() {
 #[test]
 fn loops_and_assignments_name_the_construct_to_use() {
     let e = error("pub fn k(x: f64) -> f64 { let mut s = x; while s < 1.0 { s = s * 2.0; } s }");
-    assert!(e.contains("`while`") && e.contains("iterate") && e.contains("ifold") && e.contains("scan"), "{e}");
+    assert!(
+        e.contains("`while`") && e.contains("iterate") && e.contains("ifold") && e.contains("scan"),
+        "{e}"
+    );
     let e = error("pub fn k(x: f64) -> f64 { let mut s = x; loop { s = s * 2.0; } s }");
     assert!(e.contains("`loop`") && e.contains("iterate"), "{e}");
-    let e = error("pub fn k(v: [f64; n]) -> f64 { let mut s = 0.0; for i in 0..n { s += v[i]; } s }");
-    assert!(e.contains("`for`") && e.contains("ifold") && e.contains("scan") && e.contains("iterate"), "{e}");
+    let e =
+        error("pub fn k(v: [f64; n]) -> f64 { let mut s = 0.0; for i in 0..n { s += v[i]; } s }");
+    assert!(
+        e.contains("`for`") && e.contains("ifold") && e.contains("scan") && e.contains("iterate"),
+        "{e}"
+    );
     for assign in ["h[i] = 1.0;", "h[i] += 1.0;", "h = x;"] {
-        let src = format!("pub fn k(x: [f64; 3], i: usize) -> [f64; 3] {{ let mut h = x; {assign} h }}");
+        let src =
+            format!("pub fn k(x: [f64; 3], i: usize) -> [f64; 3] {{ let mut h = x; {assign} h }}");
         let e = error(&src);
-        assert!(e.contains("scatter_add") && e.contains("if j == k"), "{assign}: {e}");
+        assert!(
+            e.contains("scatter_add") && e.contains("if j == k"),
+            "{assign}: {e}"
+        );
     }
     // `mut` alone is still an error.
     let e = error("pub fn k(x: f64) -> f64 { let mut y = x; y }");
@@ -238,7 +256,10 @@ fn a_let_that_reads_itself_names_ifold_and_scan() {
         "pub fn k(v: [f64; 2]) -> f64 { let [a, b] = [b, v[0]]; a + b }",
     ] {
         let e = error(src);
-        assert!(e.contains("read in its own definition") && e.contains("ifold") && e.contains("scan"), "{src}: {e}");
+        assert!(
+            e.contains("read in its own definition") && e.contains("ifold") && e.contains("scan"),
+            "{src}: {e}"
+        );
     }
     // Shadowing an earlier binding, or a closure's own parameter, is fine.
     kernel("pub fn k(v: [f64; n]) -> f64 { let s = v[0]; let s = s + 1.0; s }");

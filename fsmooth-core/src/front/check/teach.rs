@@ -54,9 +54,13 @@ fn free_read(e: &Expr, name: &str) -> Option<Sp> {
             }
             free_read(tail, name)
         }
-        ExprKind::Build(n, i, body) => {
-            free_read(n, name).or_else(|| if bound(i) { None } else { free_read(body, name) })
-        }
+        ExprKind::Build(n, i, body) => free_read(n, name).or_else(|| {
+            if bound(i) {
+                None
+            } else {
+                free_read(body, name)
+            }
+        }),
         ExprKind::Ifold(n, init, acc, i, body) | ExprKind::Scan(n, init, acc, i, body) => {
             free_read(n, name)
                 .or_else(|| free_read(init, name))

@@ -112,10 +112,7 @@ impl Parser<'_> {
             .unwrap_or_default();
         self.err(
             span,
-            format!(
-                "no constant `{last}` in `{}`{hint}",
-                module.join("::")
-            ),
+            format!("no constant `{last}` in `{}`{hint}", module.join("::")),
         );
     }
 

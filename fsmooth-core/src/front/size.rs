@@ -381,6 +381,16 @@ impl Size {
             Size::Add(a, b) => a.poly().add(&b.poly()),
             Size::Sub(a, b) => a.poly().add(&b.poly().scale(Ratio::int(-1))),
             Size::Mul(a, b) => a.poly().mul(&b.poly()),
+            // ⌊⌊x / c1⌋ / c⌋ = ⌊x / (c1 * c)⌋: `w / 2 / 2` is `w / 4`.
+            Size::Div(a, b)
+                if let Size::Div(x, b1) = &**a
+                    && let (Some(c1), Some(c)) = (b1.as_const(), b.as_const())
+                    && c1 > 0
+                    && c > 0
+                    && let Some(k) = c1.checked_mul(c) =>
+            {
+                Size::Div(x.clone(), Box::new(Size::Lit(k))).poly()
+            }
             Size::Div(a, b) => match (a.poly().as_const(), b.poly().as_const()) {
                 // Two constants: the quotient `usize` division gives (an index `1 / 2` is 0
                 // once a loop is written out, not a half).
@@ -598,13 +608,8 @@ impl<'a> Folding<'a> {
             Size::Add(..) => pa.add(&pb),
             Size::Sub(..) => pa.add(&pb.scale(Ratio::int(-1))),
             Size::Mul(..) => pa.mul(&pb),
-            Size::Div(..) => match (pa.as_const(), pb.as_const()) {
-                (Some(k), Some(c)) if c > 0 && k >= 0 => Poly::constant(k / c),
-                (_, Some(c)) => pa
-                    .quotient(c)
-                    .unwrap_or_else(|| Poly::atom(Atom::Opaque(format!("({pa:?} / {pb:?})")))),
-                _ => Poly::atom(Atom::Opaque(format!("({pa:?} / {pb:?})"))),
-            },
+            // As `Size::poly` has it (nested quotients by constants are one quotient).
+            Size::Div(..) => s.poly(),
             _ => Poly::atom(Atom::Opaque(format!("({pa:?} % {pb:?})"))),
         };
         let konst = poly.as_const().and_then(|c| u64::try_from(c).ok());
@@ -886,6 +891,11 @@ mod tests {
                 .coeffs()
                 .all(|(mono, _)| mono.iter().all(|a| matches!(a, Atom::Name(_))))
         );
+        // Quotients of quotients are one quotient, as in Rust.
+        let quarter = Size::Div(Box::new(n()), Box::new(Size::Lit(4)));
+        assert!(half(half(n())).same(&quarter));
+        assert!(half(half(half(n()))).same(&Size::Div(Box::new(n()), Box::new(Size::Lit(8)))));
+        assert!(!half(n()).same(&quarter));
         // Constants fold as usize does.
         assert_eq!(half(Size::Lit(5)).as_const(), Some(2));
     }

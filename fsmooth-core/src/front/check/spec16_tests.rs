@@ -57,7 +57,7 @@ fn float_constants_are_literals_of_their_type() {
         "::std::f64::consts::PI",
     ] {
         let src = format!("pub fn k(x: f64) -> f64 {{ x * {path} }}");
-        assert_eq!(literals(&src), [pi64.clone()], "{path}");
+        assert_eq!(literals(&src), [pi64.as_str()], "{path}");
     }
     for path in [
         "std::f32::consts::PI",
@@ -65,7 +65,7 @@ fn float_constants_are_literals_of_their_type() {
         "f32::consts::PI",
     ] {
         let src = format!("pub fn k(x: f32) -> f32 {{ x * {path} }}");
-        assert_eq!(literals(&src), [pi32.clone()], "{path}");
+        assert_eq!(literals(&src), [pi32.as_str()], "{path}");
     }
     // Every stable constant, at both widths: the f32 one is exactly Rust's.
     macro_rules! each {
@@ -105,16 +105,16 @@ fn a_use_brings_constants_in_by_name() {
     let tau32 = format!("{:?}: f32", f64::from(std::f32::consts::TAU));
     assert_eq!(
         literals("use std::f64::consts::PI;\npub fn k(x: f64) -> f64 { x * PI }"),
-        [pi.clone()]
+        [pi.as_str()]
     );
     // Below its use, as in Rust; a glob; a rename; a group.
     assert_eq!(
         literals("pub fn k(x: f64) -> f64 { x * PI }\nuse core::f64::consts::*;"),
-        [pi.clone()]
+        [pi.as_str()]
     );
     assert_eq!(
         literals("use std::f32::consts::TAU as T;\npub fn k(x: f32) -> f32 { x * T }"),
-        [tau32.clone()]
+        [tau32.as_str()]
     );
     assert_eq!(
         literals("use f64::consts::{PI, E};\npub fn k() -> f64 { PI * E }"),
@@ -264,4 +264,24 @@ fn a_let_that_reads_itself_names_ifold_and_scan() {
     // Shadowing an earlier binding, or a closure's own parameter, is fine.
     kernel("pub fn k(v: [f64; n]) -> f64 { let s = v[0]; let s = s + 1.0; s }");
     kernel("pub fn k(v: [f64; n]) -> [f64; n] { let s = map(v, |s| s * 2.0); s }");
+}
+
+#[test]
+fn a_size_is_read_from_the_length_that_is_the_name_alone() {
+    let k = kernel(
+        "pub fn dense(x: [f32; ni], w: [[f32; ni]; no], b: [f32; no]) -> [f32; no] { build(no, |o| b[o] + w[o][0] * x[0]) }",
+    );
+    let from = |name: &str| {
+        k.pins.iter().find_map(|p| match p {
+            Pin::FromLen { name: n, param, .. } if n == name => Some(param.clone()),
+            _ => None,
+        })
+    };
+    assert_eq!(from("ni").as_deref(), Some("x"));
+    assert_eq!(from("no").as_deref(), Some("b"));
+    // Pinned by a product alone, as before.
+    let k = kernel("pub fn k(v: [[f64; 3]; n]) -> [f64; n] { map(v, |r| sum(r)) }");
+    assert!(
+        matches!(&k.pins[..], [Pin::FromLen { name, others, .. }] if name == "n" && others.len() == 1)
+    );
 }

@@ -108,7 +108,9 @@ fn lengths_that_fit_no_size_are_shape_errors() {
     let mut none: [f64; 0] = [];
     assert_eq!(
         k::grid(&mut none, &[], 0, &mut region),
-        Err(Error::Arithmetic { expr: "a.len() / (c)" })
+        Err(Error::Arithmetic {
+            expr: "a.len() / (c)"
+        })
     );
 }
 

@@ -102,9 +102,16 @@ fn lengths_that_fit_no_size_are_shape_errors() {
         }
     );
     assert_eq!(rows, [7.0; 2]);
-    // Zero columns: the rows cannot be counted; an empty matrix is zero rows.
+    // Zero columns: the rows cannot be counted, and a length with a zero factor never
+    // decides the other (LANGUAGE.md section 16): an error naming the division, not a
+    // size made up (v2 took it for zero rows).
     let mut none: [f64; 0] = [];
-    k::grid(&mut none, &[], 0, &mut region).unwrap();
+    assert_eq!(
+        k::grid(&mut none, &[], 0, &mut region),
+        Err(Error::Arithmetic {
+            expr: "a.len() / (c)"
+        })
+    );
 }
 
 #[test]

@@ -292,8 +292,8 @@ pub fn mul(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
 pub fn div(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
     a.checked_div(b).ok_or(Error::Arithmetic { expr })
 }
-/// Exact division for sizes (`d * (d + 1) / 2`): a remainder is an error, since shapes are
-/// compared as polynomials with exact division.
+/// Exact division: a remainder is an error. (v2's rule for sizes; since v3 a size's `/`
+/// rounds down, as Rust's does, and kernels call [`div`]. Kept for code compiled before.)
 #[inline(always)]
 pub fn div_exact(a: usize, b: usize, expr: &'static str) -> Result<usize, Error> {
     match a.checked_rem(b) {

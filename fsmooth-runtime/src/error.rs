@@ -133,8 +133,8 @@ pub enum Error {
         /// The length of the array indexed.
         len: usize,
     },
-    /// `usize` arithmetic that would underflow or overflow, `/` or `%` by zero, or a size
-    /// division with a remainder. On a size (`n - 2` with `n = 1`) it is found at entry,
+    /// `usize` arithmetic that would underflow or overflow, or `/` or `%` by zero (a
+    /// division rounds down, as Rust's does: `n / 2` for n = 5 is 2). On a size (`n - 2` with `n = 1`) it is found at entry,
     /// before anything is written.
     ///
     /// With the `stencil` kernel of [`Region`](crate::Region)'s example (`a: [f64; n]` to

@@ -35,17 +35,29 @@ pub fn parse(tokens: TokenStream, diags: &mut Diags) -> Option<Program> {
         }
     };
     let options = items::options(&items.0, diags);
-    let mut p = Parser { diags, depth: 0 };
+    let mut p = Parser {
+        diags,
+        depth: 0,
+        consts: Default::default(),
+        pending_mut: Vec::new(),
+        taught: false,
+    };
     let mut program = Program {
         fns: Vec::new(),
         options,
         module: None,
         imports: Vec::new(),
     };
+    // The `use` items first: a constant they bring in may be used above them, as in Rust.
+    for item in &items.1 {
+        if let syn::Item::Use(u) = item {
+            p.use_item(u, &mut program.imports);
+        }
+    }
     for item in &items.1 {
         match item {
             syn::Item::Fn(f) => program.fns.push(p.item(f)),
-            syn::Item::Use(u) => p.use_item(u, &mut program.imports),
+            syn::Item::Use(_) => {}
             syn::Item::Mod(m) => p.module(m, &mut program.module),
             other => p.err(
                 other.span(),
@@ -60,6 +72,12 @@ struct Parser<'d> {
     diags: &'d mut Diags,
     /// Expression nesting, bounded so that every later pass's recursion is too.
     depth: usize,
+    /// Float constants the block's `use` items brought in by name.
+    consts: consts::ConstScope,
+    /// The current function's `let mut`s, reported at its end unless [`Parser::teach`] was.
+    pending_mut: Vec<proc_macro2::Span>,
+    /// Whether the current function had a loop or an assignment reported.
+    taught: bool,
 }
 
 /// How deeply expressions may nest.
@@ -87,6 +105,19 @@ fn name(id: &syn::Ident) -> Name {
 impl Parser<'_> {
     fn err(&mut self, span: impl Into<Sp>, msg: impl std::fmt::Display) {
         self.diags.error(span, msg);
+    }
+
+    /// An imperative construct (a loop, an assignment), reported with the construct that
+    /// does its work. The function's `let mut`s are then part of the same mistake: they are
+    /// not reported (one mistake, one error).
+    fn teach(&mut self, span: impl Into<Sp>, msg: &str) {
+        self.taught = true;
+        self.err(span, msg);
+    }
+
+    /// `let mut x`: an error, unless the function's loop or assignment is reported.
+    pub(super) fn mutable(&mut self, span: proc_macro2::Span) {
+        self.pending_mut.push(span);
     }
 
     fn item(&mut self, f: &syn::ItemFn) -> FnDef {
@@ -154,7 +185,15 @@ impl Parser<'_> {
             .iter()
             .map(|a| a.to_token_stream())
             .collect::<Vec<_>>();
+        self.taught = false;
+        let pending = std::mem::take(&mut self.pending_mut);
         let body = self.block(&f.block);
+        let muts = std::mem::replace(&mut self.pending_mut, pending);
+        if !self.taught {
+            for m in muts {
+                self.err(m, "fsmooth values are immutable: remove `mut`");
+            }
+        }
         FnDef {
             public,
             attrs,
@@ -433,7 +472,17 @@ impl Parser<'_> {
                 }
             },
             syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-                ExprKind::Var(name(p.path.get_ident().unwrap_or_else(|| unreachable!())))
+                let id = p.path.get_ident().unwrap_or_else(|| unreachable!());
+                match self.named_const(&id.to_string()) {
+                    Some(k) => k,
+                    None => ExprKind::Var(name(id)),
+                }
+            }
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
+                match self.const_path(p) {
+                    Some(k) => k,
+                    None => return placeholder(span),
+                }
             }
             syn::Expr::Paren(p) => return self.expr(&p.expr),
             syn::Expr::Group(g) => return self.expr(&g.expr),
@@ -627,6 +676,10 @@ impl Parser<'_> {
                     syn::BinOp::Ne(_) => BinOp::Ne,
                     syn::BinOp::And(_) => BinOp::And,
                     syn::BinOp::Or(_) => BinOp::Or,
+                    _ if is_compound_assignment(&b.op) => {
+                        self.teach(Sp::of(b), ASSIGNMENT);
+                        return placeholder(span);
+                    }
                     _ => {
                         self.err(
                             b.op.span(),
@@ -671,19 +724,22 @@ impl Parser<'_> {
                 return placeholder(span);
             }
             syn::Expr::ForLoop(f) => {
-                self.err(
-                    f.for_token.span(),
-                    "fsmooth has no `for` loops: use `build(n, |i| ..)` or `ifold(n, init, |acc, i| ..)`",
-                );
+                self.teach(f.for_token.span(), FOR_LOOP);
+                return placeholder(span);
+            }
+            syn::Expr::While(w) => {
+                self.teach(w.while_token.span(), WHILE_LOOP);
+                return placeholder(span);
+            }
+            syn::Expr::Loop(l) => {
+                self.teach(l.loop_token.span(), LOOP_LOOP);
                 return placeholder(span);
             }
             syn::Expr::Assign(a) => {
-                self.err(
-                    a.span(),
-                    "fsmooth values are immutable: use `let` or `ifold`",
-                );
+                self.teach(Sp::of(a), ASSIGNMENT);
                 return placeholder(span);
             }
+
             other => {
                 self.err(
                     other.span(),
@@ -713,9 +769,34 @@ fn is_form(f: &str, args: &[&syn::Expr]) -> bool {
         })
 }
 
+mod consts;
 mod forms;
 mod items;
 mod patterns;
+
+/// LANGUAGE.md section 16: the loops and assignments Rust users reach for, each with the
+/// fsmooth construct that does its work.
+const FOR_LOOP: &str = "`for` loops are not part of fsmooth: write `build(n, |i| ..)` for an array of n elements, `ifold(n, init, |acc, i| ..)` to carry a state through n steps, `scan(n, init, |acc, i| ..)` to keep every intermediate state, or `iterate(init, |s| cond, |s| next)` for a loop that stops";
+const WHILE_LOOP: &str = "`while` loops are not part of fsmooth: write `iterate(init, |s| cond, |s| next)` for a loop that stops, `ifold(n, init, |acc, i| ..)` for a counted loop, `scan(n, init, |acc, i| ..)` for every intermediate state";
+const LOOP_LOOP: &str = "`loop` is not part of fsmooth: write `iterate(init, |s| cond, |s| next)` for a loop that stops, `ifold(n, init, |acc, i| ..)` for a counted loop, `scan(n, init, |acc, i| ..)` for every intermediate state";
+const ASSIGNMENT: &str = "fsmooth values are immutable: nothing is assigned\n  help: to add into elements by index, write `scatter_add(m, n, |i| (k, v))`; to update one row of a state, write the new row inside an `ifold`: `build(m, |j| if j == k { h[j] + v } else { h[j] })`; for a new value, bind a new name with `let`";
+
+/// `+=`, `-=`, `*=`, ..: an assignment.
+fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    matches!(
+        op,
+        syn::BinOp::AddAssign(_)
+            | syn::BinOp::SubAssign(_)
+            | syn::BinOp::MulAssign(_)
+            | syn::BinOp::DivAssign(_)
+            | syn::BinOp::RemAssign(_)
+            | syn::BinOp::BitXorAssign(_)
+            | syn::BinOp::BitAndAssign(_)
+            | syn::BinOp::BitOrAssign(_)
+            | syn::BinOp::ShlAssign(_)
+            | syn::BinOp::ShrAssign(_)
+    )
+}
 #[cfg(test)]
 mod tests;
 

@@ -142,6 +142,76 @@ impl Poly {
         }
         r
     }
+    /// `self / c` as a polynomial, when that is an integer at every natural point of its
+    /// atoms (`d * (d + 1) / 2`, `c * (2 * d - c - 1) / 2`): then Rust's rounding division
+    /// is exact and the quotient is its polynomial. `None` otherwise (`n / 2`), or for
+    /// `c <= 0`: such a quotient is compared as written (LANGUAGE.md section 16).
+    pub fn quotient(&self, c: i128) -> Option<Poly> {
+        if c <= 0 {
+            return None;
+        }
+        let q = self.scale(Ratio::new(1, c));
+        q.integer_valued().then_some(q)
+    }
+
+    /// Whether the polynomial is an integer at every natural (indeed every integer) point.
+    /// With `l` the common denominator, `l * p` has integer coefficients, and `p(x)` is an
+    /// integer iff `l * p(x)` is 0 modulo `l`, which depends only on each atom modulo `l`:
+    /// the `l^k` residues of the `k` atoms decide it (too many to try: not trusted).
+    fn integer_valued(&self) -> bool {
+        let l = self
+            .terms
+            .values()
+            .fold(1i128, |l, c| (l / gcd(l, c.den)).saturating_mul(c.den));
+        if l == 1 {
+            return true;
+        }
+        if l > 1 << 20 {
+            return false;
+        }
+        let mut atoms: Vec<&Atom> = self.terms.keys().flatten().collect();
+        atoms.sort();
+        atoms.dedup();
+        let points = u32::try_from(atoms.len())
+            .ok()
+            .and_then(|k| l.checked_pow(k))
+            .filter(|&p| p <= 4096);
+        let Some(points) = points else { return false };
+        // Integer coefficients of `l * p`, reduced modulo `l`.
+        let terms: Vec<(Vec<usize>, i128)> = self
+            .terms
+            .iter()
+            .map(|(m, c)| {
+                let at = m
+                    .iter()
+                    .map(|a| atoms.iter().position(|b| *b == a).unwrap_or(0))
+                    .collect();
+                let den = c.den.max(1);
+                (at, (c.num % den).rem_euclid(l) * (l / den) % l)
+            })
+            .collect();
+        let mut x = vec![0i128; atoms.len()];
+        for point in 0..points {
+            let mut rest = point;
+            for v in x.iter_mut() {
+                *v = rest % l;
+                rest /= l;
+            }
+            let mut sum = 0i128;
+            for (at, k) in &terms {
+                let mut t = *k;
+                for &a in at {
+                    t = t * x[a] % l;
+                }
+                sum = (sum + t) % l;
+            }
+            if sum != 0 {
+                return false;
+            }
+        }
+        true
+    }
+
     /// `self / by` when it divides exactly as a polynomial (`split`'s rule): by a constant
     /// that divides every coefficient, or by one size name that every term contains.
     pub fn divide(&self, by: &Poly) -> Option<Poly> {
@@ -311,12 +381,27 @@ impl Size {
             Size::Add(a, b) => a.poly().add(&b.poly()),
             Size::Sub(a, b) => a.poly().add(&b.poly().scale(Ratio::int(-1))),
             Size::Mul(a, b) => a.poly().mul(&b.poly()),
+            // ⌊⌊x / c1⌋ / c⌋ = ⌊x / (c1 * c)⌋: `w / 2 / 2` is `w / 4`.
+            Size::Div(a, b)
+                if let Size::Div(x, b1) = &**a
+                    && let (Some(c1), Some(c)) = (b1.as_const(), b.as_const())
+                    && c1 > 0
+                    && c > 0
+                    && let Some(k) = c1.checked_mul(c) =>
+            {
+                Size::Div(x.clone(), Box::new(Size::Lit(k))).poly()
+            }
             Size::Div(a, b) => match (a.poly().as_const(), b.poly().as_const()) {
                 // Two constants: the quotient `usize` division gives (an index `1 / 2` is 0
                 // once a loop is written out, not a half).
                 (Some(k), Some(c)) if c > 0 && k >= 0 => Poly::constant(k / c),
-                // Exact division: codegen checks divisibility at run time, so `/ c` is `* 1/c`.
-                (_, Some(c)) if c != 0 => a.poly().scale(Ratio::new(1, c)),
+                // Rust's division rounds down: `/ c` is `* 1/c` only where that is an integer
+                // at every point (`d * (d + 1) / 2`); any other quotient is compared as
+                // written (`n / 2` is `n / 2`, but `2 * (n / 2)` is not `n`).
+                (_, Some(c)) => match a.poly().quotient(c) {
+                    Some(q) => q,
+                    None => Poly::atom(Atom::Opaque(format!("({} / {})", a.norm(), b.norm()))),
+                },
                 _ => Poly::atom(Atom::Opaque(format!("({} / {})", a.norm(), b.norm()))),
             },
             Size::Rem(a, b) => match (a.poly().as_const(), b.poly().as_const()) {
@@ -424,8 +509,8 @@ impl Size {
         }
     }
 
-    /// Evaluate with checked arithmetic (`None` on underflow, overflow, `/ 0`, or inexact `/`),
-    /// as a whole ([`Size::whole`]).
+    /// Evaluate with checked arithmetic (`None` on underflow, overflow, or `/ 0`; `/` rounds
+    /// down, as Rust's does), as a whole ([`Size::whole`]).
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
         self.whole().eval_tree(env)
     }
@@ -439,10 +524,7 @@ impl Size {
             Size::Add(a, b) => a.eval_tree(env)?.checked_add(b.eval_tree(env)?),
             Size::Sub(a, b) => a.eval_tree(env)?.checked_sub(b.eval_tree(env)?),
             Size::Mul(a, b) => a.eval_tree(env)?.checked_mul(b.eval_tree(env)?),
-            Size::Div(a, b) => {
-                let (x, y) = (a.eval_tree(env)?, b.eval_tree(env)?);
-                (y != 0 && x % y == 0).then(|| x / y)
-            }
+            Size::Div(a, b) => a.eval_tree(env)?.checked_div(b.eval_tree(env)?),
             Size::Rem(a, b) => a.eval_tree(env)?.checked_rem(b.eval_tree(env)?),
         }
     }
@@ -460,7 +542,8 @@ impl Size {
     /// subtraction in it could fail where the whole is a natural number (`n - w + 1` with
     /// n = w - 1, whose `n - w` is negative, or `(n - 1) * m` with m = 0). Such a size is
     /// written as its polynomial: the positive terms, minus the negative ones, then one
-    /// exact division (`1 + n - w`), so that only a size that is really negative fails.
+    /// exact division (`1 + n - w`; exact because the polynomial is an integer everywhere),
+    /// so that only a size that is really negative fails.
     /// Sizes with `%` or a division by a non-constant, or loop indexes, stay as written.
     pub fn whole(&self) -> Size {
         let f = self.fold();
@@ -525,10 +608,8 @@ impl<'a> Folding<'a> {
             Size::Add(..) => pa.add(&pb),
             Size::Sub(..) => pa.add(&pb.scale(Ratio::int(-1))),
             Size::Mul(..) => pa.mul(&pb),
-            Size::Div(..) => match pb.as_const() {
-                Some(c) if c != 0 => pa.scale(Ratio::new(1, c)),
-                _ => Poly::atom(Atom::Opaque(format!("({pa:?} / {pb:?})"))),
-            },
+            // As `Size::poly` has it (nested quotients by constants are one quotient).
+            Size::Div(..) => s.poly(),
             _ => Poly::atom(Atom::Opaque(format!("({pa:?} % {pb:?})"))),
         };
         let konst = poly.as_const().and_then(|c| u64::try_from(c).ok());
@@ -669,6 +750,15 @@ pub fn names_nonneg(s: &Size) -> bool {
 }
 
 fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
+    // A quotient `h / c` that rounds (LANGUAGE.md section 16): with `h = c * q + r`, `r` below
+    // `c`, the quotient is `q`; `s` is non-negative if it is for every `r`, over natural `q`
+    // (`h - 2 * (h / 2)` is `r`).
+    if depth < 4
+        && let Some((h, c)) = rounding_quotient(s)
+    {
+        let q = format!("{h} / {c}");
+        return (0..c).all(|r| nonneg_on_naturals(&split_quotient(s, &h, c, &q, r), depth + 1));
+    }
     let p = s.poly();
     if p.coeffs()
         .any(|(m, _)| m.iter().any(|a| !matches!(a, Atom::Name(_))))
@@ -694,6 +784,40 @@ fn nonneg_on_naturals(s: &Size, depth: usize) -> bool {
     let at = |v: Size| s.subst(&|n: &str| (n == x).then(|| v.clone()));
     let shifted = Size::plus(Size::Name(x.clone()), Size::Lit(1));
     nonneg_on_naturals(&at(Size::Lit(0)), depth + 1) && nonneg_on_naturals(&at(shifted), depth + 1)
+}
+
+/// The first quotient `h / c` of a size name by a small constant in `s` that is not exact.
+fn rounding_quotient(s: &Size) -> Option<(String, u64)> {
+    match s {
+        Size::Div(a, b) => match (&**a, b.as_const()) {
+            (Size::Name(h), Some(c)) if (2..=16).contains(&c) => Some((h.clone(), c)),
+            _ => rounding_quotient(a).or_else(|| rounding_quotient(b)),
+        },
+        Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) | Size::Rem(a, b) => {
+            rounding_quotient(a).or_else(|| rounding_quotient(b))
+        }
+        Size::Lit(_) | Size::Name(_) | Size::Loop(_) => None,
+    }
+}
+
+/// `s` with `h / c` written `q` and every other `h` written `c * q + r`.
+fn split_quotient(s: &Size, h: &str, c: u64, q: &str, r: u64) -> Size {
+    let f = |x: &Size| Box::new(split_quotient(x, h, c, q, r));
+    match s {
+        Size::Div(a, b) if matches!(&**a, Size::Name(x) if x == h) && b.as_const() == Some(c) => {
+            Size::Name(q.to_string())
+        }
+        Size::Name(x) if x == h => Size::plus(
+            Size::times(Size::Lit(c), Size::Name(q.to_string())),
+            Size::Lit(r),
+        ),
+        Size::Lit(_) | Size::Name(_) | Size::Loop(_) => s.clone(),
+        Size::Add(a, b) => Size::Add(f(a), f(b)),
+        Size::Sub(a, b) => Size::Sub(f(a), f(b)),
+        Size::Mul(a, b) => Size::Mul(f(a), f(b)),
+        Size::Div(a, b) => Size::Div(f(a), f(b)),
+        Size::Rem(a, b) => Size::Rem(f(a), f(b)),
+    }
 }
 
 #[cfg(test)]
@@ -732,8 +856,48 @@ mod tests {
         let w2 = Size::minus(Size::Name("w".into()), Size::Lit(2));
         assert_eq!(w2.eval(&|_| Some(1)), None);
         assert_eq!(w2.eval(&|_| Some(5)), Some(3));
-        let odd = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));
-        assert_eq!(odd.eval(&|_| Some(3)), None);
+        // Rust's division (LANGUAGE.md section 16): rounds down; by zero fails.
+        let half = Size::Div(Box::new(n()), Box::new(Size::Lit(2)));
+        assert_eq!(half.eval(&|_| Some(5)), Some(2));
+        assert_eq!(half.eval(&|_| Some(205)), Some(102));
+        let by_n = Size::Div(Box::new(Size::Lit(7)), Box::new(n()));
+        assert_eq!(by_n.eval(&|_| Some(0)), None);
+        assert_eq!(by_n.eval(&|_| Some(2)), Some(3));
+    }
+
+    #[test]
+    fn a_quotient_is_its_polynomial_only_where_that_is_exact() {
+        let half = |s: Size| Size::Div(Box::new(s), Box::new(Size::Lit(2)));
+        let (d, m) = (|| Size::Name("d".into()), || Size::Name("m".into()));
+        // n / 2 equals n / 2, but 2 * (n / 2) is not n, nor n / 2 + n / 2.
+        assert!(half(n()).same(&half(n())));
+        assert!(!Size::times(Size::Lit(2), half(n())).same(&n()));
+        assert!(!Size::plus(half(n()), half(n())).same(&n()));
+        // Exact everywhere, though not with integer coefficients: a polynomial.
+        let tri = half(Size::times(d(), Size::plus(d(), Size::Lit(1))));
+        assert!(tri.same(&half(Size::plus(Size::times(d(), d()), d()))));
+        assert!(
+            Size::times(Size::Lit(2), tri.clone()).same(&Size::plus(Size::times(d(), d()), d()))
+        );
+        assert!(half(Size::times(Size::Lit(4), m())).same(&Size::times(Size::Lit(2), m())));
+        // d * m / 2 is not exact (d = m = 1); (d * d - d) * m / 2 is.
+        assert!(
+            !Size::times(Size::Lit(2), half(Size::times(d(), m()))).same(&Size::times(d(), m()))
+        );
+        let exact = half(Size::times(Size::minus(Size::times(d(), d()), d()), m()));
+        assert!(
+            exact
+                .poly()
+                .coeffs()
+                .all(|(mono, _)| mono.iter().all(|a| matches!(a, Atom::Name(_))))
+        );
+        // Quotients of quotients are one quotient, as in Rust.
+        let quarter = Size::Div(Box::new(n()), Box::new(Size::Lit(4)));
+        assert!(half(half(n())).same(&quarter));
+        assert!(half(half(half(n()))).same(&Size::Div(Box::new(n()), Box::new(Size::Lit(8)))));
+        assert!(!half(n()).same(&quarter));
+        // Constants fold as usize does.
+        assert_eq!(half(Size::Lit(5)).as_const(), Some(2));
     }
 
     #[test]

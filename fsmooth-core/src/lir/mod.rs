@@ -109,7 +109,8 @@ pub enum Checked {
     Mul,
     /// `a / b`, failing on a zero divisor.
     Div,
-    /// `a / b` for sizes: fails on a zero divisor or a remainder.
+    /// `a / b`, failing on a zero divisor or a remainder (v2's rule for sizes; unused since
+    /// sizes divide as Rust does, [`Checked::Div`]).
     DivExact,
     /// `a % b`, failing on a zero divisor.
     Rem,

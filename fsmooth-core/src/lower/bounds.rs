@@ -368,46 +368,12 @@ pub(crate) fn divisions_exact(s: &Size) -> bool {
         Size::Add(a, b) | Size::Sub(a, b) | Size::Mul(a, b) => {
             divisions_exact(a) && divisions_exact(b)
         }
-        Size::Div(a, b) => {
-            b.as_const().is_some_and(|k| k > 0) && divisions_exact(a) && integer_valued(s, 0)
-        }
+        Size::Div(a, b) => match b.as_const() {
+            Some(k) if k > 0 => divisions_exact(a) && a.poly().quotient(i128::from(k)).is_some(),
+            _ => false,
+        },
         Size::Rem(..) => false,
     }
-}
-
-/// True when the polynomial of `s` is an integer at every natural point: its coefficients
-/// are, or, for a variable `x` of a fractional term, both `s` at `x = 0` and the forward
-/// difference `s(x + 1) - s(x)` (of lower degree in `x`) are (then `s(x)` is `s(0)` plus
-/// the differences below `x`).
-fn integer_valued(s: &Size, depth: usize) -> bool {
-    let p = s.poly();
-    let mut var = None;
-    for (m, c) in p.coeffs() {
-        if c.fract() == 0.0 {
-            continue;
-        }
-        match m.first() {
-            Some(Atom::Opaque(_)) | None => return false,
-            Some(a) => var = Some(a.clone()),
-        }
-    }
-    let Some(x) = var else { return true };
-    if depth >= 6 {
-        return false;
-    }
-    let at = |by: Size| match &x {
-        Atom::Loop(v) => crate::middle::ir::subst_loop(s, *v, &by),
-        Atom::Name(n) => s.subst(&|k| (k == n).then(|| by.clone())),
-        Atom::Opaque(_) => s.clone(),
-    };
-    let here = match &x {
-        Atom::Loop(v) => Size::Loop(*v),
-        Atom::Name(n) => Size::Name(n.clone()),
-        Atom::Opaque(_) => return false,
-    };
-    let next = at(Size::plus(here, Size::Lit(1)));
-    integer_valued(&at(Size::Lit(0)), depth + 1)
-        && integer_valued(&Size::minus(next, s.clone()), depth + 1)
 }
 
 /// The comparison `b op' a` that says what `a op b` says.

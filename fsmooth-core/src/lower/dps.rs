@@ -79,7 +79,7 @@ impl SizeTable {
                     Size::Add(..) => Checked::Add,
                     Size::Sub(..) => Checked::Sub,
                     Size::Mul(..) => Checked::Mul,
-                    Size::Div(..) => Checked::DivExact,
+                    Size::Div(..) => Checked::Div,
                     _ => Checked::Rem,
                 };
                 let id = format_ident!("__z{}", self.entries.len());

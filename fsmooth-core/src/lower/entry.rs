@@ -3,7 +3,7 @@
 
 use crate::front::ast::Storage;
 use crate::front::size::Size;
-use crate::lir::{Base, Entry, Ex, FRAME_PARTS, Func, Scalar, St};
+use crate::lir::{Base, Checked, Entry, Ex, FRAME_PARTS, Func, Scalar, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::lower::storage::{Buffer, Peaks};
@@ -273,16 +273,25 @@ fn const_frame(peaks: &[Size]) -> Option<usize> {
 }
 
 /// `len(param) / product(others)`: how many times the other dimensions fit in the length.
-/// Saturating: an overflowing product fails the length check that follows.
+/// Saturating: an overflowing product fails the length check that follows. Where the other
+/// dimensions are sizes that may be 0 (`[[f32; ni]; no]` with ni = 0), the length says
+/// nothing of the size: the division is checked, `Error::Arithmetic` naming it
+/// (LANGUAGE.md section 16), rather than a size made up.
 fn per_row(param: &Ident, others: &[Size]) -> Ex {
-    let prod = others
-        .iter()
-        .cloned()
-        .reduce(Size::times)
-        .map(Ex::Const)
-        .unwrap_or(Ex::Usize(1));
-    Ex::Entry(
-        Entry::FromLen,
-        vec![Ex::Len(Base::Param(param.clone())), prod],
-    )
+    let product = others.iter().cloned().reduce(Size::times);
+    let len = Ex::Len(Base::Param(param.clone()));
+    match product {
+        Some(p) if p.as_const().is_none() => {
+            let what = format!(
+                "{}.len() / ({})",
+                param.to_string().trim_start_matches("r#"),
+                p
+            );
+            Ex::Checked(Checked::Div, Box::new(len), Box::new(Ex::Const(p)), what)
+        }
+        p => Ex::Entry(
+            Entry::FromLen,
+            vec![len, p.map(Ex::Const).unwrap_or(Ex::Usize(1))],
+        ),
+    }
 }

@@ -487,10 +487,10 @@ impl<'a> Iterator for ChildrenMut<'a> {
 /// The symbolic value of `usize` arithmetic `x op y` (`+ - * / %`) over symbolic operands.
 pub fn usize_sym(op: BinOp, x: Option<&Size>, y: Option<&Size>) -> Option<Size> {
     let (x, y) = (Box::new(x?.clone()), Box::new(y?.clone()));
-    // A size's `/` is exact (checked at entry), which its polynomial assumes; a quotient of
-    // a loop index rounds down: `(2 * j + 1) / 2` is `j`, not `j + 1/2`. Such a quotient
-    // has a symbolic value only when it is exact at every point (a packed triangle's
-    // `c * (2 * d - c - 1) / 2`).
+    // `/` rounds down, and a size's polynomial knows it (a quotient is its polynomial only
+    // where that is an integer everywhere); a quotient of a loop index is kept symbolic
+    // only when it is exact at every point (a packed triangle's `c * (2 * d - c - 1) / 2`):
+    // `(2 * j + 1) / 2` is `j`, not `j + 1/2`.
     if op == BinOp::Div
         && x.has_loop()
         && !crate::lower::divisions_exact(&Size::Div(x.clone(), y.clone()))

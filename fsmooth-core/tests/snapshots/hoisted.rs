@@ -21,8 +21,8 @@ pub fn hoisted(
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<f64, ::fsmooth::Error> {
     let d: usize = d;
-    let k: usize = ::fsmooth::__rt::from_len(q.len(), d);
-    let n: usize = ::fsmooth::__rt::from_len(x.len(), d);
+    let k: usize = ::fsmooth::__rt::div(q.len(), d, "q.len() / (d)")?;
+    let n: usize = ::fsmooth::__rt::div(x.len(), d, "x.len() / (d)")?;
     let __z0: usize = ::fsmooth::__rt::mul(k, d, "k * d")?;
     let __z1: usize = ::fsmooth::__rt::mul(n, d, "n * d")?;
     if q.len() != __z0 {

@@ -23,8 +23,8 @@ pub fn matmul2(
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
     let k: usize = k;
-    let n: usize = ::fsmooth::__rt::from_len(a.len(), k);
-    let m: usize = ::fsmooth::__rt::from_len(b.len(), k);
+    let n: usize = ::fsmooth::__rt::div(a.len(), k, "a.len() / (k)")?;
+    let m: usize = ::fsmooth::__rt::div(b.len(), k, "b.len() / (k)")?;
     let __z0: usize = ::fsmooth::__rt::mul(n, k, "n * k")?;
     let __z1: usize = ::fsmooth::__rt::mul(k, m, "k * m")?;
     let __z2: usize = ::fsmooth::__rt::mul(n, m, "n * m")?;

@@ -23,7 +23,7 @@ pub fn smooth(
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
     let d: usize = d;
-    let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
+    let t: usize = ::fsmooth::__rt::div(x.len(), d, "x.len() / (d)")?;
     let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;
     if x.len() != __z0 {
         return ::core::result::Result::Err(::fsmooth::Error::Shape {

@@ -577,7 +577,7 @@ fn parse_errors() {
     let e = Interp::new("fn f(x: f64) -> f64 { for i in 0..3 {} }")
         .err()
         .unwrap_or_default();
-    assert!(e.contains("no `for` loops"), "{e}");
+    assert!(e.contains("`for` loops are not part of fsmooth"), "{e}");
     let e = Interp::new("fn f(x: f64) -> f64 { x } fn f(x: f64) -> f64 { x }")
         .err()
         .unwrap_or_default();

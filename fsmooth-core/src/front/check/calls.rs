@@ -451,6 +451,18 @@ impl Elab<'_> {
                     help
                 };
                 self.clash_ty(v, &want);
+                // The argument that set the element type may be the one typed by its
+                // literals (`let z = build(8, |_| 1.0); add(z, x)` with x an f32 array):
+                // it becomes the other float type (LANGUAGE.md section 16).
+                let setters: Vec<Core> = vals
+                    .iter()
+                    .flatten()
+                    .filter(|o| super::infer::float_clash(&o.ty, &v.ty))
+                    .cloned()
+                    .collect();
+                for o in &setters {
+                    self.demand(o);
+                }
                 let help = format!("{help}{}", convert_help(a, &v.ty, &want));
                 self.err(
                     v.span,

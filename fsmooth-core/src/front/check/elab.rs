@@ -311,6 +311,11 @@ impl Elab<'_> {
         let mut bound = Vec::new();
         let mut ok = true;
         for (k, l) in lets.iter().enumerate() {
+            if self.reads_itself(l, &env) {
+                ok = false;
+                env.push((l.name.text.clone(), Bind::Failed));
+                continue;
+            }
             // The declared type, if any; `Err` when it is no type (reported by `ty_of`).
             let declared = l.ty.as_ref().map(|t| ty_of(t, self.diags).ok_or(()));
             let flexible = l.ty.is_none() && retypable(&l.value);

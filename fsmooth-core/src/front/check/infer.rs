@@ -192,6 +192,9 @@ impl Elab<'_> {
                 Kind::Var(id) => out.push((*id, comp)),
                 Kind::Proj(t, k) if matches!(t.kind, Kind::Var(_)) => walk(t, Some(*k), out),
                 Kind::Neg(a) | Kind::Let(_, _, a) => walk(a, comp, out),
+                // An element or a part of a literal-typed array has its float type
+                // (`let z = build(8, |_| 1.0);` then `z[0] < x[0]` with x an f32 array).
+                Kind::Index(a, _) | Kind::Slice(a, _) => walk(a, comp, out),
                 Kind::Bin(op, a, b, _) if op.is_arith() => {
                     walk(a, comp, out);
                     walk(b, comp, out);

@@ -34,6 +34,9 @@ mod scatter;
 mod show;
 mod signature;
 #[cfg(test)]
+mod spec16_tests;
+mod teach;
+#[cfg(test)]
 mod tests;
 mod tuples;
 mod views;

@@ -111,7 +111,8 @@ fn linear(size: &Size, known: &[String]) -> Option<(String, u64, i64)> {
 }
 
 /// Pins reachable from the `given` sizes: a parameter whose unknown dimensions are all one
-/// bare size name fixes it (`[f64; n]`: n = len; `[[f64; n]; n]`: n = sqrt(len)).
+/// bare size name fixes it (`[f64; n]`: n = len; `[[f64; n]; n]`: n = sqrt(len)), one whose
+/// length is the name alone first.
 fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
     let mut known: Vec<String> = given.to_vec();
     let mut pins: Vec<Pin> = f
@@ -129,8 +130,45 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
         })
         .collect();
     loop {
+        // A parameter whose length is the name alone decides it first (LANGUAGE.md section
+        // 16): `b: [f32; no]` rather than `w: [[f32; ni]; no]`, whose length says nothing of
+        // `no` when ni = 0.
+        let alone = arrays.iter().find_map(|(p, dims)| {
+            let unknown: Vec<&Size> = dims
+                .iter()
+                .filter(|d| {
+                    let mut ns = Vec::new();
+                    d.names(&mut ns);
+                    ns.iter().any(|x| !known.contains(x))
+                })
+                .collect();
+            match unknown[..] {
+                [Size::Name(nm)]
+                    if dims.iter().all(|d| {
+                        matches!(d, Size::Name(x) if x == nm) || d.as_const() == Some(1)
+                    }) =>
+                {
+                    Some((p.name.text.clone(), nm.clone()))
+                }
+                _ => None,
+            }
+        });
+        if let Some((param, nm)) = alone {
+            pins.push(Pin::FromLen {
+                name: nm.clone(),
+                param,
+                others: Vec::new(),
+                power: 1,
+            });
+            known.push(nm);
+            continue;
+        }
         let mut progress = false;
         for (p, dims) in &arrays {
+            if progress {
+                // One pin at a time: the next may be a length that is a name alone.
+                break;
+            }
             let unknown: Vec<usize> = (0..dims.len())
                 .filter(|&k| {
                     let mut ns = Vec::new();

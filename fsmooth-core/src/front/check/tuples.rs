@@ -67,6 +67,9 @@ impl Elab<'_> {
     /// parser names its whole by its text, `(s, q)`) takes a tuple of as many components.
     /// Reports the mismatch on the pattern.
     pub(super) fn pattern_fits(&mut self, name: &Name, ty: &Type) -> bool {
+        if let Some(parts) = array_pattern_arity(&name.text) {
+            return self.array_pattern_fits(name, parts, ty);
+        }
         let Some(parts) = pattern_arity(&name.text) else {
             return true;
         };
@@ -90,7 +93,7 @@ impl Elab<'_> {
             }
             other => {
                 let help = if other.is_arr() {
-                    "\n  help: an array is taken apart by index: `let a = x[0];`"
+                    "\n  help: an array is taken apart by an array pattern, `let [a, b] = x;`, or by index, `x[0]`"
                 } else {
                     ""
                 };
@@ -106,10 +109,73 @@ impl Elab<'_> {
     }
 }
 
+impl Elab<'_> {
+    /// An array pattern (`[w, x, y, z]`, LANGUAGE.md section 16) takes an array whose length
+    /// is that many elements, written as a literal (or a size that is a constant). Reports
+    /// the mismatch on the pattern, naming both lengths.
+    fn array_pattern_fits(&mut self, name: &Name, parts: usize, ty: &Type) -> bool {
+        let pat = pattern_text(&name.text);
+        let Type::Arr(_, dims) = ty else {
+            let help = if ty.is_tuple() {
+                format!(
+                    "\n  help: a tuple is taken apart by a tuple pattern: `let ({}) = ..;`",
+                    pat.trim_start_matches('[').trim_end_matches(']')
+                )
+            } else {
+                String::new()
+            };
+            self.err(
+                name.span,
+                format!("the pattern `{pat}` takes apart an array, but the value is `{ty}`{help}"),
+            );
+            return false;
+        };
+        match dims[0].as_const() {
+            Some(n) if n == parts as u64 => true,
+            Some(n) => {
+                self.err(
+                    name.span,
+                    format!(
+                        "the pattern `{pat}` has {parts} element{}, but the value is `{ty}`, an array of {n}{}",
+                        if parts == 1 { "" } else { "s" },
+                        if (parts as u64) < n {
+                            "\n  help: name every element, with `_` for those not needed"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+                false
+            }
+            None => {
+                self.err(
+                    name.span,
+                    format!(
+                        "the pattern `{pat}` takes apart an array of {parts} elements, but the value is `{ty}`, of `{}` elements: an array pattern needs a literal length\n  help: index it instead: `x[0]`, `x[1]`",
+                        dims[0]
+                    ),
+                );
+                false
+            }
+        }
+    }
+}
+
+/// The number of elements of an array pattern's text (`[w , x , _]` has 3), or `None`.
+fn array_pattern_arity(text: &str) -> Option<usize> {
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    Some(top_level_parts(inner))
+}
+
 /// The number of parts of a tuple pattern's text (`(s , (a , b) , _)` has 3), or `None`
 /// for a plain name.
 fn pattern_arity(text: &str) -> Option<usize> {
     let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    Some(top_level_parts(inner))
+}
+
+/// The number of comma-separated parts of a pattern's inside, at the top level.
+fn top_level_parts(inner: &str) -> usize {
     let mut depth = 0usize;
     let mut parts = 1;
     for c in inner.chars() {
@@ -120,7 +186,7 @@ fn pattern_arity(text: &str) -> Option<usize> {
             _ => {}
         }
     }
-    Some(parts)
+    parts
 }
 
 /// A pattern's text as a user writes it (`(s, q)`, not the token stream's `(s , q)`).

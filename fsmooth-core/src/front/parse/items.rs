@@ -106,6 +106,16 @@ impl Parser<'_> {
             c.to_tokens(&mut prefix);
         }
         let span = Sp::of(u);
+        // `use std::f64::consts::PI;`: Rust's constants, not another block's functions.
+        let mut module = Vec::new();
+        let mut leaf = &u.tree;
+        while let syn::UseTree::Path(p) = leaf {
+            module.push(p.ident.to_string());
+            leaf = &p.tree;
+        }
+        if self.use_consts(&module, leaf) {
+            return;
+        }
         self.use_tree(&u.tree, prefix, 0, span, imports);
     }
 

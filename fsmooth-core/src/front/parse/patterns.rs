@@ -1,6 +1,8 @@
 //! Patterns and closures: a tuple pattern (`let (a, b) = e;`, `|(s, q), i| ..`) becomes a
 //! binding of the whole, named by the pattern's text (which no user name can be), and `let`s
-//! of projections of it; nothing after the parser sees a pattern.
+//! of projections of it; an array pattern (`let [w, x, y, z] = q;`, LANGUAGE.md section 16)
+//! likewise, with `let`s of its elements `q[0]`, `q[1]`, ..; nothing after the parser sees a
+//! pattern (the checker only compares the pattern's count with the value's type).
 
 use super::{Parser, name};
 use crate::front::ast::*;
@@ -21,7 +23,7 @@ impl Parser<'_> {
         match p {
             syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                 if pi.mutability.is_some() {
-                    self.err(pi.span(), "fsmooth values are immutable: remove `mut`");
+                    self.mutable(pi.span());
                 }
                 lets.push(Let {
                     name: name(&pi.ident),
@@ -54,10 +56,38 @@ impl Parser<'_> {
                     self.let_pat(part, None, proj, lets);
                 }
             }
+            syn::Pat::Slice(sp) if self.array_pattern(sp) => {
+                let whole = pattern_name(p);
+                lets.push(Let {
+                    name: whole.clone(),
+                    ty,
+                    value,
+                });
+                for (k, part) in sp.elems.iter().enumerate() {
+                    let elem = element(&whole, k, Sp::from(part.span()));
+                    self.let_pat(part, None, elem, lets);
+                }
+            }
+            syn::Pat::Slice(sp) => {
+                // Reported by `array_pattern`: its names are bound, to nothing, so that their
+                // uses raise nothing more.
+                lets.push(Let {
+                    name: Name {
+                        text: "_".into(),
+                        span: sp.span(),
+                    },
+                    ty,
+                    value,
+                });
+                for part in sp.elems.iter().filter(|e| !matches!(e, syn::Pat::Rest(_))) {
+                    let failed = super::placeholder(part.span());
+                    self.let_pat(part, None, failed, lets);
+                }
+            }
             other => {
                 self.err(
                     other.span(),
-                    "expected a name or a tuple of names: `let x = e;`, `let (a, b) = e;`",
+                    "expected a name, a tuple or an array of names: `let x = e;`, `let (a, b) = e;`, `let [a, b] = e;`",
                 );
                 lets.push(Let {
                     name: Name {
@@ -89,6 +119,25 @@ impl Parser<'_> {
                 }
                 whole
             }
+            syn::Pat::Slice(sp) if self.array_pattern(sp) => {
+                let whole = pattern_name(p);
+                for (k, part) in sp.elems.iter().enumerate() {
+                    let elem = element(&whole, k, Sp::from(part.span()));
+                    self.let_pat(part, None, elem, lets);
+                }
+                whole
+            }
+            syn::Pat::Slice(sp) => {
+                // Reported by `array_pattern`: its names are bound to nothing.
+                for part in sp.elems.iter().filter(|e| !matches!(e, syn::Pat::Rest(_))) {
+                    let failed = super::placeholder(part.span());
+                    self.let_pat(part, None, failed, lets);
+                }
+                Name {
+                    text: "_".into(),
+                    span: sp.span(),
+                }
+            }
             syn::Pat::Type(pt) => {
                 self.err(
                     pt.colon_token.span(),
@@ -99,7 +148,7 @@ impl Parser<'_> {
             other => {
                 self.err(
                     other.span(),
-                    "expected a closure parameter name or a tuple of names",
+                    "expected a closure parameter name, or a tuple or an array of names",
                 );
                 Name {
                     text: "_".into(),
@@ -162,6 +211,45 @@ impl Parser<'_> {
                 None
             }
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Whether `[a, b, ..]` is an array pattern fsmooth takes: names, `_` and nested
+    /// patterns, one per element (no `..`: an array pattern names every element). Reports
+    /// the one that is not.
+    fn array_pattern(&mut self, p: &syn::PatSlice) -> bool {
+        if p.elems.is_empty() {
+            self.err(
+                p.span(),
+                "an array pattern names each element: `let [a, b] = v;`",
+            );
+            return false;
+        }
+        if let Some(rest) = p.elems.iter().find(|e| matches!(e, syn::Pat::Rest(_))) {
+            self.err(
+                rest.span(),
+                "an array pattern names every element, with `_` for those not needed: `let [a, _, c] = v;` (no `..`)",
+            );
+            return false;
+        }
+        true
+    }
+}
+
+/// `whole[k]`, written at `span`.
+fn element(whole: &Name, k: usize, span: Sp) -> Expr {
+    let var = Expr {
+        kind: ExprKind::Var(whole.clone()),
+        span,
+    };
+    let index = Expr {
+        kind: ExprKind::Int(k as u64),
+        span,
+    };
+    Expr {
+        kind: ExprKind::Index(Box::new(var), Box::new(index)),
+        span,
     }
 }
 

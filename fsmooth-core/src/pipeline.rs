@@ -4,7 +4,7 @@
 //! | --- | --- | --- | --- |
 //! | front | split off imported blocks' sources; link each `use` to its block, or expand to a call of its block's macro that brings it | [`crate::front::imports`] | the block has `use` items |
 //! | front | parse | [`crate::front::parse`] | always |
-//! | front | check (names, types, shapes; helpers and closures inlined) | [`crate::front::check`] | always |
+//! | front | check (names, types, shapes; helpers and closures inlined; `scatter_add` and `reduce_by_index` written as the in-place row update of an `ifold`, their index a `Kind::CheckIndex`; `iterate` as `Kind::Iterate`) | [`crate::front::check`] | always |
 //! | front | (within check) derivatives: `jvp` by forward mode, `vjp` and `grad` by a reverse sweep of the function brought to its canonical form first ([`crate::middle::normalise`]: the middle's tuples, propagate, single loads put back, equal, fuse and fold, so that a sum keeps nothing per term however it is written) (before it, a `build` step's expensive arrays kept and sums computed once bound by `let`s; inner sums continue from the outer sum, or from its rows) | [`crate::middle::forward`], [`crate::middle::reverse`] | the kernel uses them |
 //! | middle | tuples: tuples taken apart into their components | [`crate::middle::tuples`] | always |
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
@@ -16,7 +16,7 @@
 //! | middle | reuse: an element of a `let`-bound `build` written again read from the array; hoist | [`crate::middle::reuse`], [`crate::middle::hoist`] | `fusion` |
 //! | middle | anf, cse (whole values, binders by position), propagate, inline single uses, tested indexes before their `build` again, fold | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`], [`crate::middle::equal`] | always |
 //! | middle | tuples again: projections that inlining leaves on `if`s taken into their branches | [`crate::middle::tuples`] | always |
-//! | lower | translate: the D and S translations, sum-folds interchanged, folds that add to an array (or to one row of it) accumulated in place, folds that replace one row a step updated in place, builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
+//! | lower | translate: the D and S translations (an `iterate` a `while` loop over its state's places, `lir::St::While`), sum-folds interchanged, folds that add to an array (or to one row of it) accumulated in place, folds that replace one row a step updated in place (a row whose elements read only their own old element written over itself), builds testing their index peeled at the ends | [`crate::lower::translate`] | always |
 //! | lower | (within translate) rows of a build over sum-folds in groups, a product's columns in tiles | [`crate::lower`] | `fusion` and `unroll` |
 //! | lower | (within translate) float sums whose step has no loop in lanes (`lir::St::Lanes`), a lane's product fused where the target has FMA | `lower/lanes.rs` | `reassociate = true` |
 //! | lower | (within translate) every array its own heap buffer | [`crate::lower::storage`] | `storage = "heap"` |

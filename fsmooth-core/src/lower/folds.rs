@@ -272,7 +272,14 @@ impl Dps<'_> {
                 let n = self.sizes.get(&Size::product(&target.dims));
                 let off = target.off.clone().unwrap_or(Ex::Usize(0));
                 let mut store = restated(state, &off, n);
-                store.extend(self.write(step.new, &target));
+                match &step.new.kind {
+                    // Every item computed, then the row stored with one range check.
+                    Kind::Array(items) if items.iter().all(|x| !x.ty.is_arr()) => {
+                        let vs = items.iter().map(|x| self.scalar(x)).collect();
+                        store.push(St::StoreRow(state.base.clone(), off.clone(), vs));
+                    }
+                    _ => store.extend(self.write(step.new, &target)),
+                }
                 body.push(St::If(inside, store, Vec::new()));
                 continue;
             }

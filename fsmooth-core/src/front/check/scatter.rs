@@ -145,10 +145,10 @@ impl Elab<'_> {
         // Every element starts at `ne`: a zero written in place, another start computed once.
         let zid = self.fresh("ne");
         let uid = self.fresh("_");
-        let first = if ne.is_some() {
-            var(zid, &elem)
-        } else {
+        let first = if ne.is_none() || constant_row(&start) {
             start.clone()
+        } else {
+            var(zid, &elem)
         };
         let init = Core::new(Kind::Build(m.clone(), uid, Box::new(first)), ty.clone(), sp);
         let k = Core::new(Kind::Proj(Box::new(var(tid, &step.ty)), 0), Type::Usize, sp);
@@ -203,7 +203,7 @@ impl Elab<'_> {
             ty.clone(),
             sp,
         );
-        if ne.is_none() {
+        if ne.is_none() || constant_row(&start) {
             return Ok(fold);
         }
         Ok(Core::new(
@@ -211,6 +211,17 @@ impl Elab<'_> {
             ty,
             sp,
         ))
+    }
+}
+
+/// True when `e` is a row of constants (`build(d, |_| 0.0)`, `[1.0, 1.0]`): a start each
+/// element can compute where it is written, rather than a copy of a stored one.
+fn constant_row(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Build(_, _, body) => constant_row(body),
+        Kind::Array(xs) => xs.iter().all(constant_row),
+        Kind::Float(_) | Kind::Size(_) => true,
+        _ => false,
     }
 }
 

@@ -418,7 +418,6 @@ impl ToTokens for St {
                     }
                 }
             }
-            St::If(Ex::Bool(true), a, _) => quote!({ #(#a)* }),
             St::If(c, a, b) => quote!(if #c { #(#a)* } else { #(#b)* }),
             St::While(c, b) => quote!(while #c { #(#b)* }),
             St::ParSum {

@@ -253,8 +253,8 @@ impl Dps<'_> {
             body.push(St::let_usize(&rv, r));
             // Where the row is proven below the length (a scatter's checked index), no test.
             let inside = match self.in_bounds(step.row, &state.dims[0]) {
-                true => Ex::Bool(true),
-                false => Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m)),
+                true => None,
+                false => Some(Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m))),
             };
             if !step.new.ty.is_arr() && rows == 1 {
                 // One element, the only row replaced: stored where it is computed (the
@@ -263,7 +263,7 @@ impl Dps<'_> {
                 let at = plus(&state.off, Ex::Var(rv));
                 let mut store = restated(state, &at, Ex::Usize(1));
                 store.push(St::Store(state.base.clone(), at, v));
-                body.push(St::If(inside, store, Vec::new()));
+                body.push(only_if(inside, store));
                 continue;
             }
             if step.elementwise && rows == 1 {
@@ -280,7 +280,7 @@ impl Dps<'_> {
                     }
                     _ => store.extend(self.write(step.new, &target)),
                 }
-                body.push(St::If(inside, store, Vec::new()));
+                body.push(only_if(inside, store));
                 continue;
             }
             let elem = step.new.ty.scalar().unwrap_or(Scalar::F64);
@@ -306,11 +306,11 @@ impl Dps<'_> {
                     dims: dims.clone(),
                 }
             };
-            body.push(St::If(inside.clone(), fill, Vec::new()));
+            body.push(only_if(inside.clone(), fill));
             let n = self.sizes.get(&Size::product(&target.dims));
             let mut store = restated(state, target.off.as_ref().unwrap_or(&Ex::Usize(0)), n);
             store.push(self.copy(&tmp, &target));
-            stores.push(St::If(inside, store, Vec::new()));
+            stores.push(only_if(inside, store));
         }
         body.extend(stores);
         self.frame.truncate(inner);
@@ -563,6 +563,14 @@ impl Dps<'_> {
             St::While(c, vec![St::Assign(sv.clone(), b)]),
         ];
         Ex::Block(code, Box::new(Ex::Var(sv)))
+    }
+}
+
+/// `code` under `if c`, or as it is without a test.
+fn only_if(c: Option<Ex>, code: Vec<St>) -> St {
+    match c {
+        Some(c) => St::If(c, code, Vec::new()),
+        None => St::Block(code),
     }
 }
 

@@ -49,6 +49,7 @@
 
 mod array;
 mod inputs;
+mod loops;
 mod scalar;
 mod shapes;
 mod state;
@@ -96,6 +97,12 @@ fn shapes_from_env() -> bool {
     std::env::var("FSMOOTH_PROGEN_SHAPES").as_deref() != Ok("0")
 }
 
+/// Whether the forms of `loops.rs` (`iterate`, `scatter_add`, `reduce_by_index`) are on (in
+/// a program generated with [`Config::typed`]): unless `FSMOOTH_PROGEN_LOOPS` is `0`.
+fn loops_from_env() -> bool {
+    std::env::var("FSMOOTH_PROGEN_LOOPS").as_deref() != Ok("0")
+}
+
 /// A generated program and the result type of its kernel `k`.
 pub struct Program {
     /// The block's source.
@@ -110,6 +117,10 @@ pub struct Program {
     /// The kernel's results in position order: one for a kernel returning a scalar or an
     /// array, one per component for a tuple.
     pub parts: Vec<Part>,
+    /// May `vjp` and `grad` differentiate the kernel? False when it has an `iterate`
+    /// carrying a float or a `reduce_by_index` other than a scalar addition (LANGUAGE.md
+    /// sections 14 and 15: reverse mode refuses them); `jvp` takes every program.
+    pub reverse: bool,
 }
 
 /// One result of a kernel: a scalar, or an array whose slots are the product of sizes.
@@ -228,6 +239,8 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
         fl: Elem::F64,
         gathers: false,
         shapes: cfg.typed && shapes_from_env(),
+        loops: cfg.typed && loops_from_env(),
+        reverse: true,
         expect: false,
     };
     g.v2 = !g.r.one_in(3);
@@ -294,6 +307,7 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
         params: params(g.fl, g.gathers),
         ret: t.text(g.fl),
         parts,
+        reverse: g.reverse,
     }
 }
 
@@ -331,7 +345,9 @@ mod tests {
             ").1",
         ] {
             let k = count(&|p| p.src.contains(word));
-            assert!(k >= 15, "`{word}` in {k} of 300 programs");
+            // (`split(` is in about 5% of programs: 15 of 300 is its mean.)
+            let least = if word == "split(" { 10 } else { 15 };
+            assert!(k >= least, "`{word}` in {k} of 300 programs");
         }
         // Issue 21's shapes: stencils with fixed ends, folds replacing one row a step.
         for (word, least) in [("; let hi", 5), ("} else { acc", 5)] {
@@ -397,6 +413,53 @@ mod tests {
             for base in ["st", "di", "ti"] {
                 assert!(!binds(&p.src, base), "`{base}` in program {j}:\n{}", p.src);
             }
+        }
+    }
+
+    /// The forms of `loops.rs` (with typed programs on): `iterate`, `scatter_add` and
+    /// `reduce_by_index` each in some programs, all of them together in a moderate share
+    /// (so that the rest keeps its coverage), and none without typed programs; programs
+    /// that reverse mode refuses are marked.
+    #[test]
+    fn programs_have_the_forms_of_loops_rs() {
+        if !loops_from_env() {
+            return;
+        }
+        let progs: Vec<Program> = (0..600)
+            .map(|j| program_with(j, Config { typed: true }))
+            .collect();
+        let count = |f: &dyn Fn(&Program) -> bool| progs.iter().filter(|p| f(p)).count();
+        let has = |p: &Program, w: &str| p.src.contains(w);
+        let iterate = count(&|p| has(p, "iterate("));
+        let scatter = count(&|p| has(p, "scatter_add("));
+        let reduce = count(&|p| has(p, "reduce_by_index("));
+        let any =
+            count(&|p| has(p, "iterate(") || has(p, "scatter_add(") || has(p, "reduce_by_index("));
+        eprintln!(
+            "of 600 programs: iterate {iterate}, scatter_add {scatter}, reduce_by_index {reduce}, any {any}"
+        );
+        assert!(
+            iterate >= 30 && scatter >= 15 && reduce >= 15,
+            "{iterate} {scatter} {reduce}"
+        );
+        assert!((60..=150).contains(&any), "{any}");
+        for (word, least) in [("iterate((", 15), ("scan(", 30), ("|_| ", 5)] {
+            let k = count(&|p| has(p, word));
+            assert!(k >= least, "`{word}` in {k} of 600 programs");
+        }
+        let refused = count(&|p| !p.reverse);
+        assert!(refused > 0 && refused < any, "{refused} {any}");
+        for p in &progs {
+            if p.reverse {
+                assert!(!has(p, ".min(1000.0) * 0.5"), "{}", p.src);
+            }
+        }
+        for j in 0..300 {
+            let p = program_with(j, Config { typed: false });
+            for word in ["iterate(", "scatter_add(", "reduce_by_index("] {
+                assert!(!p.src.contains(word), "`{word}` in program {j}:\n{}", p.src);
+            }
+            assert!(p.reverse);
         }
     }
 

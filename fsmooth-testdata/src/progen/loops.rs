@@ -23,6 +23,15 @@
 use super::state::{Gen, Var};
 use super::ty::{D, T};
 
+/// Whether the generator also writes the shapes the two findings of progen-v3's report
+/// concern (`FSMOOTH_PROGEN_SCATTER_FINDINGS=1`; off by default, since each fails the
+/// differentials): a scatter of rows whose index may be past the end (the compiled code
+/// skips that step instead of returning `Error::Index`), and a `scatter_add` of usize
+/// values or rows that may take no step (the interpreter gives float zeros).
+fn scatter_findings() -> bool {
+    std::env::var("FSMOOTH_PROGEN_SCATTER_FINDINGS").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
 /// The value type of a scatter's steps.
 #[derive(Clone, Copy)]
 enum Val {
@@ -63,7 +72,7 @@ impl Gen {
             _ => {
                 let d = self.scatter_dim();
                 let val = if self.r.one_in(4) { Val::U } else { Val::Fl };
-                let h = self.scatter(d, val, depth);
+                let h = self.scatter(d, val, depth, false);
                 let x = match val {
                     Val::U => {
                         let sum = format!("sum(map({h}, |q| (q as {fl})))");
@@ -111,7 +120,7 @@ impl Gen {
                 )
             }
             _ => {
-                let h = self.scatter(d, Val::Fl, depth);
+                let h = self.scatter(d, Val::Fl, depth, false);
                 if self.r.one_in(3) {
                     // Bound, and read again.
                     let (v, j) = (self.name("h"), self.name("j"));
@@ -153,14 +162,14 @@ impl Gen {
                 c.text()
             );
         }
-        self.scatter(r, Val::Row(c), depth)
+        self.scatter(r, Val::Row(c), depth, false)
     }
 
     /// A usize vector of `d` elements of one of the module's forms: a histogram (or
     /// another usize scatter), a resampling, a search per element.
     pub(super) fn loop_usize_vector(&mut self, d: D, depth: usize) -> String {
         match self.r.below(4) {
-            0 | 1 => self.scatter(d, Val::U, depth),
+            0 | 1 => self.scatter(d, Val::U, depth, false),
             2 => self.resample(d, depth),
             _ => {
                 let i = self.name("i");
@@ -405,6 +414,18 @@ impl Gen {
 
     // ---- scatter_add, reduce_by_index ---------------------------------------------------
 
+    /// A kernel's whole body that is a scatter of type `t` (a vector, usize vector or
+    /// matrix) whose indexes may be past the end: it is computed whatever the inputs, so
+    /// the compiled code must fail where the interpreter does.
+    pub(super) fn top_scatter(&mut self, t: &T) -> String {
+        match t {
+            T::V(d) => self.scatter(*d, Val::Fl, 1, true),
+            T::UV(d) => self.scatter(*d, Val::U, 1, true),
+            T::M(r, c) => self.scatter(*r, Val::Row(*c), 1, true),
+            _ => unreachable!("a scatter of {t:?}"),
+        }
+    }
+
     /// The length of a scatter read as a scalar: a size that is not 0 most of the time.
     fn scatter_dim(&mut self) -> D {
         if self.r.one_in(6) {
@@ -415,36 +436,54 @@ impl Gen {
     }
 
     /// `scatter_add(d, cnt, |i| (k, v))` or `reduce_by_index(d, ne, |x, y| op, cnt, |i|
-    /// (k, v))` with values `val`.
-    fn scatter(&mut self, d: D, val: Val, depth: usize) -> String {
+    /// (k, v))` with values `val`; its indexes in range unless `oob` (then one scatter in
+    /// three has indexes that may be past the end: only where it is sure to be computed,
+    /// since the compiled code drops what nothing reads and the interpreter does not).
+    fn scatter(&mut self, d: D, val: Val, depth: usize, oob: bool) -> String {
         let fl = self.fl();
-        // The steps: over a vector size, so that `i` indexes vectors of it.
-        let nd = if self.gathers && self.r.one_in(4) {
+        // Which form (0 to 3: `reduce_by_index` with `+`, `max`, `min`, `*`; else
+        // `scatter_add`).
+        let mut form = self.r.below(8);
+        let findings = scatter_findings();
+        if d.min() == 0 && !matches!(val, Val::Fl) && !findings {
+            // Over a length that may be 0, by as many steps: a start for when there are
+            // none (see `no_zero`).
+            form = self.r.below(4);
+        }
+        // The steps: over a vector size, so that `i` indexes vectors of it. Not 0 for a
+        // `scatter_add` of usize values or rows: the interpreter gives float zeros for those
+        // (finding 2 of progen-v3's report).
+        let no_zero = form >= 4 && !matches!(val, Val::Fl) && !findings;
+        let nd = if self.gathers && !no_zero && self.r.one_in(4) {
             D::G
         } else {
             let w = self.work();
-            match self.vec_dim() {
+            let nd = if no_zero {
+                self.vec_dim_indexable()
+            } else {
+                self.vec_dim()
+            };
+            match nd {
                 D::NxM if w > 1 => D::M,
                 D::NpM | D::TwoN | D::Np2 if w > 100 => D::N,
                 x => x,
             }
         };
+        // Out of range only for scalars: the compiled code skips a row's step whose index
+        // is past the end instead of failing (finding 1 of progen-v3's report).
+        let oob = oob && (findings || !matches!(val, Val::Row(_))) && !self.r.one_in(3);
         let i = self.name("si");
         let iv = || Var::new(&i, T::U, Some(nd));
         let dp = d.paren();
-        let k = if d.min() == 0 {
-            // A length that may be 0: a step count of the same size, read backwards, or
-            // an index that may be out of range.
-            if nd == d && !self.r.one_in(4) {
-                format!("{dp} - 1 - {i}")
-            } else {
-                format!("{i} % ({dp} + 1)")
-            }
-        } else if self.r.one_in(8) {
+        let k = if d.min() == 0 && !oob {
+            // A length that may be 0: steps over that size (forwards or backwards).
+            return self.scatter_over(d, val, depth, form);
+        } else if oob {
             // Possibly out of range: `Error::Index` on both sides.
-            match self.r.below(3) {
+            match self.r.below(4) {
                 0 => i.clone(),
                 1 => format!("{i} + 1"),
+                2 if d.min() > 0 => format!("({i} * 7 + 3) % ({dp} + 1)"),
                 _ => {
                     let x = self.vec_var_or_param(nd);
                     format!("(({x}[{i}]) * ({dp} as {fl})) as usize")
@@ -470,6 +509,35 @@ impl Gen {
                 }
             }
         };
+        self.scatter_with(d, val, depth, form, nd, &i, k)
+    }
+
+    /// A scatter over a length `d` that may be 0, by steps over `d` itself: index `i` or
+    /// `d - 1 - i`.
+    fn scatter_over(&mut self, d: D, val: Val, depth: usize, form: usize) -> String {
+        let i = self.name("si");
+        let k = if self.r.one_in(2) {
+            i.clone()
+        } else {
+            format!("{} - 1 - {i}", d.paren())
+        };
+        self.scatter_with(d, val, depth, form, d, &i, k)
+    }
+
+    /// The scatter of `form` (as [`Gen::scatter`] draws it) into `d` elements, of `nd`
+    /// steps `i` going to index `k`.
+    #[allow(clippy::too_many_arguments)]
+    fn scatter_with(
+        &mut self,
+        d: D,
+        val: Val,
+        depth: usize,
+        form: usize,
+        nd: D,
+        i: &str,
+        k: String,
+    ) -> String {
+        let iv = || Var::new(i, T::U, Some(nd));
         let v = match val {
             Val::Fl => self.with_vars(vec![iv()], |g| {
                 if g.r.one_in(3) {
@@ -504,7 +572,7 @@ impl Gen {
                 d.text()
             )
         };
-        match (val, self.r.below(8)) {
+        match (val, form) {
             (Val::Fl, 0) => reduce(self.lit_s("0.0"), format!("{x} + {y}")),
             (Val::Fl, 1) => {
                 self.reverse = false;

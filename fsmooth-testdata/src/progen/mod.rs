@@ -292,6 +292,11 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
     while body.len() < 24 {
         body = g.expr_e(expect, &t, 0);
     }
+    // Sometimes the whole body is a scatter whose indexes may be past the end, so that
+    // both sides must fail alike (`Error::Index`).
+    if g.loops && matches!(t, T::V(_) | T::UV(_) | T::M(..)) && g.r.one_in(20) {
+        body = g.top_scatter(&t);
+    }
     src += &format!("pub fn k({sig}) -> {} {{\n    {body}\n}}\n", t.text(g.fl));
     let part = |t: &T| Part {
         dims: t.dims(),
@@ -507,7 +512,8 @@ mod tests {
             "signum", "atan()",
         ] {
             let k = count(&|p| p.src.contains(method));
-            assert!(k >= 4, "`{method}` in {k} of 600 programs");
+            // (About 7 in 600 each, `exp2` the rarest.)
+            assert!(k >= 3, "`{method}` in {k} of 600 programs");
         }
         // Literals by context in f32 programs: some unsuffixed literal next to a float.
         let by_context = count(&|p| p.fl == Elem::F32 && p.src.contains(" * 0.5 + "));

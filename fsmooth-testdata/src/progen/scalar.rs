@@ -11,7 +11,7 @@ pub(super) const SHAPES_IN: usize = 16;
 /// One scalar, vector, matrix, usize or usize vector in this many (not a leaf) is of the
 /// forms of `loops.rs` (`iterate`, `scatter_add`, `reduce_by_index`), in a program that
 /// has them.
-pub(super) const LOOPS_IN: usize = 64;
+pub(super) const LOOPS_IN: usize = 72;
 
 impl Gen {
     pub(super) fn scalar(&mut self, depth: usize) -> String {

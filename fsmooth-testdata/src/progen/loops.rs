@@ -443,7 +443,11 @@ impl Gen {
         let fl = self.fl();
         // Which form (0 to 3: `reduce_by_index` with `+`, `max`, `min`, `*`; else
         // `scatter_add`).
-        let mut form = self.r.below(8);
+        // (`+` twice as often: the respeller's `ReduceAddAsScatter` reads it.)
+        let mut form = match self.r.below(9) {
+            8 => 0,
+            f => f,
+        };
         let findings = scatter_findings();
         if d.min() == 0 && !matches!(val, Val::Fl) && !findings {
             // Over a length that may be 0, by as many steps: a start for when there are
@@ -587,9 +591,16 @@ impl Gen {
                 reduce(self.lit_s("1.0"), format!("{x} * {y}"))
             }
             (Val::U, 0) => reduce("0".into(), format!("{x} + {y}")),
-            (Val::U, 1) => reduce("0".into(), format!("{x}.max({y})")),
-            (Val::U, 2) => reduce("1000".into(), format!("{x}.min({y})")),
-            (Val::U, 3) => reduce("1".into(), format!("{x} * {y}")),
+            // (Reverse mode refuses these too, though no differentiated value goes through
+            // them: finding 3 of progen-v3's report.)
+            (Val::U, 1..=3) => {
+                self.reverse = false;
+                match form {
+                    1 => reduce("0".into(), format!("{x}.max({y})")),
+                    2 => reduce("1000".into(), format!("{x}.min({y})")),
+                    _ => reduce("1".into(), format!("{x} * {y}")),
+                }
+            }
             (Val::Row(c), 0..=3) => {
                 self.reverse = false;
                 let e = self.name("e");

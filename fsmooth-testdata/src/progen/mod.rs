@@ -121,6 +121,11 @@ pub struct Program {
     /// carrying a float or a `reduce_by_index` other than a scalar addition (LANGUAGE.md
     /// sections 14 and 15: reverse mode refuses them); `jvp` takes every program.
     pub reverse: bool,
+    /// Is the kernel's body a scatter whose indexes may be past the end (so that it fails
+    /// with `Error::Index` on some inputs, and must fail alike compiled and interpreted)?
+    /// A derivative that does not read the kernel's value may drop it, and its error with
+    /// it, where the interpreter, which computes everything, fails.
+    pub scatter_body: bool,
 }
 
 /// One result of a kernel: a scalar, or an array whose slots are the product of sizes.
@@ -294,7 +299,8 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
     }
     // Sometimes the whole body is a scatter whose indexes may be past the end, so that
     // both sides must fail alike (`Error::Index`).
-    if g.loops && matches!(t, T::V(_) | T::UV(_) | T::M(..)) && g.r.one_in(20) {
+    let scatter_body = g.loops && matches!(t, T::V(_) | T::UV(_) | T::M(..)) && g.r.one_in(20);
+    if scatter_body {
         body = g.top_scatter(&t);
     }
     src += &format!("pub fn k({sig}) -> {} {{\n    {body}\n}}\n", t.text(g.fl));
@@ -313,6 +319,7 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
         ret: t.text(g.fl),
         parts,
         reverse: g.reverse,
+        scatter_body,
     }
 }
 

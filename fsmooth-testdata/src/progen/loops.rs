@@ -10,10 +10,14 @@
 //!   `build`s, `ifold`s and `scan`s (systematic resampling: a scan whose step runs a search
 //!   from the previous state).
 //! - **`scatter_add` and `reduce_by_index`** ([`Gen::scatter`]): scalar values (the
-//!   program's float type, usize counts) and rows; operations `+`, `max`, `min`, `*`;
-//!   indexes mostly in range (`i % d`, `((x[i] * (d as f64)) as usize).min(d - 1)`,
-//!   `ix[i] % d`), one in eight possibly not (`i`, `(x[i] * (d as f64)) as usize`), so that
-//!   `Error::Index` is compared too; results returned, or bound and read again.
+//!   program's float type, usize counts) and rows; operations `+` (twice as often),
+//!   `max`, `min`, `*`; indexes in range (`i % d`, `((x[i] * (d as f64)) as usize).min(d -
+//!   1)`, `ix[i] % d`, `d - 1 - i` over `d` steps); results returned, read (`sum`, `vmax`,
+//!   an element), or bound and read again. A kernel whose whole body is a scatter
+//!   ([`Gen::top_scatter`], one vector or matrix kernel in 20) has, two times in three,
+//!   indexes that may be past the end (`i`, `i + 1`, `(x[i] * (d as f64)) as usize`), so
+//!   that `Error::Index` is compared too: only there, since the compiled code drops a
+//!   scatter nothing reads, and its error with it, where the interpreter computes it.
 //!
 //! Every `iterate` stops: its condition tests a counter below a literal, or an index below
 //! a size, or a value that every step brings below its bound. A program that has an
@@ -73,7 +77,7 @@ impl Gen {
                 let d = self.scatter_dim();
                 let val = if self.r.one_in(4) { Val::U } else { Val::Fl };
                 let h = self.scatter(d, val, depth, false);
-                let x = match val {
+                match val {
                     Val::U => {
                         let sum = format!("sum(map({h}, |q| (q as {fl})))");
                         if d.min() > 0 && self.r.one_in(2) {
@@ -87,8 +91,7 @@ impl Gen {
                         1 => format!("vmax({h})"),
                         _ => format!("sum({h})"),
                     },
-                };
-                x
+                }
             }
         }
     }

@@ -3,7 +3,8 @@
 //! all expand to code or to spanned errors. The valid programs (`fuzz_corpus.fs`) include
 //! tuples and their patterns, kernels with several results, scans and every layout view;
 //! `fuzz_corpus_typed.fs` adds index arrays (gathers), usize arrays, f32 kernels, casts and
-//! the math methods of version 2 and the derivative forms, mutated alike; and
+//! the math methods of version 2, the derivative forms, `iterate`, `scatter_add` and
+//! `reduce_by_index`, mutated alike; and
 //! `fuzz_corpus_imports.fs` blocks that
 //! import and export (issue 19), one with an imported block's section as its macro hands
 //! it over (apart, since other tests check the first two corpora's blocks on their own).
@@ -93,6 +94,9 @@ const IDENTS: &[&str] = &[
     "crate",
     "super",
     "fsmooth_import",
+    "iterate",
+    "scatter_add",
+    "reduce_by_index",
 ];
 const PUNCTS: &[&str] = &[
     "+", "-", "*", "/", "%", ";", ",", ":", "->", "=", "==", "<", ">", "<=", "!", "&&", "||", "|",

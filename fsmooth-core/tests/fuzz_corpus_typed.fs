@@ -37,3 +37,24 @@ pub fn step(w: [f64; n], x: [[f64; n]; p], y: [f64; p]) -> (f64, [f64; n]) { gra
 pub fn slope(w: [f64; n], x: [[f64; n]; p], y: [f64; p], t: [f64; n]) -> (f64, f64) { jvp(|v| loss(v, x, y), w, t) }
 pub fn pull(m: [[f32; 3]; 2], v: [f32; 3], s: [f32; 2]) -> ([f32; 2], [[f32; 3]; 2], [f32; 3]) { vjp(matvec, (m, v), s) }
 pub fn kinks(a: f64, b: f64) -> (f64, f64) { jvp(|x, y| x.abs().max(y).sqrt() + (x / y).atan2(y) + x.powi(3), (a, b), (1.0, 0.5)) }
+====
+pub fn resample(w: [f64; n], u0: f64) -> [usize; n] {
+    let c = scan(n, 0.0, |acc, i| acc + w[i]);
+    let total = c[n - 1];
+    scan(n, 0, |k, j| { let u = (u0 + (j as f64) / (n as f64)) * total; iterate(k, |k| k + 1 < n && c[k] < u, |k| k + 1) })
+}
+pub fn newton(a: f32) -> (f32, usize) { iterate((a.max(1.0), 0), |(x, k)| k < 20 && (x * x - a).abs() > 0.0001, |(x, k)| (0.5 * (x + a / x), k + 1)) }
+pub fn smooth3(v: [f64; n]) -> [f64; n] { iterate((v, 0), |(_, c)| c < 3, |(w, c)| (build(n, |i| w[i] * 0.5 + w[(i + 1) % n] * 0.25), c + 1)).0 }
+pub fn first_above(m: [[f64; 4]; r], t: f64) -> usize { ifold(r, 0, |acc, i| acc + iterate(0, |j| j < 4 && m[i][j] <= t, |j| j + 1)) }
+====
+pub fn histogram(x: [f32; n], b: usize) -> [usize; b] { scatter_add(b, n, |i| (((x[i] * (b as f32)) as usize).min(b - 1), 1)) }
+pub fn sums(pts: [[f64; 3]; n], labels: [usize; n], k: usize) -> ([[f64; 3]; k], [f64; k]) {
+    (scatter_add(k, n, |i| (labels[i], pts[i])), reduce_by_index(k, -1000.0, |a, b| a.max(b), n, |i| (labels[i], pts[i][0])))
+}
+pub fn row_max(x: [[f64; 2]; n], idx: [usize; n], m: usize) -> [[f64; 2]; m] {
+    reduce_by_index(m, build(2, |_| 0.0), |a, b| build(2, |e| a[e].max(b[e])), n, |i| (idx[i] % m, x[i]))
+}
+pub fn scatter_grad(x: [f64; n], idx: [usize; n], m: usize) -> (f64, [f64; n]) {
+    grad(|x| { let s = scatter_add(m, n, |i| (idx[i], x[i] * x[i])); ifold(m, 0.0, |acc, j| acc + (j as f64 + 1.0) * s[j]) }, x)
+}
+pub fn halve_jvp(x: f64) -> (f64, f64) { jvp(|x| iterate((x, 0), |(s, c)| c < 20 && s > 1.0, |(s, c)| (s * 0.5, c + 1)).0, x, 1.0) }

@@ -109,7 +109,9 @@ fn first_difference(a: &[String], b: &[String]) -> String {
 /// same code too.
 fn with_gradient(p: &Program) -> String {
     let fl = p.fl.text();
-    if p.ret != fl {
+    // (Reverse mode refuses some programs: an `iterate` carrying a float, a
+    // `reduce_by_index` other than a scalar addition.)
+    if p.ret != fl || !p.reverse {
         return p.src.clone();
     }
     let gathers = p.params.iter().any(|q| q.name == "ix");

@@ -25,14 +25,20 @@ pub enum Rewrite {
     SqnormAsDot,
     /// `sum(map(v, |q| e))` as `sum(build(v.len(), |i| { let q = v[i]; e }))`.
     SumMapAsBuild,
+    /// `reduce_by_index(m, 0.0, |a, b| a + b, n, f)` as `scatter_add(m, n, f)` (LANGUAGE.md
+    /// section 15): a zero start (`0.0`, `0.0f32`, `0`, or a row of them, `build(d, |_|
+    /// 0.0)`) and the addition of the element so far and the value, in that order (a row's
+    /// element by element, `build(d, |e| a[e] + b[e])`), as `scatter_add` adds.
+    ReduceAddAsScatter,
 }
 
 /// Every rewrite.
-pub const REWRITES: [Rewrite; 4] = [
+pub const REWRITES: [Rewrite; 5] = [
     Rewrite::SqnormAsDot,
     Rewrite::DotAsMap2,
     Rewrite::SumMapAsBuild,
     Rewrite::SumAsFold,
+    Rewrite::ReduceAddAsScatter,
 ];
 
 /// `src` (a block's items) with `rewrites` applied wherever they apply, in the order given
@@ -72,6 +78,78 @@ fn is_var(e: &Expr) -> bool {
 
 fn text(e: &impl ToTokens) -> String {
     e.to_token_stream().to_string()
+}
+
+/// A zero literal: `0.0` (suffixed or not) or `0`.
+fn is_zero(e: &Expr) -> bool {
+    let Expr::Lit(l) = e else { return false };
+    match &l.lit {
+        syn::Lit::Float(f) => f.base10_parse::<f64>().is_ok_and(|x| x == 0.0),
+        syn::Lit::Int(i) => i.base10_parse::<u64>().is_ok_and(|x| x == 0),
+        _ => false,
+    }
+}
+
+/// The name a closure parameter binds, if it is a plain name.
+fn param(p: &syn::Pat) -> Option<String> {
+    match p {
+        syn::Pat::Ident(i) if i.subpat.is_none() && i.by_ref.is_none() => Some(i.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// Is `e` the variable `name`?
+fn is_name(e: &Expr, name: &str) -> bool {
+    matches!(e, Expr::Path(p) if p.path.is_ident(name))
+}
+
+/// Is `e` `a + b` of the variables `a` and `b`, in that order?
+fn is_sum_of(e: &Expr, a: &str, b: &str) -> bool {
+    matches!(e, Expr::Binary(x) if matches!(x.op, syn::BinOp::Add(_))
+        && is_name(&x.left, a) && is_name(&x.right, b))
+}
+
+/// Is `e` `v[i]` of the variables `v` and `i`?
+fn is_elem(e: &Expr, v: &str, i: &str) -> bool {
+    matches!(e, Expr::Index(x) if is_name(&x.expr, v) && is_name(&x.index, i))
+}
+
+/// Is `(ne, op)` a `reduce_by_index`'s zero start and addition (of scalars, or of rows
+/// element by element: `build(d, |_| 0.0)` and `|a, b| build(d, |e| a[e] + b[e])`)?
+fn is_zero_and_addition(ne: &Expr, op: &Expr) -> bool {
+    let Expr::Closure(f) = op else { return false };
+    let (Some(a), Some(b)) = (
+        f.inputs.first().and_then(param),
+        f.inputs.iter().nth(1).and_then(param),
+    ) else {
+        return false;
+    };
+    if f.inputs.len() != 2 || a == b {
+        return false;
+    }
+    if is_zero(ne) {
+        return is_sum_of(&f.body, &a, &b);
+    }
+    // Rows: a build of zeros of a length, and the build of element sums of the same.
+    let (Some(z), Some(s)) = (call(ne, "build", 2), call(&f.body, "build", 2)) else {
+        return false;
+    };
+    let (Expr::Closure(zc), Expr::Closure(sc)) = (&z.args[1], &s.args[1]) else {
+        return false;
+    };
+    let Some(e) = sc.inputs.first().and_then(param) else {
+        return false;
+    };
+    let elem_sum = matches!(&*sc.body, Expr::Binary(x) if matches!(x.op, syn::BinOp::Add(_))
+        && is_elem(&x.left, &a, &e) && is_elem(&x.right, &b, &e));
+    text(&z.args[0]) == text(&s.args[0])
+        && zc.inputs.len() == 1
+        && matches!(zc.inputs[0], syn::Pat::Wild(_))
+        && is_zero(&zc.body)
+        && sc.inputs.len() == 1
+        && e != a
+        && e != b
+        && elem_sum
 }
 
 impl Respeller {
@@ -132,6 +210,18 @@ impl Respeller {
                     text(&f.body)
                 ))
             }
+            Rewrite::ReduceAddAsScatter => {
+                let c = call(e, "reduce_by_index", 5)?;
+                if !is_zero_and_addition(&c.args[1], &c.args[2]) {
+                    return None;
+                }
+                Some(format!(
+                    "scatter_add({}, {}, {})",
+                    text(&c.args[0]),
+                    text(&c.args[3]),
+                    text(&c.args[4])
+                ))
+            }
         }
     }
 }
@@ -177,5 +267,32 @@ mod tests {
         assert_eq!(s.matches("add").count(), 1, "{s}");
         // Nothing to rewrite.
         assert_eq!(respell("pub fn k(a: f64) -> f64 { a }", &REWRITES), None);
+    }
+
+    /// A `reduce_by_index` adding from zero is a `scatter_add`, for scalars and rows, and
+    /// respelled inside other forms' closures (an `iterate`'s); another start or operation,
+    /// or the addition the other way round, is left as written.
+    #[test]
+    fn a_reduce_by_index_adding_from_zero_is_a_scatter_add() {
+        let one = |src: &str| respell(src, &[Rewrite::ReduceAddAsScatter]);
+        let s = one("pub fn k(x: [f64; n], m: usize) -> [f64; m] { reduce_by_index(m, 0.0, |a, b| a + b, n, |i| (i % m, x[i])) }").unwrap();
+        assert!(s.contains("scatter_add (m , n , | i |"), "{s}");
+        let s = one("pub fn k(x: [[f32; 2]; n], m: usize) -> [[f32; 2]; m] { reduce_by_index(m, build(2, |_| 0.0f32), |a, b| build(2, |e| a[e] + b[e]), n, |i| (i % m, x[i])) }").unwrap();
+        assert!(
+            s.contains("scatter_add") && !s.contains("reduce_by_index"),
+            "{s}"
+        );
+        let s = one("pub fn k(n: usize) -> usize { iterate(0, |k| k < reduce_by_index(3, 0, |a, b| a + b, n, |i| (i % 3, 1))[0], |k| k + 1) }").unwrap();
+        assert!(s.contains("scatter_add"), "{s}");
+        for kept in [
+            "reduce_by_index(m, 0.0, |a, b| b + a, n, |i| (i % m, x[i]))",
+            "reduce_by_index(m, -0.0, |a, b| a + b, n, |i| (i % m, x[i]))",
+            "reduce_by_index(m, 1.0, |a, b| a + b, n, |i| (i % m, x[i]))",
+            "reduce_by_index(m, 0.0, |a, b| a.max(b), n, |i| (i % m, x[i]))",
+            "reduce_by_index(m, 0.0, |a, a| a + a, n, |i| (i % m, x[i]))",
+        ] {
+            let src = format!("pub fn k(x: [f64; n], m: usize) -> [f64; m] {{ {kept} }}");
+            assert_eq!(one(&src), None, "{kept}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Vector and matrix expressions.
 
-use super::scalar::SHAPES_IN;
+use super::scalar::{LOOPS_IN, SHAPES_IN};
 use super::state::{Gen, Var};
 use super::ty::{D, T};
 
@@ -62,6 +62,9 @@ impl Gen {
         }
         if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
             return self.shaped_vector(d, depth);
+        }
+        if self.loops && !leaf && self.r.one_in(LOOPS_IN) {
+            return self.loop_vector(d, depth);
         }
         match self.r.below(if leaf {
             2
@@ -209,6 +212,9 @@ impl Gen {
         let nm = (r, c) == (D::N, D::M);
         if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
             return self.shaped_matrix(r, c, depth);
+        }
+        if self.loops && !leaf && self.r.one_in(LOOPS_IN) {
+            return self.loop_matrix(r, c, depth);
         }
         match self.r.below(if leaf {
             1

@@ -46,9 +46,19 @@
 //! `i >= n - 2`, `i == c`, `i > 0 && i + 1 < n`, `else if` chains, clamps as `if` chains,
 //! halves of `2 * d` elements one of which reads a matrix-vector product). Of 1,000
 //! programs, about 190, 215 and 215 have each.
+//!
+//! **Loops that stop and scatters** (`loops.rs`, LANGUAGE.md sections 14 and 15), also
+//! written only when [`Config::typed`] is on, unless `FSMOOTH_PROGEN_LOOPS=0`: one scalar,
+//! vector, matrix, usize or usize vector expression in 72 is an `iterate` (searches bounded
+//! by a size or a literal, float states with a step counter, array states, resampling scans)
+//! or a `scatter_add` / `reduce_by_index` (`+ max min *`, scalars, usize counts and rows).
+//! Of 2,000 programs, about 180 have an `iterate`, 100 a `scatter_add`, 90 a
+//! `reduce_by_index`, 360 (18%) one of them. [`Program::reverse`] says whether `vjp` and
+//! `grad` take the program.
 
 mod array;
 mod inputs;
+mod loops;
 mod scalar;
 mod shapes;
 mod state;
@@ -96,6 +106,12 @@ fn shapes_from_env() -> bool {
     std::env::var("FSMOOTH_PROGEN_SHAPES").as_deref() != Ok("0")
 }
 
+/// Whether the forms of `loops.rs` (`iterate`, `scatter_add`, `reduce_by_index`) are on (in
+/// a program generated with [`Config::typed`]): unless `FSMOOTH_PROGEN_LOOPS` is `0`.
+fn loops_from_env() -> bool {
+    std::env::var("FSMOOTH_PROGEN_LOOPS").as_deref() != Ok("0")
+}
+
 /// A generated program and the result type of its kernel `k`.
 pub struct Program {
     /// The block's source.
@@ -110,6 +126,15 @@ pub struct Program {
     /// The kernel's results in position order: one for a kernel returning a scalar or an
     /// array, one per component for a tuple.
     pub parts: Vec<Part>,
+    /// May `vjp` and `grad` differentiate the kernel? False when it has an `iterate`
+    /// carrying a float or a `reduce_by_index` other than a scalar addition (LANGUAGE.md
+    /// sections 14 and 15: reverse mode refuses them); `jvp` takes every program.
+    pub reverse: bool,
+    /// Is the kernel's body a scatter whose indexes may be past the end (so that it fails
+    /// with `Error::Index` on some inputs, and must fail alike compiled and interpreted)?
+    /// A derivative that does not read the kernel's value may drop it, and its error with
+    /// it, where the interpreter, which computes everything, fails.
+    pub scatter_body: bool,
 }
 
 /// One result of a kernel: a scalar, or an array whose slots are the product of sizes.
@@ -228,6 +253,8 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
         fl: Elem::F64,
         gathers: false,
         shapes: cfg.typed && shapes_from_env(),
+        loops: cfg.typed && loops_from_env(),
+        reverse: true,
         expect: false,
     };
     g.v2 = !g.r.one_in(3);
@@ -279,6 +306,12 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
     while body.len() < 24 {
         body = g.expr_e(expect, &t, 0);
     }
+    // Sometimes the whole body is a scatter whose indexes may be past the end, so that
+    // both sides must fail alike (`Error::Index`).
+    let scatter_body = g.loops && matches!(t, T::V(_) | T::UV(_) | T::M(..)) && g.r.one_in(20);
+    if scatter_body {
+        body = g.top_scatter(&t);
+    }
     src += &format!("pub fn k({sig}) -> {} {{\n    {body}\n}}\n", t.text(g.fl));
     let part = |t: &T| Part {
         dims: t.dims(),
@@ -294,6 +327,8 @@ pub fn program_with(seed: u64, cfg: Config) -> Program {
         params: params(g.fl, g.gathers),
         ret: t.text(g.fl),
         parts,
+        reverse: g.reverse,
+        scatter_body,
     }
 }
 
@@ -331,7 +366,9 @@ mod tests {
             ").1",
         ] {
             let k = count(&|p| p.src.contains(word));
-            assert!(k >= 15, "`{word}` in {k} of 300 programs");
+            // (`split(` is in about 5% of programs: 15 of 300 is its mean.)
+            let least = if word == "split(" { 10 } else { 15 };
+            assert!(k >= least, "`{word}` in {k} of 300 programs");
         }
         // Issue 21's shapes: stencils with fixed ends, folds replacing one row a step.
         for (word, least) in [("; let hi", 5), ("} else { acc", 5)] {
@@ -400,6 +437,53 @@ mod tests {
         }
     }
 
+    /// The forms of `loops.rs` (with typed programs on): `iterate`, `scatter_add` and
+    /// `reduce_by_index` each in some programs, all of them together in a moderate share
+    /// (so that the rest keeps its coverage), and none without typed programs; programs
+    /// that reverse mode refuses are marked.
+    #[test]
+    fn programs_have_the_forms_of_loops_rs() {
+        if !loops_from_env() {
+            return;
+        }
+        let progs: Vec<Program> = (0..600)
+            .map(|j| program_with(j, Config { typed: true }))
+            .collect();
+        let count = |f: &dyn Fn(&Program) -> bool| progs.iter().filter(|p| f(p)).count();
+        let has = |p: &Program, w: &str| p.src.contains(w);
+        let iterate = count(&|p| has(p, "iterate("));
+        let scatter = count(&|p| has(p, "scatter_add("));
+        let reduce = count(&|p| has(p, "reduce_by_index("));
+        let any =
+            count(&|p| has(p, "iterate(") || has(p, "scatter_add(") || has(p, "reduce_by_index("));
+        eprintln!(
+            "of 600 programs: iterate {iterate}, scatter_add {scatter}, reduce_by_index {reduce}, any {any}"
+        );
+        assert!(
+            iterate >= 30 && scatter >= 15 && reduce >= 15,
+            "{iterate} {scatter} {reduce}"
+        );
+        assert!((60..=150).contains(&any), "{any}");
+        for (word, least) in [("iterate((", 15), ("scan(", 30), ("|_| ", 5)] {
+            let k = count(&|p| has(p, word));
+            assert!(k >= least, "`{word}` in {k} of 600 programs");
+        }
+        let refused = count(&|p| !p.reverse);
+        assert!(refused > 0 && refused < any, "{refused} {any}");
+        for p in &progs {
+            if p.reverse {
+                assert!(!has(p, ".min(1000.0) * 0.5"), "{}", p.src);
+            }
+        }
+        for j in 0..300 {
+            let p = program_with(j, Config { typed: false });
+            for word in ["iterate(", "scatter_add(", "reduce_by_index("] {
+                assert!(!p.src.contains(word), "`{word}` in program {j}:\n{}", p.src);
+            }
+            assert!(p.reverse);
+        }
+    }
+
     /// Without typed programs, nothing of sections 10 and 11 appears: every seed gives the
     /// program it gave before they existed.
     #[test]
@@ -444,7 +528,8 @@ mod tests {
             "signum", "atan()",
         ] {
             let k = count(&|p| p.src.contains(method));
-            assert!(k >= 4, "`{method}` in {k} of 600 programs");
+            // (About 7 in 600 each, `exp2` the rarest.)
+            assert!(k >= 3, "`{method}` in {k} of 600 programs");
         }
         // Literals by context in f32 programs: some unsuffixed literal next to a float.
         let by_context = count(&|p| p.fl == Elem::F32 && p.src.contains(" * 0.5 + "));

@@ -8,6 +8,11 @@ use super::typed::UNARY;
 /// in a program that has them.
 pub(super) const SHAPES_IN: usize = 16;
 
+/// One scalar, vector, matrix, usize or usize vector in this many (not a leaf) is of the
+/// forms of `loops.rs` (`iterate`, `scatter_add`, `reduce_by_index`), in a program that
+/// has them.
+pub(super) const LOOPS_IN: usize = 72;
+
 impl Gen {
     pub(super) fn scalar(&mut self, depth: usize) -> String {
         // Does an expected type flow in (kept for the literals and the parts it flows to)?
@@ -21,6 +26,9 @@ impl Gen {
         }
         if self.shapes && !leaf && self.r.one_in(SHAPES_IN) {
             return self.shaped_scalar(depth);
+        }
+        if self.loops && !leaf && self.r.one_in(LOOPS_IN) {
+            return self.loop_scalar(depth);
         }
         match self.r.below(if leaf {
             4

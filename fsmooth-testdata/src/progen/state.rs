@@ -1,6 +1,7 @@
 //! The generator's state (variables in scope, helpers, fresh names) and its small pieces:
 //! random types, indexes, sizes and conditions.
 
+use super::scalar::LOOPS_IN;
 use super::ty::{D, Elem, T};
 use crate::Rng;
 
@@ -80,6 +81,12 @@ pub(super) struct Gen {
     /// index tests)? Only with [`super::Config::typed`] on, so that a program of the
     /// generator configured without it is the same text as before.
     pub(super) shapes: bool,
+    /// Does the program use the forms of `loops.rs` (`iterate`, `scatter_add`,
+    /// `reduce_by_index`)? Only with [`super::Config::typed`] on, as for `shapes`.
+    pub(super) loops: bool,
+    /// May the program be differentiated in reverse mode? Not once it has an `iterate`
+    /// carrying a float or a `reduce_by_index` other than a scalar addition.
+    pub(super) reverse: bool,
     /// Does an expected float type flow into the expression generated next (its declared
     /// type, the other operand of an operator, ..)? A literal there may be unsuffixed in an
     /// f32 program; elsewhere it gets `f32`, since a literal no type flows into is an f64.
@@ -399,6 +406,9 @@ impl Gen {
     pub(super) fn usize_max(&mut self, depth: usize) -> (String, u64) {
         if self.typed && depth <= 3 && self.r.one_in(4) {
             return self.typed_usize(depth);
+        }
+        if self.loops && depth <= 3 && self.work() <= HEAVY && self.r.one_in(LOOPS_IN) {
+            return self.loop_usize(depth);
         }
         match self.r.below(if depth > 3 { 3 } else { 6 }) {
             0 => {

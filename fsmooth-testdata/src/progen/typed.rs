@@ -145,6 +145,9 @@ impl Gen {
     /// A usize vector of `d` elements.
     pub(super) fn usize_vector(&mut self, d: D, depth: usize) -> String {
         let leaf = self.leaf(depth, 4);
+        if self.loops && !leaf && self.r.one_in(super::scalar::LOOPS_IN) {
+            return self.loop_usize_vector(d, depth);
+        }
         let z = self.name("z");
         match self.r.below(if leaf { 1 } else { 10 }) {
             0 => match self.pick_var(&T::UV(d)) {

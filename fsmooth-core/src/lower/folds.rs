@@ -254,7 +254,11 @@ impl Dps<'_> {
             // Where the row is proven below the length (a scatter's checked index), no test.
             let inside = match self.in_bounds(step.row, &state.dims[0]) {
                 true => None,
-                false => Some(Ex::Bin(BinOp::Lt, Box::new(Ex::Var(rv.clone())), Box::new(m))),
+                false => Some(Ex::Bin(
+                    BinOp::Lt,
+                    Box::new(Ex::Var(rv.clone())),
+                    Box::new(m),
+                )),
             };
             if !step.new.ty.is_arr() && rows == 1 {
                 // One element, the only row replaced: stored where it is computed (the

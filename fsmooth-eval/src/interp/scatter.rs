@@ -6,7 +6,7 @@ use super::call::Evaluator;
 use super::env::{Denotation, Env, bind};
 use super::scalar::arithmetic;
 use super::value::{Value, describe, same_shape};
-use fsmooth_core::front::ast::{BinOp, Expr, Name, Scatter};
+use fsmooth_core::front::ast::{BinOp, Expr, ExprKind, Name, Scatter};
 
 impl<'a> Evaluator<'a> {
     /// `iterate(init, |s| cond, |t| next)`: the first state from `init` on whose condition
@@ -87,10 +87,29 @@ impl<'a> Evaluator<'a> {
             };
             elems[k] = new;
         }
-        // No step: zeros of the values' type, which no step gave; a scalar zero (the
-        // interpreter is untyped: a row's length is not known here).
-        let elems = out.unwrap_or_else(|| vec![Value::Untyped(0.0, 0.0); m]);
+        // No step: zeros of the values' type, which no step gave. The interpreter is untyped:
+        // the type is the value step 0 would give, where it can be computed (`(k, 1)`);
+        // else a float zero (a row read from an empty array has no known length).
+        let elems = match out {
+            Some(elems) => elems,
+            None => vec![self.zero_of_step(sc, env, depth); m],
+        };
         Ok(Denotation::from(Value::Array(elems)))
+    }
+}
+
+impl<'a> Evaluator<'a> {
+    /// The zero of the value step 0 of `sc` would give, or a float zero.
+    fn zero_of_step(&self, sc: &'a Scatter, env: &Env<'a>, depth: usize) -> Value {
+        let senv = bind(env, &sc.i.text, Denotation::from(Value::Usize(0)));
+        let value = match &sc.body.kind {
+            ExprKind::Tuple(parts) if parts.len() == 2 => self.value(&parts[1], &senv, depth),
+            _ => match self.value(&sc.body, &senv, depth) {
+                Ok(Value::Tuple(kv)) if kv.len() == 2 => Ok(kv[1].clone()),
+                _ => Err(String::new()),
+            },
+        };
+        value.map_or(Value::Untyped(0.0, 0.0), |v| zero_like(&v))
     }
 }
 

@@ -27,11 +27,11 @@
 use super::state::{Gen, Var};
 use super::ty::{D, T};
 
-/// Whether the generator also writes the shapes the two findings of progen-v3's report
-/// concern (`FSMOOTH_PROGEN_SCATTER_FINDINGS=1`; off by default, since each fails the
-/// differentials): a scatter of rows whose index may be past the end (the compiled code
-/// skips that step instead of returning `Error::Index`), and a `scatter_add` of usize
-/// values or rows that may take no step (the interpreter gives float zeros).
+/// Whether the generator also writes the shape the open finding of progen-v3's report
+/// concerns (`FSMOOTH_PROGEN_SCATTER_FINDINGS=1`; off by default, since it fails the
+/// differentials): a `scatter_add` of usize values or rows that may take no step (the
+/// untyped interpreter cannot always tell the zeros' type; fsmooth-core's
+/// tests/scatter_findings.rs). Finding 1, rows past the end, is fixed and always generated.
 fn scatter_findings() -> bool {
     std::env::var("FSMOOTH_PROGEN_SCATTER_FINDINGS").is_ok_and(|v| !v.is_empty() && v != "0")
 }
@@ -476,9 +476,7 @@ impl Gen {
                 x => x,
             }
         };
-        // Out of range only for scalars: the compiled code skips a row's step whose index
-        // is past the end instead of failing (finding 1 of progen-v3's report).
-        let oob = oob && (findings || !matches!(val, Val::Row(_))) && !self.r.one_in(3);
+        let oob = oob && !self.r.one_in(3);
         let i = self.name("si");
         let iv = || Var::new(&i, T::U, Some(nd));
         let dp = d.paren();

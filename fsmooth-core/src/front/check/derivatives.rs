@@ -47,8 +47,8 @@ fn parts(e: &Expr) -> Vec<&Expr> {
 
 /// A construct of `e` that reverse mode cannot take, where it was written and why
 /// (LANGUAGE.md sections 14 and 15): an `iterate` carrying a float (its step count is not
-/// known before it runs), a `reduce_by_index` whose operation is not addition (`ops`: the
-/// states of the folds those became).
+/// known before it runs), a `reduce_by_index` of floats whose operation is not addition
+/// (`ops`: the states of the folds those became). Either without a float is a constant.
 fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
     match &e.kind {
         Kind::Iterate(..) if carries_float(&e.ty) => {
@@ -57,7 +57,7 @@ fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
                 "this `iterate`: its state carries a float, and reverse mode needs the number of steps before the loop runs\n  help: write a bounded loop, `ifold(max_steps, init, |s, _| if cond { next } else { s })`, or take `jvp`".to_string(),
             ));
         }
-        Kind::Ifold(_, _, acc, _, _) => {
+        Kind::Ifold(_, _, acc, _, _) if carries_float(&e.ty) => {
             if let Some((_, at)) = ops.iter().find(|(v, _)| v == acc) {
                 return Some((
                     *at,

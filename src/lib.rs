@@ -57,7 +57,7 @@
 /// # Ok::<(), fsmooth::Error>(())
 /// ```
 pub use fsmooth_macros::fsmooth;
-pub use fsmooth_runtime::{Error, Region};
+pub use fsmooth_runtime::{Error, Region, RowMajor, RowMajorMut};
 
 #[doc(hidden)]
 pub use fsmooth_runtime::__rt;

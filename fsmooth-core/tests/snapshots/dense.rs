@@ -3,25 +3,57 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn dense(out: &mut [f64], w: &[f64], b: &[f64], x: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// pub fn dense(out: &mut (impl RowMajorMut<f64> + ?Sized), w: &(impl RowMajor<f64> + ?Sized), b: &(impl RowMajor<f64> + ?Sized), x: &(impl RowMajor<f64> + ?Sized), region: &mut Region<'_>) -> Result<(), Error>
 /// ```
 ///
-/// - `out`: the result `[f64; o]`, `dense::out_len(i, o)` elements
-/// - `w`: `[[f64; i]; o]`
-/// - `b`: `[f64; o]`
-/// - `x`: `[f64; i]`
+/// - `out`: the result `[f64; o]`, `dense::out_len(i, o)` elements, into any contiguous row-major container of `f64` (`&mut [f64]`, `&mut [f64; N]`, `&mut Vec<f64>`, .., `fsmooth::RowMajorMut`)
+/// - `w`: `[[f64; i]; o]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
+/// - `b`: `[f64; o]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
+/// - `x`: `[f64; i]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `region`: scratch for the intermediate arrays, `dense::scratch_len(i, o)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn dense(
-    out: &mut [f64],
-    w: &[f64],
-    b: &[f64],
-    x: &[f64],
+    out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
+    w: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    b: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    x: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let out: &mut [f64] = match ::fsmooth::RowMajorMut::<f64>::row_major_mut(out) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "out",
+            });
+        }
+    };
+    let w: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(w) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "w",
+            });
+        }
+    };
+    let b: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(b) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "b",
+            });
+        }
+    };
+    let x: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(x) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "x",
+            });
+        }
+    };
     let o: usize = ::fsmooth::__rt::from_len(b.len(), 1usize);
     let i: usize = ::fsmooth::__rt::from_len(x.len(), 1usize);
     let __z0: usize = ::fsmooth::__rt::mul(o, i, "o * i")?;

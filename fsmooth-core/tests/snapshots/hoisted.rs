@@ -3,23 +3,39 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn hoisted(q: &[f64], x: &[f64], d: usize, region: &mut Region<'_>) -> Result<f64, Error>
+/// pub fn hoisted(q: &(impl RowMajor<f64> + ?Sized), x: &(impl RowMajor<f64> + ?Sized), d: usize, region: &mut Region<'_>) -> Result<f64, Error>
 /// ```
 ///
-/// - `q`: `[[f64; d]; k]`
-/// - `x`: `[[f64; d]; n]`
+/// - `q`: `[[f64; d]; k]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
+/// - `x`: `[[f64; d]; n]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `d`: `usize`
 /// - `region`: scratch for the intermediate arrays, `hoisted::scratch_len(d, k, n)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn hoisted(
-    q: &[f64],
-    x: &[f64],
+    q: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    x: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     d: usize,
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<f64, ::fsmooth::Error> {
+    let q: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(q) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "q",
+            });
+        }
+    };
+    let x: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(x) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "x",
+            });
+        }
+    };
     let d: usize = d;
     let k: usize = ::fsmooth::__rt::from_len(q.len(), d);
     let n: usize = ::fsmooth::__rt::from_len(x.len(), d);

@@ -3,25 +3,49 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn matmul2(out: &mut [f64], a: &[f64], b: &[f64], k: usize, region: &mut Region<'_>) -> Result<(), Error>
+/// pub fn matmul2(out: &mut (impl RowMajorMut<f64> + ?Sized), a: &(impl RowMajor<f64> + ?Sized), b: &(impl RowMajor<f64> + ?Sized), k: usize, region: &mut Region<'_>) -> Result<(), Error>
 /// ```
 ///
-/// - `out`: the result `[[f64; m]; n]`, `matmul2::out_len(k, n, m)` elements
-/// - `a`: `[[f64; k]; n]`
-/// - `b`: `[[f64; m]; k]`
+/// - `out`: the result `[[f64; m]; n]`, `matmul2::out_len(k, n, m)` elements, into any contiguous row-major container of `f64` (`&mut [f64]`, `&mut [f64; N]`, `&mut Vec<f64>`, .., `fsmooth::RowMajorMut`)
+/// - `a`: `[[f64; k]; n]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
+/// - `b`: `[[f64; m]; k]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `k`: `usize`
 /// - `region`: scratch for the intermediate arrays, `matmul2::scratch_len(k, n, m)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn matmul2(
-    out: &mut [f64],
-    a: &[f64],
-    b: &[f64],
+    out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
+    a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    b: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     k: usize,
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let out: &mut [f64] = match ::fsmooth::RowMajorMut::<f64>::row_major_mut(out) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "out",
+            });
+        }
+    };
+    let a: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(a) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "a",
+            });
+        }
+    };
+    let b: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(b) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "b",
+            });
+        }
+    };
     let k: usize = k;
     let n: usize = ::fsmooth::__rt::from_len(a.len(), k);
     let m: usize = ::fsmooth::__rt::from_len(b.len(), k);

@@ -3,21 +3,37 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn norm_add(a: &[f64], b: &[f64], region: &mut Region<'_>) -> Result<f64, Error>
+/// pub fn norm_add(a: &(impl RowMajor<f64> + ?Sized), b: &(impl RowMajor<f64> + ?Sized), region: &mut Region<'_>) -> Result<f64, Error>
 /// ```
 ///
-/// - `a`: `[f64; n]`
-/// - `b`: `[f64; n]`
+/// - `a`: `[f64; n]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
+/// - `b`: `[f64; n]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `region`: scratch for the intermediate arrays, `norm_add::scratch_len(n)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn norm_add(
-    a: &[f64],
-    b: &[f64],
+    a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    b: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<f64, ::fsmooth::Error> {
+    let a: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(a) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "a",
+            });
+        }
+    };
+    let b: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(b) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "b",
+            });
+        }
+    };
     let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
     if a.len() != n {
         return ::core::result::Result::Err(::fsmooth::Error::Shape {

@@ -3,25 +3,41 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn smooth(out: &mut [f64], x: &[f64], d: usize, alpha: f64, region: &mut Region<'_>) -> Result<(), Error>
+/// pub fn smooth(out: &mut (impl RowMajorMut<f64> + ?Sized), x: &(impl RowMajor<f64> + ?Sized), d: usize, alpha: f64, region: &mut Region<'_>) -> Result<(), Error>
 /// ```
 ///
-/// - `out`: the result `[f64; d]`, `smooth::out_len(d, t)` elements
-/// - `x`: `[[f64; d]; t]`
+/// - `out`: the result `[f64; d]`, `smooth::out_len(d, t)` elements, into any contiguous row-major container of `f64` (`&mut [f64]`, `&mut [f64; N]`, `&mut Vec<f64>`, .., `fsmooth::RowMajorMut`)
+/// - `x`: `[[f64; d]; t]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `d`: `usize`
 /// - `alpha`: `f64`
 /// - `region`: scratch for the intermediate arrays, `smooth::scratch_len(d, t)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn smooth(
-    out: &mut [f64],
-    x: &[f64],
+    out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
+    x: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     d: usize,
     alpha: f64,
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let out: &mut [f64] = match ::fsmooth::RowMajorMut::<f64>::row_major_mut(out) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "out",
+            });
+        }
+    };
+    let x: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(x) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "x",
+            });
+        }
+    };
     let d: usize = d;
     let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
     let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;

@@ -3,21 +3,37 @@
 /// # Generated signature
 ///
 /// ```text
-/// pub fn stencil(out: &mut [f64], a: &[f64], region: &mut Region<'_>) -> Result<(), Error>
+/// pub fn stencil(out: &mut (impl RowMajorMut<f64> + ?Sized), a: &(impl RowMajor<f64> + ?Sized), region: &mut Region<'_>) -> Result<(), Error>
 /// ```
 ///
-/// - `out`: the result `[f64; n - 2]`, `stencil::out_len(n)` elements
-/// - `a`: `[f64; n]`
+/// - `out`: the result `[f64; n - 2]`, `stencil::out_len(n)` elements, into any contiguous row-major container of `f64` (`&mut [f64]`, `&mut [f64; N]`, `&mut Vec<f64>`, .., `fsmooth::RowMajorMut`)
+/// - `a`: `[f64; n]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
 /// - `region`: scratch for the intermediate arrays, `stencil::scratch_len(n)` slots (`fsmooth::Region`)
 ///
-/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+/// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
 #[inline]
 pub fn stencil(
-    out: &mut [f64],
-    a: &[f64],
+    out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
+    a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
+    let out: &mut [f64] = match ::fsmooth::RowMajorMut::<f64>::row_major_mut(out) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "out",
+            });
+        }
+    };
+    let a: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(a) {
+        ::core::option::Option::Some(s) => s,
+        ::core::option::Option::None => {
+            return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                arg: "a",
+            });
+        }
+    };
     let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
     let __z0: usize = ::fsmooth::__rt::sub(n, 2usize, "n - 2")?;
     if a.len() != n {

@@ -73,67 +73,170 @@ pub trait RowMajorMut<T> {
     fn row_major_mut(&mut self) -> Option<&mut [T]>;
 }
 
-/// `RowMajor` and `RowMajorMut` for a type that is already flat (`$flat`) or flattens with
-/// `as_flattened` once (`$rows`) or twice (`$cubes`).
-macro_rules! flat {
-    ($([$($g:tt)*] $ty:ty),* $(,)?) => {$(
-        impl<T, $($g)*> RowMajor<T> for $ty {
-            #[inline(always)]
-            fn row_major(&self) -> Option<&[T]> {
-                Some(self)
-            }
-        }
-        impl<T, $($g)*> RowMajorMut<T> for $ty {
-            #[inline(always)]
-            fn row_major_mut(&mut self) -> Option<&mut [T]> {
-                Some(self)
-            }
-        }
-    )*};
-}
-macro_rules! rows {
-    ($([$($g:tt)*] $ty:ty),* $(,)?) => {$(
-        impl<T, const N: usize, $($g)*> RowMajor<T> for $ty {
-            #[inline(always)]
-            fn row_major(&self) -> Option<&[T]> {
-                Some(self.as_flattened())
-            }
-        }
-        impl<T, const N: usize, $($g)*> RowMajorMut<T> for $ty {
-            #[inline(always)]
-            fn row_major_mut(&mut self) -> Option<&mut [T]> {
-                Some(self.as_flattened_mut())
-            }
-        }
-    )*};
-}
-macro_rules! cubes {
-    ($([$($g:tt)*] $ty:ty),* $(,)?) => {$(
-        impl<T, const N: usize, const M: usize, $($g)*> RowMajor<T> for $ty {
-            #[inline(always)]
-            fn row_major(&self) -> Option<&[T]> {
-                Some(self.as_flattened().as_flattened())
-            }
-        }
-        impl<T, const N: usize, const M: usize, $($g)*> RowMajorMut<T> for $ty {
-            #[inline(always)]
-            fn row_major_mut(&mut self) -> Option<&mut [T]> {
-                Some(self.as_flattened_mut().as_flattened_mut())
-            }
-        }
-    )*};
+// Written out, not by a macro: rustc lists these impls when a type is not accepted.
+impl<T> RowMajor<T> for [T] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self)
+    }
 }
 
-flat!([] [T], [const K: usize] [T; K]);
-rows!([] [[T; N]], [const K: usize] [[T; N]; K]);
-cubes!([] [[[T; N]; M]], [const K: usize] [[[T; N]; M]; K]);
+impl<T> RowMajorMut<T> for [T] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self)
+    }
+}
+
+impl<T, const N: usize> RowMajor<T> for [T; N] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<T, const N: usize> RowMajorMut<T> for [T; N] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self)
+    }
+}
+
+impl<T, const N: usize> RowMajor<T> for [[T; N]] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+impl<T, const N: usize> RowMajorMut<T> for [[T; N]] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
+impl<T, const N: usize, const M: usize> RowMajor<T> for [[T; N]; M] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+impl<T, const N: usize, const M: usize> RowMajorMut<T> for [[T; N]; M] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
+impl<T, const N: usize, const M: usize> RowMajor<T> for [[[T; N]; M]] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened().as_flattened())
+    }
+}
+
+impl<T, const N: usize, const M: usize> RowMajorMut<T> for [[[T; N]; M]] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut().as_flattened_mut())
+    }
+}
+
+impl<T, const N: usize, const M: usize, const K: usize> RowMajor<T> for [[[T; N]; M]; K] {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened().as_flattened())
+    }
+}
+
+impl<T, const N: usize, const M: usize, const K: usize> RowMajorMut<T> for [[[T; N]; M]; K] {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut().as_flattened_mut())
+    }
+}
 
 #[cfg(feature = "alloc")]
-flat!([] Vec<T>, [] Box<[T]>);
+impl<T> RowMajor<T> for Vec<T> {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
 #[cfg(feature = "alloc")]
-rows!([] Vec<[T; N]>, [] Box<[[T; N]]>);
+impl<T> RowMajorMut<T> for Vec<T> {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self)
+    }
+}
+
 #[cfg(feature = "alloc")]
-cubes!([] Vec<[[T; N]; M]>);
+impl<T, const N: usize> RowMajor<T> for Vec<[T; N]> {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, const N: usize> RowMajorMut<T> for Vec<[T; N]> {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, const N: usize, const M: usize> RowMajor<T> for Vec<[[T; N]; M]> {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened().as_flattened())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, const N: usize, const M: usize> RowMajorMut<T> for Vec<[[T; N]; M]> {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut().as_flattened_mut())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> RowMajor<T> for Box<[T]> {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> RowMajorMut<T> for Box<[T]> {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, const N: usize> RowMajor<T> for Box<[[T; N]]> {
+    #[inline(always)]
+    fn row_major(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T, const N: usize> RowMajorMut<T> for Box<[[T; N]]> {
+    #[inline(always)]
+    fn row_major_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
 
 #[cfg(feature = "alloc")]
 impl<T> RowMajor<T> for Rc<[T]> {

@@ -250,3 +250,107 @@ fn a_kernel_is_still_a_function_of_slices() {
     f(&mut out, &A, &X, &B, &mut Region::new()).unwrap();
     assert_eq!(out, affine_flat());
 }
+
+/// ndarray's arrays and views (feature `ndarray`): in standard layout they are flat slices;
+/// in any other, `Error::Layout` naming the argument, every output untouched.
+#[cfg(feature = "ndarray")]
+mod ndarray_arguments {
+    use super::*;
+    use ndarray::{Array1, Array2, Array3, ArrayView2, ShapeBuilder, array, s};
+
+    #[test]
+    fn owned_arrays_and_views_give_the_flat_result() {
+        let want = affine_flat();
+        let mut region = Region::new();
+        let a: Array2<f64> = Array2::from_shape_vec((2, 3), A.to_vec()).unwrap();
+        let x: Array1<f64> = Array1::from(X.to_vec());
+        let b = array![0.25, -0.25];
+        let mut y: Array1<f64> = Array1::zeros(2);
+        affine(&mut y, &a, &x, &b, &mut region).unwrap();
+        assert_eq!(y.as_slice().unwrap(), want);
+        let mut y = Array1::zeros(2);
+        affine(&mut y.view_mut(), &a.view(), &x.view(), &b, &mut region).unwrap();
+        assert_eq!(y.to_vec(), want);
+        // A view of the first row only, into a slice: a standard-layout sub-view.
+        let mut one = [0.0; 1];
+        affine(&mut one, &a.slice(s![..1, ..]), &x, &b.slice(s![..1]), &mut region).unwrap();
+        assert_eq!(one, [want[0]]);
+        // `&ArrayRef` (what `&a` derefs to), and a 3-d array.
+        let r: &ndarray::ArrayRef2<f64> = &a;
+        affine(&mut y, r, &x, &b, &mut region).unwrap();
+        assert_eq!(y.to_vec(), want);
+        let cube = Array3::from_shape_fn((2, 3, 2), |(i, j, k)| (i * 6 + j * 2 + k + 1) as f64);
+        assert_eq!(total3(&cube, &mut region), Ok(78.0));
+        // Outputs: a 2-d array for a `[[f64; 2]; n]` result, and its mutable view.
+        let m = array![[1.0, 2.0], [3.0, 4.0]];
+        let mut o: Array2<f64> = Array2::zeros((2, 2));
+        scale_rows(&mut o, &m, 2.0, &mut region).unwrap();
+        assert_eq!(o, array![[2.0, 4.0], [6.0, 8.0]]);
+        scale_rows(&mut o.view_mut(), &m.view(), 0.5, &mut region).unwrap();
+        assert_eq!(o, array![[0.5, 1.0], [1.5, 2.0]]);
+        // f32 and usize arrays.
+        let mut o32 = Array1::<f32>::zeros(3);
+        scale32(&mut o32, &array![1.0f32, 2.0, 3.0], 2.0, &mut region).unwrap();
+        assert_eq!(o32, array![2.0f32, 4.0, 6.0]);
+        let mut sums = Array1::<usize>::zeros(2);
+        pair_sums(&mut sums, &array![[1usize, 2], [3, 4]], &mut region).unwrap();
+        assert_eq!(sums, array![3usize, 7]);
+    }
+
+    #[test]
+    fn an_array_not_in_standard_layout_is_a_layout_error_with_outputs_untouched() {
+        let mut region = Region::new();
+        let a: Array2<f64> = Array2::from_shape_vec((2, 3), A.to_vec()).unwrap();
+        let at: Array2<f64> = a.t().as_standard_layout().into_owned();
+        assert!(at.is_standard_layout());
+        // The transpose of `at` is `a`'s 2 x 3, but column-major.
+        let t: ArrayView2<f64> = at.t();
+        let mut y = array![-1.0, -1.0];
+        assert_eq!(
+            affine(&mut y, &t, &X, &B, &mut region),
+            Err(Error::Layout { arg: "a" })
+        );
+        assert_eq!(y, array![-1.0, -1.0]);
+        // Copied to standard layout, the same values work.
+        affine(&mut y, &t.as_standard_layout(), &X, &B, &mut region).unwrap();
+        assert_eq!(y.to_vec(), affine_flat());
+        // A strided 1-d slice.
+        let wide = Array1::from_iter((0..6).map(f64::from));
+        let mut y = [-1.0; 2];
+        assert_eq!(
+            affine(&mut y, &A, &wide.slice(s![..;2]), &B, &mut region),
+            Err(Error::Layout { arg: "x" })
+        );
+        assert_eq!(y, [-1.0; 2]);
+        // A column-major owned array.
+        let f = Array2::from_shape_vec((2, 3).f(), A.to_vec()).unwrap();
+        assert_eq!(
+            affine(&mut y, &f, &X, &B, &mut region),
+            Err(Error::Layout { arg: "a" })
+        );
+        // An output view not in standard layout: untouched.
+        let mut o = Array2::from_elem((2, 2), -1.0);
+        let m = array![[1.0, 2.0], [3.0, 4.0]];
+        assert_eq!(
+            scale_rows(&mut o.view_mut().reversed_axes(), &m, 2.0, &mut region),
+            Err(Error::Layout { arg: "out" })
+        );
+        assert_eq!(o, Array2::from_elem((2, 2), -1.0));
+        let mut c = Array2::from_elem((2, 2), -1.0);
+        assert_eq!(
+            sum_and_copy(&mut c.view_mut().reversed_axes(), &[1.0, 2.0, 3.0, 4.0], &mut region),
+            Err(Error::Layout { arg: "out0" })
+        );
+        assert_eq!(c, Array2::from_elem((2, 2), -1.0));
+        // A wrong shape in standard layout is still a shape error, with the flat lengths.
+        let mut y = [-1.0; 2];
+        assert_eq!(
+            affine(&mut y, &Array2::<f64>::zeros((2, 2)), &X, &B, &mut region),
+            affine(&mut y, &[0.0; 4], &X, &B, &mut region),
+        );
+        assert_eq!(
+            Error::Layout { arg: "a" }.to_string(),
+            "argument `a` is not in standard (contiguous, row-major) layout"
+        );
+    }
+}

@@ -56,6 +56,9 @@ fn affine_flat() -> [f64; 2] {
     out
 }
 
+// `&mut` where `&` would do is deliberate: such calls compiled against v2 (a coercion to
+// `&[f64]`) and must still compile.
+#[allow(clippy::unnecessary_mut_passed)]
 #[test]
 fn every_input_container_gives_the_flat_result() {
     let want = affine_flat();
@@ -174,6 +177,7 @@ fn a_wrong_inner_dimension_is_a_shape_error_with_the_flat_lengths() {
     );
 }
 
+#[allow(clippy::unnecessary_mut_passed)] // as above: v2's `&mut` literals still compile
 #[test]
 fn literals_take_the_kernels_element_type() {
     let mut region = Region::new();

@@ -73,7 +73,7 @@ fn unproven_indexes_return_index_errors() {
         k::pick(&[1.0, 2.0], 2, &mut region),
         Err(Error::Index { index: 2, len: 2 })
     );
-    assert_eq!(k::first(&[], &mut region), Ok(0.0));
+    assert_eq!(k::first(&[0.0; 0], &mut region), Ok(0.0));
     assert_eq!(k::first(&[4.0], &mut region), Ok(4.0));
 }
 
@@ -104,7 +104,7 @@ fn lengths_that_fit_no_size_are_shape_errors() {
     assert_eq!(rows, [7.0; 2]);
     // Zero columns: the rows cannot be counted; an empty matrix is zero rows.
     let mut none: [f64; 0] = [];
-    k::grid(&mut none, &[], 0, &mut region).unwrap();
+    k::grid(&mut none, &[0.0; 0], 0, &mut region).unwrap();
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn non_finite_data_follows_ieee() {
     k::stats(&mut out, &[f64::INFINITY, 1.0], &mut region).unwrap();
     assert_eq!(out[0], f64::INFINITY);
     assert_eq!(out[1], f64::INFINITY);
-    k::stats(&mut out, &[], &mut region).unwrap();
+    k::stats(&mut out, &[0.0; 0], &mut region).unwrap();
     assert_eq!(out[0], 0.0);
     assert_eq!(out[1], f64::NEG_INFINITY);
     k::stats(&mut out, &[5e-324, 1e-310], &mut region).unwrap();

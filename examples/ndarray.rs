@@ -45,7 +45,13 @@ fn main() -> Result<(), Error> {
     assert_eq!(err, Err(Error::Layout { arg: "a" }));
     assert_eq!(moved, before);
     // A row-major copy of it works.
-    transform(&mut moved, &a.t().as_standard_layout(), &b, &pts, &mut region)?;
+    transform(
+        &mut moved,
+        &a.t().as_standard_layout(),
+        &b,
+        &pts,
+        &mut region,
+    )?;
     println!("moved by the inverse turn:\n{moved}");
     Ok(())
 }

@@ -94,7 +94,10 @@ fn every_input_container_gives_the_flat_result() {
     affine(&mut out, &mut mv, &X, &B, &mut region).unwrap();
     assert_eq!(out, want);
     // Three levels: `&[[[f64; 2]; 3]; 2]`, `&Vec<[[f64; 2]; 3]>`, `&[[[f64; 2]; 3]]`.
-    let cube = [[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]];
+    let cube = [
+        [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
+        [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]],
+    ];
     let flat: Vec<f64> = (1..=12).map(f64::from).collect();
     assert_eq!(total3(&flat, &mut region), Ok(78.0));
     assert_eq!(total3(&cube, &mut region), Ok(78.0));
@@ -137,7 +140,10 @@ fn every_output_container_gets_the_flat_result() {
     assert_eq!(o8, want);
     // Two results, into different kinds.
     let mut c = [[0.0; 2]; 2];
-    assert_eq!(sum_and_copy(&mut c, &vec![1.0, 2.0, 3.0, 4.0], &mut region), Ok(10.0));
+    assert_eq!(
+        sum_and_copy(&mut c, &vec![1.0, 2.0, 3.0, 4.0], &mut region),
+        Ok(10.0)
+    );
     assert_eq!(c, [[1.0, 2.0], [3.0, 4.0]]);
 }
 
@@ -149,7 +155,10 @@ fn a_wrong_inner_dimension_is_a_shape_error_with_the_flat_lengths() {
     let rows2 = [[1.0, 2.0], [3.0, 4.0]];
     let flat = [1.0, 2.0, 3.0, 4.0];
     let want = affine(&mut out, &flat, &X, &B, &mut region);
-    assert!(matches!(want, Err(Error::Shape { arg: "a", .. })), "{want:?}");
+    assert!(
+        matches!(want, Err(Error::Shape { arg: "a", .. })),
+        "{want:?}"
+    );
     assert_eq!(affine(&mut out, &rows2, &X, &B, &mut region), want);
     assert_eq!(affine(&mut out, &rows2.to_vec(), &X, &B, &mut region), want);
     assert_eq!(out, [-1.0; 2]);
@@ -157,13 +166,21 @@ fn a_wrong_inner_dimension_is_a_shape_error_with_the_flat_lengths() {
     let mut o = [[-1.0; 3]; 2];
     assert_eq!(
         scale_rows(&mut o, &rows2, 2.0, &mut region),
-        Err(Error::Shape { arg: "out", expected: 4, found: 6 })
+        Err(Error::Shape {
+            arg: "out",
+            expected: 4,
+            found: 6
+        })
     );
     assert_eq!(o, [[-1.0; 3]; 2]);
     let mut o = vec![[-1.0; 3]; 2];
     assert_eq!(
         scale_rows(&mut o, &rows2, 2.0, &mut region),
-        Err(Error::Shape { arg: "out", expected: 4, found: 6 })
+        Err(Error::Shape {
+            arg: "out",
+            expected: 4,
+            found: 6
+        })
     );
     // `x` as one row of 3 is right; as rows of 2 (flat length 4) it is not.
     let mut out = [0.0; 2];
@@ -173,7 +190,11 @@ fn a_wrong_inner_dimension_is_a_shape_error_with_the_flat_lengths() {
     );
     assert_eq!(
         affine(&mut out, &A, &[[1.0, 0.5], [-1.0, 0.0]], &B, &mut region),
-        Err(Error::Shape { arg: "x", expected: 3, found: 4 })
+        Err(Error::Shape {
+            arg: "x",
+            expected: 3,
+            found: 4
+        })
     );
 }
 
@@ -183,14 +204,41 @@ fn literals_take_the_kernels_element_type() {
     let mut region = Region::new();
     // f64: a literal array, a repeat, rows, nested repeats, a vec!.
     let mut out = [0.0; 2];
-    affine(&mut out, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[1.0, 0.5, -1.0], &[0.25, -0.25], &mut region)
-        .unwrap();
+    affine(
+        &mut out,
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        &[1.0, 0.5, -1.0],
+        &[0.25, -0.25],
+        &mut region,
+    )
+    .unwrap();
     assert_eq!(out, affine_flat());
-    affine(&mut out, &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &[1.0; 3], &[0.0; 2], &mut region).unwrap();
+    affine(
+        &mut out,
+        &[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+        &[1.0; 3],
+        &[0.0; 2],
+        &mut region,
+    )
+    .unwrap();
     assert_eq!(out, [6.0, 15.0]);
-    affine(&mut out, &[[1.0; 3]; 2], &vec![1.0; 3], &vec![0.0, 1.0], &mut region).unwrap();
+    affine(
+        &mut out,
+        &[[1.0; 3]; 2],
+        &vec![1.0; 3],
+        &vec![0.0, 1.0],
+        &mut region,
+    )
+    .unwrap();
     assert_eq!(out, [3.0, 4.0]);
-    affine(&mut out, &mut [1.0; 6], &mut [1.0, 1.0, 1.0], &[0.0; 2][..], &mut region).unwrap();
+    affine(
+        &mut out,
+        &mut [1.0; 6],
+        &mut [1.0, 1.0, 1.0],
+        &[0.0; 2][..],
+        &mut region,
+    )
+    .unwrap();
     assert_eq!(out, [3.0, 3.0]);
     let mut o = [0.0; 4];
     scale_rows(&mut o, &[1.0, 2.0, 3.0, 4.0], 0.5, &mut region).unwrap();
@@ -213,7 +261,13 @@ fn literals_take_the_kernels_element_type() {
     assert_eq!(r32, [2.0f32, 2.0]);
     // usize: integer literals are usize.
     let mut o = [[0.0; 2]; 2];
-    pick(&mut o, &[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], &[2, 0], &mut region).unwrap();
+    pick(
+        &mut o,
+        &[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
+        &[2, 0],
+        &mut region,
+    )
+    .unwrap();
     assert_eq!(o, [[5.0, 6.0], [1.0, 2.0]]);
     let mut s = [0usize; 2];
     pair_sums(&mut s, &[[1, 2], [3, 4]], &mut region).unwrap();
@@ -238,7 +292,10 @@ fn index_arrays_of_every_kind_are_checked_at_entry() {
     assert_eq!(o, [[3.0, 4.0], [1.0, 2.0]]);
     let bad: Box<[usize]> = vec![1, 2].into();
     let mut o = [[-1.0; 2]; 2];
-    assert_eq!(pick(&mut o, &table, &bad, &mut region), Err(Error::Index { index: 2, len: 2 }));
+    assert_eq!(
+        pick(&mut o, &table, &bad, &mut region),
+        Err(Error::Index { index: 2, len: 2 })
+    );
     assert_eq!(o, [[-1.0; 2]; 2]);
     let mut s = vec![0usize; 2];
     pair_sums(&mut s, &vec![[1usize, 1], [2, 2]], &mut region).unwrap();
@@ -277,7 +334,14 @@ mod ndarray_arguments {
         assert_eq!(y.to_vec(), want);
         // A view of the first row only, into a slice: a standard-layout sub-view.
         let mut one = [0.0; 1];
-        affine(&mut one, &a.slice(s![..1, ..]), &x, &b.slice(s![..1]), &mut region).unwrap();
+        affine(
+            &mut one,
+            &a.slice(s![..1, ..]),
+            &x,
+            &b.slice(s![..1]),
+            &mut region,
+        )
+        .unwrap();
         assert_eq!(one, [want[0]]);
         // `&ArrayRef` (what `&a` derefs to), and a 3-d array.
         let r: &ndarray::ArrayRef2<f64> = &a;
@@ -342,7 +406,11 @@ mod ndarray_arguments {
         assert_eq!(o, Array2::from_elem((2, 2), -1.0));
         let mut c = Array2::from_elem((2, 2), -1.0);
         assert_eq!(
-            sum_and_copy(&mut c.view_mut().reversed_axes(), &[1.0, 2.0, 3.0, 4.0], &mut region),
+            sum_and_copy(
+                &mut c.view_mut().reversed_axes(),
+                &[1.0, 2.0, 3.0, 4.0],
+                &mut region
+            ),
             Err(Error::Layout { arg: "out0" })
         );
         assert_eq!(c, Array2::from_elem((2, 2), -1.0));

@@ -37,14 +37,16 @@ fn containers(t: &Type, by: &str) -> String {
             None => break,
         }
     }
-    let trait_ = if by.contains("mut") { "RowMajorMut" } else { "RowMajor" };
+    let trait_ = if by.contains("mut") {
+        "RowMajorMut"
+    } else {
+        "RowMajor"
+    };
     let examples = match row {
         Some(r) => format!("`{by}[{elem}]`, `{by}[{r}]`, `{by}Vec<{r}>`"),
         None => format!("`{by}[{elem}]`, `{by}[{elem}; N]`, `{by}Vec<{elem}>`"),
     };
-    format!(
-        "any contiguous row-major container of `{elem}` ({examples}, .., `fsmooth::{trait_}`)"
-    )
+    format!("any contiguous row-major container of `{elem}` ({examples}, .., `fsmooth::{trait_}`)")
 }
 
 /// `# Generated signature`: the signature, then each parameter with its fsmooth type and

@@ -179,6 +179,12 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     // here" after a wrong call points at it (its own tokens keep their spans).
     let header = located_at(quote!(pub fn #name(#params) -> #ret), k.name.span);
     let flat = flatten(k);
+    let (body_params, args) = body_signature(k);
+    let body = Ident::new(BODY, Span::call_site());
+    // The body is a function of flat slices, as a v2 kernel was: its slice parameters keep
+    // rustc's `noalias` (an output never aliases an input), which a body reading slices
+    // taken from a `&Vec<f64>` inside the generic function would not have (LLVM would reload
+    // every input after each store). The generic function only flattens and calls it.
     quote! {
         #(#attrs)*
         #doc
@@ -186,10 +192,40 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
         #[inline]
         #header {
             #flat
-            #func
+            #[inline]
+            fn #body(#body_params) -> #ret {
+                #func
+            }
+            #body(#args)
         }
         #m
     }
+}
+
+/// The name of the function of flat slices inside each kernel (its body).
+const BODY: &str = "__fsmooth_body";
+
+/// The body's parameters, a v2 kernel's (flat slices: `&mut [f64]`, `&[f64]`), and the
+/// arguments the kernel passes it.
+fn body_signature(k: &Kernel) -> (TokenStream, TokenStream) {
+    let res = results(&k.ret);
+    let mut ps = Vec::new();
+    let mut args = Vec::new();
+    for (name, t) in &res.arrays {
+        let id = crate::front::ast::ident(name, Span::call_site());
+        let elem = format_ident!("{}", t.scalar().map_or("f64", |s| s.name()));
+        ps.push(quote!(#id: &mut [#elem]));
+        args.push(id);
+    }
+    for p in &k.params {
+        let id = crate::front::ast::ident(&p.name.text, p.name.span);
+        let t = rust_ty(&p.ty);
+        ps.push(quote!(#id: #t));
+        args.push(id);
+    }
+    ps.push(quote!(region: &mut ::fsmooth::Region<'_>));
+    args.push(Ident::new("region", Span::call_site()));
+    (quote!(#(#ps),*), quote!(#(#args),*))
 }
 
 /// `tokens` with every generated token (those at the macro's call site) located at `at`,

@@ -54,44 +54,54 @@ pub fn add3(
             });
         }
     };
-    let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
-    if a.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "a",
-            expected: n,
-            found: a.len(),
-        });
-    }
-    if b.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "b",
-            expected: n,
-            found: b.len(),
-        });
-    }
-    if c.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "c",
-            expected: n,
-            found: c.len(),
-        });
-    }
-    if out.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "out",
-            expected: n,
-            found: out.len(),
-        });
-    }
-    let _ = region;
-    if let Some(__d) = out.get_mut(..n) {
-        let __d = __d.iter_mut();
-        for (i_8, __slot) in (0..n).zip(__d) {
-            *__slot = ((::fsmooth::__rt::ld(a, i_8) + ::fsmooth::__rt::ld(b, i_8))
-                + ::fsmooth::__rt::ld(c, i_8));
+    #[inline]
+    fn __fsmooth_body(
+        out: &mut [f64],
+        a: &[f64],
+        b: &[f64],
+        c: &[f64],
+        region: &mut ::fsmooth::Region<'_>,
+    ) -> ::core::result::Result<(), ::fsmooth::Error> {
+        let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
+        if a.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "a",
+                expected: n,
+                found: a.len(),
+            });
         }
+        if b.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "b",
+                expected: n,
+                found: b.len(),
+            });
+        }
+        if c.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "c",
+                expected: n,
+                found: c.len(),
+            });
+        }
+        if out.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "out",
+                expected: n,
+                found: out.len(),
+            });
+        }
+        let _ = region;
+        if let Some(__d) = out.get_mut(..n) {
+            let __d = __d.iter_mut();
+            for (i_8, __slot) in (0..n).zip(__d) {
+                *__slot = ((::fsmooth::__rt::ld(a, i_8) + ::fsmooth::__rt::ld(b, i_8))
+                    + ::fsmooth::__rt::ld(c, i_8));
+            }
+        }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
+    __fsmooth_body(out, a, b, c, region)
 }
 ///Sizes of kernel `add3`.
 #[allow(non_snake_case)]

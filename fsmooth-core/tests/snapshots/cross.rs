@@ -44,44 +44,53 @@ pub fn cross3(
             });
         }
     };
-    if a.len() != 3usize {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "a",
-            expected: 3usize,
-            found: a.len(),
-        });
+    #[inline]
+    fn __fsmooth_body(
+        out: &mut [f64],
+        a: &[f64],
+        b: &[f64],
+        region: &mut ::fsmooth::Region<'_>,
+    ) -> ::core::result::Result<(), ::fsmooth::Error> {
+        if a.len() != 3usize {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "a",
+                expected: 3usize,
+                found: a.len(),
+            });
+        }
+        if b.len() != 3usize {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "b",
+                expected: 3usize,
+                found: b.len(),
+            });
+        }
+        if out.len() != 3usize {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "out",
+                expected: 3usize,
+                found: out.len(),
+            });
+        }
+        let _ = region;
+        {
+            let __v = ((::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 2usize))
+                - (::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 1usize)));
+            ::fsmooth::__rt::st(out, 0usize, __v);
+        }
+        {
+            let __v = ((::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 0usize))
+                - (::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 2usize)));
+            ::fsmooth::__rt::st(out, 1usize, __v);
+        }
+        {
+            let __v = ((::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 1usize))
+                - (::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 0usize)));
+            ::fsmooth::__rt::st(out, 2usize, __v);
+        }
+        ::core::result::Result::Ok(())
     }
-    if b.len() != 3usize {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "b",
-            expected: 3usize,
-            found: b.len(),
-        });
-    }
-    if out.len() != 3usize {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "out",
-            expected: 3usize,
-            found: out.len(),
-        });
-    }
-    let _ = region;
-    {
-        let __v = ((::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 2usize))
-            - (::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 1usize)));
-        ::fsmooth::__rt::st(out, 0usize, __v);
-    }
-    {
-        let __v = ((::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 0usize))
-            - (::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 2usize)));
-        ::fsmooth::__rt::st(out, 1usize, __v);
-    }
-    {
-        let __v = ((::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 1usize))
-            - (::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 0usize)));
-        ::fsmooth::__rt::st(out, 2usize, __v);
-    }
-    ::core::result::Result::Ok(())
+    __fsmooth_body(out, a, b, region)
 }
 ///Sizes of kernel `cross3`.
 #[allow(non_snake_case)]

@@ -26,20 +26,27 @@ pub mod geometry {
                 });
             }
         };
-        if v.len() != 3usize {
-            return ::core::result::Result::Err(::fsmooth::Error::Shape {
-                arg: "v",
-                expected: 3usize,
-                found: v.len(),
-            });
+        #[inline]
+        fn __fsmooth_body(
+            v: &[f64],
+            region: &mut ::fsmooth::Region<'_>,
+        ) -> ::core::result::Result<f64, ::fsmooth::Error> {
+            if v.len() != 3usize {
+                return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                    arg: "v",
+                    expected: 3usize,
+                    found: v.len(),
+                });
+            }
+            let _ = region;
+            ::core::result::Result::Ok({
+                let x_8 = ::fsmooth::__rt::ld(v, 0usize);
+                let x_10 = ::fsmooth::__rt::ld(v, 1usize);
+                let x_12 = ::fsmooth::__rt::ld(v, 2usize);
+                (((x_8 * x_8) + (x_10 * x_10)) + (x_12 * x_12))
+            })
         }
-        let _ = region;
-        ::core::result::Result::Ok({
-            let x_8 = ::fsmooth::__rt::ld(v, 0usize);
-            let x_10 = ::fsmooth::__rt::ld(v, 1usize);
-            let x_12 = ::fsmooth::__rt::ld(v, 2usize);
-            (((x_8 * x_8) + (x_10 * x_10)) + (x_12 * x_12))
-        })
+        __fsmooth_body(v, region)
     }
     ///Sizes of kernel `norm2`.
     #[allow(non_snake_case)]

@@ -34,35 +34,43 @@ pub fn norm_add(
             });
         }
     };
-    let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
-    if a.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "a",
-            expected: n,
-            found: a.len(),
-        });
+    #[inline]
+    fn __fsmooth_body(
+        a: &[f64],
+        b: &[f64],
+        region: &mut ::fsmooth::Region<'_>,
+    ) -> ::core::result::Result<f64, ::fsmooth::Error> {
+        let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
+        if a.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "a",
+                expected: n,
+                found: a.len(),
+            });
+        }
+        if b.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "b",
+                expected: n,
+                found: b.len(),
+            });
+        }
+        let _ = region;
+        ::core::result::Result::Ok(
+            ::fsmooth::__rt::sqrt({
+                let mut acc_13 = (-0f64);
+                for i_14 in 0..n {
+                    acc_13 = {
+                        let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)
+                            + ::fsmooth::__rt::ld(b, i_14));
+                        (acc_13 + (v_elem_15 * v_elem_15))
+                    };
+                }
+                acc_13
+            }),
+        )
     }
-    if b.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "b",
-            expected: n,
-            found: b.len(),
-        });
-    }
-    let _ = region;
-    ::core::result::Result::Ok(
-        ::fsmooth::__rt::sqrt({
-            let mut acc_13 = (-0f64);
-            for i_14 in 0..n {
-                acc_13 = {
-                    let v_elem_15 = (::fsmooth::__rt::ld(a, i_14)
-                        + ::fsmooth::__rt::ld(b, i_14));
-                    (acc_13 + (v_elem_15 * v_elem_15))
-                };
-            }
-            acc_13
-        }),
-    )
+    __fsmooth_body(a, b, region)
 }
 ///Sizes of kernel `norm_add`.
 #[allow(non_snake_case)]

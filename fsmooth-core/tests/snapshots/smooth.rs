@@ -38,153 +38,163 @@ pub fn smooth(
             });
         }
     };
-    let d: usize = d;
-    let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
-    let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;
-    if x.len() != __z0 {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "x",
-            expected: __z0,
-            found: x.len(),
-        });
-    }
-    if out.len() != d {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "out",
-            expected: d,
-            found: out.len(),
-        });
-    }
-    let scratch: &mut [f64] = region.frame(d)?;
-    {
-        let __steps_3: usize = t;
-        if ((__steps_3 % 2usize) == 1usize) {
-            {
-                if let (Some(__d), Some(__s)) = (
-                    scratch.get_mut(0usize..d),
-                    x
-                        .get(
-                            (::fsmooth::__rt::check(0usize, t)?)
-                                .wrapping_mul(
-                                    d,
-                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                                .wrapping_add(d),
-                        ),
-                ) {
-                    for (__x, __y) in __d.iter_mut().zip(__s) {
-                        *__x = *__y;
+    #[inline]
+    fn __fsmooth_body(
+        out: &mut [f64],
+        x: &[f64],
+        d: usize,
+        alpha: f64,
+        region: &mut ::fsmooth::Region<'_>,
+    ) -> ::core::result::Result<(), ::fsmooth::Error> {
+        let d: usize = d;
+        let t: usize = ::fsmooth::__rt::from_len(x.len(), d);
+        let __z0: usize = ::fsmooth::__rt::mul(t, d, "t * d")?;
+        if x.len() != __z0 {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "x",
+                expected: __z0,
+                found: x.len(),
+            });
+        }
+        if out.len() != d {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "out",
+                expected: d,
+                found: out.len(),
+            });
+        }
+        let scratch: &mut [f64] = region.frame(d)?;
+        {
+            let __steps_3: usize = t;
+            if ((__steps_3 % 2usize) == 1usize) {
+                {
+                    if let (Some(__d), Some(__s)) = (
+                        scratch.get_mut(0usize..d),
+                        x
+                            .get(
+                                (::fsmooth::__rt::check(0usize, t)?)
+                                    .wrapping_mul(
+                                        d,
+                                    )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                    .wrapping_add(d),
+                            ),
+                    ) {
+                        for (__x, __y) in __d.iter_mut().zip(__s) {
+                            *__x = *__y;
+                        }
+                    }
+                }
+            } else {
+                {
+                    if let (Some(__d), Some(__s)) = (
+                        out.get_mut(0usize..d),
+                        x
+                            .get(
+                                (::fsmooth::__rt::check(0usize, t)?)
+                                    .wrapping_mul(
+                                        d,
+                                    )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                    .wrapping_add(d),
+                            ),
+                    ) {
+                        for (__x, __y) in __d.iter_mut().zip(__s) {
+                            *__x = *__y;
+                        }
                     }
                 }
             }
-        } else {
-            {
-                if let (Some(__d), Some(__s)) = (
-                    out.get_mut(0usize..d),
-                    x
-                        .get(
-                            (::fsmooth::__rt::check(0usize, t)?)
-                                .wrapping_mul(
-                                    d,
-                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                                .wrapping_add(d),
-                        ),
-                ) {
-                    for (__x, __y) in __d.iter_mut().zip(__s) {
-                        *__x = *__y;
+            if ((__steps_3 % 2usize) == 1usize) {
+                {
+                    let i_4: usize = 0usize;
+                    {
+                        let s_6 = (1f64 - alpha);
+                        if let Some(__d) = out.get_mut(..d) {
+                            let __d = __d.iter_mut();
+                            if let (
+                                ::core::option::Option::Some(__e13_0),
+                                ::core::option::Option::Some(__e13_1),
+                            ) = (
+                                scratch.get(0usize..d),
+                                x
+                                    .get(
+                                        (i_4)
+                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                    ),
+                            ) {
+                                for ((__slot, __e13_0), __e13_1) in (__d)
+                                    .zip(__e13_0.iter())
+                                    .zip(__e13_1.iter())
+                                {
+                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {}
+            for __pair_3 in 0..(__steps_3 / 2usize) {
+                {
+                    let i_4: usize = ((__pair_3).wrapping_mul(2usize))
+                        .wrapping_add((__steps_3 % 2usize));
+                    {
+                        let s_6 = (1f64 - alpha);
+                        if let Some(__d) = scratch.get_mut(..d) {
+                            let __d = __d.iter_mut();
+                            if let (
+                                ::core::option::Option::Some(__e13_0),
+                                ::core::option::Option::Some(__e13_1),
+                            ) = (
+                                out.get(0usize..d),
+                                x
+                                    .get(
+                                        (i_4)
+                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                    ),
+                            ) {
+                                for ((__slot, __e13_0), __e13_1) in (__d)
+                                    .zip(__e13_0.iter())
+                                    .zip(__e13_1.iter())
+                                {
+                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
+                                }
+                            }
+                        }
+                    }
+                }
+                {
+                    let i_4: usize = (((__pair_3).wrapping_mul(2usize))
+                        .wrapping_add((__steps_3 % 2usize)))
+                        .wrapping_add(1usize);
+                    {
+                        let s_6 = (1f64 - alpha);
+                        if let Some(__d) = out.get_mut(..d) {
+                            let __d = __d.iter_mut();
+                            if let (
+                                ::core::option::Option::Some(__e13_0),
+                                ::core::option::Option::Some(__e13_1),
+                            ) = (
+                                scratch.get(0usize..d),
+                                x
+                                    .get(
+                                        (i_4)
+                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
+                                    ),
+                            ) {
+                                for ((__slot, __e13_0), __e13_1) in (__d)
+                                    .zip(__e13_0.iter())
+                                    .zip(__e13_1.iter())
+                                {
+                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
-        if ((__steps_3 % 2usize) == 1usize) {
-            {
-                let i_4: usize = 0usize;
-                {
-                    let s_6 = (1f64 - alpha);
-                    if let Some(__d) = out.get_mut(..d) {
-                        let __d = __d.iter_mut();
-                        if let (
-                            ::core::option::Option::Some(__e13_0),
-                            ::core::option::Option::Some(__e13_1),
-                        ) = (
-                            scratch.get(0usize..d),
-                            x
-                                .get(
-                                    (i_4)
-                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                ),
-                        ) {
-                            for ((__slot, __e13_0), __e13_1) in (__d)
-                                .zip(__e13_0.iter())
-                                .zip(__e13_1.iter())
-                            {
-                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                            }
-                        }
-                    }
-                }
-            }
-        } else {}
-        for __pair_3 in 0..(__steps_3 / 2usize) {
-            {
-                let i_4: usize = ((__pair_3).wrapping_mul(2usize))
-                    .wrapping_add((__steps_3 % 2usize));
-                {
-                    let s_6 = (1f64 - alpha);
-                    if let Some(__d) = scratch.get_mut(..d) {
-                        let __d = __d.iter_mut();
-                        if let (
-                            ::core::option::Option::Some(__e13_0),
-                            ::core::option::Option::Some(__e13_1),
-                        ) = (
-                            out.get(0usize..d),
-                            x
-                                .get(
-                                    (i_4)
-                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                ),
-                        ) {
-                            for ((__slot, __e13_0), __e13_1) in (__d)
-                                .zip(__e13_0.iter())
-                                .zip(__e13_1.iter())
-                            {
-                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                            }
-                        }
-                    }
-                }
-            }
-            {
-                let i_4: usize = (((__pair_3).wrapping_mul(2usize))
-                    .wrapping_add((__steps_3 % 2usize)))
-                    .wrapping_add(1usize);
-                {
-                    let s_6 = (1f64 - alpha);
-                    if let Some(__d) = out.get_mut(..d) {
-                        let __d = __d.iter_mut();
-                        if let (
-                            ::core::option::Option::Some(__e13_0),
-                            ::core::option::Option::Some(__e13_1),
-                        ) = (
-                            scratch.get(0usize..d),
-                            x
-                                .get(
-                                    (i_4)
-                                        .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                ),
-                        ) {
-                            for ((__slot, __e13_0), __e13_1) in (__d)
-                                .zip(__e13_0.iter())
-                                .zip(__e13_1.iter())
-                            {
-                                *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
+    __fsmooth_body(out, x, d, alpha, region)
 }
 ///Sizes of kernel `smooth`.
 #[allow(non_snake_case)]

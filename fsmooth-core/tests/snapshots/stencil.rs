@@ -34,52 +34,60 @@ pub fn stencil(
             });
         }
     };
-    let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
-    let __z0: usize = ::fsmooth::__rt::sub(n, 2usize, "n - 2")?;
-    if a.len() != n {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "a",
-            expected: n,
-            found: a.len(),
-        });
-    }
-    if out.len() != __z0 {
-        return ::core::result::Result::Err(::fsmooth::Error::Shape {
-            arg: "out",
-            expected: __z0,
-            found: out.len(),
-        });
-    }
-    let scratch: &mut [f64] = region.frame(n)?;
-    {
-        if let Some(__d) = scratch.get_mut(..n) {
-            let __d = __d.iter_mut();
-            for (i_3, __slot) in (0..n).zip(__d) {
-                *__slot = (::fsmooth::__rt::ld(a, i_3) * 0.5f64);
-            }
+    #[inline]
+    fn __fsmooth_body(
+        out: &mut [f64],
+        a: &[f64],
+        region: &mut ::fsmooth::Region<'_>,
+    ) -> ::core::result::Result<(), ::fsmooth::Error> {
+        let n: usize = ::fsmooth::__rt::from_len(a.len(), 1usize);
+        let __z0: usize = ::fsmooth::__rt::sub(n, 2usize, "n - 2")?;
+        if a.len() != n {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "a",
+                expected: n,
+                found: a.len(),
+            });
         }
-        if let Some(__d) = out.get_mut(..__z0) {
-            let __d = __d.iter_mut();
-            if let (
-                ::core::option::Option::Some(__e5_0),
-                ::core::option::Option::Some(__e5_1),
-                ::core::option::Option::Some(__e5_2),
-            ) = (
-                scratch.get(0usize..__z0),
-                scratch.get(1usize..(1usize).wrapping_add(__z0)),
-                scratch.get(2usize..(2usize).wrapping_add(__z0)),
-            ) {
-                for (((__slot, __e5_0), __e5_1), __e5_2) in (__d)
-                    .zip(__e5_0.iter())
-                    .zip(__e5_1.iter())
-                    .zip(__e5_2.iter())
-                {
-                    *__slot = (((*__e5_0) + (*__e5_1)) + (*__e5_2));
+        if out.len() != __z0 {
+            return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                arg: "out",
+                expected: __z0,
+                found: out.len(),
+            });
+        }
+        let scratch: &mut [f64] = region.frame(n)?;
+        {
+            if let Some(__d) = scratch.get_mut(..n) {
+                let __d = __d.iter_mut();
+                for (i_3, __slot) in (0..n).zip(__d) {
+                    *__slot = (::fsmooth::__rt::ld(a, i_3) * 0.5f64);
+                }
+            }
+            if let Some(__d) = out.get_mut(..__z0) {
+                let __d = __d.iter_mut();
+                if let (
+                    ::core::option::Option::Some(__e5_0),
+                    ::core::option::Option::Some(__e5_1),
+                    ::core::option::Option::Some(__e5_2),
+                ) = (
+                    scratch.get(0usize..__z0),
+                    scratch.get(1usize..(1usize).wrapping_add(__z0)),
+                    scratch.get(2usize..(2usize).wrapping_add(__z0)),
+                ) {
+                    for (((__slot, __e5_0), __e5_1), __e5_2) in (__d)
+                        .zip(__e5_0.iter())
+                        .zip(__e5_1.iter())
+                        .zip(__e5_2.iter())
+                    {
+                        *__slot = (((*__e5_0) + (*__e5_1)) + (*__e5_2));
+                    }
                 }
             }
         }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
+    __fsmooth_body(out, a, region)
 }
 ///Sizes of kernel `stencil`.
 #[allow(non_snake_case)]

@@ -13,7 +13,7 @@ pub mod geometry {
     ///
     /// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
     #[allow(unused, clippy::all)]
-    #[inline]
+    #[inline(always)]
     pub fn norm2(
         v: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
         region: &mut ::fsmooth::Region<'_>,

@@ -14,7 +14,7 @@
 ///
 /// Returns `Ok(())`, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
-#[inline]
+#[inline(always)]
 pub fn matmul2(
     out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
     a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),

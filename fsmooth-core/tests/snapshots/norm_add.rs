@@ -12,7 +12,7 @@
 ///
 /// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
 #[allow(unused, clippy::all)]
-#[inline]
+#[inline(always)]
 pub fn norm_add(
     a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     b: &(impl ::fsmooth::RowMajor<f64> + ?Sized),

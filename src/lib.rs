@@ -35,7 +35,11 @@
 /// reference.
 ///
 /// An array result is written into `out` (the first parameter), a scalar result is returned,
-/// and the last parameter is the [`Region`] the call takes its scratch from:
+/// and the last parameter is the [`Region`] the call takes its scratch from. Array parameters
+/// and `out` take any contiguous row-major container of their element type ([`RowMajor`],
+/// [`RowMajorMut`]: slices, arrays of arrays, `Vec`s, and with the `ndarray` feature
+/// ndarray's arrays and views); the comment below shows them as the flat slices the kernel
+/// sees:
 ///
 /// ```
 /// use fsmooth::{fsmooth, Region};
@@ -57,7 +61,7 @@
 /// # Ok::<(), fsmooth::Error>(())
 /// ```
 pub use fsmooth_macros::fsmooth;
-pub use fsmooth_runtime::{Error, Region};
+pub use fsmooth_runtime::{Error, Region, RowMajor, RowMajorMut};
 
 #[doc(hidden)]
 pub use fsmooth_runtime::__rt;

@@ -73,7 +73,7 @@ fn unproven_indexes_return_index_errors() {
         k::pick(&[1.0, 2.0], 2, &mut region),
         Err(Error::Index { index: 2, len: 2 })
     );
-    assert_eq!(k::first(&[], &mut region), Ok(0.0));
+    assert_eq!(k::first(&[0.0; 0], &mut region), Ok(0.0));
     assert_eq!(k::first(&[4.0], &mut region), Ok(4.0));
 }
 
@@ -107,7 +107,7 @@ fn lengths_that_fit_no_size_are_shape_errors() {
     // size made up (v2 took it for zero rows).
     let mut none: [f64; 0] = [];
     assert_eq!(
-        k::grid(&mut none, &[], 0, &mut region),
+        k::grid(&mut none, &[0.0; 0], 0, &mut region),
         Err(Error::Arithmetic {
             expr: "a.len() / (c)"
         })
@@ -201,7 +201,7 @@ fn non_finite_data_follows_ieee() {
     k::stats(&mut out, &[f64::INFINITY, 1.0], &mut region).unwrap();
     assert_eq!(out[0], f64::INFINITY);
     assert_eq!(out[1], f64::INFINITY);
-    k::stats(&mut out, &[], &mut region).unwrap();
+    k::stats(&mut out, &[0.0; 0], &mut region).unwrap();
     assert_eq!(out[0], 0.0);
     assert_eq!(out[1], f64::NEG_INFINITY);
     k::stats(&mut out, &[5e-324, 1e-310], &mut region).unwrap();

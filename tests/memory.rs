@@ -136,7 +136,9 @@ fn bump_region_stops_allocating_after_warm_up() {
         for _ in 0..2000 {
             k::chain(&mut out, &a, &b, &c, &mut region).unwrap();
             k::blur(&mut o, &x, &mut region).unwrap();
-            k::add3(&mut o[..0], &[], &[], &[], &mut region).unwrap();
+            // An empty literal names its element type (LANGUAGE.md section 17: `&[]` alone
+            // could be rows of any width).
+            k::add3(&mut o[..0], &[0.0; 0], &[0.0; 0], &[0.0; 0], &mut region).unwrap();
             std::hint::black_box(k::twice(&x, &x, &mut region).unwrap());
         }
     });

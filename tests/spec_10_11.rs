@@ -106,7 +106,7 @@ fn usize_min_max_and_clamp_keep_indexes_in_range() {
     }
     // n = 0: the loop never runs, so its `n - 1` is never evaluated.
     let mut none: [f64; 0] = [];
-    assert_eq!(k::clamped(&mut none, &[], &mut Region::new()), Ok(()));
+    assert_eq!(k::clamped(&mut none, &[0.0; 0], &mut Region::new()), Ok(()));
 }
 
 #[test]

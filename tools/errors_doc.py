@@ -12,6 +12,7 @@ fail = root / "fsmooth-ui" / "tests" / "ui" / "fail"
 # Grouped as LANGUAGE.md sections 4, 8 and 9 list them; anything else goes under "More".
 groups = [
     ("Shapes of arguments", ["arg_shape_literal", "arg_shape_symbolic", "arg_shape_rows", "arg_rank", "matvec_inner_dim"]),
+    ("Rust arguments that are not a row-major run of the element type", ["arg_not_row_major"]),
     ("Shapes of branches, literals, folds and results", ["if_branches", "array_literal_elements", "ifold_body_shape", "return_shape", "return_size_not_fixed"]),
     ("Sizes that are not known before the loops run", ["data_dependent_size", "loop_index_size", "slice_length_depends_on_loop", "unpinned_size"]),
     ("Constant indexes and slices", ["constant_index_out_of_range", "constant_slice_out_of_range"]),

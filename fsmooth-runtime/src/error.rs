@@ -77,6 +77,42 @@ pub enum Error {
         /// The length passed.
         found: usize,
     },
+    /// An argument (or an output) is not one contiguous, row-major run of its element type:
+    /// with the `ndarray` feature, an array or view not in standard layout (a transposed view
+    /// `a.t()`, a strided slice `a.slice(s![.., ..;2])`). Found before anything is written,
+    /// every output untouched (LANGUAGE.md section 17). Every other accepted container (slices,
+    /// arrays of arrays, `Vec`s) is always row-major.
+    ///
+    /// ```
+    /// # #[cfg(feature = "ndarray")]
+    /// # {
+    /// use fsmooth::{fsmooth, Error, Region};
+    /// use ndarray::array;
+    ///
+    /// fsmooth! {
+    ///     pub fn row_sums(a: [[f64; 2]; n]) -> [f64; n] {
+    ///         map(a, |r| sum(r))
+    ///     }
+    /// }
+    ///
+    /// let a = array![[1.0, 2.0], [3.0, 4.0]];
+    /// let mut out = [0.0; 2];
+    /// row_sums(&mut out, &a, &mut Region::new()).unwrap();
+    /// assert_eq!(out, [3.0, 7.0]);
+    /// let mut out = [-1.0; 2];
+    /// let err = row_sums(&mut out, &a.t(), &mut Region::new());
+    /// assert_eq!(err, Err(Error::Layout { arg: "a" }));
+    /// assert_eq!(out, [-1.0; 2]); // untouched
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "argument `a` is not in standard (contiguous, row-major) layout",
+    /// );
+    /// # }
+    /// ```
+    Layout {
+        /// The parameter's name, or `out` (`out0`, `out1`, .. for several results).
+        arg: &'static str,
+    },
     /// The region's slab is shorter than the kernel's `scratch_len` (or an owned or arena
     /// region could not allocate): found before anything is written.
     ///
@@ -172,6 +208,10 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "argument `{arg}` has length {found}, but the kernel's signature requires {expected}"
+            ),
+            Error::Layout { arg } => write!(
+                f,
+                "argument `{arg}` is not in standard (contiguous, row-major) layout"
             ),
             Error::Scratch { needed, available } => write!(
                 f,

@@ -13,6 +13,7 @@
 //! | `std` (default) | scalar math through std instead of libm |
 //! | `bumpalo` | `Region::in_bump`, frames from a caller's `bumpalo::Bump` arena |
 //! | `parallel` | deterministic multicore sums over rayon's global pool (std) |
+//! | `ndarray` | ndarray's arrays and views as kernel arguments ([`RowMajor`], [`RowMajorMut`]) |
 //!
 //! ```
 //! use fsmooth::{fsmooth, Error, Region};
@@ -46,6 +47,8 @@ extern crate alloc;
 pub mod __rt;
 mod error;
 mod region;
+mod row_major;
 
 pub use error::Error;
 pub use region::Region;
+pub use row_major::{RowMajor, RowMajorMut};

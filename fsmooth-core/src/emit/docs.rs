@@ -10,13 +10,43 @@ use quote::quote;
 /// The Rust type of a parameter or result, as text.
 fn rust_text(t: &Type) -> String {
     match t {
-        Type::Arr(e, _) => format!("&[{}]", e.name()),
+        Type::Arr(e, _) => format!("&(impl RowMajor<{}> + ?Sized)", e.name()),
         Type::Tuple(ts) => {
             let ts: Vec<String> = ts.iter().map(rust_text).collect();
             format!("({})", ts.join(", "))
         }
         t => t.to_string(),
     }
+}
+
+/// What an array argument of type `t` accepts (LANGUAGE.md section 17), as a line of the doc
+/// comment: any row-major container of its element type, with examples in its shape (rows of
+/// its constant inner dimensions).
+fn containers(t: &Type, by: &str) -> String {
+    let elem = t.scalar().map_or("f64", |s| s.name());
+    let dims = t.dims();
+    // The row type: the constant dimensions after the first, up to two of them.
+    let mut row = None;
+    let mut inner = String::from(elem);
+    for d in dims.iter().skip(1).rev().take(2) {
+        match d.as_const() {
+            Some(c) => {
+                inner = format!("[{inner}; {c}]");
+                row = Some(inner.clone());
+            }
+            None => break,
+        }
+    }
+    let trait_ = if by.contains("mut") {
+        "RowMajorMut"
+    } else {
+        "RowMajor"
+    };
+    let examples = match row {
+        Some(r) => format!("`{by}[{elem}]`, `{by}[{r}]`, `{by}Vec<{r}>`"),
+        None => format!("`{by}[{elem}]`, `{by}[{elem}; N]`, `{by}Vec<{elem}>`"),
+    };
+    format!("any contiguous row-major container of `{elem}` ({examples}, .., `fsmooth::{trait_}`)")
 }
 
 /// `# Generated signature`: the signature, then each parameter with its fsmooth type and
@@ -26,7 +56,7 @@ pub fn signature_doc(k: &Kernel) -> TokenStream {
     let mut params: Vec<String> = Vec::new();
     for (dest, t) in &res.arrays {
         let elem = t.scalar().map_or("f64", |s| s.name());
-        params.push(format!("{dest}: &mut [{elem}]"));
+        params.push(format!("{dest}: &mut (impl RowMajorMut<{elem}> + ?Sized)"));
     }
     for p in &k.params {
         params.push(format!("{}: {}", p.name.text, rust_text(&p.ty)));
@@ -72,10 +102,20 @@ pub fn signature_doc(k: &Kernel) -> TokenStream {
     };
     for (dest, t) in &res.arrays {
         let len = sized(&format!("{dest}_len"));
-        lines.push(format!("- `{dest}`: the result `{t}`, {len} elements"));
+        lines.push(format!(
+            "- `{dest}`: the result `{t}`, {len} elements, into {}",
+            containers(t, "&mut ")
+        ));
     }
     for p in &k.params {
-        lines.push(format!("- `{}`: `{}`", p.name.text, p.ty));
+        match &p.ty {
+            t @ Type::Arr(..) => lines.push(format!(
+                "- `{}`: `{t}`, from {}",
+                p.name.text,
+                containers(t, "&")
+            )),
+            t => lines.push(format!("- `{}`: `{t}`", p.name.text)),
+        }
     }
     lines.push(format!(
         "- `region`: scratch for the intermediate arrays, {} slots (`fsmooth::Region`)",
@@ -88,7 +128,7 @@ pub fn signature_doc(k: &Kernel) -> TokenStream {
     };
     lines.push(String::new());
     lines.push(format!(
-        "Returns {returned}, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index."
+        "Returns {returned}, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index."
     ));
     let lines = lines.into_iter().map(|l| format!(" {l}"));
     quote!(#(#[doc = #lines])*)
@@ -107,12 +147,30 @@ mod tests {
             .collect();
         let text = docs.join("\n");
         assert!(
-            text.contains("pub fn add2(out0: &mut [f64], a: &[f64], b: &[f64], label: usize, region: &mut Region<'_>) -> Result<f64, Error>"),
+            text.contains("pub fn add2(out0: &mut (impl RowMajorMut<f64> + ?Sized), a: &(impl RowMajor<f64> + ?Sized), b: &(impl RowMajor<f64> + ?Sized), label: usize, region: &mut Region<'_>) -> Result<f64, Error>"),
             "{text}"
         );
         assert!(
-            text.contains("- `out0`: the result `[f64; n]`, `add2::out0_len(n)` elements"),
+            text.contains("- `out0`: the result `[f64; n]`, `add2::out0_len(n)` elements, into any contiguous row-major container of `f64` (`&mut [f64]`, `&mut [f64; N]`, `&mut Vec<f64>`, .., `fsmooth::RowMajorMut`)"),
             "{text}"
+        );
+        assert!(
+            text.contains("- `a`: `[f64; n]`, from any contiguous row-major container of `f64`"),
+            "{text}"
+        );
+        let out = crate::expand(
+            "pub fn k(a: [[f32; 3]; n], b: [[[f64; 2]; 4]; n]) -> f64 { b[0][0][0] + a[0][0] as f64 }"
+                .parse()
+                .unwrap(),
+        )
+        .to_string();
+        assert!(
+            out.contains("- `a`: `[[f32; 3]; n]`, from any contiguous row-major container of `f32` (`&[f32]`, `&[[f32; 3]]`, `&Vec<[f32; 3]>`, .., `fsmooth::RowMajor`)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("(`&[f64]`, `&[[[f64; 2]; 4]]`, `&Vec<[[f64; 2]; 4]>`"),
+            "{out}"
         );
         assert!(text.contains("`add2::scratch_len(n)` slots"), "{text}");
         assert!(text.starts_with(" Sum.\n \n # Generated"), "{text}");

@@ -38,7 +38,7 @@ fn several_results_take_one_destination_each_and_return_the_scalars() {
         }",
     );
     assert!(
-        out.contains("pub fn stats (out2 : & mut [f64] , v : & [f64]"),
+        out.contains("pub fn stats (out2 : & mut (impl :: fsmooth :: RowMajorMut < f64 > + ? Sized) , v : & (impl :: fsmooth :: RowMajor < f64 > + ? Sized)"),
         "{out}"
     );
     assert!(
@@ -161,5 +161,5 @@ fn a_run_time_window_of_zero_is_an_error_at_entry() {
         }",
     );
     let check = out.find("div (w , w").expect("w / w at entry");
-    assert!(check < out.find("arg : \"out\"").unwrap(), "{out}");
+    assert!(check < out.find("Shape { arg : \"out\"").unwrap(), "{out}");
 }

@@ -3,9 +3,9 @@
 }
 #[allow(unused, clippy::all)]
 pub fn bad(
-    out: &mut [f64],
-    a: &[f64],
-    b: &[f64],
+    out: &mut (impl ::fsmooth::RowMajorMut<f64> + ?Sized),
+    a: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
+    b: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
     region: &mut ::fsmooth::Region<'_>,
 ) -> ::core::result::Result<(), ::fsmooth::Error> {
     ::core::unimplemented!()

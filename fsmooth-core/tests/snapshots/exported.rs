@@ -5,33 +5,48 @@ pub mod geometry {
     /// # Generated signature
     ///
     /// ```text
-    /// pub fn norm2(v: &[f64], region: &mut Region<'_>) -> Result<f64, Error>
+    /// pub fn norm2(v: &(impl RowMajor<f64> + ?Sized), region: &mut Region<'_>) -> Result<f64, Error>
     /// ```
     ///
-    /// - `v`: `[f64; 3]`
+    /// - `v`: `[f64; 3]`, from any contiguous row-major container of `f64` (`&[f64]`, `&[f64; N]`, `&Vec<f64>`, .., `fsmooth::RowMajor`)
     /// - `region`: scratch for the intermediate arrays, `norm2::SCRATCH_LEN` slots (`fsmooth::Region`)
     ///
-    /// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or a bad index.
+    /// Returns `Ok` with the `f64` result, or `Err(fsmooth::Error)` for an argument of the wrong length or layout or a bad index.
     #[allow(unused, clippy::all)]
-    #[inline]
+    #[inline(always)]
     pub fn norm2(
-        v: &[f64],
+        v: &(impl ::fsmooth::RowMajor<f64> + ?Sized),
         region: &mut ::fsmooth::Region<'_>,
     ) -> ::core::result::Result<f64, ::fsmooth::Error> {
-        if v.len() != 3usize {
-            return ::core::result::Result::Err(::fsmooth::Error::Shape {
-                arg: "v",
-                expected: 3usize,
-                found: v.len(),
-            });
+        let v: &[f64] = match ::fsmooth::RowMajor::<f64>::row_major(v) {
+            ::core::option::Option::Some(s) => s,
+            ::core::option::Option::None => {
+                return ::core::result::Result::Err(::fsmooth::Error::Layout {
+                    arg: "v",
+                });
+            }
+        };
+        #[inline]
+        fn __fsmooth_body(
+            v: &[f64],
+            region: &mut ::fsmooth::Region<'_>,
+        ) -> ::core::result::Result<f64, ::fsmooth::Error> {
+            if v.len() != 3usize {
+                return ::core::result::Result::Err(::fsmooth::Error::Shape {
+                    arg: "v",
+                    expected: 3usize,
+                    found: v.len(),
+                });
+            }
+            let _ = region;
+            ::core::result::Result::Ok({
+                let x_8 = ::fsmooth::__rt::ld(v, 0usize);
+                let x_10 = ::fsmooth::__rt::ld(v, 1usize);
+                let x_12 = ::fsmooth::__rt::ld(v, 2usize);
+                (((x_8 * x_8) + (x_10 * x_10)) + (x_12 * x_12))
+            })
         }
-        let _ = region;
-        ::core::result::Result::Ok({
-            let x_8 = ::fsmooth::__rt::ld(v, 0usize);
-            let x_10 = ::fsmooth::__rt::ld(v, 1usize);
-            let x_12 = ::fsmooth::__rt::ld(v, 2usize);
-            (((x_8 * x_8) + (x_10 * x_10)) + (x_12 * x_12))
-        })
+        __fsmooth_body(v, region)
     }
     ///Sizes of kernel `norm2`.
     #[allow(non_snake_case)]

@@ -198,7 +198,7 @@ fn division_rounds_down() {
 fn sizes_come_from_the_simplest_length() {
     // The bug report: ni = 0, no = 1.
     let mut out = [9f32; 1];
-    k::dense(&mut out, &[], &[], &[0.5], &mut Region::new()).unwrap();
+    k::dense(&mut out, &[0f32; 0], &[0f32; 0], &[0.5], &mut Region::new()).unwrap();
     assert_eq!(out, [0.5]);
     let interp = reference(
         k::SRC,
@@ -226,7 +226,7 @@ fn sizes_come_from_the_simplest_length() {
     );
     // Only `w` pins `no`, and ni = 0: a clear error, not a size made up.
     let mut out = [7f32; 1];
-    let e = k::dense_nobias(&mut out, &[], &[], &mut Region::new()).unwrap_err();
+    let e = k::dense_nobias(&mut out, &[0f32; 0], &[0f32; 0], &mut Region::new()).unwrap_err();
     assert!(matches!(e, Error::Arithmetic { .. }), "{e:?}");
     assert!(e.to_string().contains("w.len()"), "{e}");
     assert_eq!(out, [7.0]);

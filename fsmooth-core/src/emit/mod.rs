@@ -7,6 +7,7 @@
 //! [`lints`] has rustc report the block's unused names.
 
 pub mod lints;
+pub mod remarks;
 
 mod docs;
 pub mod export;

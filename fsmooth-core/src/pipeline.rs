@@ -361,14 +361,7 @@ fn compile_checked(
         .into_iter()
         .map(|k| {
             let planned = lower(&k, options);
-            let remarks = if options.remarks {
-                emit::remarks::tokens(&emit::remarks::remarks(&k, &planned, options), &k.attrs)
-            } else {
-                TokenStream::new()
-            };
-            let mut out = emit::kernel(&k, planned, options);
-            out.extend(remarks);
-            out
+            emit::kernel(&k, planned, options)
         })
         .collect();
     // Inside the block's module, if it declares one: attributes on `pub mod name;` apply.

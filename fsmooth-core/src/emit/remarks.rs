@@ -19,7 +19,7 @@ use crate::front::size::Size;
 use crate::lower::Planned;
 use crate::lower::storage::{Buffer, Holds};
 use crate::middle::ir::{Core, Kernel, Kind, VarId};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream};
 use quote::quote;
 
 /// What a remark is about.
@@ -101,15 +101,25 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
         let elem = b.elem.name();
         match &b.holds {
             Holds::Let(v) => {
-                let what = if name(*v) == "hoisted" {
-                    "a table hoisted out of its loop".to_string()
-                } else {
-                    format!("`{}`", name(*v))
+                // A `let` the user wrote, by its name where it is written; one the compiler
+                // bound (a helper's parameter, a hoisted table) by what it holds.
+                let user = k.let_spans.iter().find(|(x, _)| x == v);
+                let what = match (user, let_value(&k.body, *v)) {
+                    _ if name(*v) == "hoisted" => "a table hoisted out of its loop".to_string(),
+                    (Some(_), _) | (None, None) => format!("`{}`", name(*v)),
+                    (None, Some(value)) => match Holds::value(value) {
+                        Holds::Value(form) => format!("this `{form}`"),
+                        _ => format!("`{}`", name(*v)),
+                    },
                 };
                 let why = why_let(&k.body, *v, options);
+                let span = match user {
+                    Some((_, s)) => Sp::from(*s),
+                    None => at(b),
+                };
                 out.push(Remark {
                     what: What::Stored,
-                    span: at(b),
+                    span,
                     text: format!(
                         "fsmooth: {what} ({}) is stored in {place}: {why}",
                         slots(&b.len, elem)
@@ -264,6 +274,16 @@ fn why_value(form: &str) -> &'static str {
     }
 }
 
+/// The value `let v = ..;` binds.
+fn let_value(e: &Core, v: VarId) -> Option<&Core> {
+    if let Kind::Let(x, value, _) = &e.kind
+        && *x == v
+    {
+        return Some(value);
+    }
+    e.children().find_map(|c| let_value(c, v))
+}
+
 /// The rest of the block after `let v = ..;`.
 fn let_scope(e: &Core, v: VarId) -> Option<&Core> {
     if let Kind::Let(x, _, rest) = &e.kind
@@ -274,37 +294,59 @@ fn let_scope(e: &Core, v: VarId) -> Option<&Core> {
     e.children().find_map(|c| let_scope(c, v))
 }
 
-/// The items that make rustc warn about `remarks` (none when there are none), under the
-/// kernel's lint attributes `attrs` (its `allow`, `warn`, `deny`, `forbid` and `cfg`).
-pub fn tokens(remarks: &[Remark], attrs: &[TokenStream]) -> TokenStream {
-    let attrs = super::lints::level_attrs(attrs);
-    let mut out = TokenStream::new();
+/// What makes rustc warn about `remarks` for kernel `k` (nothing when there are none): the
+/// items of `mod k`'s hidden `remark` module, one deprecated `const fn` per remark
+/// (`stored`, `stored_2`, ..), and their uses at the user's tokens, under the kernel's lint
+/// attributes (its `allow`, `warn`, `deny`, `forbid` and `cfg`). rustc then says
+/// ``use of deprecated function `k::remark::stored`: fsmooth: ..``.
+pub fn tokens(k: &Kernel, remarks: &[Remark]) -> (TokenStream, TokenStream) {
+    if remarks.is_empty() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let attrs = super::lints::level_attrs(&k.attrs);
+    let (mut items, mut uses) = (TokenStream::new(), TokenStream::new());
+    let mut seen: Vec<What> = Vec::new();
     for r in remarks {
-        let item = proc_macro2::Ident::new(r.what.item(), Span::call_site());
+        seen.push(r.what);
+        let n = seen.iter().filter(|w| **w == r.what).count();
+        let name = match n {
+            1 => r.what.item().to_string(),
+            n => format!("{}_{n}", r.what.item()),
+        };
+        let item = Ident::new(&name, Span::call_site());
         let note = &r.text;
-        // The call at the user's tokens: `remark` at the first, `stored` at the last, so
-        // that rustc underlines the whole range.
-        let m = proc_macro2::Ident::new("remark", r.span.start);
-        let f = proc_macro2::Ident::new(r.what.item(), r.span.end);
-        let mut sep = proc_macro2::Punct::new(':', proc_macro2::Spacing::Joint);
-        sep.set_span(r.span.start);
-        let mut sep2 = proc_macro2::Punct::new(':', proc_macro2::Spacing::Alone);
-        sep2.set_span(r.span.start);
-        let mut call = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, TokenStream::new());
-        call.set_span(r.span.end);
-        out.extend(quote! {
-            const _: () = {
-                #(#attrs)*
-                mod remark {
-                    #[deprecated(note = #note)]
-                    pub const fn #item() {}
-                }
-                #(#attrs)*
-                const _: () = #m #sep #sep2 #f #call;
-            };
+        items.extend(quote! {
+            #[deprecated(note = #note)]
+            pub(crate) const fn #item() {}
+        });
+        // The call at the user's tokens: the path's first segment at the first, its last at
+        // the last, so that rustc underlines the whole range.
+        let (a, z) = (r.span.start, r.span.end);
+        let kernel = Ident::new(&k.name.text, a);
+        let colons = |at: Span| {
+            let mut c1 = Punct::new(':', Spacing::Joint);
+            c1.set_span(at);
+            let mut c2 = Punct::new(':', Spacing::Alone);
+            c2.set_span(at);
+            quote!(#c1 #c2)
+        };
+        let (c1, c2) = (colons(a), colons(z));
+        let remark = Ident::new("remark", z);
+        let f = Ident::new(&name, z);
+        let mut call = Group::new(Delimiter::Parenthesis, TokenStream::new());
+        call.set_span(z);
+        uses.extend(quote! {
+            #(#attrs)*
+            const _: () = #kernel #c1 #remark #c2 #f #call;
         });
     }
-    out
+    let items = quote! {
+        #[doc(hidden)]
+        pub(super) mod remark {
+            #items
+        }
+    };
+    (items, uses)
 }
 
 #[cfg(test)]

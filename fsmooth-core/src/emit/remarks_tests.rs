@@ -91,5 +91,37 @@ fn remarks_are_off_by_default_and_deprecated_items_when_on() {
     let on = crate::expand(format!("#![fsmooth(remarks = true)] {src}").parse().unwrap())
         .to_string();
     assert!(on.contains("# [deprecated (note = \"fsmooth: `a` (n elements) is copied"), "{on}");
-    assert!(on.contains("pub const fn copied () { }"), "{on}");
+    assert!(on.contains("pub (crate) const fn copied () { }"), "{on}");
+    assert!(on.contains("const _ : () = k :: remark :: copied () ;"), "{on}");
+}
+
+/// docs/remarks.md: every ```rust block (a `fsmooth! { .. }`) followed by a ```text block has
+/// exactly those remarks, one a line.
+#[test]
+fn every_remark_of_the_docs_is_what_the_macro_says() {
+    let page = include_str!("../../../docs/remarks.md");
+    let blocks: Vec<(&str, &str)> = page
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|b| b.split_once('\n'))
+        .collect();
+    let mut checked = 0;
+    for w in blocks.windows(2) {
+        let [(lang, code), ("text", want)] = w else {
+            continue;
+        };
+        if *lang != "rust" {
+            continue;
+        }
+        let body = code
+            .trim()
+            .strip_prefix("fsmooth! {")
+            .and_then(|c| c.strip_suffix('}'))
+            .expect("a kernel of docs/remarks.md is one `fsmooth! { .. }`");
+        let got = texts(body).join("\n");
+        assert_eq!(got, want.trim_end(), "docs/remarks.md: {body}");
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
 }

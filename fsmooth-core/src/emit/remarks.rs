@@ -59,6 +59,19 @@ pub struct Remark {
     /// The message, as rustc prints it after `use of deprecated function
     /// `remark::stored`: `.
     pub text: String,
+    /// The deprecated item's name in `mod k::remark`: [`What::item`], numbered from the
+    /// kernel's second remark of a kind on (`stored_2`).
+    pub item: String,
+}
+
+impl Remark {
+    /// The warning as rustc prints its first line, for kernel `kernel`.
+    pub fn warning(&self, kernel: &str) -> String {
+        format!(
+            "use of deprecated function `{kernel}::remark::{}`: {}",
+            self.item, self.text
+        )
+    }
 }
 
 /// A length in the user's size names, as a polynomial in normal form when it is one
@@ -119,6 +132,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                 };
                 out.push(Remark {
                     what: What::Stored,
+                    item: String::new(),
                     span,
                     text: format!(
                         "fsmooth: {what} ({}) is stored in {place}: {why}",
@@ -128,6 +142,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
             }
             Holds::Value("updated row") => out.push(Remark {
                 what: What::RowCopied,
+                item: String::new(),
                 span: at(b),
                 text: format!(
                     "fsmooth: the new row ({}) is computed apart, then copied over the old \
@@ -138,6 +153,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
             }),
             Holds::Value(form) => out.push(Remark {
                 what: What::Stored,
+                item: String::new(),
                 span: at(b),
                 text: format!(
                     "fsmooth: this `{form}` ({}) is stored in {place}: {}",
@@ -146,9 +162,13 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                 ),
             }),
             Holds::Acc { acc, first: true } => {
-                let second = buffers[i + 1..]
-                    .iter()
-                    .any(|o| o.holds == Holds::Acc { acc: *acc, first: false });
+                let second = buffers[i + 1..].iter().any(|o| {
+                    o.holds
+                        == Holds::Acc {
+                            acc: *acc,
+                            first: false,
+                        }
+                });
                 let state = format!("the fold state `{}`", name(*acc));
                 let text = if heap || second {
                     format!(
@@ -167,6 +187,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                 };
                 out.push(Remark {
                     what: What::TwoBuffers,
+                    item: String::new(),
                     span: at(b),
                     text,
                 });
@@ -185,6 +206,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
         };
         out.push(Remark {
             what: What::Copied,
+            item: String::new(),
             span: c.span,
             text: format!(
                 "fsmooth: {what} ({} elements) is copied into the output element by \
@@ -192,6 +214,14 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                 length(&c.len)
             ),
         });
+    }
+    let mut seen: Vec<What> = Vec::new();
+    for r in &mut out {
+        seen.push(r.what);
+        r.item = match seen.iter().filter(|w| **w == r.what).count() {
+            1 => r.what.item().to_string(),
+            n => format!("{}_{n}", r.what.item()),
+        };
     }
     out
 }
@@ -270,7 +300,9 @@ fn why_value(form: &str) -> &'static str {
         "if" => "a choice of arrays is computed whole before its elements are read",
         "ifold" | "scan" => "its loop computes the whole array before any element is read",
         "array literal" => "its elements are read at an index known only at run time",
-        _ => "it is read whole (a row of it, a view of it, or a copy of it), not element by element",
+        _ => {
+            "it is read whole (a row of it, a view of it, or a copy of it), not element by element"
+        }
     }
 }
 
@@ -305,15 +337,9 @@ pub fn tokens(k: &Kernel, remarks: &[Remark]) -> (TokenStream, TokenStream) {
     }
     let attrs = super::lints::level_attrs(&k.attrs);
     let (mut items, mut uses) = (TokenStream::new(), TokenStream::new());
-    let mut seen: Vec<What> = Vec::new();
     for r in remarks {
-        seen.push(r.what);
-        let n = seen.iter().filter(|w| **w == r.what).count();
-        let name = match n {
-            1 => r.what.item().to_string(),
-            n => format!("{}_{n}", r.what.item()),
-        };
-        let item = Ident::new(&name, Span::call_site());
+        let name = &r.item;
+        let item = Ident::new(name, Span::call_site());
         let note = &r.text;
         items.extend(quote! {
             #[deprecated(note = #note)]
@@ -332,7 +358,7 @@ pub fn tokens(k: &Kernel, remarks: &[Remark]) -> (TokenStream, TokenStream) {
         };
         let (c1, c2) = (colons(a), colons(z));
         let remark = Ident::new("remark", z);
-        let f = Ident::new(&name, z);
+        let f = Ident::new(name, z);
         let mut call = Group::new(Delimiter::Parenthesis, TokenStream::new());
         call.set_span(z);
         uses.extend(quote! {

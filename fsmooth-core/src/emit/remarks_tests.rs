@@ -23,9 +23,11 @@ fn a_stencils_array_is_stored_read_at_several_indexes_in_one_loop() {
     );
     assert_eq!(
         t,
-        ["fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read at three \
+        [
+            "fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read at three \
           places in one loop, at different indexes: computed where it is read, each element \
-          would be computed more than once"]
+          would be computed more than once"
+        ]
     );
 }
 
@@ -37,9 +39,11 @@ fn a_vector_read_once_per_row_is_stored() {
     );
     assert_eq!(
         t,
-        ["fsmooth: `t` (k f64 slots) is stored in the scratch frame: each of its elements is \
+        [
+            "fsmooth: `t` (k f64 slots) is stored in the scratch frame: each of its elements is \
           read again on every step of a loop that does not index it: computed where it is \
-          read, it would be computed again on every step"]
+          read, it would be computed again on every step"
+        ]
     );
 }
 
@@ -51,8 +55,10 @@ fn an_array_read_by_two_loops_is_stored() {
     );
     assert_eq!(
         t,
-        ["fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read by two \
-          different loops: computed where it is read, its work would be done in each"]
+        [
+            "fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read by two \
+          different loops: computed where it is read, its work would be done in each"
+        ]
     );
 }
 
@@ -60,8 +66,10 @@ fn an_array_read_by_two_loops_is_stored() {
 fn a_copy_into_the_output_and_a_stencils_state_are_remarks() {
     assert_eq!(
         texts("pub fn k(a: [f64; n]) -> [f64; n] { a }"),
-        ["fsmooth: `a` (n elements) is copied into the output element by element: it is an \
-          array already in memory"]
+        [
+            "fsmooth: `a` (n elements) is copied into the output element by element: it is an \
+          array already in memory"
+        ]
     );
     let t = texts(
         "pub fn k(a: [f64; n], s: usize) -> [f64; n] { ifold(s, a, |x, t| \
@@ -88,11 +96,21 @@ fn remarks_are_off_by_default_and_deprecated_items_when_on() {
     let src = "pub fn k(a: [f64; n]) -> [f64; n] { a }";
     let off = crate::expand(src.parse().unwrap()).to_string();
     assert!(!off.contains("deprecated"), "{off}");
-    let on = crate::expand(format!("#![fsmooth(remarks = true)] {src}").parse().unwrap())
-        .to_string();
-    assert!(on.contains("# [deprecated (note = \"fsmooth: `a` (n elements) is copied"), "{on}");
+    let on = crate::expand(
+        format!("#![fsmooth(remarks = true)] {src}")
+            .parse()
+            .unwrap(),
+    )
+    .to_string();
+    assert!(
+        on.contains("# [deprecated (note = \"fsmooth: `a` (n elements) is copied"),
+        "{on}"
+    );
     assert!(on.contains("pub (crate) const fn copied () { }"), "{on}");
-    assert!(on.contains("const _ : () = k :: remark :: copied () ;"), "{on}");
+    assert!(
+        on.contains("const _ : () = k :: remark :: copied () ;"),
+        "{on}"
+    );
 }
 
 /// docs/remarks.md: every ```rust block (a `fsmooth! { .. }`) followed by a ```text block has

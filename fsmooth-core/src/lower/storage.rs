@@ -313,7 +313,8 @@ mod tests {
         let n = Size::Name("n".into());
         let mut f = Frame::default();
         assert_eq!(
-            f.push(n.clone(), Holds::Value("a"), Scalar::F64, None).as_const(),
+            f.push(n.clone(), Holds::Value("a"), Scalar::F64, None)
+                .as_const(),
             Some(0)
         );
         // An f32 buffer on top of an f64 one starts its own part at 0, and a usize one too.

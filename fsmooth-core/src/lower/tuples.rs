@@ -47,7 +47,11 @@ impl Dps<'_> {
     /// Places for a value of type `t`: a mutable local per scalar, a frame buffer per array.
     pub(super) fn place(&mut self, t: &Type, holds: &Holds, span: Sp, code: &mut Vec<St>) -> Loc {
         match t {
-            Type::Tuple(ts) => Loc::Tuple(ts.iter().map(|x| self.place(x, holds, span, code)).collect()),
+            Type::Tuple(ts) => Loc::Tuple(
+                ts.iter()
+                    .map(|x| self.place(x, holds, span, code))
+                    .collect(),
+            ),
             Type::Arr(elem, d) => {
                 let (marker, w) = self.alloc(*elem, d, holds.clone(), span);
                 code.push(marker);

@@ -9,6 +9,7 @@
 #![doc = concat!(
     "[language.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/language.md\n",
     "[errors.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/errors.md\n",
+    "[remarks.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/remarks.md\n",
     "[EMBEDDED.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/EMBEDDED.md\n",
     "[BENCHMARKS.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/BENCHMARKS.md\n",
     "[internals.md]: https://docs.rs/crate/fsmooth/", env!("CARGO_PKG_VERSION"), "/source/docs/internals.md\n",

@@ -8,7 +8,9 @@
 //! (`core`), the core after each middle pass that changed it (the stage is the pass's name:
 //! `tuples`, `propagate`, `inline_single_loads`, `equal`, `fuse`, `fold`, `unroll`, `reuse`,
 //! `hoist`, `anf`, `cse`, `inline_single_uses`, `hoist_indexes`), the loop IR (`lir`), the
-//! memory plan (`memory`) and the generated Rust (`rust`). `--sizes` evaluates the frame's total at concrete sizes. Errors
+//! memory plan (`memory`) and the generated Rust (`rust`). `--remarks` prints only the
+//! warnings `#![fsmooth(remarks = true)]` makes the macro give (docs/remarks.md), whether the
+//! block has the option or not. `--sizes` evaluates the frame's total at concrete sizes. Errors
 //! in the file print as rustc prints them, and the exit status is 1.
 
 mod memory;
@@ -21,7 +23,7 @@ use stages::{Request, STAGES};
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: fsmooth-explain FILE.rs [--kernel NAME] [--stage NAME] [--sizes NAME=N,..]";
+    "usage: fsmooth-explain FILE.rs [--kernel NAME] [--stage NAME | --remarks] [--sizes NAME=N,..]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +52,7 @@ fn parse_args(args: &[String]) -> Result<(String, Request), String> {
         };
         match a.as_str() {
             "--kernel" => request.kernel = Some(value(a)?),
+            "--remarks" => request.remarks = true,
             "--stage" => {
                 let s = value(a)?;
                 if !STAGES.contains(&s.as_str()) {

@@ -271,3 +271,90 @@ mod typed {
         assert!(text.contains("at n = 5: 23 slots"), "{text}");
     }
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The remarks (`--remarks`, the macro's warnings) and the memory plan (`--stage memory`)
+/// agree for every kernel of the repository's examples and tests: one `stored` remark per
+/// stored buffer, one `two_buffers` per fold state's first buffer, one `row_copied` per
+/// new row, so that neither can drift from the other.
+#[test]
+fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
+    use fsmooth_core::emit::remarks::{What, remarks};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    rust_files(&root.join("examples"), &mut files);
+    rust_files(&root.join("tests"), &mut files);
+    let mut kernels = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let source = crate::source::Source {
+            path: f.display().to_string(),
+            text,
+        };
+        let Ok(blocks) = source.blocks() else {
+            continue;
+        };
+        for b in blocks {
+            let mut diags = Diags::default();
+            let Some(checked) = pipeline::front(b, &mut diags).filter(|_| diags.is_empty()) else {
+                continue; // a block with errors (a test of them) or imports
+            };
+            let options = checked.scope.options;
+            for k in checked.kernels {
+                let Ok(k) = pipeline::middle(k, options) else {
+                    continue;
+                };
+                let p = pipeline::lower(&k, options);
+                let r = remarks(&k, &p, options);
+                let real = |b: &&fsmooth_core::lower::storage::Buffer| b.len.as_const() != Some(0);
+                let count = |w: What| r.iter().filter(|r| r.what == w).count();
+                let stored = p
+                    .buffers
+                    .iter()
+                    .filter(real)
+                    .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_)))
+                    .filter(|b| b.holds != Holds::Value("updated row"))
+                    .count();
+                let rows = p
+                    .buffers
+                    .iter()
+                    .filter(real)
+                    .filter(|b| b.holds == Holds::Value("updated row"))
+                    .count();
+                let states = p
+                    .buffers
+                    .iter()
+                    .filter(real)
+                    .filter(|b| matches!(b.holds, Holds::Acc { first: true, .. }))
+                    .count();
+                let copies = p
+                    .copies
+                    .iter()
+                    .filter(|c| c.len.as_const() != Some(0))
+                    .count();
+                let at = format!("{}: {}", f.display(), k.name.text);
+                assert_eq!(count(What::Stored), stored, "{at}");
+                assert_eq!(count(What::RowCopied), rows, "{at}");
+                assert_eq!(count(What::TwoBuffers), states, "{at}");
+                assert_eq!(count(What::Copied), copies, "{at}");
+                assert_eq!(r.len(), stored + rows + states + copies, "{at}");
+                kernels += 1;
+            }
+        }
+    }
+    assert!(kernels > 100, "{kernels} kernels");
+}

@@ -33,13 +33,18 @@ impl Source {
     /// `error: msg`, the place, and the line with the range underlined. The message's
     /// further lines (`help: ..`) follow as notes.
     pub fn error(&self, span: Span, msg: &str) -> String {
+        self.diagnostic("error", span, msg)
+    }
+
+    /// A diagnostic of `level` (`error`, `warning`) as rustc prints it.
+    pub fn diagnostic(&self, level: &str, span: Span, msg: &str) -> String {
         let mut lines = msg.lines();
         let head = lines.next().unwrap_or("");
         let (start, end) = (span.start(), span.end());
         let number = start.line.to_string();
         let gutter = " ".repeat(number.len());
         let mut out = format!(
-            "error: {head}\n{gutter}--> {}:{}:{}\n",
+            "{level}: {head}\n{gutter}--> {}:{}:{}\n",
             self.path,
             start.line,
             start.column + 1

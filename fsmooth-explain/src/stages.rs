@@ -42,11 +42,14 @@ pub struct Request {
     pub stage: Option<String>,
     /// Sizes to evaluate the frame's total at.
     pub sizes: SizeValues,
+    /// Only the remarks: the warnings `#![fsmooth(remarks = true)]` makes the macro give,
+    /// whether the block has the option or not.
+    pub remarks: bool,
 }
 
 impl Request {
     fn wants(&self, stage: &str) -> bool {
-        self.stage.as_deref().is_none_or(|s| s == stage)
+        !self.remarks && self.stage.as_deref().is_none_or(|s| s == stage)
     }
 }
 
@@ -164,6 +167,18 @@ fn kernel(
         }
     };
     let planned = pipeline::lower(&k, options);
+    if request.remarks {
+        // The macro's own list ([`emit::remarks`]), as rustc prints it.
+        for r in emit::remarks::remarks(&k, &planned, options) {
+            out.text.push_str(&source.diagnostic(
+                "warning",
+                r.span.start.join(r.span.end).unwrap_or(r.span.start),
+                &r.warning(&name),
+            ));
+            out.text.push('\n');
+        }
+        return;
+    }
     let (params, ret) = emit::signature(&k);
     let id = fsmooth_core::front::ast::ident(&k.name.text, k.name.span);
     let func = &planned.func;

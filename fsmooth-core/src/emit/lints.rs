@@ -110,6 +110,22 @@ fn item_attrs(attrs: &[TokenStream]) -> (Vec<TokenStream>, bool) {
     (out, expects)
 }
 
+/// The lint levels (`allow`, `warn`, `deny`, `forbid`) and `#[cfg(..)]` of a function's
+/// attributes: for the items of [`crate::emit::remarks`].
+pub fn level_attrs(attrs: &[TokenStream]) -> Vec<TokenStream> {
+    attrs
+        .iter()
+        .filter(|a| {
+            parse_attr(a).is_some_and(|attr| {
+                ["allow", "warn", "deny", "forbid", "cfg"]
+                    .iter()
+                    .any(|p| attr.path().is_ident(p))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
 /// The lints the items of [`unused`] raise, and the group holding them.
 fn ours(lint: &syn::Path) -> bool {
     ["unused_variables", "dead_code", "unused_imports", "unused"]

@@ -7,6 +7,7 @@
 //! [`lints`] has rustc report the block's unused names.
 
 pub mod lints;
+pub mod remarks;
 
 mod docs;
 pub mod export;
@@ -163,6 +164,10 @@ pub fn signature(k: &Kernel) -> (TokenStream, TokenStream) {
 /// The generated function and module for one kernel.
 pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let storage = options.storage;
+    let (remarks, uses) = match options.remarks {
+        true => remarks::tokens(k, &remarks::remarks(k, &planned, options)),
+        false => (TokenStream::new(), TokenStream::new()),
+    };
     let Planned { func, peaks, .. } = planned;
     // A heap frame is not taken from the region: the region needs no room.
     let peaks = if storage == Storage::Region {
@@ -173,7 +178,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let attrs = lints::kernel_attrs(&k.attrs);
     let (params, ret) = signature(k);
-    let m = module(k, &peaks);
+    let m = module_with(k, &peaks, remarks);
     let doc = signature_doc(k);
     // The header where the user wrote the kernel's name, so that rustc's "function defined
     // here" after a wrong call points at it (its own tokens keep their spans).
@@ -201,6 +206,7 @@ pub fn kernel(k: &Kernel, planned: Planned, options: Options) -> TokenStream {
             #body(#args)
         }
         #m
+        #uses
     }
 }
 
@@ -255,6 +261,11 @@ fn located_at(tokens: TokenStream, at: Span) -> TokenStream {
 
 /// `mod k` with `scratch_len`/`out_len` (or `SCRATCH_LEN`/`OUT_LEN` without size names).
 pub fn module(k: &Kernel, peaks: &Peaks) -> TokenStream {
+    module_with(k, peaks, TokenStream::new())
+}
+
+/// [`module`], with `extra` items in it (the remarks' deprecated functions).
+fn module_with(k: &Kernel, peaks: &Peaks, extra: TokenStream) -> TokenStream {
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
     let scratch = peaks.const_tokens();
     let res = results(&k.ret);
@@ -312,6 +323,7 @@ pub fn module(k: &Kernel, peaks: &Peaks) -> TokenStream {
         #[allow(non_snake_case)]
         pub mod #name {
             #items
+            #extra
         }
     }
 }

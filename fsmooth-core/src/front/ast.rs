@@ -161,6 +161,10 @@ pub struct Options {
     /// lane adding a product uses one fused multiply-add where the target has FMA. Rounding changes; the result is still
     /// the same on every call and every thread count.
     pub reassociate: bool,
+    /// Report, as rustc warnings on the user's tokens, every array the plan stores in the
+    /// frame, every copy into an output and every fold state kept in two buffers
+    /// (`#![fsmooth(remarks = true)]`; off by default: [`crate::emit::remarks`]).
+    pub remarks: bool,
 }
 
 /// Where a kernel's intermediate arrays live.
@@ -186,6 +190,7 @@ impl Default for Options {
             views: true,
             parallel: cfg!(feature = "parallel"),
             reassociate: false,
+            remarks: false,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The allocations the translation takes: room in the frame ([`crate::lower::storage`]), or a
 //! heap buffer of its own with `storage = "heap"`.
 
+use crate::front::ast::Sp;
 use crate::front::size::Size;
 use crate::lir::{Base, Ex, Scalar, St};
 use crate::lower::dps::{Dps, View};
@@ -14,9 +15,15 @@ pub(super) const LOCAL_MAX: u64 = 16;
 impl Dps<'_> {
     /// Take room for an array of `dims` of element type `elem` in the frame's part of that
     /// type, for what `holds` (the memory plan's label): the allocation's marker and its view.
-    pub(super) fn alloc(&mut self, elem: Scalar, dims: &[Size], holds: Holds) -> (St, View) {
+    pub(super) fn alloc(
+        &mut self,
+        elem: Scalar,
+        dims: &[Size],
+        holds: Holds,
+        span: Sp,
+    ) -> (St, View) {
         let len = Size::product(dims);
-        let off = self.frame.push(len.clone(), holds, elem);
+        let off = self.frame.push(len.clone(), holds, elem, Some(span));
         if let Some(k) = self.heap.as_mut() {
             // A buffer of its own, made here.
             let id = *k;
@@ -80,12 +87,13 @@ impl Dps<'_> {
         elem: Scalar,
         dims: &[Size],
         acc: VarId,
+        span: Sp,
     ) -> (Vec<St>, View, View) {
         let first = Holds::Acc { acc, first: true };
         if self.heap.is_some() {
             let mut two = vec![Size::Lit(2)];
             two.extend(dims.iter().cloned());
-            let (m, w) = self.alloc(elem, &two, first);
+            let (m, w) = self.alloc(elem, &two, first, span);
             let len = Size::product(dims);
             let second = View {
                 base: w.base.clone(),
@@ -98,8 +106,8 @@ impl Dps<'_> {
             };
             return (vec![m], first, second);
         }
-        let (ma, a) = self.alloc(elem, dims, first);
-        let (mb, b) = self.alloc(elem, dims, Holds::Acc { acc, first: false });
+        let (ma, a) = self.alloc(elem, dims, first, span);
+        let (mb, b) = self.alloc(elem, dims, Holds::Acc { acc, first: false }, span);
         (vec![ma, mb], a, b)
     }
 }

@@ -19,7 +19,7 @@ use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::Guard;
 use crate::lower::gathers::{Gather, Origin};
-use crate::lower::storage::{Frame, Holds};
+use crate::lower::storage::{Copied, Frame, Holds};
 use crate::lower::streams::run_code;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
@@ -623,6 +623,16 @@ impl<'k> Dps<'k> {
                 // A variable, row or slice: copy its elements.
                 let depth = self.frame.depth();
                 let (mut pre, w) = self.view(e);
+                if matches!(dest.base, Base::Out | Base::OutPart(_)) {
+                    self.frame.copies.push(Copied {
+                        what: match e.kind {
+                            Kind::Var(v) => Some(v),
+                            _ => None,
+                        },
+                        len: Size::product(&w.dims),
+                        span: e.span,
+                    });
+                }
                 pre.push(self.copy(&w, dest));
                 self.frame.truncate(depth);
                 vec![St::Block(pre)]

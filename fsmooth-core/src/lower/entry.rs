@@ -6,7 +6,7 @@ use crate::front::size::Size;
 use crate::lir::{Base, Checked, Entry, Ex, FRAME_PARTS, Func, Scalar, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
-use crate::lower::storage::{Buffer, Peaks};
+use crate::lower::storage::{Buffer, Copied, Peaks};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
 
@@ -20,6 +20,8 @@ pub struct Planned {
     /// Every allocation the planner made, in order (the memory plan; with `storage =
     /// "heap"` each is a heap buffer of its own, not a place in a frame).
     pub buffers: Vec<Buffer>,
+    /// Every copy of an array already in memory into an output (the remark `copied`).
+    pub copies: Vec<Copied>,
 }
 
 /// How the body is lowered, decided by the block's options ([`crate::pipeline::lower`]).
@@ -73,7 +75,7 @@ pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
                     dims: t.dims().to_vec(),
                 }));
             } else {
-                let loc = dps.place(t, &Holds::Value("result"), &mut code);
+                let loc = dps.place(t, &Holds::Value("result"), k.body.span, &mut code);
                 if let Loc::Scalar(id) = &loc {
                     returned.push(Ex::Var(id.clone()));
                 }
@@ -221,6 +223,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
         func: Func { body: all, result },
         peaks,
         buffers: g.frame.buffers().to_vec(),
+        copies: g.frame.copies.clone(),
     }
 }
 

@@ -193,7 +193,7 @@ impl Dps<'_> {
                         acc: *acc,
                         first: true,
                     };
-                    let (alloc, state) = self.alloc(elem, t.dims(), holds);
+                    let (alloc, state) = self.alloc(elem, t.dims(), holds, e.span);
                     code.push(alloc);
                     Loc::View(state)
                 }
@@ -292,7 +292,7 @@ impl Dps<'_> {
                 true => step.new.ty.dims().to_vec(),
                 false => vec![Size::Lit(1)],
             };
-            let (alloc, tmp) = self.alloc(elem, &dims, Holds::Value("updated row"));
+            let (alloc, tmp) = self.alloc(elem, &dims, Holds::Value("updated row"), step.new.span);
             body.push(alloc);
             let fill = if step.new.ty.is_arr() {
                 self.write(step.new, &tmp)
@@ -379,7 +379,7 @@ impl Dps<'_> {
         }
         // Double-buffered accumulator: the body reads one buffer and writes the other.
         let elem = e.ty.scalar().unwrap_or(Scalar::F64);
-        let (mut code, a, b) = self.alloc_pair(elem, e.ty.dims(), *acc);
+        let (mut code, a, b) = self.alloc_pair(elem, e.ty.dims(), *acc, e.span);
         let nt = self.scalar(n);
         code.extend(self.write(init, &a));
         let (cur, nxt) = (
@@ -438,6 +438,7 @@ impl Dps<'_> {
                 acc: *acc,
                 first: true,
             },
+            e.span,
         );
         let other_base = other.base.clone();
         let out = View {

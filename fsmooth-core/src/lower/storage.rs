@@ -15,6 +15,7 @@
 //! and the buffers it was placed on top of), which the explain tool prints as the memory
 //! plan. The translation says what each allocation holds when it asks for it ([`Frame::push`]).
 
+use crate::front::ast::Sp;
 use crate::front::size::{Poly, Size, const_size};
 use crate::lir::{FRAME_PARTS, Scalar};
 use crate::middle::ir::{Core, Kind, VarId};
@@ -29,6 +30,8 @@ pub struct Frame {
     buffers: Vec<Buffer>,
     /// The live allocations, bottom first (indexes in `buffers`): the stack.
     live: Vec<usize>,
+    /// Every copy into an output, in order.
+    pub copies: Vec<Copied>,
 }
 
 /// What a buffer of the frame holds.
@@ -83,6 +86,21 @@ pub struct Buffer {
     /// How many buffers had been made when it was freed (`None`: never freed): it is live
     /// together with the buffers from its own index up to this one, excluded.
     pub freed: Option<usize>,
+    /// The user's tokens of the expression it holds (`None` in tests): where a remark about
+    /// it points ([`crate::emit::remarks`]).
+    pub span: Option<Sp>,
+}
+
+/// A copy of an array already in memory (a parameter, a row, a stored array) into an
+/// output, element by element: the remark `copied` ([`crate::emit::remarks`]).
+#[derive(Clone, Debug)]
+pub struct Copied {
+    /// What is copied, when it is a variable.
+    pub what: Option<VarId>,
+    /// How many elements.
+    pub len: Size,
+    /// The user's tokens of the copied expression.
+    pub span: Sp,
 }
 
 impl Frame {
@@ -99,7 +117,7 @@ impl Frame {
 
     /// Allocate `len` elements of type `elem` for what `holds`; returns the offset in the
     /// frame's part of that type. Freed by [`Frame::pop`].
-    pub fn push(&mut self, len: Size, holds: Holds, elem: Scalar) -> Size {
+    pub fn push(&mut self, len: Size, holds: Holds, elem: Scalar, span: Option<Sp>) -> Size {
         let off = self.top(elem);
         let above = self
             .live
@@ -114,6 +132,7 @@ impl Frame {
             len,
             above,
             freed: None,
+            span,
         });
         self.live.push(self.buffers.len() - 1);
         off
@@ -274,12 +293,12 @@ mod tests {
     fn siblings_share_slots_and_peaks_are_kept() {
         let n = Size::Name("n".into());
         let mut f = Frame::default();
-        let a = f.push(n.clone(), Holds::Value("array"), Scalar::F64);
+        let a = f.push(n.clone(), Holds::Value("array"), Scalar::F64, None);
         assert_eq!(a.as_const(), Some(0));
-        let b = f.push(Size::Lit(3), Holds::Value("array"), Scalar::F64);
+        let b = f.push(Size::Lit(3), Holds::Value("array"), Scalar::F64, None);
         assert!(b.same(&n));
         f.pop();
-        let c = f.push(Size::Lit(5), Holds::Value("array"), Scalar::F64);
+        let c = f.push(Size::Lit(5), Holds::Value("array"), Scalar::F64, None);
         assert!(c.same(&n));
         f.pop();
         f.pop();
@@ -294,21 +313,22 @@ mod tests {
         let n = Size::Name("n".into());
         let mut f = Frame::default();
         assert_eq!(
-            f.push(n.clone(), Holds::Value("a"), Scalar::F64).as_const(),
+            f.push(n.clone(), Holds::Value("a"), Scalar::F64, None)
+                .as_const(),
             Some(0)
         );
         // An f32 buffer on top of an f64 one starts its own part at 0, and a usize one too.
         assert_eq!(
-            f.push(Size::Lit(3), Holds::Value("b"), Scalar::F32)
+            f.push(Size::Lit(3), Holds::Value("b"), Scalar::F32, None)
                 .as_const(),
             Some(0)
         );
         assert_eq!(
-            f.push(Size::Lit(2), Holds::Value("c"), Scalar::Usize)
+            f.push(Size::Lit(2), Holds::Value("c"), Scalar::Usize, None)
                 .as_const(),
             Some(0)
         );
-        let d = f.push(Size::Lit(4), Holds::Value("d"), Scalar::F32);
+        let d = f.push(Size::Lit(4), Holds::Value("d"), Scalar::F32, None);
         assert_eq!(d.as_const(), Some(3));
         assert_eq!(f.buffers()[3].above, vec![1]);
         f.truncate(0);

@@ -5,7 +5,7 @@
 //! keeps one local per scalar component and a pair of buffers per array component; a `scan`
 //! writes each state straight into its row of the destination and reads it back from there.
 
-use crate::front::ast::BinOp;
+use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::lir::{Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
@@ -45,11 +45,15 @@ impl Dps<'_> {
     }
 
     /// Places for a value of type `t`: a mutable local per scalar, a frame buffer per array.
-    pub(super) fn place(&mut self, t: &Type, holds: &Holds, code: &mut Vec<St>) -> Loc {
+    pub(super) fn place(&mut self, t: &Type, holds: &Holds, span: Sp, code: &mut Vec<St>) -> Loc {
         match t {
-            Type::Tuple(ts) => Loc::Tuple(ts.iter().map(|x| self.place(x, holds, code)).collect()),
+            Type::Tuple(ts) => Loc::Tuple(
+                ts.iter()
+                    .map(|x| self.place(x, holds, span, code))
+                    .collect(),
+            ),
             Type::Arr(elem, d) => {
-                let (marker, w) = self.alloc(*elem, d, holds.clone());
+                let (marker, w) = self.alloc(*elem, d, holds.clone(), span);
                 code.push(marker);
                 Loc::View(w)
             }
@@ -106,7 +110,7 @@ impl Dps<'_> {
             }
             _ => {
                 let mut code = Vec::new();
-                let dest = self.place(&e.ty, &Holds::value(e), &mut code);
+                let dest = self.place(&e.ty, &Holds::value(e), e.span, &mut code);
                 code.extend(self.write_parts(e, &dest));
                 (code, dest)
             }
@@ -129,7 +133,7 @@ impl Dps<'_> {
                     } else if scan && ty.dims().len() == 1 {
                         Loc::Nowhere
                     } else {
-                        self.place(ty, &Holds::value(t), &mut code)
+                        self.place(ty, &Holds::value(t), t.span, &mut code)
                     }
                 })
                 .collect();
@@ -229,6 +233,7 @@ impl Dps<'_> {
         t: &Type,
         acc: VarId,
         fixed: bool,
+        span: Sp,
         code: &mut Vec<St>,
         steps: &mut Vec<Step>,
     ) -> (Loc, Loc) {
@@ -236,7 +241,7 @@ impl Dps<'_> {
             Type::Tuple(ts) => {
                 let (mut cur, mut nxt) = (Vec::new(), Vec::new());
                 for x in ts {
-                    let (c, n) = self.acc_places(x, acc, fixed, code, steps);
+                    let (c, n) = self.acc_places(x, acc, fixed, span, code, steps);
                     cur.push(c);
                     nxt.push(n);
                 }
@@ -250,7 +255,7 @@ impl Dps<'_> {
                     code.extend([ma, mb]);
                     return (Loc::View(a), Loc::View(b));
                 }
-                let (markers, a, b) = self.alloc_pair(*elem, d, acc);
+                let (markers, a, b) = self.alloc_pair(*elem, d, acc, span);
                 code.extend(markers);
                 if fixed {
                     return (Loc::View(a), Loc::View(b));
@@ -297,7 +302,7 @@ impl Dps<'_> {
         }
         let mut code = Vec::new();
         let mut steps = Vec::new();
-        let (cur, nxt) = self.acc_places(&e.ty, *acc, false, &mut code, &mut steps);
+        let (cur, nxt) = self.acc_places(&e.ty, *acc, false, e.span, &mut code, &mut steps);
         let arrays = steps.iter().any(|s| matches!(s, Step::Swap(..)));
         code.extend(self.write_parts(init, &cur));
         let nt = self.scalar(n);
@@ -343,7 +348,7 @@ impl Dps<'_> {
         };
         let mut code = Vec::new();
         let mut steps = Vec::new();
-        let (cur, nxt) = self.acc_places(&e.ty, *s, false, &mut code, &mut steps);
+        let (cur, nxt) = self.acc_places(&e.ty, *s, false, e.span, &mut code, &mut steps);
         code.extend(self.write_parts(init, &cur));
         self.env.insert(*s, cur.clone());
         self.env.insert(*t, cur.clone());
@@ -375,7 +380,7 @@ impl Dps<'_> {
         };
         let mut code = Vec::new();
         let mut steps = Vec::new();
-        let (a, b) = self.acc_places(&e.ty, *acc, true, &mut code, &mut steps);
+        let (a, b) = self.acc_places(&e.ty, *acc, true, e.span, &mut code, &mut steps);
         code.extend(self.write_parts(init, &a));
         let count = self.temp("steps");
         let nt = self.scalar(n);

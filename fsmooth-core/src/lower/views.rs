@@ -133,7 +133,7 @@ impl Dps<'_> {
         }
         let holds = holds.unwrap_or_else(|| Holds::value(e));
         let elem = e.ty.scalar().unwrap_or(Scalar::F64);
-        let (marker, w) = self.alloc(elem, e.ty.dims(), holds);
+        let (marker, w) = self.alloc(elem, e.ty.dims(), holds, e.span);
         let mut code = vec![marker];
         code.extend(self.write(e, &w));
         (code, w)

@@ -299,7 +299,7 @@ fn same_element(x: VarId, scope: &Core, reads: u32) -> Option<VarId> {
         scope,
         x,
         &mut Vec::new(),
-        &mut |d, _, _| depths.push(d),
+        &mut |l, _, _| depths.push(l.len()),
         &mut other,
         &mut { reads },
     );
@@ -493,7 +493,7 @@ fn reads_in(
     e: &Core,
     x: VarId,
     loops: &mut Vec<VarId>,
-    f: &mut dyn FnMut(usize, usize, usize),
+    f: &mut dyn FnMut(&[VarId], usize, usize),
     other: &mut bool,
     left: &mut u32,
 ) {
@@ -537,7 +537,7 @@ fn reads_in(
             }
         }
         let repeats = loops.iter().filter(|l| !used.contains(l)).count();
-        f(loops.len(), repeats, idx.len());
+        f(loops, repeats, idx.len());
         *left -= 1;
         for k in idx {
             reads_in(k, x, loops, f, other, left);
@@ -575,6 +575,31 @@ fn reads_in(
     }
 }
 
+/// How a `let`-bound array `x` is read in `scope` (the rest of its block), as fusion sees
+/// it: for the remarks ([`crate::emit::remarks`]).
+pub(crate) struct Reads {
+    /// Some read is not of an element (the whole array, a row passed on).
+    pub whole: bool,
+    /// Every element read: the loops around it (outermost first), the loops repeating it,
+    /// how many indexes.
+    pub found: Vec<(Vec<VarId>, usize, usize)>,
+}
+
+/// [`Reads`] of `x` in `scope`.
+pub(crate) fn reads_of(x: VarId, scope: &Core) -> Reads {
+    let mut found = Vec::new();
+    let mut whole = false;
+    reads_in(
+        scope,
+        x,
+        &mut Vec::new(),
+        &mut |l, r, len| found.push((l.to_vec(), r, len)),
+        &mut whole,
+        &mut { u32::MAX },
+    );
+    Reads { whole, found }
+}
+
 fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
     let mut found = Vec::new();
     let mut other = false;
@@ -582,7 +607,7 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
         scope,
         x,
         &mut Vec::new(),
-        &mut |d, r, len| found.push((d, r, len)),
+        &mut |l, r, len| found.push((l.len(), r, len)),
         &mut other,
         &mut { reads },
     );

@@ -630,6 +630,9 @@ pub struct Kernel {
     /// conditions a view puts on run-time sizes (`slide(w, ..)` needs `w / w`, which fails
     /// for w = 0), so that a bad size is an error before anything is written.
     pub entry_sizes: Vec<Size>,
+    /// The name of each `let` the user wrote, by its variable (those the front end bound):
+    /// where a remark about the array it binds points ([`crate::emit::remarks`]).
+    pub let_spans: Vec<(VarId, proc_macro2::Span)>,
 }
 
 /// A kernel parameter.

@@ -78,6 +78,9 @@ pub(super) struct Elab<'a> {
     pub(super) inlined: usize,
     /// Sizes the kernel computes at entry for their checks ([`crate::middle::ir::Kernel::entry_sizes`]).
     pub(super) entry_sizes: Vec<Size>,
+    /// The name of every `let` the kernel binds, by its variable: where a remark about
+    /// its array points.
+    pub(super) let_spans: Vec<(VarId, proc_macro2::Span)>,
     /// Variables whose float type came from literals alone (`let c = 0.5;`, an `ifold`
     /// state started at `0.0`): a clash with an `f32` retypes them ([`super::infer`]).
     pub(super) flex: Vec<VarId>,
@@ -357,6 +360,7 @@ impl Elab<'_> {
                 continue;
             }
             let id = self.fresh(&l.name.text);
+            self.let_spans.push((id, l.name.span));
             if flexible {
                 self.flex.push(id);
                 ids[k] = Some(id);

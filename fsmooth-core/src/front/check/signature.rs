@@ -168,6 +168,7 @@ pub(super) fn check_fn(
         depth: 0,
         inlined: 0,
         entry_sizes: Vec::new(),
+        let_spans: Vec::new(),
         flex: Vec::new(),
         demand: Vec::new(),
         links: Vec::new(),
@@ -320,6 +321,7 @@ pub(super) fn check_fn(
     }
     let names = el.names;
     let entry_sizes = el.entry_sizes;
+    let let_spans = el.let_spans;
     // Section 10: a `usize` parameter is a size name of `mod k` only when some shape depends
     // on it (in a parameter's or the result's type, or anywhere in the body, helpers
     // inlined); otherwise it is a plain value.
@@ -346,6 +348,7 @@ pub(super) fn check_fn(
         sizes,
         pins: pins?,
         var_names: names,
+        let_spans,
     })
 }
 

@@ -16,7 +16,7 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
         if !a.path().is_ident("fsmooth") {
             diags.error(
                 Sp::of(a),
-                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `parallel = false`, `reassociate = true`, `storage = \"heap\"`)",
+                "the only block attribute is `#![fsmooth(..)]` (`fusion = false`, `unroll = false`, `views = false`, `parallel = false`, `reassociate = true`, `remarks = true`, `storage = \"heap\"`)",
             );
             continue;
         }
@@ -41,6 +41,10 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 let v: syn::LitBool = meta.value()?.parse()?;
                 o.reassociate = v.value;
                 Ok(())
+            } else if meta.path.is_ident("remarks") {
+                let v: syn::LitBool = meta.value()?.parse()?;
+                o.remarks = v.value;
+                Ok(())
             } else if meta.path.is_ident("storage") {
                 let v: syn::LitStr = meta.value()?.parse()?;
                 o.storage = match v.value().as_str() {
@@ -57,7 +61,7 @@ pub(super) fn options(attrs: &[syn::Attribute], diags: &mut Diags) -> Options {
                 Ok(())
             } else {
                 Err(meta.error(
-                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false`, `parallel = true|false`, `reassociate = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
+                    "unknown fsmooth option: the options are `fusion = true|false`, `unroll = true|false`, `views = true|false`, `parallel = true|false`, `reassociate = true|false`, `remarks = true|false` and `storage = \"region\"|\"heap_frame\"|\"heap\"`",
                 ))
             }
         });

@@ -1,0 +1,145 @@
+use super::*;
+
+/// The remarks' texts of every kernel of `src`.
+fn texts(src: &str) -> Vec<String> {
+    let mut d = crate::front::diag::Diags::default();
+    let options = crate::pipeline::front(src.parse().unwrap(), &mut d)
+        .unwrap()
+        .scope
+        .options;
+    crate::pipeline::plan_block(src.parse().unwrap())
+        .unwrap()
+        .iter()
+        .flat_map(|(k, p)| remarks(k, p, options))
+        .map(|r| r.text)
+        .collect()
+}
+
+#[test]
+fn a_stencils_array_is_stored_read_at_several_indexes_in_one_loop() {
+    let t = texts(
+        "pub fn k(a: [f64; n]) -> [f64; n] { let e = map(a, |x| x.exp()); \
+         build(n, |i| if i + 1 < n { e[i] + e[i + 1] } else { e[i] }) }",
+    );
+    assert_eq!(
+        t,
+        [
+            "fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read at three \
+          places in one loop, at different indexes: computed where it is read, each element \
+          would be computed more than once"
+        ]
+    );
+}
+
+#[test]
+fn a_vector_read_once_per_row_is_stored() {
+    let t = texts(
+        "pub fn k(m: [[f64; k]; n], v: [f64; k]) -> [f64; n] { let t = map(v, |x| x.exp()); \
+         build(n, |i| sum(build(k, |j| m[i][j] * t[j]))) }",
+    );
+    assert_eq!(
+        t,
+        [
+            "fsmooth: `t` (k f64 slots) is stored in the scratch frame: each of its elements is \
+          read again on every step of a loop that does not index it: computed where it is \
+          read, it would be computed again on every step"
+        ]
+    );
+}
+
+#[test]
+fn an_array_read_by_two_loops_is_stored() {
+    let t = texts(
+        "pub fn k(a: [f64; n]) -> f64 { let e = map(a, |x| x.exp()); let s = sum(e); \
+         sum(map(e, |x| x / s)) }",
+    );
+    assert_eq!(
+        t,
+        [
+            "fsmooth: `e` (n f64 slots) is stored in the scratch frame: it is read by two \
+          different loops: computed where it is read, its work would be done in each"
+        ]
+    );
+}
+
+#[test]
+fn a_copy_into_the_output_and_a_stencils_state_are_remarks() {
+    assert_eq!(
+        texts("pub fn k(a: [f64; n]) -> [f64; n] { a }"),
+        [
+            "fsmooth: `a` (n elements) is copied into the output element by element: it is an \
+          array already in memory"
+        ]
+    );
+    let t = texts(
+        "pub fn k(a: [f64; n], s: usize) -> [f64; n] { ifold(s, a, |x, t| \
+         build(n, |i| if i > 0 { x[i - 1] + x[i] } else { x[i] })) }",
+    );
+    assert_eq!(t.len(), 2, "{t:?}");
+    assert!(t[0].starts_with("fsmooth: the fold state `x` (n f64 slots) is kept in the scratch frame besides its destination"), "{t:?}");
+}
+
+#[test]
+fn a_fused_kernel_and_a_grad_of_a_sum_have_no_remark() {
+    assert!(texts("pub fn k(a: [f64; n]) -> f64 { sum(map(a, |x| x.exp())) }").is_empty());
+    assert!(
+        texts(
+            "pub fn k(a: [f64; n], w: [f64; n]) -> (f64, [f64; n]) { \
+             grad(|x| sum(map(map2(x, w, |p, q| p * q), |y| y.sin())), a) }"
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn remarks_are_off_by_default_and_deprecated_items_when_on() {
+    let src = "pub fn k(a: [f64; n]) -> [f64; n] { a }";
+    let off = crate::expand(src.parse().unwrap()).to_string();
+    assert!(!off.contains("deprecated"), "{off}");
+    let on = crate::expand(
+        format!("#![fsmooth(remarks = true)] {src}")
+            .parse()
+            .unwrap(),
+    )
+    .to_string();
+    assert!(
+        on.contains("# [deprecated (note = \"fsmooth: `a` (n elements) is copied"),
+        "{on}"
+    );
+    assert!(on.contains("pub (crate) const fn copied () { }"), "{on}");
+    assert!(
+        on.contains("const _ : () = k :: remark :: copied () ;"),
+        "{on}"
+    );
+}
+
+/// docs/remarks.md: every ```rust block (a `fsmooth! { .. }`) followed by a ```text block has
+/// exactly those remarks, one a line.
+#[test]
+fn every_remark_of_the_docs_is_what_the_macro_says() {
+    let page = include_str!("../../../docs/remarks.md");
+    let blocks: Vec<(&str, &str)> = page
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|b| b.split_once('\n'))
+        .collect();
+    let mut checked = 0;
+    for w in blocks.windows(2) {
+        let [(lang, code), ("text", want)] = w else {
+            continue;
+        };
+        if *lang != "rust" {
+            continue;
+        }
+        let body = code
+            .trim()
+            .strip_prefix("fsmooth! {")
+            .and_then(|c| c.strip_suffix('}'))
+            .expect("a kernel of docs/remarks.md is one `fsmooth! { .. }`");
+        let got = texts(body).join("\n");
+        assert_eq!(got, want.trim_end(), "docs/remarks.md: {body}");
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}

@@ -137,6 +137,7 @@ impl Anf<'_> {
                     Box::new(self.scope(*body)),
                 )
             }
+            Kind::CheckIndex(k, len) => Kind::CheckIndex(Box::new(self.atom(*k, binds)), len),
             Kind::Iterate(init, st, cond, t, next) => {
                 let init = if init.ty.is_tuple() {
                     self.flat(*init, binds)

@@ -319,6 +319,7 @@ impl Validator<'_> {
                 self.size(len, e);
                 self.expr(k);
                 self.expect(k, &Type::Usize, "a checked index");
+                self.atom(k, "a checked index");
                 self.expect(e, &Type::Usize, "a checked index");
             }
             Kind::Iterate(init, s, cond, t, next) => {

@@ -270,6 +270,11 @@ fn vjp_and_jvp_satisfy_the_dot_product_identity_on_random_programs() {
         let Some(case) = case(seed, seed % 3) else {
             continue;
         };
+        // A value that is not finite (a generated `iterate` halving an infinity) compares
+        // unequal to itself, and its products say nothing.
+        if case.value.flatten().iter().any(|x| !x.is_finite()) {
+            continue;
+        }
         let mut r = Rng::new(seed * 17 + 5);
         let ts = case.tangents(&mut r);
         let sd = random_like(&case.value, &mut r);

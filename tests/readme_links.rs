@@ -63,3 +63,88 @@ fn every_relative_readme_link_names_a_file_and_is_redefined_for_rustdoc() {
         );
     }
 }
+
+/// The anchor a code host gives a Markdown heading: lower case, spaces as `-`, other
+/// punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of `text`'s headings, outside code blocks.
+fn anchors(text: &str) -> Vec<String> {
+    let mut in_code = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            out.push(slug(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_doc_link_and_section_reference_points_at_a_heading() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let mut bad = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let dir = page.parent().unwrap();
+        // Inline links `](target)` whose target is relative.
+        for part in text.split("](").skip(1) {
+            let Some(target) = part.split(')').next() else {
+                continue;
+            };
+            if target.starts_with("http") || target.contains(' ') || target.is_empty() {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file_path = if file.is_empty() {
+                page.clone()
+            } else {
+                dir.join(file)
+            };
+            if !file_path.exists() {
+                bad.push(format!("{}: `{target}` names no file", page.display()));
+                continue;
+            }
+            if !anchor.is_empty() && file_path.extension().is_some_and(|x| x == "md") {
+                let other = std::fs::read_to_string(&file_path).unwrap();
+                if !anchors(&other).iter().any(|a| a == anchor) {
+                    bad.push(format!("{}: `{target}` names no heading", page.display()));
+                }
+            }
+        }
+    }
+    // docs/language.md's own "(section N)": a heading numbered N exists.
+    let lang = std::fs::read_to_string(root.join("docs/language.md")).unwrap();
+    let numbered: Vec<String> = lang
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .filter_map(|h| h.split_once(". ").map(|(n, _)| n.to_string()))
+        .collect();
+    for part in lang.split("section ").skip(1) {
+        let n: String = part.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !n.is_empty() && !numbered.contains(&n) {
+            bad.push(format!("docs/language.md: \"section {n}\" names no heading"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

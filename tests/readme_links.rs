@@ -143,7 +143,9 @@ fn every_relative_doc_link_and_section_reference_points_at_a_heading() {
     for part in lang.split("section ").skip(1) {
         let n: String = part.chars().take_while(|c| c.is_ascii_digit()).collect();
         if !n.is_empty() && !numbered.contains(&n) {
-            bad.push(format!("docs/language.md: \"section {n}\" names no heading"));
+            bad.push(format!(
+                "docs/language.md: \"section {n}\" names no heading"
+            ));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

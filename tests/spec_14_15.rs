@@ -285,3 +285,44 @@ fn derivatives_through_iterate_and_scatter() {
     assert_eq!(m, [4.0, 3.0]);
     assert_eq!(dm, [2.0, 7.0]);
 }
+
+mod shadowing {
+    use fsmooth::fsmooth;
+
+    fsmooth! {
+        /// A `let` named as its `iterate`'s state (section 14's example names both `k`).
+        pub fn first_ge(a: [f64; n], q: f64) -> usize {
+            let k = iterate(0, |k| k < n && a[k] < q, |k| k + 1);
+            k
+        }
+
+        /// A row start written as an array literal of negated constants: no frame row.
+        pub fn row_maxes(p: [[f64; 3]; n], idx: [usize; n], m: usize) -> [[f64; 3]; m] {
+            reduce_by_index(m, [-1.0e300, -1.0e300, -1.0e300], |a, b| map2(a, b, |x, y| x.max(y)), n, |i| (idx[i], p[i]))
+        }
+    }
+}
+
+#[test]
+fn a_let_named_as_its_iterates_state_and_a_literal_row_start() {
+    let mut r = Region::new();
+    assert_eq!(
+        shadowing::first_ge(&[1.0, 2.0, 3.0], 2.5, &mut r).unwrap(),
+        2
+    );
+    assert_eq!(
+        shadowing::first_ge(&[1.0, 2.0, 3.0], 9.0, &mut r).unwrap(),
+        3
+    );
+    let mut out = [0.0; 6];
+    shadowing::row_maxes(
+        &mut out,
+        &[1.0, 5.0, 2.0, 3.0, 4.0, 0.0],
+        &[1, 1],
+        2,
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(out, [-1.0e300, -1.0e300, -1.0e300, 3.0, 5.0, 2.0]);
+    assert_eq!(shadowing::row_maxes::scratch_len(10, 4), 0);
+}

@@ -208,7 +208,9 @@ impl Dps<'_> {
         let nt = self.scalar(n);
         let iv = self.fold_index(n, *i);
         self.env.insert(*acc, whole);
-        self.enter_plain_loop(*i, &iv);
+        // Streams of what the steps read along `i` (a scatter's `pts[i]`); of a buffer the
+        // steps write, loads again when the loop closes.
+        self.enter_loop(*i, &iv);
         let inner = self.frame.depth();
         let mut body = Vec::new();
         for (v, a) in outer {
@@ -318,11 +320,11 @@ impl Dps<'_> {
         }
         body.extend(stores);
         self.frame.truncate(inner);
-        self.loops.pop();
+        let streams = self.leave_loop_sts(&mut body, None);
         code.push(St::For {
             var: iv,
             n: nt,
-            streams: Vec::new(),
+            streams,
             body,
         });
         for (state, d) in states.iter().zip(dests) {

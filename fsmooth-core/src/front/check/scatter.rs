@@ -221,6 +221,7 @@ fn constant_row(e: &Core) -> bool {
         Kind::Build(_, _, body) => constant_row(body),
         Kind::Array(xs) => xs.iter().all(constant_row),
         Kind::Float(_) | Kind::Size(_) => true,
+        Kind::Neg(x) => constant_row(x),
         _ => false,
     }
 }

@@ -72,6 +72,19 @@ fn free_read(e: &Expr, name: &str) -> Option<Sp> {
                     }
                 })
         }
+        ExprKind::Iterate(init, s, cond, t, next) => free_read(init, name)
+            .or_else(|| (!bound(s)).then(|| free_read(cond, name)).flatten())
+            .or_else(|| (!bound(t)).then(|| free_read(next, name)).flatten()),
+        ExprKind::Scatter(sc) => free_read(&sc.m, name)
+            .or_else(|| sc.ne.as_ref().and_then(|ne| free_read(ne, name)))
+            .or_else(|| {
+                let (a, b, op) = sc.op.as_ref()?;
+                (!bound(a) && !bound(b))
+                    .then(|| free_read(op, name))
+                    .flatten()
+            })
+            .or_else(|| free_read(&sc.n, name))
+            .or_else(|| (!bound(&sc.i)).then(|| free_read(&sc.body, name)).flatten()),
         ExprKind::Closure(ps, body) => {
             if ps.iter().any(bound) {
                 None

@@ -525,10 +525,8 @@ fn grad_through_index_search_iterate() {
     );
 }
 
-/// BUG: a `let k = iterate(0, |k| .., |k| k + 1);` is rejected with "`k` is read in its own
-/// definition", though the closures' `k` is their own parameter (valid Rust, and section 14's
-/// own example writes `iterate(k, |k| .., |k| k + 1)`).
-#[cfg(any())]
+/// Was a bug: `let k = iterate(0, |k| .., |k| k + 1);` was rejected with "`k` is read in its
+/// own definition", though the closures' `k` is their own parameter.
 mod it_shadow {
     use super::fsmooth;
     fsmooth! {
@@ -540,11 +538,11 @@ mod it_shadow {
 }
 
 #[test]
-#[ignore = "compile error: `k` is read in its own definition (let k = iterate(0, |k| .., |k| k + 1))"]
 fn iterate_let_shadowed_by_closure_param() {
-    // With the kernel above compiled:
-    // assert_eq!(it_shadow::first_ge(&[1.0, 2.0, 3.0], 2.5, &mut Region::new()), Ok(2));
-    panic!("it_shadow::first_ge does not compile");
+    assert_eq!(
+        it_shadow::first_ge(&[1.0, 2.0, 3.0], 2.5, &mut Region::new()),
+        Ok(2)
+    );
 }
 
 // ==========================================================================================
@@ -926,7 +924,6 @@ fn reduce_by_index_min_max_prod_rows() {
 }
 
 #[test]
-#[ignore = "cost: a reduce_by_index result whose row ne is the literal [-1.0e300, -1.0e300, -1.0e300] needs 3 scratch slots (0 with ne = build(3, |_| 1.0e300))"]
 fn reduce_by_index_row_literal_ne_needs_no_scratch() {
     // section 15: no scratch when the scatter is the result; section 13: spelling-independent
     assert_eq!(rbi::bbox_max::scratch_len(12, 4), 0);

@@ -20,14 +20,20 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 fn assert_close(got: &[f64], want: &[f64], tol: f64) {
     assert_eq!(got.len(), want.len(), "lengths: got {got:?}, want {want:?}");
     for (k, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(close(*g, *w, tol), "element {k}: got {g}, want {w}\n got {got:?}\nwant {want:?}");
+        assert!(
+            close(*g, *w, tol),
+            "element {k}: got {g}, want {w}\n got {got:?}\nwant {want:?}"
+        );
     }
 }
 
 fn assert_close32(got: &[f32], want: &[f32], tol: f32) {
     assert_eq!(got.len(), want.len());
     for (k, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!((g - w).abs() <= tol * (1.0 + g.abs().max(w.abs())), "element {k}: got {g}, want {w}");
+        assert!(
+            (g - w).abs() <= tol * (1.0 + g.abs().max(w.abs())),
+            "element {k}: got {g}, want {w}"
+        );
     }
 }
 
@@ -40,14 +46,19 @@ fn slab(len: usize) -> Vec<f64> {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
     }
     fn vec(&mut self, n: usize) -> Vec<f64> {
         (0..n).map(|_| self.next()).collect()
     }
     fn idx(&mut self, n: usize, m: usize) -> Vec<usize> {
-        (0..n).map(|_| ((self.next() * m as f64) as usize).min(m - 1)).collect()
+        (0..n)
+            .map(|_| ((self.next() * m as f64) as usize).min(m - 1))
+            .collect()
     }
 }
 
@@ -120,7 +131,14 @@ fn iterate_scalar_states() {
         }
         assert_eq!(it_scalar::halve32(x, &mut r), Ok(s));
     }
-    for (a, b) in [(12usize, 18usize), (7, 0), (0, 7), (0, 0), (1071, 462), (1, 1)] {
+    for (a, b) in [
+        (12usize, 18usize),
+        (7, 0),
+        (0, 7),
+        (0, 0),
+        (1071, 462),
+        (1, 1),
+    ] {
         let (mut x, mut y) = (a, b);
         while y != 0 {
             let t = x % y;
@@ -141,7 +159,11 @@ fn iterate_newton_tuple_state_with_cap() {
                 x = 0.5 * (x + a / x);
                 k += 1;
             }
-            assert_eq!(it_scalar::newton_sqrt(a, cap, &mut r), Ok((x, k)), "a = {a}, cap = {cap}");
+            assert_eq!(
+                it_scalar::newton_sqrt(a, cap, &mut r),
+                Ok((x, k)),
+                "a = {a}, cap = {cap}"
+            );
         }
     }
     // no size names: constants; no memory per step.
@@ -190,7 +212,13 @@ fn iterate_array_state_smoothing_until_tolerance() {
         let x = g.vec(n);
         // scratch_len takes n only: maxit is a plain value, and no memory per step.
         let need = it_array::smooth_until::scratch_len(n);
-        for (tol, maxit) in [(1e-3, 1000usize), (1e-9, 10_000), (0.0, 0), (0.0, 1), (0.0, 7)] {
+        for (tol, maxit) in [
+            (1e-3, 1000usize),
+            (1e-9, 10_000),
+            (0.0, 0),
+            (0.0, 1),
+            (0.0, 7),
+        ] {
             let (want, wk) = smooth_until_ref(&x, tol, maxit);
             let mut out = vec![0.0; it_array::smooth_until::out0_len(n)];
             let mut s = slab(need);
@@ -204,7 +232,10 @@ fn iterate_array_state_smoothing_until_tolerance() {
     let e = [0.0f64; 0];
     let mut out: [f64; 0] = [];
     let mut r = Region::new();
-    assert_eq!(it_array::smooth_until(&mut out, &e, 1e-3, 100, &mut r), Ok(1));
+    assert_eq!(
+        it_array::smooth_until(&mut out, &e, 1e-3, 100, &mut r),
+        Ok(1)
+    );
 }
 
 #[test]
@@ -285,7 +316,10 @@ fn iterate_inside_build_scan_ifold() {
 
     let a = [1.0, 2.0, 2.0, 5.0, 9.0];
     let q = [-1.0, 1.0, 2.0, 2.5, 9.0, 10.0];
-    let want: Vec<usize> = q.iter().map(|&q| a.iter().take_while(|&&v| v < q).count()).collect();
+    let want: Vec<usize> = q
+        .iter()
+        .map(|&q| a.iter().take_while(|&&v| v < q).count())
+        .collect();
     assert_eq!(want, vec![0, 0, 1, 3, 4, 5]); // 5 = n: one past the end
     let mut o = [99usize; 6];
     it_nested::lower_bounds(&mut o, &a, &q, &mut r).unwrap();
@@ -341,7 +375,11 @@ fn iterate_resample_example() {
             assert_eq!(out, want, "n = {n}, u0 = {u0}");
         }
         // the contract: resample needs the n slots of c and nothing else
-        assert!(it_nested::resample::scratch_len(n) <= n, "scratch {} > n = {n}", it_nested::resample::scratch_len(n));
+        assert!(
+            it_nested::resample::scratch_len(n) <= n,
+            "scratch {} > n = {n}",
+            it_nested::resample::scratch_len(n)
+        );
     }
     // degenerate weights: all mass on the last particle
     let w = [0.0, 0.0, 0.0, 1.0];
@@ -465,7 +503,11 @@ fn jvp_through_newton_iterate() {
     for a in [0.5, 2.0, 9.0, 1.0e4, 0.01] {
         let (v, d) = it_ad::dsqrt(a, &mut r).unwrap();
         assert!(close(v, a.sqrt(), 1e-12), "a = {a}: {v}");
-        assert!(close(d, 0.5 / a.sqrt(), 1e-8), "a = {a}: d = {d}, want {}", 0.5 / a.sqrt());
+        assert!(
+            close(d, 0.5 / a.sqrt(), 1e-8),
+            "a = {a}: d = {d}, want {}",
+            0.5 / a.sqrt()
+        );
     }
 }
 
@@ -597,7 +639,11 @@ fn scatter_add_scalar_f64_f32_usize() {
         for i in 0..n {
             want[idx[i]] += x[i];
         }
-        assert_eq!(sc_basic::bin_sums::scratch_len(n, m), 0, "a scatter that is the result needs no scratch");
+        assert_eq!(
+            sc_basic::bin_sums::scratch_len(n, m),
+            0,
+            "a scatter that is the result needs no scratch"
+        );
         let mut out = vec![5.0; m];
         let mut s = slab(0);
         sc_basic::bin_sums(&mut out, &x, &idx, m, &mut Region::from_slab(&mut s)).unwrap();
@@ -656,13 +702,21 @@ fn scatter_index_from_parameter_past_end_is_index_error_out_untouched() {
     let mut out = [5.0; 3];
     assert!(matches!(
         sc_basic::bin_sums(&mut out, &x, &[0usize, 1], 3, &mut r),
-        Err(Error::Shape { arg: "idx", expected: 3, found: 2 })
+        Err(Error::Shape {
+            arg: "idx",
+            expected: 3,
+            found: 2
+        })
     ));
     assert_eq!(out, [5.0; 3]);
     let mut out = [5.0; 2];
     assert!(matches!(
         sc_basic::bin_sums(&mut out, &x, &[0usize, 1, 2], 3, &mut r),
-        Err(Error::Shape { arg: "out", expected: 3, found: 2 })
+        Err(Error::Shape {
+            arg: "out",
+            expected: 3,
+            found: 2
+        })
     ));
     assert_eq!(out, [5.0; 2]);
     // the error type is Display and core::error::Error
@@ -678,7 +732,10 @@ fn scatter_computed_index_last_valid_and_one_past() {
     sc_basic::shifted(&mut out, &x, 1, 4, &mut r).unwrap(); // indexes 1, 2, 3 = m - 1
     assert_eq!(out, [0.0, 1.0, 2.0, 3.0]);
     let mut out = [5.0; 4];
-    assert_eq!(sc_basic::shifted(&mut out, &x, 2, 4, &mut r), Err(Error::Index { index: 4, len: 4 }));
+    assert_eq!(
+        sc_basic::shifted(&mut out, &x, 2, 4, &mut r),
+        Err(Error::Index { index: 4, len: 4 })
+    );
     assert_eq!(sc_basic::shifted::scratch_len(3, 4), 0);
     // a float index: x = 1.0 lands at m
     let mut out = [5.0; 4];
@@ -717,7 +774,10 @@ fn scatter_histogram_contract_example() {
     }
     // b = 0 with data: `b - 1` underflows: Error::Arithmetic, never a panic
     let mut out: [usize; 0] = [];
-    assert!(matches!(sc_basic::histogram(&mut out, &[0.5], 0, &mut r), Err(Error::Arithmetic { .. })));
+    assert!(matches!(
+        sc_basic::histogram(&mut out, &[0.5], 0, &mut r),
+        Err(Error::Arithmetic { .. })
+    ));
 }
 
 mod sc_rows {
@@ -750,7 +810,11 @@ mod sc_rows {
     }
 }
 
-fn kmeans_ref(pts: &[[f64; 3]], labels: &[usize], k: usize) -> (Vec<[f64; 3]>, Vec<f64>, Vec<[f64; 3]>) {
+fn kmeans_ref(
+    pts: &[[f64; 3]],
+    labels: &[usize],
+    k: usize,
+) -> (Vec<[f64; 3]>, Vec<f64>, Vec<[f64; 3]>) {
     let mut s = vec![[0.0; 3]; k];
     let mut c = vec![0.0; k];
     for (p, &l) in pts.iter().zip(labels) {
@@ -793,7 +857,16 @@ fn scatter_rows_kmeans() {
 
         let (mut o0, mut o1, mut o2) = (vec![[7.0; 3]; k], vec![7.0; k], vec![[7.0; 3]; k]);
         let mut s = slab(sc_rows::kmeans_step::scratch_len(n, k));
-        sc_rows::kmeans_step(&mut o0, &mut o1, &mut o2, &pts, &labels, k, &mut Region::from_slab(&mut s)).unwrap();
+        sc_rows::kmeans_step(
+            &mut o0,
+            &mut o1,
+            &mut o2,
+            &pts,
+            &labels,
+            k,
+            &mut Region::from_slab(&mut s),
+        )
+        .unwrap();
         assert_eq!(o0, ws);
         assert_eq!(o1, wc);
         assert_eq!(o2, wm);
@@ -803,7 +876,15 @@ fn scatter_rows_kmeans() {
         let wm2: Vec<[f64; 3]> = (0..k)
             .map(|j| {
                 let c = labels.iter().filter(|&&l| l == j).count();
-                if c == 0 { [0.0; 3] } else { [ws[j][0] / c as f64, ws[j][1] / c as f64, ws[j][2] / c as f64] }
+                if c == 0 {
+                    [0.0; 3]
+                } else {
+                    [
+                        ws[j][0] / c as f64,
+                        ws[j][1] / c as f64,
+                        ws[j][2] / c as f64,
+                    ]
+                }
             })
             .collect();
         assert_eq!(om, wm2);
@@ -964,7 +1045,10 @@ fn scatter_read_again_normalised() {
             h[idx[i]] += x[i];
         }
         let t: f64 = h.iter().sum();
-        let want: Vec<f64> = h.iter().map(|v| if t > 0.0 { v / t } else { 0.0 }).collect();
+        let want: Vec<f64> = h
+            .iter()
+            .map(|v| if t > 0.0 { v / t } else { 0.0 })
+            .collect();
         let mut out = vec![5.0; m];
         let mut s = slab(sc_read::normalised::scratch_len(n, m));
         sc_read::normalised(&mut out, &x, &idx, m, &mut Region::from_slab(&mut s)).unwrap();
@@ -1127,9 +1211,18 @@ fn grad_through_scatter_add() {
 fn reverse_through_scatter_keeps_nothing_per_step() {
     // sections 12/13: a fold whose steps are independent given the differentiated arguments
     // needs no storage per step; the reverse of scatter_add is a gather.
-    assert_eq!(sc_ad::loss_grad::scratch_len(12, 4), sc_ad::loss_grad::scratch_len(1200, 4));
-    assert_eq!(sc_ad::scatter_vjp::scratch_len(12, 4), sc_ad::scatter_vjp::scratch_len(1200, 4));
-    assert_eq!(sc_ad::rbi_add_grad::scratch_len(12, 4), sc_ad::rbi_add_grad::scratch_len(1200, 4));
+    assert_eq!(
+        sc_ad::loss_grad::scratch_len(12, 4),
+        sc_ad::loss_grad::scratch_len(1200, 4)
+    );
+    assert_eq!(
+        sc_ad::scatter_vjp::scratch_len(12, 4),
+        sc_ad::scatter_vjp::scratch_len(1200, 4)
+    );
+    assert_eq!(
+        sc_ad::rbi_add_grad::scratch_len(12, 4),
+        sc_ad::rbi_add_grad::scratch_len(1200, 4)
+    );
 }
 
 #[test]
@@ -1197,7 +1290,10 @@ fn constants_by_path_and_use() {
     let x = [0.0, 1.0, 2.5];
     let mut out = [0.0; 3];
     consts64::area(&mut out, &x, &mut r).unwrap();
-    assert_eq!(out.to_vec(), x.iter().map(|v| c::PI * v * v).collect::<Vec<_>>());
+    assert_eq!(
+        out.to_vec(),
+        x.iter().map(|v| c::PI * v * v).collect::<Vec<_>>()
+    );
     let want = 0.5 * c::TAU + c::LN_2 + c::PI + c::E + c::FRAC_1_SQRT_2;
     assert_eq!(consts64::mix(0.5, &mut r), Ok(want));
 
@@ -1205,9 +1301,15 @@ fn constants_by_path_and_use() {
     let t = [0.0f32, 0.125, 0.3];
     let mut out = [0.0f32; 3];
     consts32::wave(&mut out, &t, &mut r).unwrap();
-    let want: Vec<f32> = t.iter().map(|x| (x * c32::TAU).sin() * c32::FRAC_1_SQRT_2).collect();
+    let want: Vec<f32> = t
+        .iter()
+        .map(|x| (x * c32::TAU).sin() * c32::FRAC_1_SQRT_2)
+        .collect();
     assert_close32(&out, &want, 1e-6);
-    assert_eq!(consts32::circ(1.5, &mut r), Ok(2.0 * c32::PI * 1.5 + c32::E - c32::SQRT_2));
+    assert_eq!(
+        consts32::circ(1.5, &mut r),
+        Ok(2.0 * c32::PI * 1.5 + c32::E - c32::SQRT_2)
+    );
 }
 
 mod patterns {
@@ -1253,9 +1355,18 @@ fn array_patterns() {
     assert_eq!(out.to_vec(), want);
     let mut out: [f64; 0] = [];
     patterns::cross2(&mut out, &[[0.0f64; 2]; 0], 2.0, &mut r).unwrap();
-    assert_eq!(patterns::range_sum(&[3.0, -1.0, 2.0], &mut r), Ok((-1.0, 3.0, 4.0)));
-    assert_eq!(patterns::range_sum(&[0.0f64; 0], &mut r), Ok((1.0e300, -1.0e300, 0.0)));
-    assert_eq!(patterns::row_dot(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &mut r), Ok(32.0));
+    assert_eq!(
+        patterns::range_sum(&[3.0, -1.0, 2.0], &mut r),
+        Ok((-1.0, 3.0, 4.0))
+    );
+    assert_eq!(
+        patterns::range_sum(&[0.0f64; 0], &mut r),
+        Ok((1.0e300, -1.0e300, 0.0))
+    );
+    assert_eq!(
+        patterns::row_dot(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &mut r),
+        Ok(32.0)
+    );
 }
 
 mod division {
@@ -1297,7 +1408,14 @@ fn rounding_division_in_sizes() {
     division::half(&mut out, &[0.0f64; 0], &mut r).unwrap();
     // out of length 3 for n = 5 is a Shape error, untouched
     let mut out = [9.0; 3];
-    assert!(matches!(division::half(&mut out, &x, &mut r), Err(Error::Shape { arg: "out", expected: 2, found: 3 })));
+    assert!(matches!(
+        division::half(&mut out, &x, &mut r),
+        Err(Error::Shape {
+            arg: "out",
+            expected: 2,
+            found: 3
+        })
+    ));
     assert_eq!(out, [9.0; 3]);
 
     assert_eq!(division::evens::out_len(5), 3);
@@ -1311,7 +1429,10 @@ fn rounding_division_in_sizes() {
 
     assert_eq!(division::middle(&x, &mut r), Ok(3.0));
     assert_eq!(division::middle(&[1.0, 2.0], &mut r), Ok(2.0));
-    assert_eq!(division::middle(&[0.0f64; 0], &mut r), Err(Error::Index { index: 0, len: 0 }));
+    assert_eq!(
+        division::middle(&[0.0f64; 0], &mut r),
+        Err(Error::Index { index: 0, len: 0 })
+    );
     assert_eq!(division::half_sum(&x, &mut r), Ok(10.0));
     assert_eq!(division::half_sum(&[7.0], &mut r), Ok(0.0));
 }
@@ -1369,7 +1490,9 @@ fn f32_literal_inference() {
     assert_eq!(out2, [0.0; 8]);
     let t = f32lits::col_sums_and_total(&mut out, &rows, &mut r).unwrap();
     assert_eq!(out, want);
-    let wt = rows.iter().fold(0.0f32, |t, row| t + row.iter().fold(-0.0f32, |a, b| a + b));
+    let wt = rows
+        .iter()
+        .fold(0.0f32, |t, row| t + row.iter().fold(-0.0f32, |a, b| a + b));
     assert!((t - wt).abs() <= 1e-4, "{t} vs {wt}");
     f32lits::halves(&mut out, 3.0, &mut r).unwrap();
     assert_eq!(out, [1.5f32; 8]);
@@ -1413,7 +1536,11 @@ fn sizes_from_the_simplest_length() {
     let mut out = [9.0f32; 3];
     assert!(matches!(
         simplest::dense(&mut out, &[2.0f32, 5.0], &[1.0f32; 5], &b, &mut r),
-        Err(Error::Shape { arg: "w", expected: 6, found: 5 })
+        Err(Error::Shape {
+            arg: "w",
+            expected: 6,
+            found: 5
+        })
     ));
     assert_eq!(out, [9.0f32; 3]);
 
@@ -1492,7 +1619,11 @@ fn containers_vec_of_rows_arrays_boxes() {
     let mut o3: Vec<[f64; 3]> = vec![[7.0; 3]; 3];
     assert!(matches!(
         containers::scale_rows(&mut o3, &pts, 2.0, &mut r),
-        Err(Error::Shape { arg: "out", expected: 6, found: 9 })
+        Err(Error::Shape {
+            arg: "out",
+            expected: 6,
+            found: 9
+        })
     ));
     assert_eq!(o3, vec![[7.0; 3]; 3]);
     // rows of 2 read as 2 rows of 3 (6 values): accepted, as the contract says
@@ -1509,7 +1640,6 @@ fn containers_vec_of_rows_arrays_boxes() {
     containers::centroid(&mut c1, &[[0.0f64; 3]; 0], &mut r).unwrap();
     assert!(c1.iter().all(|v| v.is_nan()));
 }
-
 
 // ==========================================================================================
 // Section 13: the same program, however it is written
@@ -1569,7 +1699,10 @@ fn section13_spellings_same_value_and_scratch() {
             spellings::s_let::scratch_len(n),
             spellings::s_map2::scratch_len(n),
         ];
-        assert!(sc.iter().all(|&s| s == sc[0]), "n = {n}: scratch differs by spelling: {sc:?}");
+        assert!(
+            sc.iter().all(|&s| s == sc[0]),
+            "n = {n}: scratch differs by spelling: {sc:?}"
+        );
     }
 }
 
@@ -1579,8 +1712,12 @@ fn section13_result_read_again_and_in_place_fold() {
     for n in [0usize, 1, 4, 9] {
         assert_eq!(spellings::pyramid::scratch_len(n), 0, "n = {n}");
         let img: Vec<f64> = (0..n).map(|i| i as f64).collect();
-        let l1: Vec<f64> = (0..n / 2).map(|i| 0.5 * (img[2 * i] + img[2 * i + 1])).collect();
-        let l2: Vec<f64> = (0..n / 4).map(|i| 0.5 * (l1[2 * i] + l1[2 * i + 1])).collect();
+        let l1: Vec<f64> = (0..n / 2)
+            .map(|i| 0.5 * (img[2 * i] + img[2 * i + 1]))
+            .collect();
+        let l2: Vec<f64> = (0..n / 4)
+            .map(|i| 0.5 * (l1[2 * i] + l1[2 * i + 1]))
+            .collect();
         let (mut o0, mut o1) = (vec![9.0; n / 2], vec![9.0; n / 4]);
         spellings::pyramid(&mut o0, &mut o1, &img, &mut r).unwrap();
         assert_eq!(o0, l1);
@@ -1604,8 +1741,14 @@ fn section13_result_read_again_and_in_place_fold() {
 #[test]
 fn section13_grad_of_sum_keeps_nothing_per_term() {
     let mut r = Region::new();
-    assert_eq!(spellings::g_build::scratch_len(10), spellings::g_build::scratch_len(10_000));
-    assert_eq!(spellings::g_build::scratch_len(10), spellings::g_fold::scratch_len(10));
+    assert_eq!(
+        spellings::g_build::scratch_len(10),
+        spellings::g_build::scratch_len(10_000)
+    );
+    assert_eq!(
+        spellings::g_build::scratch_len(10),
+        spellings::g_fold::scratch_len(10)
+    );
     let x = [1.0, 2.0, 4.0];
     let y = [0.5, 2.5, 1.0];
     let mut g1 = [0.0; 3];

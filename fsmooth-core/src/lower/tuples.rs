@@ -16,9 +16,20 @@ use quote::format_ident;
 
 /// What an accumulator component does at the end of each step: a scalar takes its next value,
 /// a double-buffered array swaps its buffers.
+#[derive(Clone)]
 enum Step {
     Take(Ident, Ident),
     Swap(Ident, Ident),
+}
+
+impl Step {
+    /// The statement that ends a step with it.
+    fn code(self) -> St {
+        match self {
+            Step::Take(c, n) => St::Assign(c, Ex::Var(n)),
+            Step::Swap(c, n) => St::Swap(c, n),
+        }
+    }
 }
 
 impl Dps<'_> {
@@ -318,10 +329,7 @@ impl Dps<'_> {
             self.enter_loop(*i, &iv);
         }
         let mut step = self.write_parts(body, &nxt);
-        step.extend(steps.into_iter().map(|s| match s {
-            Step::Take(c, n) => St::Assign(c, Ex::Var(n)),
-            Step::Swap(c, n) => St::Swap(c, n),
-        }));
+        step.extend(steps.into_iter().map(Step::code));
         let streams = if arrays {
             self.loops.pop();
             Vec::new()
@@ -359,10 +367,7 @@ impl Dps<'_> {
         holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
         let mut step = self.guarded(&holds, true, |d| d.write_parts(next, &nxt));
         self.frame.truncate(depth);
-        step.extend(steps.into_iter().map(|s| match s {
-            Step::Take(c, n) => St::Assign(c, Ex::Var(n)),
-            Step::Swap(c, n) => St::Swap(c, n),
-        }));
+        step.extend(steps.into_iter().map(Step::code));
         code.push(St::While(c, step));
         code.extend(self.copy_loc(&cur, dest));
         vec![St::Block(code)]
@@ -390,13 +395,7 @@ impl Dps<'_> {
         if let Some(s) = &n.sym {
             self.bounds.insert(*i, s.clone());
         }
-        let takes: Vec<St> = steps
-            .iter()
-            .map(|s| match s {
-                Step::Take(c, n) => St::Assign(c.clone(), Ex::Var(n.clone())),
-                Step::Swap(c, n) => St::Swap(c.clone(), n.clone()),
-            })
-            .collect();
+        let takes: Vec<St> = steps.iter().map(|s| s.clone().code()).collect();
         // Step `index`: the state read from `from`, the next written to `to`.
         let step = |d: &mut Self, from: &Loc, to: &Loc, index: Ex| -> St {
             d.env.insert(*acc, from.clone());

@@ -86,9 +86,9 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
                 if heap {
                     "-".into()
                 } else {
-                    print::size(&b.offset.fold(), names)
+                    print::size(&simplest(&b.offset), names)
                 },
-                print::size(&b.len.fold(), names),
+                print::size(&simplest(&b.len), names),
                 live(i, b),
                 if heap {
                     "its own heap buffer".into()
@@ -240,3 +240,9 @@ fn rule(i: usize, b: &Buffer, all: &[Buffer]) -> String {
 #[cfg(test)]
 #[path = "memory_tests.rs"]
 mod tests;
+
+/// `s` as a simplified polynomial in the user's size names (`m + m + m` as `3 * m`), or
+/// folded as written where it is no polynomial (a rounding quotient).
+fn simplest(s: &fsmooth_core::front::size::Size) -> fsmooth_core::front::size::Size {
+    s.poly().to_size().unwrap_or_else(|| s.fold())
+}

@@ -134,8 +134,10 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
             _ => format!("max({})", shown.join(", ")),
         }
     };
-    let args = k.sizes.join(", ");
-    let call = if k.sizes.is_empty() {
+    // The generated `mod k`'s arguments: the sizes some shape depends on (a step count is a
+    // plain value, not an argument of `scratch_len`).
+    let args = k.shape_sizes.join(", ");
+    let call = if k.shape_sizes.is_empty() {
         format!("{}::SCRATCH_LEN", k.name.text)
     } else {
         format!("{}::scratch_len({args})", k.name.text)

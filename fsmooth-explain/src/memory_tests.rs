@@ -358,3 +358,60 @@ fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
     }
     assert!(kernels > 100, "{kernels} kernels");
 }
+
+/// The `mod k` call the memory plan names (`cg::scratch_len(n)`, `k::SCRATCH_LEN`) is the
+/// one the macro generates, for every kernel of the repository's examples and tests: a step
+/// count or a class label is not an argument of `scratch_len`.
+#[test]
+fn the_plan_names_the_generated_scratch_len_for_every_example_and_test_kernel() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    rust_files(&root.join("examples"), &mut files);
+    rust_files(&root.join("tests"), &mut files);
+    let mut kernels = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let source = crate::source::Source {
+            path: f.display().to_string(),
+            text,
+        };
+        let Ok(blocks) = source.blocks() else {
+            continue;
+        };
+        for b in blocks {
+            let mut diags = Diags::default();
+            let Some(checked) = pipeline::front(b, &mut diags).filter(|_| diags.is_empty()) else {
+                continue;
+            };
+            let options = checked.scope.options;
+            for k in checked.kernels {
+                let Ok(k) = pipeline::middle(k, options) else {
+                    continue;
+                };
+                let p = pipeline::lower(&k, options);
+                if !matches!(options.storage, fsmooth_core::front::ast::Storage::Region) {
+                    continue;
+                }
+                let text = plan(&k, &p, options, &SizeValues::new());
+                // The generated module's own spelling of the same function.
+                let module = fsmooth_core::emit::module(&k, &p.peaks).to_string();
+                let want = if k.shape_sizes.is_empty() {
+                    assert!(module.contains("pub const SCRATCH_LEN"), "{module}");
+                    format!("{}::SCRATCH_LEN", k.name.text)
+                } else {
+                    let args: Vec<String> = k
+                        .shape_sizes
+                        .iter()
+                        .map(|s| format!("{s} : usize"))
+                        .collect();
+                    let sig = format!("pub const fn scratch_len ({})", args.join(" , "));
+                    assert!(module.contains(&sig), "{}: {sig} in {module}", f.display());
+                    format!("{}::scratch_len({})", k.name.text, k.shape_sizes.join(", "))
+                };
+                assert!(text.contains(&want), "{}: {want} in\n{text}", f.display());
+                kernels += 1;
+            }
+        }
+    }
+    assert!(kernels > 100, "{kernels} kernels");
+}

@@ -88,6 +88,36 @@ fn slots(len: &Size, elem: &str) -> String {
     format!("{l} {elem} slot{plural}")
 }
 
+/// What a variable the reverse sweep made holds, by the name it gives it (`middle::reverse`):
+/// `None` for the user's own and every other.
+fn swept(name: &str) -> Option<&'static str> {
+    match name {
+        "adj" => Some("an adjoint"),
+        "kept" => Some("a value of the forward pass"),
+        "carried" => Some("a fold's states"),
+        _ => None,
+    }
+}
+
+/// How a length grows: with its size names, or not at all.
+fn growth(len: &Size) -> String {
+    let mut names = Vec::new();
+    len.names(&mut names);
+    names.sort();
+    names.dedup();
+    match names.as_slice() {
+        [] => "a fixed size".to_string(),
+        [n] => format!("growing with `{n}`"),
+        ns => format!(
+            "growing with {}",
+            ns.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    }
+}
+
 /// The remarks of kernel `k` (after the middle), whose plan is `planned`, in the order the
 /// planner made the buffers, then the copies.
 pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
@@ -113,6 +143,20 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
         }
         let elem = b.elem.name();
         match &b.holds {
+            Holds::Let(v) if swept(&name(*v)).is_some() => {
+                let kept = swept(&name(*v)).unwrap_or_default();
+                out.push(Remark {
+                    what: What::Stored,
+                    item: String::new(),
+                    span: at(b),
+                    text: format!(
+                        "fsmooth: reverse mode keeps {kept} ({}, {}) in {place}: the sweep \
+                         back reads it after the forward pass has computed it",
+                        slots(&b.len, elem),
+                        growth(&b.len)
+                    ),
+                });
+            }
             Holds::Let(v) => {
                 // A `let` the user wrote, by its name where it is written; one the compiler
                 // bound (a helper's parameter, a hoisted table) by what it holds.
@@ -169,7 +213,13 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                             first: false,
                         }
                 });
-                let state = format!("the fold state `{}`", name(*acc));
+                let state = match swept(&name(*acc)) {
+                    Some(_) => format!(
+                        "the fold state reverse mode carries back ({})",
+                        growth(&b.len)
+                    ),
+                    None => format!("the fold state `{}`", name(*acc)),
+                };
                 let text = if heap || second {
                     format!(
                         "fsmooth: {state} ({} each) is kept in two buffers, swapped on every \

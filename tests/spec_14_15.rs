@@ -326,3 +326,63 @@ fn a_let_named_as_its_iterates_state_and_a_literal_row_start() {
     assert_eq!(out, [-1.0e300, -1.0e300, -1.0e300, 3.0, 5.0, 2.0]);
     assert_eq!(shadowing::row_maxes::scratch_len(10, 4), 0);
 }
+
+mod in_place {
+    use fsmooth::fsmooth;
+
+    fsmooth! {
+        /// docs/language.md section 14's forward substitution.
+        pub fn forward_subst(l: [[f64; n]; n], b: [f64; n]) -> [f64; n] {
+            ifold(n, build(n, |_| 0.0), |x, i| {
+                let s = ifold(i, 0.0, |acc, j| acc + l[i][j] * x[j]);
+                build(n, |r| if r == i { (b[i] - s) / l[i][i] } else { x[r] })
+            })
+        }
+
+        /// docs/language.md section 14's Cholesky factor, row by row.
+        pub fn cholesky(a: [[f64; n]; n]) -> [[f64; n]; n] {
+            ifold(n, build(n, |_| build(n, |_| 0.0)), |l, i| {
+                let row = ifold(i + 1, build(n, |_| 0.0), |row, j| {
+                    // Row j of the state is final for j < i; row i is `row`, being built.
+                    let s = ifold(j, 0.0, |acc, k| acc + row[k] * (if j == i { row[k] } else { l[j][k] }));
+                    let v = if j == i { (a[i][i] - s).sqrt() } else { (a[i][j] - s) / l[j][j] };
+                    build(n, |c| if c == j { v } else { row[c] })
+                });
+                build(n, |r| if r == i { row } else { l[r] })
+            })
+        }
+    }
+}
+
+#[test]
+fn the_docs_triangular_solve_and_cholesky_factor_agree_with_rust() {
+    let a = [[4.0, 2.0, 0.4], [2.0, 5.0, 1.0], [0.4, 1.0, 3.0]];
+    let mut l = [[0.0f64; 3]; 3];
+    for i in 0..3 {
+        for j in 0..=i {
+            let s: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
+            l[i][j] = if i == j {
+                (a[i][i] - s).sqrt()
+            } else {
+                (a[i][j] - s) / l[j][j]
+            };
+        }
+    }
+    let mut r = Region::new();
+    let mut got = [[9.0; 3]; 3];
+    in_place::cholesky(&mut got, &a, &mut r).unwrap();
+    for i in 0..3 {
+        for j in 0..3 {
+            assert!((got[i][j] - l[i][j]).abs() < 1e-12, "{got:?} {l:?}");
+        }
+    }
+    assert_eq!(in_place::cholesky::scratch_len(3), 6);
+    let b = [1.0, 2.0, 3.0];
+    let mut x = [0.0; 3];
+    in_place::forward_subst(&mut x, &l, &b, &mut r).unwrap();
+    for i in 0..3 {
+        let lx: f64 = (0..3).map(|j| l[i][j] * x[j]).sum();
+        assert!((lx - b[i]).abs() < 1e-12);
+    }
+    assert_eq!(in_place::forward_subst::scratch_len(3), 0);
+}

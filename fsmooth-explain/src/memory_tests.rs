@@ -287,83 +287,11 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The remarks (`--remarks`, the macro's warnings) and the memory plan (`--stage memory`)
-/// agree for every kernel of the repository's examples and tests: one `stored` remark per
-/// stored buffer, one `two_buffers` per fold state's first buffer, one `row_copied` per
-/// new row, so that neither can drift from the other.
-#[test]
-fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
-    use fsmooth_core::emit::remarks::{What, remarks};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    rust_files(&root.join("examples"), &mut files);
-    rust_files(&root.join("tests"), &mut files);
-    let mut kernels = 0;
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let source = crate::source::Source {
-            path: f.display().to_string(),
-            text,
-        };
-        let Ok(blocks) = source.blocks() else {
-            continue;
-        };
-        for b in blocks {
-            let mut diags = Diags::default();
-            let Some(checked) = pipeline::front(b, &mut diags).filter(|_| diags.is_empty()) else {
-                continue; // a block with errors (a test of them) or imports
-            };
-            let options = checked.scope.options;
-            for k in checked.kernels {
-                let Ok(k) = pipeline::middle(k, options) else {
-                    continue;
-                };
-                let p = pipeline::lower(&k, options);
-                let r = remarks(&k, &p, options);
-                let real = |b: &&fsmooth_core::lower::storage::Buffer| b.len.as_const() != Some(0);
-                let count = |w: What| r.iter().filter(|r| r.what == w).count();
-                let stored = p
-                    .buffers
-                    .iter()
-                    .filter(real)
-                    .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_)))
-                    .filter(|b| b.holds != Holds::Value("updated row"))
-                    .count();
-                let rows = p
-                    .buffers
-                    .iter()
-                    .filter(real)
-                    .filter(|b| b.holds == Holds::Value("updated row"))
-                    .count();
-                let states = p
-                    .buffers
-                    .iter()
-                    .filter(real)
-                    .filter(|b| matches!(b.holds, Holds::Acc { first: true, .. }))
-                    .count();
-                let copies = p
-                    .copies
-                    .iter()
-                    .filter(|c| c.len.as_const() != Some(0))
-                    .count();
-                let at = format!("{}: {}", f.display(), k.name.text);
-                assert_eq!(count(What::Stored), stored, "{at}");
-                assert_eq!(count(What::RowCopied), rows, "{at}");
-                assert_eq!(count(What::TwoBuffers), states, "{at}");
-                assert_eq!(count(What::Copied), copies, "{at}");
-                assert_eq!(r.len(), stored + rows + states + copies, "{at}");
-                kernels += 1;
-            }
-        }
-    }
-    assert!(kernels > 100, "{kernels} kernels");
-}
-
-/// The `mod k` call the memory plan names (`cg::scratch_len(n)`, `k::SCRATCH_LEN`) is the
-/// one the macro generates, for every kernel of the repository's examples and tests: a step
-/// count or a class label is not an argument of `scratch_len`.
-#[test]
-fn the_plan_names_the_generated_scratch_len_for_every_example_and_test_kernel() {
+/// Call `check` on every kernel of the repository's examples and tests that checks and
+/// plans (blocks with errors, a test of them, or imports skipped); the number it accepted.
+fn each_example_and_test_kernel(
+    check: &mut dyn FnMut(&std::path::Path, &Kernel, &Planned, Options) -> bool,
+) -> usize {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     rust_files(&root.join("examples"), &mut files);
@@ -389,29 +317,86 @@ fn the_plan_names_the_generated_scratch_len_for_every_example_and_test_kernel() 
                     continue;
                 };
                 let p = pipeline::lower(&k, options);
-                if !matches!(options.storage, fsmooth_core::front::ast::Storage::Region) {
-                    continue;
-                }
-                let text = plan(&k, &p, options, &SizeValues::new());
-                // The generated module's own spelling of the same function.
-                let module = fsmooth_core::emit::module(&k, &p.peaks).to_string();
-                let want = if k.shape_sizes.is_empty() {
-                    assert!(module.contains("pub const SCRATCH_LEN"), "{module}");
-                    format!("{}::SCRATCH_LEN", k.name.text)
-                } else {
-                    let args: Vec<String> = k
-                        .shape_sizes
-                        .iter()
-                        .map(|s| format!("{s} : usize"))
-                        .collect();
-                    let sig = format!("pub const fn scratch_len ({})", args.join(" , "));
-                    assert!(module.contains(&sig), "{}: {sig} in {module}", f.display());
-                    format!("{}::scratch_len({})", k.name.text, k.shape_sizes.join(", "))
-                };
-                assert!(text.contains(&want), "{}: {want} in\n{text}", f.display());
-                kernels += 1;
+                kernels += usize::from(check(&f, &k, &p, options));
             }
         }
     }
+    kernels
+}
+
+/// The remarks (`--remarks`, the macro's warnings) and the memory plan (`--stage memory`)
+/// agree for every kernel of the repository's examples and tests: one `stored` remark per
+/// stored buffer, one `two_buffers` per fold state's first buffer, one `row_copied` per
+/// new row, so that neither can drift from the other.
+#[test]
+fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
+    use fsmooth_core::emit::remarks::{What, remarks};
+    let kernels = each_example_and_test_kernel(&mut |f, k, p, options| {
+        let r = remarks(k, p, options);
+        let real = |b: &&fsmooth_core::lower::storage::Buffer| b.len.as_const() != Some(0);
+        let count = |w: What| r.iter().filter(|r| r.what == w).count();
+        let stored = p
+            .buffers
+            .iter()
+            .filter(real)
+            .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_)))
+            .filter(|b| b.holds != Holds::Value("updated row"))
+            .count();
+        let rows = p
+            .buffers
+            .iter()
+            .filter(real)
+            .filter(|b| b.holds == Holds::Value("updated row"))
+            .count();
+        let states = p
+            .buffers
+            .iter()
+            .filter(real)
+            .filter(|b| matches!(b.holds, Holds::Acc { first: true, .. }))
+            .count();
+        let copies = p
+            .copies
+            .iter()
+            .filter(|c| c.len.as_const() != Some(0))
+            .count();
+        let at = format!("{}: {}", f.display(), k.name.text);
+        assert_eq!(count(What::Stored), stored, "{at}");
+        assert_eq!(count(What::RowCopied), rows, "{at}");
+        assert_eq!(count(What::TwoBuffers), states, "{at}");
+        assert_eq!(count(What::Copied), copies, "{at}");
+        assert_eq!(r.len(), stored + rows + states + copies, "{at}");
+        true
+    });
+    assert!(kernels > 100, "{kernels} kernels");
+}
+
+/// The `mod k` call the memory plan names (`cg::scratch_len(n)`, `k::SCRATCH_LEN`) is the
+/// one the macro generates, for every kernel of the repository's examples and tests: a step
+/// count or a class label is not an argument of `scratch_len`.
+#[test]
+fn the_plan_names_the_generated_scratch_len_for_every_example_and_test_kernel() {
+    let kernels = each_example_and_test_kernel(&mut |f, k, p, options| {
+        if !matches!(options.storage, fsmooth_core::front::ast::Storage::Region) {
+            return false;
+        }
+        let text = plan(k, p, options, &SizeValues::new());
+        // The generated module's own spelling of the same function.
+        let module = fsmooth_core::emit::module(k, &p.peaks).to_string();
+        let want = if k.shape_sizes.is_empty() {
+            assert!(module.contains("pub const SCRATCH_LEN"), "{module}");
+            format!("{}::SCRATCH_LEN", k.name.text)
+        } else {
+            let args: Vec<String> = k
+                .shape_sizes
+                .iter()
+                .map(|s| format!("{s} : usize"))
+                .collect();
+            let sig = format!("pub const fn scratch_len ({})", args.join(" , "));
+            assert!(module.contains(&sig), "{}: {sig} in {module}", f.display());
+            format!("{}::scratch_len({})", k.name.text, k.shape_sizes.join(", "))
+        };
+        assert!(text.contains(&want), "{}: {want} in\n{text}", f.display());
+        true
+    });
     assert!(kernels > 100, "{kernels} kernels");
 }

@@ -608,7 +608,7 @@ impl Parser<'_> {
                     // The forms of sections 14 and 15 when written as they are; any other
                     // call by their names is a call (a block's own function of that name, or
                     // the checker's error naming the form).
-                    f if is_form(f, &args) => match self.form(&fname, &args) {
+                    f if forms::is_form(f, &args) => match self.form(&fname, &args) {
                         Some(kind) => kind,
                         None => return placeholder(span),
                     },
@@ -750,23 +750,6 @@ impl Parser<'_> {
         };
         Expr { kind, span }
     }
-}
-
-/// True when a call of `f` with `args` is written as a form of sections 14 and 15: one
-/// argument per entry of its shape, a closure of that many parameters where it says so.
-fn is_form(f: &str, args: &[&syn::Expr]) -> bool {
-    let shape: &[Option<usize>] = match f {
-        "iterate" => &[None, Some(1), Some(1)],
-        "scatter_add" => &[None, None, Some(1)],
-        "reduce_by_index" => &[None, None, Some(2), None, Some(1)],
-        _ => return false,
-    };
-    args.len() == shape.len()
-        && args.iter().zip(shape).all(|(a, want)| match (a, want) {
-            (syn::Expr::Closure(c), Some(n)) => c.inputs.len() == *n,
-            (_, Some(_)) => false,
-            (_, None) => true,
-        })
 }
 
 mod consts;

@@ -6,7 +6,7 @@ use super::Parser;
 use crate::front::ast::*;
 
 impl Parser<'_> {
-    /// A call of `f` written as a form of sections 14 and 15 ([`super::is_form`]): its
+    /// A call of `f` written as a form of sections 14 and 15 ([`is_form`]): its
     /// expression, or `None` (reported). Apart from [`Parser::expr`], whose frame every
     /// nested expression pays for.
     #[inline(never)]
@@ -55,4 +55,21 @@ impl Parser<'_> {
             body,
         })
     }
+}
+
+/// True when a call of `f` with `args` is written as a form of sections 14 and 15: one
+/// argument per entry of its shape, a closure of that many parameters where it says so.
+pub(super) fn is_form(f: &str, args: &[&syn::Expr]) -> bool {
+    let shape: &[Option<usize>] = match f {
+        "iterate" => &[None, Some(1), Some(1)],
+        "scatter_add" => &[None, None, Some(1)],
+        "reduce_by_index" => &[None, None, Some(2), None, Some(1)],
+        _ => return false,
+    };
+    args.len() == shape.len()
+        && args.iter().zip(shape).all(|(a, want)| match (a, want) {
+            (syn::Expr::Closure(c), Some(n)) => c.inputs.len() == *n,
+            (_, Some(_)) => false,
+            (_, None) => true,
+        })
 }

@@ -51,13 +51,13 @@ fn parts(e: &Expr) -> Vec<&Expr> {
 /// (`ops`: the states of the folds those became). Either without a float is a constant.
 fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
     match &e.kind {
-        Kind::Iterate(..) if carries_float(&e.ty) => {
+        Kind::Iterate(..) if crate::middle::forward::differentiable(&e.ty) => {
             return Some((
                 e.span,
                 "this `iterate`: its state carries a float, and reverse mode needs the number of steps before the loop runs\n  help: write a bounded loop, `ifold(max_steps, init, |s, _| if cond { next } else { s })`, or take `jvp`".to_string(),
             ));
         }
-        Kind::Ifold(_, _, acc, _, _) if carries_float(&e.ty) => {
+        Kind::Ifold(_, _, acc, _, _) if crate::middle::forward::differentiable(&e.ty) => {
             if let Some((_, at)) = ops.iter().find(|(v, _)| v == acc) {
                 return Some((
                     *at,
@@ -68,14 +68,6 @@ fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
         _ => {}
     }
     e.children().find_map(|c| unreversible(c, ops))
-}
-
-/// True when a value of type `t` holds a float.
-fn carries_float(t: &Type) -> bool {
-    match t {
-        Type::Tuple(ts) => ts.iter().any(carries_float),
-        t => t.scalar().is_some_and(|s| s.is_float()),
-    }
 }
 
 impl Elab<'_> {

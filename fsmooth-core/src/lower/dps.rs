@@ -601,6 +601,9 @@ impl<'k> Dps<'k> {
                 vec![St::Block(stmts)]
             }
             Kind::Ifold(..) if let Some(code) = self.update_in_place(e, dest) => code,
+            Kind::Ifold(..) if let Some(code) = self.fold_in_place(e, &Loc::View(dest.clone())) => {
+                code
+            }
             Kind::Ifold(..)
                 if matches!(dest.base, Base::Out | Base::OutPart(_)) && self.heap.is_none() =>
             {

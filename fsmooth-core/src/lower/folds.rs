@@ -49,7 +49,7 @@ pub(super) fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
 
 /// Before a row of a state that lives in an output is replaced: the row's slots may be
 /// overwritten unread ([`St::Restate`]); nothing for a state in the frame.
-fn restated(state: &View, off: &Ex, n: Ex) -> Vec<St> {
+pub(super) fn restated(state: &View, off: &Ex, n: Ex) -> Vec<St> {
     match state.base {
         Base::Out | Base::OutPart(_) => vec![St::Restate {
             base: state.base.clone(),
@@ -527,7 +527,7 @@ impl Dps<'_> {
 
     /// The local of fold index `i`, bound in the environment and bounded by the count `n`
     /// (which may be an enclosing index, `ifold(j, ..)`: it bounds `i` all the same).
-    fn fold_index(&mut self, n: &Core, i: VarId) -> Ident {
+    pub(super) fn fold_index(&mut self, n: &Core, i: VarId) -> Ident {
         let iv = self.local(i);
         self.env.insert(i, Loc::Scalar(iv.clone()));
         if let Some(s) = &n.sym {

@@ -29,6 +29,9 @@ pub mod dps;
 mod entry;
 mod folds;
 mod gathers;
+mod in_place;
+#[cfg(test)]
+mod in_place_tests;
 mod lanes;
 #[cfg(test)]
 mod lanes_tests;

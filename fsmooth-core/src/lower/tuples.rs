@@ -305,6 +305,9 @@ impl Dps<'_> {
         if let Some(code) = self.update_parts_in_place(e, dest) {
             return code;
         }
+        if let Some(code) = self.fold_in_place(e, dest) {
+            return code;
+        }
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return Vec::new();
         };

@@ -1,0 +1,513 @@
+//! Fold states updated in place (LANGUAGE.md section 13): an `ifold` whose step gives each
+//! array component of its state a new value that reads, of the old one, only the same
+//! element (`build(n, |j| x[j] + alpha * p[j])`, Welford's mean), and reads nothing of the
+//! old component once the new value is written, keeps that component in one buffer (its
+//! destination when it has one: a state that is the result iterates in its output) and
+//! writes the new value over the old one. Nothing is copied per step; a `let` inside the
+//! step costs what it costs anywhere.
+//!
+//! The rule is [`in_place`], on the step as the middle end leaves it; the translation is
+//! [`Dps::fold_in_place`]. A state with any other array component (a stencil's, which reads
+//! its neighbours) keeps the two buffers of [`Dps::ifold_parts_in_pairs`].
+
+use crate::front::size::Size;
+use crate::lir::{Ex, Scalar, St, plus};
+use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::folds::{lets_of, restated};
+use crate::lower::storage::Holds;
+use crate::middle::ir::{Core, Kind, Type, VarId};
+
+/// One binding of a fold's step: a `let` (its variable), or a component of the result
+/// written in place (no variable).
+pub(super) struct Bind<'a> {
+    pub(super) var: Option<VarId>,
+    pub(super) value: &'a Core,
+}
+
+/// How a fold's step updates its state in place: see [`plan`].
+pub(super) struct StepPlan<'a> {
+    /// The step's `let`s in order, then the components of its result that are `build`s
+    /// written where the state is.
+    pub(super) binds: Vec<Bind<'a>>,
+    /// The step's result, one item per component.
+    pub(super) items: Vec<&'a Core>,
+    /// For each component of the state, the binding that computes its new value over the
+    /// old one, when it is updated in place.
+    pub(super) home: Vec<Option<usize>>,
+    /// Runs of consecutive bindings (two or more, each a `home`) computed in one loop: each
+    /// reads the others only at its own index, so element `j` of each is computed before any
+    /// is stored.
+    pub(super) groups: Vec<Vec<usize>>,
+}
+
+/// What a fold's step reads of its state, component by component.
+struct Refs {
+    /// Variables standing for the whole state.
+    whole: Vec<VarId>,
+    /// For each component, the variables naming it (`let x = acc.0`).
+    direct: Vec<Vec<VarId>>,
+    /// For each component, those and the `let`s of arrays that read it and may be views of
+    /// it (`let y = x[k]`): reading one is reading the old state, but not at a known index.
+    all: Vec<Vec<VarId>>,
+    tuple: bool,
+}
+
+impl Refs {
+    /// True when `x` is component `c` itself (or, with `views`, may be a view of it).
+    fn is(&self, x: &Core, c: usize, views: bool) -> bool {
+        let names = if views { &self.all[c] } else { &self.direct[c] };
+        match &x.kind {
+            Kind::Var(v) => names.contains(v) || !self.tuple && self.whole.contains(v),
+            Kind::Proj(t, k) => *k == c && self.is_whole(t),
+            _ => false,
+        }
+    }
+
+    /// True when `x` is the whole state.
+    fn is_whole(&self, x: &Core) -> bool {
+        matches!(x.kind, Kind::Var(v) if self.whole.contains(&v))
+    }
+
+    /// True when `x` reads component `c` anywhere (reading the whole state counts).
+    fn reads(&self, x: &Core, c: usize) -> bool {
+        if self.is_whole(x) || self.is(x, c, true) {
+            return true;
+        }
+        if matches!(&x.kind, Kind::Proj(t, _) if self.is_whole(t)) {
+            return false;
+        }
+        x.children().any(|y| self.reads(y, c))
+    }
+}
+
+/// The in-place plan of an `ifold`'s step `body` over state `acc` (a tuple of `parts`
+/// components when `tuple`; see [`StepPlan`]). Component `c` is updated in place when
+/// - its new value is a one-dimensional `build(m, |j| e)`: the step's component `c`, or a
+///   `let` that the result names as component `c` and as no other;
+/// - `e` reads the old component only at its own index, `old[j]` (so an element read is the
+///   element written), through the state or a `let` naming the component;
+/// - after that `build`, nothing reads the old component: no later `let` (but the others of
+///   its group, at their own index), no other component of the result, in any spelling (the
+///   state's variable, a projection, a `let` naming it, a `let` of an array that may be a
+///   view of it).
+pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPlan<'_> {
+    let (lets, tail) = lets_of(body);
+    let items: Vec<&Core> = match (&tail.kind, tuple) {
+        (Kind::Tuple(xs), true) if xs.len() == parts => xs.iter().collect(),
+        (_, false) => vec![tail],
+        _ => Vec::new(),
+    };
+    let mut binds: Vec<Bind> = lets
+        .iter()
+        .map(|(v, a)| Bind {
+            var: Some(*v),
+            value: *a,
+        })
+        .collect();
+    let mut home: Vec<Option<usize>> = vec![None; parts];
+    if items.len() != parts {
+        return StepPlan {
+            binds,
+            items,
+            home,
+            groups: Vec::new(),
+        };
+    }
+    let mut refs = Refs {
+        whole: vec![acc],
+        direct: vec![Vec::new(); parts],
+        all: Vec::new(),
+        tuple,
+    };
+    for (v, a) in &lets {
+        match &a.kind {
+            Kind::Var(w) if refs.whole.contains(w) => refs.whole.push(*v),
+            Kind::Proj(t, k) if tuple && refs.is_whole(t) => {
+                if let Some(c) = refs.direct.get_mut(*k) {
+                    c.push(*v);
+                }
+            }
+            Kind::Var(w) => {
+                if let Some(c) = refs.direct.iter_mut().find(|c| c.contains(w)) {
+                    c.push(*v);
+                }
+            }
+            _ => {}
+        }
+    }
+    refs.all = refs.direct.clone();
+    for (v, a) in &lets {
+        if a.ty.is_arr() && !matches!(a.kind, Kind::Build(..) | Kind::Array(_)) {
+            for c in 0..parts {
+                if !refs.all[c].contains(v) && refs.reads(a, c) {
+                    refs.all[c].push(*v);
+                }
+            }
+        }
+    }
+    // Each component's candidate binding.
+    for (c, item) in items.iter().enumerate() {
+        let at = match item.kind {
+            Kind::Var(v) => {
+                let named = items
+                    .iter()
+                    .filter(|x| matches!(x.kind, Kind::Var(w) if w == v))
+                    .count();
+                match lets.iter().position(|(x, _)| *x == v) {
+                    Some(p) if named == 1 => p,
+                    _ => continue,
+                }
+            }
+            Kind::Build(..) => {
+                binds.push(Bind {
+                    var: None,
+                    value: item,
+                });
+                binds.len() - 1
+            }
+            _ => continue,
+        };
+        let new = binds[at].value;
+        let Kind::Build(_, j, e) = &new.kind else {
+            continue;
+        };
+        if new.ty.dims().len() == 1
+            && at_own(e, *j, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+        {
+            home[c] = Some(at);
+        }
+    }
+    // Drop the candidates read after their group until none is.
+    loop {
+        let groups = group(&binds, &home, &refs);
+        let mut dropped = false;
+        for c in 0..parts {
+            let Some(p) = home[c] else {
+                continue;
+            };
+            let end = groups
+                .iter()
+                .find(|g| g.contains(&p))
+                .and_then(|g| g.last().copied())
+                .unwrap_or(p);
+            // The bindings after the group (the components written inline among them) and
+            // the result's other components that are not bindings.
+            let later = binds.iter().skip(end + 1).map(|b| b.value);
+            let others = items
+                .iter()
+                .enumerate()
+                .filter(|(k, x)| *k != c && !binds.iter().any(|b| std::ptr::eq(b.value, **x)))
+                .map(|(_, x)| *x);
+            if later.chain(others).any(|x| refs.reads(x, c)) {
+                home[c] = None;
+                dropped = true;
+            }
+        }
+        if !dropped {
+            return StepPlan {
+                binds,
+                items,
+                home,
+                groups: groups.into_iter().filter(|g| g.len() > 1).collect(),
+            };
+        }
+    }
+}
+
+/// The runs of consecutive candidate bindings (`home`) of one count that can be computed in
+/// one loop: each element of each reads, of the others' old state and new values, only its
+/// own index. One-binding runs included.
+fn group(binds: &[Bind], home: &[Option<usize>], refs: &Refs) -> Vec<Vec<usize>> {
+    let comp_of = |p: usize| home.iter().position(|h| *h == Some(p));
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for p in 0..binds.len() {
+        let Some(c) = comp_of(p) else {
+            continue;
+        };
+        let Kind::Build(n, j, e) = &binds[p].value.kind else {
+            continue;
+        };
+        let joins = groups.last().is_some_and(|g| {
+            let last = g[g.len() - 1];
+            last + 1 == p
+                && matches!(&binds[last].value.kind, Kind::Build(m, ..) if m == n)
+                && g.iter().all(|&q| {
+                    let (Some(d), Kind::Build(_, jq, eq)) = (comp_of(q), &binds[q].value.kind)
+                    else {
+                        return false;
+                    };
+                    // The earlier member reads the new one's old state at its own index
+                    // only; the new member so reads the earlier's old state and new value.
+                    let old_c =
+                        at_own(eq, *jq, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true));
+                    let old_d = at_own(e, *j, &|x| refs.is(x, d, false), &|x| refs.is(x, d, true));
+                    let new_d = binds[q].var.is_none_or(|v| {
+                        let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
+                        at_own(e, *j, &is_new, &is_new)
+                    });
+                    old_c && old_d && new_d
+                })
+        });
+        match (joins, groups.last_mut()) {
+            (true, Some(g)) => g.push(p),
+            _ => groups.push(vec![p]),
+        }
+    }
+    groups
+}
+
+/// True when `x` reads what `any` recognises only as `r[j]`, with `r` one `direct` accepts.
+fn at_own(x: &Core, j: VarId, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core) -> bool) -> bool {
+    let own = |y: &Core| {
+        matches!(&y.kind, Kind::Index(a, k)
+            if matches!(k.kind, Kind::Var(w) if w == j) && direct(a))
+    };
+    only_own(x, &own, any)
+}
+
+/// True when `x` reads what `is_ref` recognises only where `own` accepts the read.
+fn only_own(x: &Core, own: &dyn Fn(&Core) -> bool, is_ref: &dyn Fn(&Core) -> bool) -> bool {
+    if own(x) {
+        return true;
+    }
+    if is_ref(x) {
+        return false;
+    }
+    x.children().all(|y| only_own(y, own, is_ref))
+}
+
+impl Dps<'_> {
+    /// An `ifold` each of whose array components [`plan`] updates in place, into `dest`: each
+    /// array component in one place (its destination, or a buffer of its own where the
+    /// result does not keep it), the initial value written there, then one loop whose steps
+    /// write the new values over the old ones; the scalar components in locals. `None` for
+    /// any other `ifold`, and with `storage = "heap"`.
+    pub(super) fn fold_in_place(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return None;
+        };
+        if self.heap.is_some() {
+            return None;
+        }
+        let tuple = e.ty.is_tuple();
+        let types: Vec<&Type> = match &e.ty {
+            Type::Tuple(ts) => ts.iter().collect(),
+            t => vec![t],
+        };
+        let plan = plan(body, *acc, types.len(), tuple);
+        let fits = types
+            .iter()
+            .zip(&plan.home)
+            .all(|(t, h)| h.is_some() || !t.is_arr() && !t.is_tuple());
+        if !fits || plan.home.iter().all(Option::is_none) {
+            return None;
+        }
+        let dests: Vec<Loc> = match dest {
+            Loc::Tuple(ds) if tuple && ds.len() == types.len() => ds.clone(),
+            d if !tuple => vec![d.clone()],
+            _ => return None,
+        };
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        let (mut cur, mut nxt, mut takes) = (Vec::new(), Vec::new(), Vec::new());
+        for (t, d) in types.iter().zip(&dests) {
+            if t.is_arr() {
+                let place = match d {
+                    Loc::View(w) => View {
+                        dims: t.dims().to_vec(),
+                        ..w.clone()
+                    },
+                    _ => {
+                        let elem = t.scalar().unwrap_or(Scalar::F64);
+                        let (marker, w) = match self.alloc_local(elem, t.dims()) {
+                            Some(local) => local,
+                            None => {
+                                let holds = Holds::Acc {
+                                    acc: *acc,
+                                    first: true,
+                                };
+                                self.alloc(elem, t.dims(), holds, e.span)
+                            }
+                        };
+                        code.push(marker);
+                        w
+                    }
+                };
+                cur.push(Loc::View(place.clone()));
+                nxt.push(Loc::View(place));
+            } else {
+                let c = self.scalar_place(t, "acc", &mut code);
+                let nx = self.scalar_place(t, "next", &mut code);
+                takes.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                cur.push(Loc::Scalar(c));
+                nxt.push(Loc::Scalar(nx));
+            }
+        }
+        let places = cur.clone();
+        let cur = match tuple {
+            true => Loc::Tuple(cur),
+            false => cur[0].clone(),
+        };
+        code.extend(self.write_parts(init, &cur));
+        let nt = self.scalar(n);
+        let iv = self.fold_index(n, *i);
+        self.env.insert(*acc, cur.clone());
+        self.enter_loop(*i, &iv);
+        let inner = self.frame.depth();
+        let mut step = self.in_place_step(&plan, &places, &nxt);
+        step.extend(takes);
+        self.frame.truncate(inner);
+        let streams = self.leave_loop_sts(&mut step, None);
+        code.push(St::For {
+            var: iv,
+            n: nt,
+            streams,
+            body: step,
+        });
+        let parts = match &cur {
+            Loc::Tuple(ps) => ps.clone(),
+            p => vec![p.clone()],
+        };
+        for (c, d) in parts.iter().zip(&dests) {
+            if let (Loc::Scalar(id), Loc::Scalar(to)) = (c, d) {
+                code.push(St::Assign(to.clone(), Ex::Var(id.clone())));
+            }
+        }
+        self.frame.truncate(depth);
+        Some(vec![St::Block(code)])
+    }
+
+    /// One step of [`Dps::fold_in_place`]: its bindings in order, each new value written over
+    /// its component (a group of them in one loop, [`Dps::fused_in_place`]), then the scalar
+    /// components' next values into `nxt`.
+    fn in_place_step(&mut self, plan: &StepPlan, places: &[Loc], nxt: &[Loc]) -> Vec<St> {
+        let mut code = Vec::new();
+        // Each component in an output is replaced, read in part or not at all.
+        for place in places {
+            if let Loc::View(w) = place {
+                let n = self.sizes.get(&Size::product(&w.dims));
+                code.extend(restated(w, w.off.as_ref().unwrap_or(&Ex::Usize(0)), n));
+            }
+        }
+        let mut p = 0;
+        while p < plan.binds.len() {
+            if let Some(g) = plan.groups.iter().find(|g| g[0] == p) {
+                code.extend(self.fused_in_place(plan, g, places));
+                p = g[g.len() - 1] + 1;
+                continue;
+            }
+            let b = &plan.binds[p];
+            let home = plan.home.iter().position(|h| *h == Some(p));
+            match (home.map(|c| &places[c]), b.var) {
+                (Some(Loc::View(w)), var) => {
+                    let depth = self.frame.depth();
+                    code.extend(self.write(b.value, w));
+                    self.frame.truncate(depth);
+                    if let Some(v) = var {
+                        self.note(v, b.value);
+                        self.env.insert(v, Loc::View(w.clone()));
+                    }
+                }
+                (_, Some(v)) => code.extend(self.bind(v, b.value)),
+                (_, None) => {}
+            }
+            p += 1;
+        }
+        for (item, next) in plan.items.iter().zip(nxt) {
+            if let Loc::Scalar(id) = next {
+                let v = self.scalar(item);
+                code.push(St::Assign(id.clone(), v));
+            }
+        }
+        code
+    }
+
+    /// The bindings `group` of a step (`build`s of one count, each reading the others only
+    /// at its own index) in one loop: element `j` of each computed, the later ones reading
+    /// the earlier ones' from locals, then all stored over their components' element `j`.
+    fn fused_in_place(&mut self, plan: &StepPlan, group: &[usize], places: &[Loc]) -> Vec<St> {
+        let Kind::Build(n, j0, _) = &plan.binds[group[0]].value.kind else {
+            return Vec::new();
+        };
+        let nt = self.sizes.get(n);
+        let iv = self.local(*j0);
+        let mut views = Vec::new();
+        for &q in group {
+            let c = plan.home.iter().position(|h| *h == Some(q));
+            let (Some(Loc::View(w)), Kind::Build(_, j, _)) =
+                (c.map(|c| &places[c]), &plan.binds[q].value.kind)
+            else {
+                return Vec::new();
+            };
+            self.env.insert(*j, Loc::Scalar(iv.clone()));
+            self.bounds.insert(*j, n.clone());
+            views.push(w.clone());
+        }
+        self.enter_loop(*j0, &iv);
+        let depth = self.frame.depth();
+        let mut body = Vec::new();
+        let mut temps = Vec::new();
+        let mut earlier: Vec<VarId> = Vec::new();
+        for &q in group {
+            let b = &plan.binds[q];
+            let Kind::Build(_, j, elem) = &b.value.kind else {
+                continue;
+            };
+            // One index for the loop (so that reads along it are streams of its context).
+            let mut elem = (**elem).clone();
+            if j != j0 {
+                let mut at = Core::new(Kind::Var(*j0), Type::Usize, elem.span);
+                at.sym = Some(Size::Loop(*j0));
+                elem.subst(*j, &at);
+            }
+            own_elements(&mut elem, &earlier, *j0);
+            let val = self.scalar(&elem);
+            let t = self.temp("elem");
+            body.push(St::Let {
+                id: t.clone(),
+                mutable: false,
+                usize_ty: elem.ty == Type::Usize,
+                val,
+            });
+            if let Some(v) = b.var {
+                self.env.insert(v, Loc::Scalar(t.clone()));
+                earlier.push(v);
+            }
+            temps.push(t);
+        }
+        self.frame.truncate(depth);
+        for (w, t) in views.iter().zip(temps) {
+            let at = plus(&w.off, Ex::Var(iv.clone()));
+            body.push(St::Store(w.base.clone(), at, Ex::Var(t)));
+        }
+        let streams = self.leave_loop_sts(&mut body, None);
+        for (&q, w) in group.iter().zip(&views) {
+            let b = &plan.binds[q];
+            if let Some(v) = b.var {
+                self.note(v, b.value);
+                self.env.insert(v, Loc::View(w.clone()));
+            }
+        }
+        vec![St::For {
+            var: iv,
+            n: nt,
+            streams,
+            body,
+        }]
+    }
+}
+
+/// In `x`, each read `v[j]` of a variable of `vars` (an element computed earlier in the same
+/// loop) becomes `v` itself, a scalar.
+fn own_elements(x: &mut Core, vars: &[VarId], j: VarId) {
+    if let Kind::Index(a, k) = &x.kind
+        && matches!(a.kind, Kind::Var(v) if vars.contains(&v))
+        && matches!(k.kind, Kind::Var(w) if w == j)
+    {
+        x.kind = a.kind.clone();
+        return;
+    }
+    for c in x.children_mut() {
+        own_elements(c, vars, j);
+    }
+}

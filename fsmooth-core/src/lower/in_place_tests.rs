@@ -1,0 +1,103 @@
+//! Fold states updated in place (LANGUAGE.md section 13): the plan's rule on steps as users
+//! write them, and the scratch the translation then takes.
+
+use crate::lower::tests::expand;
+
+/// The generated `scratch_len` of the only kernel in `out`.
+fn scratch(out: &str) -> &str {
+    let from = out.find("fn scratch_len").expect("a scratch_len");
+    let body = &out[from..];
+    let open = body.find('{').expect("a body");
+    let close = body.find('}').expect("a body");
+    body[open + 1..close].trim()
+}
+
+#[test]
+fn an_elementwise_state_is_one_buffer_and_none_as_the_result() {
+    // `x + alpha * p`: one buffer when the state is summed, none when it is the result.
+    let summed = expand(
+        "pub fn k(a: [f64; n], p: [f64; n], t: usize) -> f64 {
+            sum(ifold(t, a, |x, i| build(n, |j| x[j] + 0.5 * p[j])))
+        }",
+    );
+    assert_eq!(scratch(&summed), "n", "{summed}");
+    assert!(!summed.contains("__pair"), "{summed}");
+    let result = expand(
+        "pub fn k(a: [f64; n], p: [f64; n], t: usize) -> [f64; n] {
+            ifold(t, a, |x, i| { let y = build(n, |j| x[j] + 0.5 * p[j]); y })
+        }",
+    );
+    assert_eq!(scratch(&result), "0usize", "{result}");
+}
+
+#[test]
+fn a_tuple_state_whose_components_read_each_other_at_their_index_is_one_loop() {
+    // Welford with a size name: the new mean read by the new M2 beside the old mean, both in
+    // their outputs, one loop over the features (the two `build`s fused), no scratch.
+    let out = expand(
+        "pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {
+            ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {
+                let k = (i + 1) as f64;
+                let mean1 = build(d, |j| mean[j] + (x[i][j] - mean[j]) / k);
+                (mean1, build(d, |j| m2[j] + (x[i][j] - mean[j]) * (x[i][j] - mean1[j])))
+            })
+        }",
+    );
+    assert_eq!(scratch(&out), "0usize", "{out}");
+    assert!(out.contains("__elem") && !out.contains("__pair"), "{out}");
+}
+
+#[test]
+fn conjugate_gradient_keeps_its_stencil_and_updates_the_rest_in_place() {
+    // CG on 1-D Poisson: `ap` reads p's neighbours (a buffer of its own), then x, r and p
+    // each updated over itself: n slots besides the result.
+    let out = expand(
+        "pub fn k(b: [f64; n], steps: usize) -> [f64; n] {
+            let (x, r, p, rs) = ifold(steps, (build(n, |_| 0.0), b, b, dot(b, b)), |(x, r, p, rs), it| {
+                let ap = build(n, |i| {
+                    let l = if i > 0 { p[i - 1] } else { 0.0 };
+                    let h = if i + 1 < n { p[i + 1] } else { 0.0 };
+                    2.0 * p[i] - l - h
+                });
+                let alpha = rs / dot(p, ap);
+                let x1 = build(n, |i| x[i] + alpha * p[i]);
+                let r1 = build(n, |i| r[i] - alpha * ap[i]);
+                let rs1 = dot(r1, r1);
+                let p1 = build(n, |i| r1[i] + rs1 / rs * p[i]);
+                (x1, r1, p1, rs1)
+            });
+            x
+        }",
+    );
+    assert!(!out.contains("__pair"), "{out}");
+    assert_eq!(
+        scratch(&out),
+        "usize :: saturating_add (usize :: saturating_add (n , n) , n)",
+        "{out}"
+    );
+}
+
+#[test]
+fn a_step_reading_the_old_state_after_its_new_value_keeps_two_buffers() {
+    // The old state read after the new one is computed (its sum, for the scalar
+    // component), or read at another index: two buffers, as before.
+    for step in [
+        "{ let y = build(n, |j| x[j] * 0.5); (y, s + sum(x)) }",
+        "(build(n, |j| x[j] + x[0]), s)",
+        "{ let y = x; (build(n, |j| y[j] + 1.0), s) }",
+    ] {
+        let src = format!(
+            "pub fn k(a: [f64; n], t: usize) -> f64 {{
+                let (x, s) = ifold(t, (a, 0.0), |(x, s), i| {step});
+                sum(x) + s
+            }}"
+        );
+        let out = expand(&src);
+        if step.contains("let y = x;") {
+            // A `let` naming the state is the state: in place.
+            assert_eq!(scratch(&out), "n", "{step}: {out}");
+        } else {
+            assert!(out.contains("__pair"), "{step}: {out}");
+        }
+    }
+}

@@ -34,10 +34,34 @@ pub(super) struct StepPlan<'a> {
     /// For each component of the state, the binding that computes its new value over the
     /// old one, when it is updated in place.
     pub(super) home: Vec<Option<usize>>,
-    /// Runs of consecutive bindings (two or more, each a `home`) computed in one loop: each
-    /// reads the others only at its own index, so element `j` of each is computed before any
-    /// is stored.
-    pub(super) groups: Vec<Vec<usize>>,
+    /// Bindings computed in one loop, element by element (see [`Group`]).
+    pub(super) groups: Vec<Group>,
+}
+
+/// `build`s of one count among a step's bindings, each reading the others (their old state
+/// and new values) only at its own index, computed in one loop: element `j` of each, then
+/// each `home`'s stored over its component's. A member that is no `home` (`let delta =
+/// build(..)`, read only by the others at their index) is never stored: a `let` inside the
+/// step costs nothing.
+pub(super) struct Group {
+    /// The members' positions, in order.
+    pub(super) members: Vec<usize>,
+    /// The bindings among them that read no member: computed before the loop.
+    pub(super) before: Vec<usize>,
+}
+
+impl Group {
+    /// The first binding the group covers.
+    fn start(&self) -> usize {
+        let first = self.members[0];
+        self.before.first().map_or(first, |b| first.min(*b))
+    }
+
+    /// The last binding the group covers.
+    fn end(&self) -> usize {
+        let last = self.members[self.members.len() - 1];
+        self.before.last().map_or(last, |b| last.max(*b))
+    }
 }
 
 /// What a fold's step reads of its state, component by component.
@@ -177,19 +201,22 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
             home[c] = Some(at);
         }
     }
-    // Drop the candidates read after their group until none is.
+    // Bindings that may be computed in a group's loop and never stored.
+    let mut transient: Vec<usize> = (0..lets.len())
+        .filter(|p| !home.contains(&Some(*p)))
+        .filter(|p| matches!(&binds[*p].value.kind, Kind::Build(..) if binds[*p].value.ty.dims().len() == 1))
+        .collect();
+    // Drop the candidates read after their group, and the transient members read outside
+    // theirs, until none is.
     loop {
-        let groups = group(&binds, &home, &refs);
+        let groups = group(&binds, &home, &transient, &refs);
+        let of = |p: usize| groups.iter().find(|g| g.members.contains(&p));
         let mut dropped = false;
         for c in 0..parts {
             let Some(p) = home[c] else {
                 continue;
             };
-            let end = groups
-                .iter()
-                .find(|g| g.contains(&p))
-                .and_then(|g| g.last().copied())
-                .unwrap_or(p);
+            let end = of(p).map_or(p, Group::end);
             // The bindings after the group (the components written inline among them) and
             // the result's other components that are not bindings.
             let later = binds.iter().skip(end + 1).map(|b| b.value);
@@ -203,55 +230,100 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                 dropped = true;
             }
         }
+        for t in transient.clone() {
+            let Some(v) = binds[t].var else {
+                continue;
+            };
+            // Read by members of its group only, and stored by none: a group with a home.
+            let kept = of(t).is_some_and(|g| {
+                let outside = (0..binds.len())
+                    .filter(|q| !g.members.contains(q))
+                    .any(|q| binds[q].value.mentions(v))
+                    || items
+                        .iter()
+                        .any(|x| !binds.iter().any(|b| std::ptr::eq(b.value, *x)) && x.mentions(v));
+                !outside && g.members.iter().any(|q| home.contains(&Some(*q)))
+            });
+            if !kept {
+                transient.retain(|q| *q != t);
+                dropped = true;
+            }
+        }
         if !dropped {
             return StepPlan {
                 binds,
                 items,
                 home,
-                groups: groups.into_iter().filter(|g| g.len() > 1).collect(),
+                groups: groups.into_iter().filter(|g| g.members.len() > 1).collect(),
             };
         }
     }
 }
 
-/// The runs of consecutive candidate bindings (`home`) of one count that can be computed in
-/// one loop: each element of each reads, of the others' old state and new values, only its
-/// own index. One-binding runs included.
-fn group(binds: &[Bind], home: &[Option<usize>], refs: &Refs) -> Vec<Vec<usize>> {
+/// The groups (see [`Group`]) of a step's `binds`: runs of `build`s of one count, each a
+/// `home` or `transient`, each reading the others only at its own index; the bindings between
+/// them that read no member go before the loop. One-member groups included.
+fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Refs) -> Vec<Group> {
     let comp_of = |p: usize| home.iter().position(|h| *h == Some(p));
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut open = false;
     for p in 0..binds.len() {
-        let Some(c) = comp_of(p) else {
+        let eligible = comp_of(p).is_some() || transient.contains(&p);
+        if !eligible {
+            // Between members: computed before the loop when it reads none of them.
+            if let Some(g) = groups.last_mut().filter(|_| open) {
+                let reads_member = g
+                    .members
+                    .iter()
+                    .any(|q| binds[*q].var.is_some_and(|v| binds[p].value.mentions(v)));
+                if reads_member {
+                    open = false;
+                } else {
+                    g.before.push(p);
+                }
+            }
             continue;
-        };
-        let Kind::Build(n, j, e) = &binds[p].value.kind else {
-            continue;
-        };
-        let joins = groups.last().is_some_and(|g| {
-            let last = g[g.len() - 1];
-            last + 1 == p
-                && matches!(&binds[last].value.kind, Kind::Build(m, ..) if m == n)
-                && g.iter().all(|&q| {
-                    let (Some(d), Kind::Build(_, jq, eq)) = (comp_of(q), &binds[q].value.kind)
-                    else {
-                        return false;
-                    };
-                    // The earlier member reads the new one's old state at its own index
-                    // only; the new member so reads the earlier's old state and new value.
-                    let old_c =
-                        at_own(eq, *jq, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true));
-                    let old_d = at_own(e, *j, &|x| refs.is(x, d, false), &|x| refs.is(x, d, true));
-                    let new_d = binds[q].var.is_none_or(|v| {
-                        let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
-                        at_own(e, *j, &is_new, &is_new)
-                    });
-                    old_c && old_d && new_d
-                })
-        });
-        match (joins, groups.last_mut()) {
-            (true, Some(g)) => g.push(p),
-            _ => groups.push(vec![p]),
         }
+        let Kind::Build(n, j, e) = &binds[p].value.kind else {
+            open = false;
+            continue;
+        };
+        let c = comp_of(p);
+        let joins = open
+            && groups.last().is_some_and(|g| {
+                matches!(&binds[g.members[0]].value.kind, Kind::Build(m, ..) if m == n)
+                    && g.members.iter().all(|&q| {
+                        let Kind::Build(_, jq, eq) = &binds[q].value.kind else {
+                            return false;
+                        };
+                        // The earlier member reads the new one's old state at its own index
+                        // only; the new member so reads the earlier's old state and new value.
+                        let old_c = c.is_none_or(|c| {
+                            at_own(eq, *jq, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+                        });
+                        let old_d = comp_of(q).is_none_or(|d| {
+                            at_own(e, *j, &|x| refs.is(x, d, false), &|x| refs.is(x, d, true))
+                        });
+                        let new_d = binds[q].var.is_none_or(|v| {
+                            let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
+                            at_own(e, *j, &is_new, &is_new)
+                        });
+                        old_c && old_d && new_d
+                    })
+            });
+        match groups.last_mut() {
+            Some(g) if joins => g.members.push(p),
+            _ => groups.push(Group {
+                members: vec![p],
+                before: Vec::new(),
+            }),
+        }
+        open = true;
+    }
+    // Bindings taken in after a group's last member belong to what follows it.
+    for g in &mut groups {
+        let last = g.members[g.members.len() - 1];
+        g.before.retain(|b| *b < last);
     }
     groups
 }
@@ -391,9 +463,14 @@ impl Dps<'_> {
         }
         let mut p = 0;
         while p < plan.binds.len() {
-            if let Some(g) = plan.groups.iter().find(|g| g[0] == p) {
-                code.extend(self.fused_in_place(plan, g, places));
-                p = g[g.len() - 1] + 1;
+            if let Some(g) = plan.groups.iter().find(|g| g.start() == p) {
+                for &b in &g.before {
+                    if let Some(v) = plan.binds[b].var {
+                        code.extend(self.bind(v, plan.binds[b].value));
+                    }
+                }
+                code.extend(self.fused_in_place(plan, &g.members, places));
+                p = g.end() + 1;
                 continue;
             }
             let b = &plan.binds[p];
@@ -431,18 +508,17 @@ impl Dps<'_> {
         };
         let nt = self.sizes.get(n);
         let iv = self.local(*j0);
+        // Each member's place: its component's, or none for a member only the others read.
         let mut views = Vec::new();
         for &q in group {
             let c = plan.home.iter().position(|h| *h == Some(q));
-            let (Some(Loc::View(w)), Kind::Build(_, j, _)) =
-                (c.map(|c| &places[c]), &plan.binds[q].value.kind)
-            else {
-                return Vec::new();
-            };
-            self.env.insert(*j, Loc::Scalar(iv.clone()));
-            self.bounds.insert(*j, n.clone());
-            views.push(w.clone());
+            views.push(match c.map(|c| &places[c]) {
+                Some(Loc::View(w)) => Some(w.clone()),
+                _ => None,
+            });
         }
+        self.env.insert(*j0, Loc::Scalar(iv.clone()));
+        self.bounds.insert(*j0, n.clone());
         self.enter_loop(*j0, &iv);
         let depth = self.frame.depth();
         let mut body = Vec::new();
@@ -477,13 +553,15 @@ impl Dps<'_> {
         }
         self.frame.truncate(depth);
         for (w, t) in views.iter().zip(temps) {
-            let at = plus(&w.off, Ex::Var(iv.clone()));
-            body.push(St::Store(w.base.clone(), at, Ex::Var(t)));
+            if let Some(w) = w {
+                let at = plus(&w.off, Ex::Var(iv.clone()));
+                body.push(St::Store(w.base.clone(), at, Ex::Var(t)));
+            }
         }
         let streams = self.leave_loop_sts(&mut body, None);
         for (&q, w) in group.iter().zip(&views) {
             let b = &plan.binds[q];
-            if let Some(v) = b.var {
+            if let (Some(v), Some(w)) = (b.var, w) {
                 self.note(v, b.value);
                 self.env.insert(v, Loc::View(w.clone()));
             }

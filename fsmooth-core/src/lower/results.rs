@@ -14,6 +14,7 @@
 use crate::lir::St;
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::folds::lets_of;
+use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, VarId};
 
 /// The components of a destination (by their path of tuple positions) that a chain's
@@ -70,13 +71,56 @@ impl Dps<'_> {
         let (lets, last) = lets_of(e);
         let mut found = Vec::new();
         homes(last, dest, &lets, &mut Vec::new(), &mut found);
+        // `let t = (tuple); let v = t.k;` with `v` homed: component k of `t` is written
+        // there in the first place (`let (mean, m2) = ifold(..); (mean, ..)`).
+        let mut parts: Vec<(VarId, usize, View)> = Vec::new();
+        for (v, w, _) in &found {
+            let Some(at) = lets.iter().position(|(x, _)| x == v) else {
+                continue;
+            };
+            if let Kind::Proj(t, k) = &lets[at].1.kind
+                && let Kind::Var(tv) = t.kind
+                && lets[..at].iter().any(|(x, a)| *x == tv && a.ty.is_tuple())
+            {
+                parts.push((tv, *k, w.clone()));
+            }
+        }
         let mut stmts = Vec::new();
         let mut homed = Homed::default();
         for (v, a) in lets {
+            if parts.iter().any(|(t, _, _)| *t == v) {
+                let mut loc = Vec::new();
+                for (c, ty) in a.ty.parts().iter().enumerate() {
+                    match parts.iter().find(|(t, k, _)| *t == v && *k == c) {
+                        Some((_, _, w)) if ty.is_arr() => loc.push(Loc::View(View {
+                            dims: ty.dims().to_vec(),
+                            ..w.clone()
+                        })),
+                        _ => loc.push(self.place(ty, &Holds::value(a), a.span, &mut stmts)),
+                    }
+                }
+                let loc = Loc::Tuple(loc);
+                stmts.extend(self.write_parts(a, &loc));
+                self.env.insert(v, loc);
+                continue;
+            }
             let Some(k) = found.iter().position(|(x, _, _)| *x == v) else {
                 stmts.extend(self.bind(v, a));
                 continue;
             };
+            if let Kind::Proj(t, _) = &a.kind
+                && parts
+                    .iter()
+                    .any(|(tv, _, _)| matches!(t.kind, Kind::Var(x) if x == *tv))
+            {
+                // Written there with its tuple: read back from there.
+                let (_, w, path) = found.swap_remove(k);
+                self.note(v, a);
+                let dims = a.ty.dims().to_vec();
+                self.env.insert(v, Loc::View(View { dims, ..w }));
+                homed.0.push(path);
+                continue;
+            }
             let (_, w, path) = found.swap_remove(k);
             let depth = self.frame.depth();
             stmts.extend(self.write(a, &w));

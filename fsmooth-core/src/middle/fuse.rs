@@ -155,6 +155,33 @@ impl Pass<'_> {
                 _ => {}
             }
         }
+        // A `let`-bound build of a constant or a variable (`build(d, |_| 0.0)`, an iota) is
+        // written where it is read, whole or by element: it costs nothing to repeat, and
+        // storing it would cost its length (`ifold(n, (zero, zero), ..)`).
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::Build(n, i, body) = &a.kind
+            && matches!(
+                body.kind,
+                Kind::Float(_) | Kind::Size(_) | Kind::Bool(_) | Kind::Var(_)
+            )
+        {
+            let (x, n, i) = (*x, n.clone(), *i);
+            let (body, ty, at) = ((**body).clone(), a.ty.clone(), a.span);
+            let names = &mut *self.names;
+            let mut copy = || {
+                let j = crate::middle::ir::new_var(names, i);
+                let mut elem = body.clone();
+                if matches!(elem.kind, Kind::Var(v) if v == i) {
+                    elem.kind = Kind::Var(j);
+                    elem.sym = Some(Size::Loop(j));
+                }
+                Core::new(Kind::Build(n.clone(), j, Box::new(elem)), ty.clone(), at)
+            };
+            replace_var(b, x, &mut copy);
+            *e = b.take();
+            self.forget_reads();
+            return true;
+        }
         // Push a let-bound build into its readers.
         if let Kind::Let(x, a, b) = &mut e.kind
             && let Kind::Build(_, _, body) = &a.kind
@@ -725,3 +752,16 @@ fn replace_at(
 #[cfg(test)]
 #[path = "fuse_tests.rs"]
 pub(crate) mod tests;
+
+/// Replace every occurrence of variable `x` in `e` by a copy `copy` makes.
+fn replace_var(e: &mut Core, x: VarId, copy: &mut dyn FnMut() -> Core) {
+    if matches!(e.kind, Kind::Var(v) if v == x) {
+        let span = e.span;
+        *e = copy();
+        e.span = span;
+        return;
+    }
+    for c in e.children_mut() {
+        replace_var(c, x, copy);
+    }
+}

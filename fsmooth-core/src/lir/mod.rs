@@ -13,6 +13,7 @@
 //! loops that reads rows and prefixes of slices as streams ([`row_streams`]). None of it
 //! knows the translation ([`crate::lower`]).
 
+mod in_place;
 mod pieces;
 #[cfg(test)]
 mod pieces_tests;
@@ -28,6 +29,7 @@ mod streams;
 mod tests;
 mod visit;
 
+pub use in_place::in_place_streams;
 pub use pieces::frame_pieces;
 pub use rebase::rebase;
 pub use rows::shared_rows;
@@ -284,6 +286,10 @@ pub enum St {
     Slot(Ex),
     /// `*__slot = *__slot + val;` inside a [`St::Fill`].
     SlotAdd(Ex),
+    /// `*elem = val;`: a store to the element of an enclosing loop's stream, which the loop
+    /// then takes as `&mut` ([`puts`]): a buffer updated in place, each step at its own
+    /// element.
+    Put(Ident, Ex),
     /// `for var in 0..n { body }`, with the streams zipped in.
     For {
         /// The index.
@@ -630,4 +636,14 @@ pub fn plus(off: &Option<Ex>, k: Ex) -> Ex {
         Some(o) => wadd(o.clone(), k),
         None => k,
     }
+}
+
+/// True when `body` stores to `elem`, the element of a stream of the loop it is the body of
+/// ([`St::Put`]): the stream is then of `&mut` elements.
+pub fn puts(body: &[St], elem: &Ident) -> bool {
+    let mut found = false;
+    walk_sts(body, &mut |n| {
+        found |= matches!(n, Node::St(St::Put(e, _)) if e == elem);
+    });
+    found
 }

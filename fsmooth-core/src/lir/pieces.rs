@@ -33,6 +33,10 @@ struct Cutter {
     /// The allocations live at the statement visited, in the order they were made: element
     /// type and first slot.
     live: Vec<(Scalar, Ex)>,
+    /// The names of the first slots of every allocation met so far, live or not.
+    seen: Vec<Ident>,
+    /// The indexes of the loop being cut and of the loops inside it.
+    indexes: Vec<Ident>,
     /// Names given so far (pieces and stream elements).
     named: usize,
 }
@@ -107,6 +111,15 @@ fn root(at: &Ex) -> &Ex {
     }
 }
 
+/// True when a term of the sum `at` is a literal other than 0.
+fn literal_term(at: &Ex) -> bool {
+    match at {
+        Ex::Wrap(Wrap::Add, a, b) => literal_term(a) || literal_term(b),
+        Ex::Usize(k) => *k != 0,
+        _ => false,
+    }
+}
+
 /// The offset with its root taken away: the index from the root's slot.
 fn from_root(at: &Ex) -> Ex {
     match at {
@@ -120,6 +133,9 @@ impl Cutter {
         let depth = self.live.len();
         for s in sts.iter_mut() {
             if let St::Alloc { elem, off, .. } = s {
+                if let Ex::Var(o) = off {
+                    self.seen.push(o.clone());
+                }
                 self.live.push((*elem, off.clone()));
             } else if let Some(cut) = self.cut(s) {
                 *s = cut;
@@ -140,15 +156,43 @@ impl Cutter {
         }
     }
 
-    /// The live allocation of type `t` an access at `at` lies in: the one whose first slot
-    /// is the access's root (a name: a literal slot could be any allocation's index).
-    fn owner(&self, t: Scalar, at: &Ex) -> Option<usize> {
-        let Ex::Var(r) = root(at) else {
+    /// The live allocation of type `t` an access at `at` lies in, and the index in it: the
+    /// one whose first slot is the access's root (a name: a literal slot could be any
+    /// allocation's index); or, for an access at a sum of indexes of the loops being cut
+    /// (`i`, `i + j`: no run-time offset of a buffer), the one at slot 0 when every other
+    /// live allocation of `t` starts at a name.
+    fn owner(&self, t: Scalar, at: &Ex) -> Option<(usize, Ex)> {
+        let named = |r: &Ident| self.seen.iter().any(|s| s == r);
+        if let Ex::Var(r) = root(at)
+            && named(r)
+        {
+            let k = self
+                .live
+                .iter()
+                .position(|(e, off)| *e == t && matches!(off, Ex::Var(o) if o == r))?;
+            return Some((k, from_root(at)));
+        }
+        // Nor a name of one anywhere in it (`i + __z1`), nor a literal term (a first slot
+        // folded into the access).
+        let indexes = idents(at);
+        if indexes.is_empty()
+            || indexes
+                .iter()
+                .any(|i| named(i) || !self.indexes.contains(i))
+            || literal_term(at)
+        {
             return None;
-        };
-        self.live
-            .iter()
-            .position(|(e, off)| *e == t && matches!(off, Ex::Var(o) if o == r))
+        }
+        let mut zero = None;
+        for (k, (e, off)) in self.live.iter().enumerate() {
+            match off {
+                _ if *e != t => {}
+                Ex::Usize(0) if zero.is_none() => zero = Some(k),
+                Ex::Var(_) => {}
+                _ => return None,
+            }
+        }
+        zero.map(|k| (k, at.clone()))
     }
 
     /// `s` on the frame cut into pieces, when it is a `for` loop that can be and that then
@@ -157,11 +201,17 @@ impl Cutter {
         if !matches!(s, St::For { .. }) {
             return None;
         }
+        self.indexes.clear();
+        walk_st(s, &mut |n| {
+            if let Node::St(St::For { var, .. } | St::Fill { var, .. }) = n {
+                self.indexes.push(var.clone());
+            }
+        });
         let (mut part, mut owners, mut placed) = (None, Vec::new(), true);
         walk_st(s, &mut |n| match access(n) {
             Access::None => {}
             Access::Other => placed = false,
-            Access::At(t, at) => match self.owner(t, at) {
+            Access::At(t, at) => match self.owner(t, at).map(|(k, _)| k) {
                 Some(k) if part.is_none_or(|p| p == t) => {
                     part = Some(t);
                     owners.push(k);
@@ -175,9 +225,9 @@ impl Cutter {
         let names: Vec<Ident> = owners.iter().map(|_| self.name("__piece")).collect();
         let mut body = vec![s.clone()];
         let place = |at: &Ex| {
-            let k = self.owner(part, at)?;
+            let (k, index) = self.owner(part, at)?;
             let p = owners.iter().position(|&o| o == k)?;
-            Some((Base::Piece(names[p].clone()), from_root(at)))
+            Some((Base::Piece(names[p].clone()), index))
         };
         retarget(&mut body, part, &place);
         let mut made = 0;
@@ -269,6 +319,13 @@ impl Cutter {
             *e = Ex::Elem(elem);
             made += 1;
         });
+        // A piece read and written at the loop's index only: a stream of `&mut` elements
+        // once cut ([`super::in_place_streams`]).
+        made += pieces
+            .iter()
+            .map(|p| Base::Piece(p.clone()))
+            .filter(|b| super::in_place::in_place_slot(body, b, var).is_some())
+            .count();
         // A slot of an enclosing fill written in the loop keeps the loop a `for`.
         let mut slots = false;
         walk_sts(body, &mut |n| {
@@ -428,9 +485,11 @@ fn aliases(body: &mut Vec<St>) {
 pub(super) fn every_step(body: &mut [St], f: &mut dyn FnMut(&mut Ex)) {
     for s in body {
         match s {
-            St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
-                always(val, f)
-            }
+            St::Let { val, .. }
+            | St::Assign(_, val)
+            | St::Slot(val)
+            | St::SlotAdd(val)
+            | St::Put(_, val) => always(val, f),
             St::Store(_, at, v) => {
                 always(at, f);
                 always(v, f);

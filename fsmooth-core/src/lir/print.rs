@@ -1,7 +1,8 @@
 //! The loop IR printed as Rust: each node becomes the Rust it names.
 
 use super::{
-    Base, Entry, Ex, Func, Scalar, St, Stream, Wrap, mentions_var, wadd, whole_read, writes_ex,
+    Base, Entry, Ex, Func, Scalar, St, Stream, Wrap, mentions_var, puts, wadd, whole_read,
+    writes_ex,
 };
 use crate::front::ast::{BinOp, MathFn};
 use proc_macro2::{Ident, TokenStream};
@@ -229,6 +230,11 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
                 gets.push(quote!(#base.get(#start..)));
                 parts.push((quote!(::fsmooth::__rt::rows(#e, #w)), quote!(#e)));
             }
+            None if puts(body, e) => {
+                let (base, end) = (&s.base, wadd(start.clone(), n.clone()));
+                gets.push(quote!(#base.get_mut(#start..#end)));
+                parts.push((quote!(#slice.iter_mut()), quote!(#e)));
+            }
             None => {
                 gets.push(element_cut(s, n));
                 parts.push((quote!(#slice.iter()), quote!(#e)));
@@ -381,6 +387,7 @@ impl ToTokens for St {
             }
             St::Slot(v) => quote!(*__slot = #v;),
             St::SlotAdd(v) => quote!(*__slot = *__slot + #v;),
+            St::Put(e, v) => quote!(*#e = #v;),
             St::For {
                 var,
                 n,

@@ -20,9 +20,11 @@ fn moved(at: &mut Ex, first: &Ex) {
 fn rebase_st(s: &mut St, base: &Base, first: &Ex) -> bool {
     let own = |b: &Base| b == base;
     match s {
-        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
-            rebase_ex(val, base, first)
-        }
+        St::Let { val, .. }
+        | St::Assign(_, val)
+        | St::Slot(val)
+        | St::SlotAdd(val)
+        | St::Put(_, val) => rebase_ex(val, base, first),
         St::Store(b, at, v) => {
             let ok = rebase_ex(at, base, first) && rebase_ex(v, base, first);
             if own(b) {

@@ -28,9 +28,11 @@ pub enum Node<'a> {
 pub fn walk_st(s: &St, f: &mut dyn FnMut(Node<'_>)) {
     f(Node::St(s));
     match s {
-        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
-            walk_ex(val, f)
-        }
+        St::Let { val, .. }
+        | St::Assign(_, val)
+        | St::Slot(val)
+        | St::SlotAdd(val)
+        | St::Put(_, val) => walk_ex(val, f),
         St::Store(_, at, v) => {
             walk_ex(at, f);
             walk_ex(v, f);
@@ -437,7 +439,11 @@ pub fn replace_ex(e: &mut Ex, elem: &Ident, with: &Ex) {
 /// streams' starts).
 pub(super) fn own_exprs(s: &mut St) -> Vec<&mut Ex> {
     match s {
-        St::Let { val, .. } | St::Assign(_, val) | St::Slot(val) | St::SlotAdd(val) => {
+        St::Let { val, .. }
+        | St::Assign(_, val)
+        | St::Slot(val)
+        | St::SlotAdd(val)
+        | St::Put(_, val) => {
             vec![val]
         }
         St::Store(_, at, v) => vec![at, v],

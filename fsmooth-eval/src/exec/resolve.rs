@@ -120,6 +120,8 @@ pub(super) enum ResolvedSt<'a> {
     },
     Slot(ResolvedEx<'a>),
     SlotAdd(ResolvedEx<'a>),
+    /// `*elem = val;` to a stream's `&mut` element.
+    Put(NameId, ResolvedEx<'a>),
     Loop {
         /// The buffer and first slot of a fill.
         fill: Option<(NameId, Option<ResolvedEx<'a>>)>,
@@ -426,6 +428,7 @@ impl Resolver {
                 let vs = vs.iter().map(|v| self.expr(v)).collect();
                 ResolvedSt::StoreRow(self.write(b), self.expr(off), vs)
             }
+            St::Put(e, v) => ResolvedSt::Put(self.ident(e), self.expr(v)),
             St::Slot(v) | St::SlotAdd(v) => {
                 if self.fills == 0 {
                     self.fail("`__slot` used outside a fill".into());
@@ -680,12 +683,17 @@ impl Resolver {
         }
         let var = self.ident(var);
         let mut bound = vec![var];
-        let streams: Vec<ResolvedStream<'a>> = streams
+        let resolved: Vec<ResolvedStream<'a>> = streams
             .iter()
             .map(|s| {
                 let start = self.expr(&s.start);
                 let width = s.width.as_ref().map(|w| self.expr(w));
-                let base = self.read(&s.base);
+                // A stream the body stores to is of `&mut` elements: it borrows its buffer
+                // mutably.
+                let base = match lir::puts(body, &s.elem) {
+                    true => self.write(&s.base),
+                    false => self.read(&s.base),
+                };
                 let elem = self.ident(&s.elem);
                 if bound.contains(&elem) {
                     self.fail(format!(
@@ -704,8 +712,8 @@ impl Resolver {
                 }
             })
             .collect();
-        for s in &streams {
-            self.borrows.push((s.base, false));
+        for (s, lir_s) in resolved.iter().zip(streams) {
+            self.borrows.push((s.base, lir::puts(body, &lir_s.elem)));
         }
         let body = self.stmts(body);
         self.borrows.truncate(depth);
@@ -717,7 +725,7 @@ impl Resolver {
             lanes: None,
             var,
             n,
-            streams,
+            streams: resolved,
             body,
         }
     }

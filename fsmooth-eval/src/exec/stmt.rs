@@ -115,6 +115,13 @@ impl Executor<'_> {
                 };
                 self.write_slot(buf, i, v)?;
             }
+            ResolvedSt::Put(elem, val) => {
+                let v = self.eval_scalar(val)?;
+                let Value::Elem(buf, i) = self.binding(*elem)?.value else {
+                    return fault("`*elem = ..` to a name that is no stream element");
+                };
+                self.write_slot(buf, i, v)?;
+            }
             ResolvedSt::SlotAdd(val) => {
                 let Some(&(buf, i)) = self.slots.last() else {
                     return fault("`__slot` outside a fill");

@@ -167,6 +167,25 @@ fn sibling_buffers_reuse_slots_and_the_rule_says_so() {
     assert!(text.contains("frame total: n f64 slots"), "{text}");
 }
 
+#[test]
+fn the_frame_total_is_simplified_as_the_offsets_are() {
+    // A stencil's state in two buffers above its argument's copy: three buffers of `n`, at
+    // offsets 0, n and 2 * n; the total is their sum, `3 * n`, not `n + n + n`.
+    let block = "pub fn stencil(a: [f64; n], k: usize) -> f64 {
+        sum(ifold(k, a, |s, i| build(n, |j| if j > 0 { s[j - 1] } else { s[j] })))
+    }";
+    let kernels = planned(block);
+    let (k, p, options) = &kernels[0];
+    check_plan(k, p, &sizes(&[("n", 5), ("k", 3)]));
+    let text = plan(k, p, *options, &SizeValues::new());
+    assert!(text.contains("  2 * n  "), "{text}");
+    assert!(text.contains("frame total: 3 * n f64 slots\n"), "{text}");
+    assert!(
+        text.contains("stencil::scratch_len(n) = the same"),
+        "{text}"
+    );
+}
+
 /// Compiles a block with the macro and keeps its source as text, so that one kernel
 /// source serves both the generated `scratch_len` and the memory plan.
 macro_rules! compiled_and_planned {
@@ -263,7 +282,11 @@ mod typed {
         assert!(text.contains("in parts: f64, then f32"), "{text}");
         assert!(text.contains("  type  "), "{text}");
         assert!(
-            text.contains("frame parts: f64 n, f32 n, usize n + n + n elements"),
+            text.contains("frame parts: f64 n, f32 n, usize 3 * n elements"),
+            "{text}"
+        );
+        assert!(
+            text.contains("frame total: (n) + ceil((n) / 2) + (3 * n) 8-byte slots"),
             "{text}"
         );
         assert!(text.contains("mixed::scratch_len(n) = the same"), "{text}");

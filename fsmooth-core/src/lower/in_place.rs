@@ -101,7 +101,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
         .iter()
         .map(|(v, a)| Bind {
             var: Some(*v),
-            value: *a,
+            value: a,
         })
         .collect();
     let mut home: Vec<Option<usize>> = vec![None; parts];
@@ -181,8 +181,8 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
     loop {
         let groups = group(&binds, &home, &refs);
         let mut dropped = false;
-        for c in 0..parts {
-            let Some(p) = home[c] else {
+        for (c, slot) in home.iter_mut().enumerate() {
+            let Some(p) = *slot else {
                 continue;
             };
             let end = groups
@@ -199,7 +199,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                 .filter(|(k, x)| *k != c && !binds.iter().any(|b| std::ptr::eq(b.value, **x)))
                 .map(|(_, x)| *x);
             if later.chain(others).any(|x| refs.reads(x, c)) {
-                home[c] = None;
+                *slot = None;
                 dropped = true;
             }
         }

@@ -33,7 +33,7 @@ groups = [
     ("Several errors at once", ["two_errors_and_a_valid_kernel", "errors_in_source_order"]),
     ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size"]),
     ("Warnings, denied: unused names", ["unused_let", "unused_parameter", "unused_closure_parameter", "unused_tuple_component", "unused_helper", "unused_import", "unused_expectation_unmet"]),
-    ("Remarks, denied: what the frame stores (`remarks = true`, docs/remarks.md)", ["remarks_stored"]),
+    ("Remarks, denied: what the frame stores (`remarks = true`, docs/remarks.md)", ["remarks_stored", "remarks_reverse"]),
 ]
 
 cases = sorted(p.stem for p in fail.glob("*.rs"))

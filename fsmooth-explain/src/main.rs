@@ -12,8 +12,14 @@
 //! warnings `#![fsmooth(remarks = true)]` makes the macro give (docs/remarks.md), whether the
 //! block has the option or not. `--sizes` evaluates the frame's total at concrete sizes. Errors
 //! in the file print as rustc prints them, and the exit status is 1.
+//!
+//! A block's imports (`use crate::geometry::{scale};`) name blocks declaring that module
+//! (`pub mod geometry;`): one of the same file, else one in another `.rs` file of the file's
+//! crate (under the `src/`, `examples/`, `tests/` and `benches/` of the nearest directory
+//! above it holding a `Cargo.toml`); see [`modules`].
 
 mod memory;
+mod modules;
 mod source;
 mod stages;
 
@@ -86,35 +92,6 @@ fn parse_args(args: &[String]) -> Result<(String, Request), String> {
     Ok((file, request))
 }
 
-/// The file's blocks that declare `pub mod name;`, under every module path an import in the
-/// file names them by. The tool does not follow the file's module nesting: a path whose last
-/// segment is a block's module name means that block (`crate::geometry`,
-/// `self::geometry`); another crate's blocks are not at hand.
-fn modules(blocks: &[TokenStream]) -> Vec<(String, TokenStream)> {
-    let programs: Vec<_> = blocks
-        .iter()
-        .map(|b| fsmooth_core::front::parse::parse(b.clone(), &mut Default::default()))
-        .collect();
-    let mut out: Vec<(String, TokenStream)> = Vec::new();
-    for p in programs.iter().flatten() {
-        for import in &p.imports {
-            let path = import.path_text();
-            let last = path.rsplit("::").next().unwrap_or(&path).to_string();
-            let named = programs.iter().zip(blocks).find(|(q, _)| {
-                q.as_ref()
-                    .and_then(|q| q.module.as_ref())
-                    .is_some_and(|m| m.name.text == last)
-            });
-            if let Some((_, tokens)) = named
-                && !out.iter().any(|(p, _)| *p == path)
-            {
-                out.push((path, tokens.clone()));
-            }
-        }
-    }
-    out
-}
-
 /// The explanation of the file the arguments name, or what went wrong.
 fn run(args: &[String]) -> Result<String, String> {
     let (path, request) = parse_args(args)?;
@@ -127,7 +104,7 @@ fn run(args: &[String]) -> Result<String, String> {
     }
     let (mut out, mut errors) = (String::new(), String::new());
     let (mut kernels, mut helpers) = (Vec::new(), Vec::new());
-    let modules = modules(&blocks);
+    let modules = modules::modules(&blocks, std::path::Path::new(&source.path));
     let modules: Vec<(&str, TokenStream)> = modules
         .iter()
         .map(|(path, tokens)| (path.as_str(), tokens.clone()))
@@ -193,6 +170,58 @@ mod tests {
         .unwrap();
         let err = run(&args).unwrap_err();
         assert!(err.contains("no block is module `crate::geo`"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_kernel_whose_block_imports_from_another_file_of_its_crate() {
+        // A crate of two files: the kernel in src/lib.rs, the module's block in
+        // src/geometry.rs.
+        let dir = std::env::temp_dir().join(format!("fsmooth-explain-c-{}", std::process::id()));
+        let src = dir.join("src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"user\"\nversion = \"0.1.0\"\n",
+        )
+        .unwrap();
+        let lib = src.join("lib.rs");
+        std::fs::write(
+            &lib,
+            "mod geometry;\n\
+             fsmooth::fsmooth! { use crate::geometry::scale; pub fn k(a: [f64; n]) -> f64 { sum(map(a, |x| scale(x))) } }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            src.join("geometry.rs"),
+            "fsmooth::fsmooth! { pub mod geometry; pub fn scale(x: f64) -> f64 { x * 2.5 } }\n",
+        )
+        .unwrap();
+        let args: Vec<String> = [lib.to_str().unwrap(), "--kernel", "k", "--stage", "core"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let out = run(&args).unwrap();
+        // The helper of the other file is inlined: its multiplication is in the kernel's core.
+        assert!(out.contains("=== k: core"), "{out}");
+        assert!(out.contains(" * 2.5"), "{out}");
+        // A block of the file itself that declares the module wins over the other file's.
+        std::fs::write(
+            &lib,
+            "fsmooth::fsmooth! { pub mod geometry; pub fn scale(x: f64) -> f64 { x * 4.5 } }\n\
+             mod user { fsmooth::fsmooth! { use crate::geometry::scale; pub fn k(a: [f64; n]) -> f64 { sum(map(a, |x| scale(x))) } } }\n",
+        )
+        .unwrap();
+        let out = run(&args).unwrap();
+        assert!(out.contains(" * 4.5") && !out.contains(" * 2.5"), "{out}");
+        // A module no file of the crate declares is still an error, on the import.
+        std::fs::write(
+            &lib,
+            "fsmooth::fsmooth! { use crate::shapes::scale; pub fn k(a: [f64; n]) -> f64 { sum(a) } }\n",
+        )
+        .unwrap();
+        let err = run(&args).unwrap_err();
+        assert!(err.contains("no block is module `crate::shapes`"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,7 +1,8 @@
 //! The memory plan of a kernel: every buffer the frame planner placed
 //! ([`fsmooth_core::lower::storage`]), with what it holds, its offset and length as size
 //! expressions, when it is live and the rule that placed it; then the frame's total, which
-//! is what `scratch_len` computes. A frame with `f32` or `usize` intermediates has one part
+//! is what `scratch_len` computes. Offsets, lengths and the total are simplified polynomials
+//! in the user's size names (`3 * n`, not `n + n + n`). A frame with `f32` or `usize` intermediates has one part
 //! per element type, each planned as a stack of its own: the table then says each buffer's
 //! type, offsets are within its part, and the total adds up the parts' 8-byte slots.
 
@@ -126,8 +127,12 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
         return out;
     }
     let total = total(buffers);
+    // Each candidate simplified as the offsets are (`n + n + n` as `3 * n`).
     let part_text = |part: &[Size]| {
-        let shown: Vec<String> = part.iter().map(|s| print::size(&s.fold(), names)).collect();
+        let shown: Vec<String> = part
+            .iter()
+            .map(|s| print::size(&simplest(s), names))
+            .collect();
         match shown.len() {
             0 => "0".to_string(),
             1 => shown[0].clone(),

@@ -117,6 +117,7 @@ fn stencils_and_array_folds_total_their_frames() {
         }
         pub fn chain(a: [[f64; n]; n], b: [[f64; n]; n], c: [[f64; n]; n]) -> [[f64; n]; n] { matmul(matmul(a, b), c) }
         pub fn smooth_total(x: [[f64; d]; t], d: usize, alpha: f64) -> f64 { sum(ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha)))) }
+        pub fn shift_total(a: [f64; n], t: usize) -> f64 { sum(ifold(t, a, |s, i| build(n, |j| if j > 0 { s[j - 1] } else { s[j] }))) }
     ";
     let at = sizes(&[("n", 7), ("d", 3), ("t", 4), ("w", 6), ("h", 5)]);
     for options in [
@@ -129,28 +130,26 @@ fn stencils_and_array_folds_total_their_frames() {
         }
     }
     let kernels = planned(block);
-    // Written to the output, the fold's state is the output and one buffer of d.
-    let smooth = &kernels[1].1;
-    assert_eq!(smooth.buffers.len(), 1);
-    assert!(matches!(
-        smooth.buffers[0].holds,
-        Holds::Acc { first: true, .. }
-    ));
-    // Summed, it is two buffers of d, the second on top of the first.
-    let smooth = &kernels[4].1;
-    let accs: Vec<usize> = (0..smooth.buffers.len())
-        .filter(|&b| matches!(smooth.buffers[b].holds, Holds::Acc { .. }))
+    // Each new element reads only its own old one (LANGUAGE.md section 13): written to the
+    // output, the fold's state is the output, updated in place; summed, it is one buffer.
+    assert!(kernels[1].1.buffers.is_empty());
+    assert_eq!(kernels[4].1.buffers.len(), 1);
+    // A state whose new elements read their neighbours is two buffers of n, the second on
+    // top of the first.
+    let shift = &kernels[5].1;
+    let accs: Vec<usize> = (0..shift.buffers.len())
+        .filter(|&b| matches!(shift.buffers[b].holds, Holds::Acc { .. }))
         .collect();
     assert_eq!(accs.len(), 2);
     assert!(matches!(
-        smooth.buffers[accs[0]].holds,
+        shift.buffers[accs[0]].holds,
         Holds::Acc { first: true, .. }
     ));
     assert!(matches!(
-        smooth.buffers[accs[1]].holds,
+        shift.buffers[accs[1]].holds,
         Holds::Acc { first: false, .. }
     ));
-    assert!(smooth.buffers[accs[1]].above.contains(&accs[0]));
+    assert!(shift.buffers[accs[1]].above.contains(&accs[0]));
 }
 
 #[test]
@@ -166,6 +165,25 @@ fn sibling_buffers_reuse_slots_and_the_rule_says_so() {
     let text = plan(k, p, *options, &SizeValues::new());
     assert!(text.contains("reuses #0's slots"), "{text}");
     assert!(text.contains("frame total: n f64 slots"), "{text}");
+}
+
+#[test]
+fn the_frame_total_is_simplified_as_the_offsets_are() {
+    // A stencil's state in two buffers above its argument's copy: three buffers of `n`, at
+    // offsets 0, n and 2 * n; the total is their sum, `3 * n`, not `n + n + n`.
+    let block = "pub fn stencil(a: [f64; n], k: usize) -> f64 {
+        sum(ifold(k, a, |s, i| build(n, |j| if j > 0 { s[j - 1] } else { s[j] })))
+    }";
+    let kernels = planned(block);
+    let (k, p, options) = &kernels[0];
+    check_plan(k, p, &sizes(&[("n", 5), ("k", 3)]));
+    let text = plan(k, p, *options, &SizeValues::new());
+    assert!(text.contains("  2 * n  "), "{text}");
+    assert!(text.contains("frame total: 3 * n f64 slots\n"), "{text}");
+    assert!(
+        text.contains("stencil::scratch_len(n) = the same"),
+        "{text}"
+    );
 }
 
 /// Compiles a block with the macro and keeps its source as text, so that one kernel
@@ -264,7 +282,11 @@ mod typed {
         assert!(text.contains("in parts: f64, then f32"), "{text}");
         assert!(text.contains("  type  "), "{text}");
         assert!(
-            text.contains("frame parts: f64 n, f32 n, usize n + n + n elements"),
+            text.contains("frame parts: f64 n, f32 n, usize 3 * n elements"),
+            "{text}"
+        );
+        assert!(
+            text.contains("frame total: (n) + ceil((n) / 2) + (3 * n) 8-byte slots"),
             "{text}"
         );
         assert!(text.contains("mixed::scratch_len(n) = the same"), "{text}");

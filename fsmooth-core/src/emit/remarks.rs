@@ -88,13 +88,14 @@ fn slots(len: &Size, elem: &str) -> String {
     format!("{l} {elem} slot{plural}")
 }
 
-/// What a variable the reverse sweep made holds, by the name it gives it (`middle::reverse`):
-/// `None` for the user's own and every other.
-fn swept(name: &str) -> Option<&'static str> {
+/// What a variable the reverse sweep made holds, by the name it gives it (`middle::reverse`),
+/// and the pronoun for it: `None` for the user's own and every other. `carried` is the
+/// state of the fold that runs a carried fold's steps back; `states` its checkpoints.
+fn swept(name: &str) -> Option<(&'static str, &'static str)> {
     match name {
-        "adj" => Some("an adjoint"),
-        "kept" => Some("a value of the forward pass"),
-        "carried" => Some("a fold's states"),
+        "adj" => Some(("an adjoint", "it")),
+        "kept" => Some(("a value of the forward pass", "it")),
+        "carried" | "states" => Some(("a fold's states", "them")),
         _ => None,
     }
 }
@@ -144,14 +145,14 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
         let elem = b.elem.name();
         match &b.holds {
             Holds::Let(v) if swept(&name(*v)).is_some() => {
-                let kept = swept(&name(*v)).unwrap_or_default();
+                let (kept, it) = swept(&name(*v)).unwrap_or_default();
                 out.push(Remark {
                     what: What::Stored,
                     item: String::new(),
                     span: at(b),
                     text: format!(
                         "fsmooth: reverse mode keeps {kept} ({}, {}) in {place}: the sweep \
-                         back reads it after the forward pass has computed it",
+                         back reads {it} after the forward pass has computed {it}",
                         slots(&b.len, elem),
                         growth(&b.len)
                     ),

@@ -1,7 +1,7 @@
 use super::*;
 
-/// The remarks' texts of every kernel of `src`.
-fn texts(src: &str) -> Vec<String> {
+/// The remarks of every kernel of `src`.
+fn remarks_of(src: &str) -> Vec<Remark> {
     let mut d = crate::front::diag::Diags::default();
     let options = crate::pipeline::front(src.parse().unwrap(), &mut d)
         .unwrap()
@@ -11,8 +11,12 @@ fn texts(src: &str) -> Vec<String> {
         .unwrap()
         .iter()
         .flat_map(|(k, p)| remarks(k, p, options))
-        .map(|r| r.text)
         .collect()
+}
+
+/// The remarks' texts of every kernel of `src`.
+fn texts(src: &str) -> Vec<String> {
+    remarks_of(src).into_iter().map(|r| r.text).collect()
 }
 
 #[test]
@@ -92,6 +96,63 @@ fn a_fused_kernel_and_a_grad_of_a_sum_have_no_remark() {
 }
 
 #[test]
+fn what_reverse_mode_keeps_says_how_it_grows() {
+    // A product carries its state: the sweep back needs the state before each step.
+    assert_eq!(
+        texts(
+            "pub fn k(a: [f64; n]) -> (f64, [f64; n]) { \
+             grad(|x| ifold(n, 1.0, |p, i| p * x[i].sin()), a) }"
+        ),
+        [
+            "fsmooth: reverse mode keeps a fold's states (n f64 slots, growing with `n`) in the \
+             scratch frame: the sweep back reads them after the forward pass has computed them"
+        ]
+    );
+    let t = texts(
+        "pub fn k(a: [f64; n], s: usize) -> (f64, [f64; n]) { \
+         grad(|x| sum(ifold(s, x, |st, _| map(st, |y| y.sin()))), a) }",
+    );
+    assert!(
+        t.iter().any(|t| t
+            == "fsmooth: reverse mode keeps an adjoint (n f64 slots, growing with `n`) in the \
+                scratch frame: the sweep back reads it after the forward pass has computed it"),
+        "{t:?}"
+    );
+    assert!(
+        t.iter().any(|t| t.starts_with(
+            "fsmooth: reverse mode keeps a fold's states (n * s f64 slots, growing with `n` and `s`)"
+        )),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn what_the_sweep_makes_stands_on_the_derivative_forms_name() {
+    // Line 2, columns 4 to 8: `grad` (or `vjp`), not the block or a prelude function.
+    for src in [
+        "pub fn k(a: [f64; n], s: usize) -> (f64, [f64; n]) {\n    \
+         grad(|x| sum(ifold(s, x, |st, _| map(st, |y| y.sin()))), a) }",
+        "pub fn k(a: [f64; n], s: usize) -> (f64, [f64; n]) {\n    \
+         vjp(|x| sum(ifold(s, x, |st, _| map(st, |y| y.sin()))), a, 1.0) }",
+    ] {
+        let form = if src.contains("vjp(") { 3 } else { 4 };
+        let swept: Vec<Remark> = remarks_of(src)
+            .into_iter()
+            .filter(|r| r.text.starts_with("fsmooth: reverse mode keeps"))
+            .collect();
+        assert_eq!(swept.len(), 2, "{swept:?}");
+        for r in swept {
+            let (a, z) = (r.span.start.start(), r.span.end.end());
+            assert_eq!(
+                (a.line, a.column, z.line, z.column),
+                (2, 4, 2, 4 + form),
+                "{r:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn remarks_are_off_by_default_and_deprecated_items_when_on() {
     let src = "pub fn k(a: [f64; n]) -> [f64; n] { a }";
     let off = crate::expand(src.parse().unwrap()).to_string();
@@ -141,5 +202,5 @@ fn every_remark_of_the_docs_is_what_the_macro_says() {
         assert_eq!(got, want.trim_end(), "docs/remarks.md: {body}");
         checked += 1;
     }
-    assert_eq!(checked, 7);
+    assert_eq!(checked, 9);
 }

@@ -125,7 +125,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
         .iter()
         .map(|(v, a)| Bind {
             var: Some(*v),
-            value: *a,
+            value: a,
         })
         .collect();
     let mut home: Vec<Option<usize>> = vec![None; parts];
@@ -212,8 +212,8 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
         let groups = group(&binds, &home, &transient, &refs);
         let of = |p: usize| groups.iter().find(|g| g.members.contains(&p));
         let mut dropped = false;
-        for c in 0..parts {
-            let Some(p) = home[c] else {
+        for (c, slot) in home.iter_mut().enumerate() {
+            let Some(p) = *slot else {
                 continue;
             };
             let end = of(p).map_or(p, Group::end);
@@ -226,7 +226,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                 .filter(|(k, x)| *k != c && !binds.iter().any(|b| std::ptr::eq(b.value, **x)))
                 .map(|(_, x)| *x);
             if later.chain(others).any(|x| refs.reads(x, c)) {
-                home[c] = None;
+                *slot = None;
                 dropped = true;
             }
         }

@@ -76,6 +76,10 @@ pub struct Reverse<'a> {
     /// The arrays of rows kept for the sweep (see `keep`), each with the `build` computing
     /// it.
     kept: HashMap<VarId, Core>,
+    /// The name of the derivative form (`grad`, `vjp`) that asked for the sweep: the span
+    /// of the adjoints and checkpoints it binds, which no token of the user's computes (a
+    /// remark about their buffers points there).
+    at: Sp,
 }
 
 /// The name of a carried fold's or a scan's sweep state, whose first component is the
@@ -227,14 +231,16 @@ fn add(adj: &mut Adjoints, v: VarId, c: Core) {
 }
 
 impl<'a> Reverse<'a> {
-    /// A transformation differentiating by the variables `args` (with their types).
-    pub fn new(names: &'a mut Vec<String>, args: &[(VarId, Type)]) -> Reverse<'a> {
+    /// A transformation differentiating by the variables `args` (with their types), for
+    /// the derivative form written at `at`.
+    pub fn new(names: &'a mut Vec<String>, args: &[(VarId, Type)], at: Sp) -> Reverse<'a> {
         Reverse {
             names,
             active: args.iter().map(|(v, _)| *v).collect(),
             types: args.iter().cloned().collect(),
             pending: Vec::new(),
             kept: HashMap::new(),
+            at,
         }
     }
 
@@ -320,12 +326,18 @@ impl<'a> Reverse<'a> {
     }
 
     /// `e` itself if it is a variable or a constant, else a variable bound to it in `lets`.
-    fn atom(&mut self, e: Core, name: &str, lets: &mut Lets) -> Core {
+    /// An adjoint (`adj`) or a fold's checkpoints (`states`) is spanned at the derivative
+    /// form: the primal token its span came from (a prelude function's is the whole block)
+    /// is not what computes it.
+    fn atom(&mut self, mut e: Core, name: &str, lets: &mut Lets) -> Core {
         if matches!(
             e.kind,
             Kind::Var(_) | Kind::Float(_) | Kind::Size(_) | Kind::Bool(_)
         ) {
             return e;
+        }
+        if name == "adj" || name == "states" {
+            e.span = self.at;
         }
         let v = self.new_var(name);
         let (ty, span) = (e.ty.clone(), e.span);

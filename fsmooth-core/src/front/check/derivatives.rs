@@ -343,8 +343,12 @@ impl Elab<'_> {
         // written (LANGUAGE.md section 13).
         let mut copy = fresh(body.clone(), &mut self.names);
         crate::middle::normalise(&mut copy, &mut self.names, self.scope.options);
-        let reversed =
-            Reverse::new(&mut self.names, &args).gradients(&copy, seed.clone(), &args, &mut sweep);
+        let reversed = Reverse::new(&mut self.names, &args, Sp::from(n.span)).gradients(
+            &copy,
+            seed.clone(),
+            &args,
+            &mut sweep,
+        );
         match reversed {
             Ok((value, gradients)) => {
                 bound.extend(sweep);

@@ -162,10 +162,10 @@ fn one_f64_slab_serves_kernels_of_every_element_type() {
 
 #[test]
 fn usize_parameters_no_shape_depends_on_are_plain_values() {
-    // `xent::scratch_len(c)`, not `scratch_len(c, label)`; `iterate`'s state is stored (in
-    // the output and one buffer of n).
+    // `xent::scratch_len(c)`, not `scratch_len(c, label)`; `iterate`'s state is updated in
+    // place in the output (no scratch), not `scratch_len(n, steps)`.
     assert_eq!(k::xent::scratch_len(4), 0);
-    assert_eq!(k::iterate::scratch_len(5), 5);
+    assert_eq!(k::iterate::scratch_len(5), 0);
     assert_eq!(k::iterate::out_len(5), 5);
     let l = [0.5, 1.5, -1.0];
     let got = k::xent(&l, 1, &mut Region::new()).unwrap();

@@ -386,3 +386,81 @@ fn the_docs_triangular_solve_and_cholesky_factor_agree_with_rust() {
     }
     assert_eq!(in_place::forward_subst::scratch_len(3), 0);
 }
+
+mod states {
+    use fsmooth::fsmooth;
+
+    fsmooth! {
+        /// docs/language.md section 14's conjugate gradient: `x` in `out`, `A p`, `r` and `p`
+        /// one buffer each.
+        pub fn cg(b: [f64; n], steps: usize) -> [f64; n] {
+            let (x, _, _, _) = ifold(steps, (build(n, |_| 0.0), b, b, dot(b, b)), |(x, r, p, rs), _| {
+                let ap = build(n, |i| {
+                    let l = if i > 0 { p[i - 1] } else { 0.0 };
+                    let h = if i + 1 < n { p[i + 1] } else { 0.0 };
+                    2.0 * p[i] - l - h
+                });
+                let alpha = rs / dot(p, ap);
+                let x1 = add(x, smul(p, alpha));
+                let r1 = sub(r, smul(ap, alpha));
+                let rs1 = dot(r1, r1);
+                (x1, r1, add(r1, smul(p, rs1 / rs)), rs1)
+            });
+            x
+        }
+
+        /// Welford's mean and M2 with a size name, the step a helper: both in their outputs,
+        /// one loop over the features, `delta` never stored.
+        pub fn welford(x: [[f64; d]; m], d: usize) -> ([f64; d], [f64; d]) {
+            ifold(m, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {
+                let delta = sub(x[i], mean);
+                let mean1 = add(mean, map(delta, |v| v / ((i + 1) as f64)));
+                (mean1, add(m2, emul(delta, sub(x[i], mean1))))
+            })
+        }
+    }
+}
+
+#[test]
+fn fold_states_are_updated_in_place_as_the_docs_say() {
+    // CG on the 1-D Poisson matrix against the same iteration in Rust.
+    let n = 7;
+    let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).sin() + 1.0).collect();
+    let (mut x, mut r, mut p) = (vec![0.0; n], b.clone(), b.clone());
+    let mut rs: f64 = b.iter().map(|v| v * v).sum();
+    for _ in 0..4 {
+        let ap: Vec<f64> = (0..n)
+            .map(|i| {
+                let l = if i > 0 { p[i - 1] } else { 0.0 };
+                let h = if i + 1 < n { p[i + 1] } else { 0.0 };
+                2.0 * p[i] - l - h
+            })
+            .collect();
+        let alpha = rs / p.iter().zip(&ap).map(|(a, b)| a * b).sum::<f64>();
+        for i in 0..n {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        let rs1: f64 = r.iter().map(|v| v * v).sum();
+        for i in 0..n {
+            p[i] = r[i] + rs1 / rs * p[i];
+        }
+        rs = rs1;
+    }
+    let mut reg = Region::new();
+    let mut got = vec![0.0; n];
+    states::cg(&mut got, &b, 4, &mut reg).unwrap();
+    for i in 0..n {
+        assert!((got[i] - x[i]).abs() < 1e-10, "{got:?} {x:?}");
+    }
+    assert_eq!(states::cg::scratch_len(10), 30);
+    assert_eq!(states::cg::scratch_len(1000), 3000);
+    // Welford: no scratch at any size.
+    let xs = [[1.0, 2.0], [3.0, 6.0], [5.0, 4.0]];
+    let (mut mean, mut m2) = ([0.0; 2], [0.0; 2]);
+    states::welford(&mut mean, &mut m2, &xs, 2, &mut reg).unwrap();
+    assert_eq!(mean, [3.0, 4.0]);
+    assert_eq!(m2, [8.0, 8.0]);
+    assert_eq!(states::welford::scratch_len(2, 3), 0);
+    assert_eq!(states::welford::scratch_len(64, 1000), 0);
+}

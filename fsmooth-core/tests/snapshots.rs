@@ -58,10 +58,18 @@ fn stencil_materialises_its_shared_input() {
 }
 
 #[test]
-fn ifold_array_state_iterates_in_the_output_and_one_buffer() {
+fn ifold_elementwise_state_is_updated_in_place_in_the_output() {
     check(
         "smooth",
         "pub fn smooth(x: [[f64; d]; t], d: usize, alpha: f64) -> [f64; d] { ifold(t, x[0], |s, i| add(smul(s, 1.0 - alpha), smul(x[i], alpha))) }",
+    );
+}
+
+#[test]
+fn ifold_stencil_state_iterates_in_the_output_and_one_buffer() {
+    check(
+        "blur_steps",
+        "pub fn blur_steps(a: [f64; n], t: usize) -> [f64; n] { ifold(t, a, |s, i| build(n, |j| if j > 0 { s[j - 1] + s[j] } else { s[j] })) }",
     );
 }
 

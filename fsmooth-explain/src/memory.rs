@@ -209,6 +209,10 @@ fn holds(h: &Holds, names: &[String], heap: bool) -> String {
                 (false, false) => "buffer 2",
             }
         ),
+        Holds::State(acc) => format!(
+            "{} (ifold state, updated in place)",
+            print::var(*acc, names)
+        ),
         Holds::Value(form) => format!("a `{form}` where it is read"),
     }
 }

@@ -185,6 +185,20 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                     ),
                 });
             }
+            Holds::State(acc) => out.push(Remark {
+                what: What::Stored,
+                item: String::new(),
+                span: at(b),
+                text: format!(
+                    "fsmooth: the fold state {} ({}) is stored in {place}, updated in place on \
+                     every step: no destination of the result holds it",
+                    match swept(&name(*acc)) {
+                        Some(_) => "reverse mode carries back".to_string(),
+                        None => format!("`{}`", name(*acc)),
+                    },
+                    slots(&b.len, elem)
+                ),
+            }),
             Holds::Value("updated row") => out.push(Remark {
                 what: What::RowCopied,
                 item: String::new(),
@@ -215,10 +229,7 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
                         }
                 });
                 let state = match swept(&name(*acc)) {
-                    Some(_) => format!(
-                        "the fold state reverse mode carries back ({})",
-                        growth(&b.len)
-                    ),
+                    Some(_) => "the fold state reverse mode carries back".to_string(),
                     None => format!("the fold state `{}`", name(*acc)),
                 };
                 let text = if heap || second {

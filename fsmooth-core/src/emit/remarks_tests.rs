@@ -112,10 +112,10 @@ fn what_reverse_mode_keeps_says_how_it_grows() {
         "pub fn k(a: [f64; n], s: usize) -> (f64, [f64; n]) { \
          grad(|x| sum(ifold(s, x, |st, _| map(st, |y| y.sin()))), a) }",
     );
+    // The adjoint of the state is updated in place, in the gradient's output: not kept.
     assert!(
-        t.iter().any(|t| t
-            == "fsmooth: reverse mode keeps an adjoint (n f64 slots, growing with `n`) in the \
-                scratch frame: the sweep back reads it after the forward pass has computed it"),
+        !t.iter()
+            .any(|t| t.starts_with("fsmooth: reverse mode keeps an adjoint")),
         "{t:?}"
     );
     assert!(
@@ -140,7 +140,7 @@ fn what_the_sweep_makes_stands_on_the_derivative_forms_name() {
             .into_iter()
             .filter(|r| r.text.starts_with("fsmooth: reverse mode keeps"))
             .collect();
-        assert_eq!(swept.len(), 2, "{swept:?}");
+        assert_eq!(swept.len(), 1, "{swept:?}");
         for r in swept {
             let (a, z) = (r.span.start.start(), r.span.end.end());
             assert_eq!(

@@ -189,10 +189,7 @@ impl Dps<'_> {
                 }),
                 (_, PartStep::Row(_)) => {
                     let elem = t.scalar().unwrap_or(Scalar::F64);
-                    let holds = Holds::Acc {
-                        acc: *acc,
-                        first: true,
-                    };
+                    let holds = Holds::State(*acc);
                     let (alloc, state) = self.alloc(elem, t.dims(), holds, e.span);
                     code.push(alloc);
                     Loc::View(state)

@@ -394,10 +394,7 @@ impl Dps<'_> {
                         let (marker, w) = match self.alloc_local(elem, t.dims()) {
                             Some(local) => local,
                             None => {
-                                let holds = Holds::Acc {
-                                    acc: *acc,
-                                    first: true,
-                                };
+                                let holds = Holds::State(*acc);
                                 self.alloc(elem, t.dims(), holds, e.span)
                             }
                         };

@@ -48,6 +48,9 @@ pub enum Holds {
         /// The first of the two.
         first: bool,
     },
+    /// The one buffer of an array `ifold`'s state updated in place (LANGUAGE.md section 13),
+    /// where no destination holds it.
+    State(VarId),
     /// An array expression that is not in memory yet, materialised where it is read (an
     /// element or row of it, or a copy of it); the form of the expression.
     Value(&'static str),

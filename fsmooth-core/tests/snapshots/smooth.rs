@@ -63,130 +63,34 @@ pub fn smooth(
                 found: out.len(),
             });
         }
-        let scratch: &mut [f64] = region.frame(d)?;
+        let _ = region;
         {
-            let __steps_3: usize = t;
-            if ((__steps_3 % 2usize) == 1usize) {
-                {
-                    if let (Some(__d), Some(__s)) = (
-                        scratch.get_mut(0usize..d),
-                        x
-                            .get(
-                                (::fsmooth::__rt::check(0usize, t)?)
-                                    .wrapping_mul(
-                                        d,
-                                    )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                                    .wrapping_add(d),
-                            ),
-                    ) {
-                        for (__x, __y) in __d.iter_mut().zip(__s) {
-                            *__x = *__y;
-                        }
-                    }
-                }
-            } else {
-                {
-                    if let (Some(__d), Some(__s)) = (
-                        out.get_mut(0usize..d),
-                        x
-                            .get(
-                                (::fsmooth::__rt::check(0usize, t)?)
-                                    .wrapping_mul(
-                                        d,
-                                    )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                                    .wrapping_add(d),
-                            ),
-                    ) {
-                        for (__x, __y) in __d.iter_mut().zip(__s) {
-                            *__x = *__y;
-                        }
+            {
+                if let (Some(__d), Some(__s)) = (
+                    out.get_mut(0usize..d),
+                    x
+                        .get(
+                            (::fsmooth::__rt::check(0usize, t)?)
+                                .wrapping_mul(
+                                    d,
+                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                .wrapping_add(d),
+                        ),
+                ) {
+                    for (__x, __y) in __d.iter_mut().zip(__s) {
+                        *__x = *__y;
                     }
                 }
             }
-            if ((__steps_3 % 2usize) == 1usize) {
-                {
-                    let i_4: usize = 0usize;
-                    {
-                        let s_6 = (1f64 - alpha);
-                        if let Some(__d) = out.get_mut(..d) {
-                            let __d = __d.iter_mut();
-                            if let (
-                                ::core::option::Option::Some(__e13_0),
-                                ::core::option::Option::Some(__e13_1),
-                            ) = (
-                                scratch.get(0usize..d),
-                                x
-                                    .get(
-                                        (i_4)
-                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                    ),
-                            ) {
-                                for ((__slot, __e13_0), __e13_1) in (__d)
-                                    .zip(__e13_0.iter())
-                                    .zip(__e13_1.iter())
-                                {
-                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                                }
-                            }
-                        }
-                    }
-                }
-            } else {}
-            for __pair_3 in 0..(__steps_3 / 2usize) {
-                {
-                    let i_4: usize = ((__pair_3).wrapping_mul(2usize))
-                        .wrapping_add((__steps_3 % 2usize));
-                    {
-                        let s_6 = (1f64 - alpha);
-                        if let Some(__d) = scratch.get_mut(..d) {
-                            let __d = __d.iter_mut();
-                            if let (
-                                ::core::option::Option::Some(__e13_0),
-                                ::core::option::Option::Some(__e13_1),
-                            ) = (
-                                out.get(0usize..d),
-                                x
-                                    .get(
-                                        (i_4)
-                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                    ),
-                            ) {
-                                for ((__slot, __e13_0), __e13_1) in (__d)
-                                    .zip(__e13_0.iter())
-                                    .zip(__e13_1.iter())
-                                {
-                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                                }
-                            }
-                        }
-                    }
-                }
-                {
-                    let i_4: usize = (((__pair_3).wrapping_mul(2usize))
-                        .wrapping_add((__steps_3 % 2usize)))
-                        .wrapping_add(1usize);
-                    {
-                        let s_6 = (1f64 - alpha);
-                        if let Some(__d) = out.get_mut(..d) {
-                            let __d = __d.iter_mut();
-                            if let (
-                                ::core::option::Option::Some(__e13_0),
-                                ::core::option::Option::Some(__e13_1),
-                            ) = (
-                                scratch.get(0usize..d),
-                                x
-                                    .get(
-                                        (i_4)
-                                            .wrapping_mul(d)..((i_4).wrapping_mul(d)).wrapping_add(d),
-                                    ),
-                            ) {
-                                for ((__slot, __e13_0), __e13_1) in (__d)
-                                    .zip(__e13_0.iter())
-                                    .zip(__e13_1.iter())
-                                {
-                                    *__slot = (((*__e13_0) * s_6) + ((*__e13_1) * alpha));
-                                }
-                            }
+            if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
+                for (i_4, __ri_4_0) in (0..t).zip(::fsmooth::__rt::rows(__ri_4_0, d)) {
+                    let s_6 = (1f64 - alpha);
+                    if let (
+                        ::core::option::Option::Some(__e13_1),
+                        ::core::option::Option::Some(__pm1),
+                    ) = (__ri_4_0.get(0usize..d), out.get_mut(0usize..d)) {
+                        for (__e13_1, __pm1) in (__e13_1.iter()).zip(__pm1.iter_mut()) {
+                            *__pm1 = (((*__pm1) * s_6) + ((*__e13_1) * alpha));
                         }
                     }
                 }
@@ -202,7 +106,7 @@ pub mod smooth {
     ///f64 scratch slots a call of `smooth` needs (a `Region::from_slab` of this length suffices).
     #[allow(unused)]
     pub const fn scratch_len(d: usize, t: usize) -> usize {
-        d
+        0usize
     }
     ///Length of `smooth`'s `out`.
     #[allow(unused)]

@@ -202,5 +202,5 @@ fn every_remark_of_the_docs_is_what_the_macro_says() {
         assert_eq!(got, want.trim_end(), "docs/remarks.md: {body}");
         checked += 1;
     }
-    assert_eq!(checked, 9);
+    assert_eq!(checked, 10);
 }

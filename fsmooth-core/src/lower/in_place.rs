@@ -382,22 +382,32 @@ impl Dps<'_> {
         let depth = self.frame.depth();
         let mut code = Vec::new();
         let (mut cur, mut nxt, mut takes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut copies = Vec::new();
         for (t, d) in types.iter().zip(&dests) {
             if t.is_arr() {
-                let place = match d {
-                    Loc::View(w) => View {
+                // A small state of literal size in a local array (LLVM keeps it in
+                // registers over the whole loop), copied to its destination after; else
+                // in its destination, or one buffer of the frame.
+                let elem = t.scalar().unwrap_or(Scalar::F64);
+                let place = match (self.alloc_local(elem, t.dims()), d) {
+                    (Some((marker, w)), _) => {
+                        code.push(marker);
+                        if let Loc::View(to) = d {
+                            let to = View {
+                                dims: t.dims().to_vec(),
+                                ..to.clone()
+                            };
+                            copies.push((w.clone(), to));
+                        }
+                        w
+                    }
+                    (None, Loc::View(w)) => View {
                         dims: t.dims().to_vec(),
                         ..w.clone()
                     },
-                    _ => {
-                        let elem = t.scalar().unwrap_or(Scalar::F64);
-                        let (marker, w) = match self.alloc_local(elem, t.dims()) {
-                            Some(local) => local,
-                            None => {
-                                let holds = Holds::State(*acc);
-                                self.alloc(elem, t.dims(), holds, e.span)
-                            }
-                        };
+                    (None, _) => {
+                        let holds = Holds::State(*acc);
+                        let (marker, w) = self.alloc(elem, t.dims(), holds, e.span);
                         code.push(marker);
                         w
                     }
@@ -441,6 +451,9 @@ impl Dps<'_> {
             if let (Loc::Scalar(id), Loc::Scalar(to)) = (c, d) {
                 code.push(St::Assign(to.clone(), Ex::Var(id.clone())));
             }
+        }
+        for (from, to) in copies {
+            code.push(self.copy(&from, &to));
         }
         self.frame.truncate(depth);
         Some(vec![St::Block(code)])

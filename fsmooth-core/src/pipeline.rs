@@ -10,6 +10,7 @@
 //! | middle | propagate | [`crate::middle::simplify::propagate`] | always |
 //! | middle | inline single loads: a closure's parameters put back where they are read | [`crate::middle::simplify::inline_single_loads`] | always |
 //! | middle | equal: the index a `build`'s element tests its own index against moved before it; inside `if j == r`, a loop index read as the other side (canonical form: an update of one row recognised whichever index it reads) | [`crate::middle::equal`] | always |
+//! | middle | share: an array computation over parameters only written more than once (`half(img)` in `half(half(img))` beside it) bound once at the top, one copy unconditional | [`crate::middle::share`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
@@ -44,7 +45,7 @@ use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, cse, equal, fuse, hoist, reuse, simplify, tuples, unroll};
+use crate::middle::{anf, cse, equal, fuse, hoist, reuse, share, simplify, tuples, unroll};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -216,6 +217,7 @@ pub fn middle_observed(
         simplify::inline_single_loads(&mut k.body)
     });
     p.run("equal", k, |k| equal::substitute(&mut k.body));
+    p.run("share", k, |k| share::share(&mut k.body, &mut k.var_names));
     if options.fusion {
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)

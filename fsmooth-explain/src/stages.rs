@@ -13,12 +13,13 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 17] = [
+pub const STAGES: [&str; 18] = [
     "core",
     "tuples",
     "propagate",
     "inline_single_loads",
     "equal",
+    "share",
     "fuse",
     "fold",
     "unroll",

@@ -19,6 +19,7 @@ pub mod print;
 pub mod reuse;
 pub mod reverse;
 pub mod row_views;
+pub mod share;
 pub mod simplify;
 pub mod tuples;
 pub mod unroll;

@@ -1,0 +1,257 @@
+//! `share`: an array computation written more than once over the kernel's parameters only
+//! (`half(img)` in `(half(img), half(half(img)))`, a helper called twice with the same
+//! arguments) bound once by a `let` at the top of the body, before fusion: one computation
+//! instead of one per copy, and a result component it equals is then written where it lives
+//! (LANGUAGE.md section 13: a `let` that names an array, or the expression written where it
+//! is read, cost the same).
+//!
+//! Copies are found by [`crate::middle::cse::key`] (the variables a copy binds compared by
+//! position). A copy is shared only when one of them is evaluated unconditionally (not in a
+//! branch of an `if` nor in a loop's body), so that computing it once at the top adds no work
+//! and no error the program did not already have.
+
+use crate::middle::cse::key;
+use crate::middle::ir::{Core, Kind, VarId, new_var};
+use std::collections::{HashMap, HashSet};
+
+/// Share the copies in `body` (see the module doc), smallest first, so that the copies of a
+/// computation over a shared one (`half(half(img))` twice) are found once the inner one is a
+/// variable.
+pub fn share(body: &mut Core, names: &mut Vec<String>) {
+    for _ in 0..16 {
+        // `let a = b` read as `b`: a copy over a shared variable is then a copy.
+        crate::middle::simplify::propagate(body);
+        // The `let`s heading the body are in scope for what follows them: a copy may read
+        // them (it is bound after the last it reads).
+        let chain = head_lets(body);
+        let mut bound = HashSet::new();
+        binders(body, &mut bound);
+        for v in &chain {
+            bound.remove(v);
+        }
+        let mut found: HashMap<String, Copies> = HashMap::new();
+        collect(body, &bound, true, &mut found);
+        let pick = found
+            .into_iter()
+            .filter(|(_, c)| c.count >= 2 && c.at_top)
+            .min_by_key(|(k, c)| (c.size, k.clone()));
+        let Some((k, copies)) = pick else {
+            return;
+        };
+        let v = new_var(names, 0);
+        if let Some(n) = names.get_mut(v as usize) {
+            *n = "shared".into();
+        }
+        let value = copies.value;
+        let mut read = Core::new(Kind::Var(v), value.ty.clone(), value.span);
+        read.sym = value.sym.clone();
+        replace(body, &k, &read);
+        // After the last heading `let` the value reads.
+        let after = chain
+            .iter()
+            .rposition(|x| value.mentions(*x))
+            .map_or(0, |p| p + 1);
+        bind_at(body, after, v, value);
+    }
+}
+
+/// Bind `v` to `value` by a `let` after the first `depth` `let`s heading `e`.
+fn bind_at(e: &mut Core, depth: usize, v: VarId, value: Core) {
+    if depth > 0
+        && let Kind::Let(_, _, rest) = &mut e.kind
+    {
+        bind_at(rest, depth - 1, v, value);
+        return;
+    }
+    let rest = std::mem::replace(
+        e,
+        Core::new(Kind::Bool(false), value.ty.clone(), value.span),
+    );
+    let (ty, span) = (rest.ty.clone(), rest.span);
+    *e = Core::new(Kind::Let(v, Box::new(value), Box::new(rest)), ty, span);
+}
+
+/// The variables of the `let`s heading `e`, in order.
+fn head_lets(e: &Core) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut cur = e;
+    while let Kind::Let(v, _, rest) = &cur.kind {
+        out.push(*v);
+        cur = rest;
+    }
+    out
+}
+
+/// The copies of one computation: how many, whether one is evaluated unconditionally, the
+/// size of one (nodes), and one of them.
+struct Copies {
+    count: usize,
+    at_top: bool,
+    size: usize,
+    value: Core,
+}
+
+/// Every variable `e` binds.
+fn binders(e: &Core, out: &mut HashSet<VarId>) {
+    match &e.kind {
+        Kind::Let(v, ..) | Kind::Build(_, v, _) => {
+            out.insert(*v);
+        }
+        Kind::Ifold(_, _, a, i, _) | Kind::Scan(_, _, a, i, _) | Kind::Iterate(_, a, _, i, _) => {
+            out.insert(*a);
+            out.insert(*i);
+        }
+        _ => {}
+    }
+    for c in e.children() {
+        binders(c, out);
+    }
+}
+
+/// True when `e` reads no variable bound in the kernel's body (only parameters), not counting
+/// those `e` binds itself.
+fn over_parameters(e: &Core, bound: &HashSet<VarId>) -> bool {
+    let mut all = HashSet::new();
+    e.occurring(&mut all);
+    let mut own = HashSet::new();
+    binders(e, &mut own);
+    all.iter().all(|v| own.contains(v) || !bound.contains(v))
+}
+
+/// The nodes of `e`.
+fn size(e: &Core) -> usize {
+    1 + e.children().map(size).sum::<usize>()
+}
+
+/// Record the array computations under `e` over parameters only; `top`: `e` is evaluated
+/// unconditionally, once.
+fn collect(e: &Core, bound: &HashSet<VarId>, top: bool, found: &mut HashMap<String, Copies>) {
+    let computes = matches!(
+        e.kind,
+        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+    );
+    if e.ty.is_arr() && computes && over_parameters(e, bound) {
+        let c = found.entry(key(e)).or_insert_with(|| Copies {
+            count: 0,
+            at_top: false,
+            size: size(e),
+            value: e.clone(),
+        });
+        c.count += 1;
+        c.at_top |= top;
+    }
+    match &e.kind {
+        Kind::If(c, a, b) => {
+            collect(c, bound, top, found);
+            collect(a, bound, false, found);
+            collect(b, bound, false, found);
+        }
+        Kind::Build(_, _, b) => collect(b, bound, false, found),
+        Kind::Ifold(n, init, _, _, b) => {
+            collect(n, bound, top, found);
+            collect(init, bound, top, found);
+            collect(b, bound, false, found);
+        }
+        Kind::Scan(_, init, _, _, b) => {
+            collect(init, bound, top, found);
+            collect(b, bound, false, found);
+        }
+        Kind::Iterate(init, _, c, _, b) => {
+            collect(init, bound, top, found);
+            collect(c, bound, false, found);
+            collect(b, bound, false, found);
+        }
+        // The right side of `&&` and `||` runs only sometimes.
+        Kind::Bin(op, a, b, _)
+            if matches!(
+                op,
+                crate::front::ast::BinOp::And | crate::front::ast::BinOp::Or
+            ) =>
+        {
+            collect(a, bound, top, found);
+            collect(b, bound, false, found);
+        }
+        _ => {
+            for c in e.children() {
+                collect(c, bound, top, found);
+            }
+        }
+    }
+}
+
+/// Replace every copy of the computation with key `k` in `e` by `read`.
+fn replace(e: &mut Core, k: &str, read: &Core) {
+    if e.ty == read.ty
+        && matches!(
+            e.kind,
+            Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+        )
+        && key(e) == k
+    {
+        let span = e.span;
+        *e = read.clone();
+        e.span = span;
+        return;
+    }
+    for c in e.children_mut() {
+        replace(c, k, read);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The generated `scratch_len` body of the only kernel of `src`.
+    fn scratch(src: &str) -> String {
+        let out = crate::expand(src.parse().expect("tokens")).to_string();
+        let from = out.find("fn scratch_len").expect("a scratch_len");
+        let body = &out[from..];
+        let (open, close) = (body.find('{').unwrap(), body.find('}').unwrap());
+        body[open + 1..close].trim().to_string()
+    }
+
+    const HALF: &str = "fn half(x: [[f64; w]; h]) -> [[f64; w / 2]; h / 2] {
+        build(h / 2, |r| build(w / 2, |c| 0.25 * (x[2 * r][2 * c] + x[2 * r][2 * c + 1]
+            + x[2 * r + 1][2 * c] + x[2 * r + 1][2 * c + 1])))
+    }";
+
+    #[test]
+    fn a_pyramid_written_out_computes_each_level_once() {
+        // No `let`s: each level written from the image, as with `let`s (section 13).
+        let written = format!(
+            "{HALF} pub fn k(img: [[f64; w]; h]) -> ([[f64; w / 2]; h / 2], [[f64; w / 4]; h / 4]) {{
+                (half(img), half(half(img)))
+            }}"
+        );
+        let bound = format!(
+            "{HALF} pub fn k(img: [[f64; w]; h]) -> ([[f64; w / 2]; h / 2], [[f64; w / 4]; h / 4]) {{
+                let l1 = half(img);
+                (l1, half(l1))
+            }}"
+        );
+        assert_eq!(scratch(&written), "0");
+        assert_eq!(scratch(&written), scratch(&bound));
+    }
+
+    #[test]
+    fn copies_in_branches_only_are_not_shared() {
+        // Neither copy runs unconditionally: computing it before the `if` would add work
+        // (and a run of the other branch never computes it).
+        let src = format!(
+            "{HALF} pub fn k(img: [[f64; w]; h], s: f64) -> f64 {{
+                if s > 0.0 {{ sum(join(half(img))) * s }} else {{ sum(join(half(img))) }}
+            }}"
+        );
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        assert!(!out.contains("shared"), "{out}");
+    }
+
+    #[test]
+    fn a_copy_over_a_loop_variable_is_not_shared() {
+        // `build(n, |_| a[i] * 2.0)` reads the loop's `i`: no copy over the parameters only.
+        let src = "pub fn k(a: [f64; n]) -> f64 {
+            sum(build(n, |i| sum(build(n, |j| a[i] * a[j])) + sum(build(n, |j| a[i] * a[j]))))
+        }";
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        assert!(!out.contains("shared"), "{out}");
+    }
+}

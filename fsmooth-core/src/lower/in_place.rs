@@ -46,6 +46,10 @@ pub(super) struct StepPlan<'a> {
 pub(super) struct Group {
     /// The members' positions, in order.
     pub(super) members: Vec<usize>,
+    /// Members that are array literals (a loop of literal count written out): every item of
+    /// every member computed, then each member stored, so that they may read the old state
+    /// anywhere.
+    pub(super) literal: bool,
     /// The bindings among them that read no member: computed before the loop.
     pub(super) before: Vec<usize>,
 }
@@ -182,7 +186,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                     _ => continue,
                 }
             }
-            Kind::Build(..) => {
+            Kind::Build(..) | Kind::Array(_) => {
                 binds.push(Bind {
                     var: None,
                     value: item,
@@ -192,6 +196,14 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
             _ => continue,
         };
         let new = binds[at].value;
+        if let Kind::Array(xs) = &new.kind {
+            // Every item computed before any is stored ([`Group::literal`]): it may read the
+            // old component anywhere.
+            if new.ty.dims().len() == 1 && xs.iter().all(|x| !x.ty.is_arr() && !x.ty.is_tuple()) {
+                home[c] = Some(at);
+            }
+            continue;
+        }
         let Kind::Build(_, j, e) = &new.kind else {
             continue;
         };
@@ -254,7 +266,10 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                 binds,
                 items,
                 home,
-                groups: groups.into_iter().filter(|g| g.members.len() > 1).collect(),
+                groups: groups
+                    .into_iter()
+                    .filter(|g| g.members.len() > 1 || g.literal)
+                    .collect(),
             };
         }
     }
@@ -284,6 +299,26 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
             }
             continue;
         }
+        if let Kind::Array(_) = &binds[p].value.kind {
+            // Literals join literals that do not read their new values.
+            let joins = open
+                && groups.last().is_some_and(|g| {
+                    g.literal
+                        && g.members
+                            .iter()
+                            .all(|q| binds[*q].var.is_none_or(|v| !binds[p].value.mentions(v)))
+                });
+            match groups.last_mut() {
+                Some(g) if joins => g.members.push(p),
+                _ => groups.push(Group {
+                    members: vec![p],
+                    literal: true,
+                    before: Vec::new(),
+                }),
+            }
+            open = true;
+            continue;
+        }
         let Kind::Build(n, j, e) = &binds[p].value.kind else {
             open = false;
             continue;
@@ -291,7 +326,8 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
         let c = comp_of(p);
         let joins = open
             && groups.last().is_some_and(|g| {
-                matches!(&binds[g.members[0]].value.kind, Kind::Build(m, ..) if m == n)
+                !g.literal
+                    && matches!(&binds[g.members[0]].value.kind, Kind::Build(m, ..) if m == n)
                     && g.members.iter().all(|&q| {
                         let Kind::Build(_, jq, eq) = &binds[q].value.kind else {
                             return false;
@@ -315,6 +351,7 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
             Some(g) if joins => g.members.push(p),
             _ => groups.push(Group {
                 members: vec![p],
+                literal: false,
                 before: Vec::new(),
             }),
         }
@@ -366,7 +403,8 @@ impl Dps<'_> {
             Type::Tuple(ts) => ts.iter().collect(),
             t => vec![t],
         };
-        let plan = plan(body, *acc, types.len(), tuple);
+        let body = self.copies_as_builds(body, *acc, tuple);
+        let plan = plan(&body, *acc, types.len(), tuple);
         let fits = types
             .iter()
             .zip(&plan.home)
@@ -459,6 +497,67 @@ impl Dps<'_> {
         Some(vec![St::Block(code)])
     }
 
+    /// `body` with each component of its result that is another component of the old state
+    /// as it is (`(new_s1, s1)`, Goertzel's shift) written `build(m, |j| s1[j])`: a new value
+    /// that reads the old state at its own index, which [`plan`] can then update in place
+    /// (in one loop with the others).
+    fn copies_as_builds(&mut self, body: &Core, acc: VarId, tuple: bool) -> Core {
+        let mut body = body.clone();
+        if !tuple {
+            return body;
+        }
+        let (lets, _) = lets_of(&body);
+        let aliases: Vec<VarId> = lets
+            .iter()
+            .filter(|(_, a)| matches!(&a.kind, Kind::Proj(t, _) if matches!(t.kind, Kind::Var(w) if w == acc)))
+            .map(|(v, _)| *v)
+            .collect();
+        let Kind::Tuple(items) = &mut tail_mut(&mut body).kind else {
+            return body;
+        };
+        for item in items.iter_mut() {
+            let old = match &item.kind {
+                Kind::Var(v) => aliases.contains(v),
+                Kind::Proj(t, _) => matches!(t.kind, Kind::Var(w) if w == acc),
+                _ => false,
+            };
+            if !old || item.ty.dims().len() != 1 {
+                continue;
+            }
+            // Of a literal length: an array literal, as the step's other new values of that
+            // length are once unrolled.
+            if let Some(len) = item.ty.dims()[0].as_const().filter(|l| *l <= 16) {
+                let items = (0..len)
+                    .map(|k| {
+                        let at = Core::size(Size::Lit(k), item.span);
+                        Core::new(
+                            Kind::Index(Box::new(item.clone()), Box::new(at)),
+                            item.ty.elem(),
+                            item.span,
+                        )
+                    })
+                    .collect();
+                *item = Core::new(Kind::Array(items), item.ty.clone(), item.span);
+                continue;
+            }
+            let j = self.fresh_index();
+            let mut at = Core::new(Kind::Var(j), Type::Usize, item.span);
+            at.sym = Some(Size::Loop(j));
+            let elem = Core::new(
+                Kind::Index(Box::new(item.clone()), Box::new(at)),
+                item.ty.elem(),
+                item.span,
+            );
+            let n = item.ty.dims()[0].clone();
+            *item = Core::new(
+                Kind::Build(n, j, Box::new(elem)),
+                item.ty.clone(),
+                item.span,
+            );
+        }
+        body
+    }
+
     /// One step of [`Dps::fold_in_place`]: its bindings in order, each new value written over
     /// its component (a group of them in one loop, [`Dps::fused_in_place`]), then the scalar
     /// components' next values into `nxt`.
@@ -479,7 +578,10 @@ impl Dps<'_> {
                         code.extend(self.bind(v, plan.binds[b].value));
                     }
                 }
-                code.extend(self.fused_in_place(plan, &g.members, places));
+                code.extend(match g.literal {
+                    true => self.literals_in_place(plan, &g.members, places),
+                    false => self.fused_in_place(plan, &g.members, places),
+                });
                 p = g.end() + 1;
                 continue;
             }
@@ -506,6 +608,43 @@ impl Dps<'_> {
                 code.push(St::Assign(id.clone(), v));
             }
         }
+        code
+    }
+
+    /// The array literals `group` of a step: every item of each computed (reading the old
+    /// state as it was), then each stored over its component with one range check.
+    fn literals_in_place(&mut self, plan: &StepPlan, group: &[usize], places: &[Loc]) -> Vec<St> {
+        let mut code = Vec::new();
+        let mut stores = Vec::new();
+        for &q in group {
+            let b = &plan.binds[q];
+            let c = plan.home.iter().position(|h| *h == Some(q));
+            let (Some(Loc::View(w)), Kind::Array(items)) = (c.map(|c| &places[c]), &b.value.kind)
+            else {
+                continue;
+            };
+            let mut vs = Vec::new();
+            for x in items {
+                let depth = self.frame.depth();
+                let val = self.scalar(x);
+                self.frame.truncate(depth);
+                let t = self.temp("item");
+                code.push(St::Let {
+                    id: t.clone(),
+                    mutable: false,
+                    usize_ty: x.ty == Type::Usize,
+                    val,
+                });
+                vs.push(Ex::Var(t));
+            }
+            let off = w.off.clone().unwrap_or(Ex::Usize(0));
+            stores.push(St::StoreRow(w.base.clone(), off, vs));
+            if let Some(v) = b.var {
+                self.note(v, b.value);
+                self.env.insert(v, Loc::View(w.clone()));
+            }
+        }
+        code.extend(stores);
         code
     }
 
@@ -597,5 +736,13 @@ fn own_elements(x: &mut Core, vars: &[VarId], j: VarId) {
     }
     for c in x.children_mut() {
         own_elements(c, vars, j);
+    }
+}
+
+/// The expression the `let`s heading `e` end with.
+fn tail_mut(e: &mut Core) -> &mut Core {
+    match e.kind {
+        Kind::Let(_, _, ref mut rest) => tail_mut(rest),
+        _ => e,
     }
 }

@@ -397,7 +397,7 @@ impl Dps<'_> {
 impl Dps<'_> {
     /// A loop index of the translation's own (a peeled interior's), numbered past the
     /// kernel's variables.
-    fn fresh_index(&mut self) -> VarId {
+    pub(super) fn fresh_index(&mut self) -> VarId {
         self.temps += 1;
         let past = self.kernel.var_names.len() + (1 << 20) + self.temps;
         VarId::try_from(past).unwrap_or(VarId::MAX)

@@ -1125,7 +1125,6 @@ fn stencil_state_that_is_the_result_keeps_out_and_one_buffer() {
 }
 
 #[test]
-#[ignore = "fsmooth departs: a stencil state that is not the result takes 3n slots, not two buffers (2n)"]
 fn stencil_state_not_the_result_keeps_two_buffers() {
     let mut got = vec![];
     for n in [7usize, 300] {
@@ -1199,7 +1198,6 @@ fn stencil_component_beside_in_place_result_component() {
 
 /// "A small state of literal size lives in locals, not the frame."
 #[test]
-#[ignore = "fsmooth departs: a [f64; 3] fold state (not the result) takes 3 frame slots"]
 fn literal_size_state_lives_in_locals() {
     for t in [5usize, 300] {
         let x = data(3 * t, 21);
@@ -1225,7 +1223,6 @@ fn literal_size_state_lives_in_locals() {
 
 /// A literal-size state read at other elements (a rotation): the two copies are locals too.
 #[test]
-#[ignore = "fsmooth departs: a [f64; 3] stencil fold state takes 3 frame slots"]
 fn literal_size_stencil_state_lives_in_locals() {
     for t in [5usize, 300] {
         let x = data(3 * t, 22);
@@ -1241,7 +1238,6 @@ fn literal_size_stencil_state_lives_in_locals() {
 }
 
 #[test]
-#[ignore = "fsmooth departs: a ([f64; 4], [f64; 4]) fold state takes 8 frame slots"]
 fn literal_size_welford_state_lives_in_locals() {
     for t in [5usize, 300] {
         let x = data(4 * t, 23);
@@ -1259,7 +1255,6 @@ fn literal_size_welford_state_lives_in_locals() {
 
 /// A literal-size component beside a size-named one: only the latter takes frame room (n).
 #[test]
-#[ignore = "fsmooth departs: state ([f64; 3], [f64; n]) takes 3n + 3 slots, not n"]
 fn literal_size_component_beside_sized_component() {
     for (t, n) in [(5usize, 7usize), (40, 300)] {
         let (x, v) = (data(3 * t, 24), data(n, 25));
@@ -1301,7 +1296,6 @@ fn pyramid_levels_are_written_where_they_live() {
 /// The same pyramid with `l1` written where it is read, `(half(img), half(half(img)))`: "a
 /// `let` that names an array, or the expression written where it is read" cost the same, 0.
 #[test]
-#[ignore = "fsmooth departs: `(half(img), half(half(img)))` stores half(img) (n/2 slots); the `let l1` spelling 0"]
 fn pyramid_written_without_the_let_costs_the_same() {
     for n in [10usize, 257] {
         let img = data(n, 26);

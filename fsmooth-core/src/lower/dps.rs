@@ -604,11 +604,8 @@ impl<'k> Dps<'k> {
             Kind::Ifold(..) if let Some(code) = self.fold_in_place(e, &Loc::View(dest.clone())) => {
                 code
             }
-            Kind::Ifold(..)
-                if matches!(dest.base, Base::Out | Base::OutPart(_)) && self.heap.is_none() =>
-            {
-                self.iterate_in_output(e, dest)
-            }
+            // Its destination and one buffer, an output or not (`sum(ifold(..))`'s value).
+            Kind::Ifold(..) if self.heap.is_none() => self.iterate_in_output(e, dest),
             Kind::Ifold(..) => self.double_buffered(e, dest),
             Kind::Iterate(..) => self.iterate_parts(e, &Loc::View(dest.clone())),
             Kind::Concat(..) | Kind::Reshape(_) if !self.views => self.stored_view(e, dest),

@@ -480,11 +480,7 @@ impl Dps<'_> {
             if to.base != other_base {
                 let n = d.sizes.get(&Size::product(&to.dims));
                 let off = to.off.clone().unwrap_or(Ex::Usize(0));
-                b.push(St::Restate {
-                    base: to.base.clone(),
-                    off,
-                    n,
-                });
+                b.extend(restated(to, &off, n));
             }
             b.extend(d.write(body, to));
             d.loops.pop();

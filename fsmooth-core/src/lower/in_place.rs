@@ -11,7 +11,7 @@
 //! its neighbours) keeps the two buffers of [`Dps::ifold_parts_in_pairs`].
 
 use crate::front::size::Size;
-use crate::lir::{Ex, Scalar, St, plus};
+use crate::lir::{Base, Ex, Scalar, St, plus};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::folds::{lets_of, restated};
 use crate::lower::storage::Holds;
@@ -427,7 +427,11 @@ impl Dps<'_> {
                 // registers over the whole loop), copied to its destination after; else
                 // in its destination, or one buffer of the frame.
                 let elem = t.scalar().unwrap_or(Scalar::F64);
-                let place = match (self.alloc_local(elem, t.dims()), d) {
+                let local = match d {
+                    Loc::View(w) if matches!(w.base, Base::Local(_)) => None,
+                    _ => self.alloc_local(elem, t.dims()),
+                };
+                let place = match (local, d) {
                     (Some((marker, w)), _) => {
                         code.push(marker);
                         if let Loc::View(to) = d {

@@ -96,6 +96,9 @@ impl Dps<'_> {
                             dims: ty.dims().to_vec(),
                             ..w.clone()
                         })),
+                        _ if matches!(a.kind, Kind::Ifold(..)) => {
+                            loc.push(self.fold_place(ty, &Holds::value(a), a.span, &mut stmts))
+                        }
                         _ => loc.push(self.place(ty, &Holds::value(a), a.span, &mut stmts)),
                     }
                 }

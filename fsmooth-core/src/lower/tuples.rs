@@ -72,6 +72,32 @@ impl Dps<'_> {
         }
     }
 
+    /// [`Dps::place`] for the value of a fold: a small array of literal size in a local array
+    /// (LANGUAGE.md section 13), not the frame.
+    pub(super) fn fold_place(
+        &mut self,
+        t: &Type,
+        holds: &Holds,
+        span: Sp,
+        code: &mut Vec<St>,
+    ) -> Loc {
+        match t {
+            Type::Tuple(ts) => Loc::Tuple(
+                ts.iter()
+                    .map(|x| self.fold_place(x, holds, span, code))
+                    .collect(),
+            ),
+            Type::Arr(elem, d) => match self.alloc_local(*elem, d) {
+                Some((marker, w)) => {
+                    code.push(marker);
+                    Loc::View(w)
+                }
+                None => self.place(t, holds, span, code),
+            },
+            t => self.place(t, holds, span, code),
+        }
+    }
+
     /// Where a tuple-typed value is, computing it first if it is not anywhere yet. The
     /// statements run in the enclosing scope (the locals they bind stay visible), and
     /// allocations stay live until the caller truncates the frame.
@@ -121,7 +147,10 @@ impl Dps<'_> {
             }
             _ => {
                 let mut code = Vec::new();
-                let dest = self.place(&e.ty, &Holds::value(e), e.span, &mut code);
+                let dest = match e.kind {
+                    Kind::Ifold(..) => self.fold_place(&e.ty, &Holds::value(e), e.span, &mut code),
+                    _ => self.place(&e.ty, &Holds::value(e), e.span, &mut code),
+                };
                 code.extend(self.write_parts(e, &dest));
                 (code, dest)
             }
@@ -143,6 +172,8 @@ impl Dps<'_> {
                         Loc::View(dest.clone())
                     } else if scan && ty.dims().len() == 1 {
                         Loc::Nowhere
+                    } else if matches!(t.kind, Kind::Ifold(..)) {
+                        self.fold_place(ty, &Holds::value(t), t.span, &mut code)
                     } else {
                         self.place(ty, &Holds::value(t), t.span, &mut code)
                     }

@@ -133,7 +133,19 @@ impl Dps<'_> {
         }
         let holds = holds.unwrap_or_else(|| Holds::value(e));
         let elem = e.ty.scalar().unwrap_or(Scalar::F64);
-        let (marker, w) = self.alloc(elem, e.ty.dims(), holds, e.span);
+        // A fold's small state of literal size, read after the loop, stays in a local array
+        // (LANGUAGE.md section 13), not the frame.
+        let local = match &e.kind {
+            Kind::Ifold(..) => self.alloc_local(elem, e.ty.dims()),
+            Kind::Proj(t, _) if matches!(t.kind, Kind::Ifold(..)) => {
+                self.alloc_local(elem, e.ty.dims())
+            }
+            _ => None,
+        };
+        let (marker, w) = match local {
+            Some(local) => local,
+            None => self.alloc(elem, e.ty.dims(), holds, e.span),
+        };
         let mut code = vec![marker];
         code.extend(self.write(e, &w));
         (code, w)

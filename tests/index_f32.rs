@@ -381,8 +381,9 @@ fn a_kernel_returns_usize_data() {
 fn f64_f32_and_usize_intermediates_share_one_exact_frame() {
     let mut rng = Rng::new(11);
     for n in [1usize, 2, 3, 7, 10] {
-        // s: n f64; t: n f32 (ceil(n / 2) slots); u and the fold's two buffers: 3n usize.
-        let slots = n + n.div_ceil(2) + 3 * n;
+        // s: n f64; t: n f32 (ceil(n / 2) slots); u (where the fold's state ends) and the
+        // fold's other buffer: 2n usize.
+        let slots = n + n.div_ceil(2) + 2 * n;
         assert_eq!(mixed::scratch_len(n), slots, "n = {n}");
         let a: Vec<f64> = (0..n).map(|_| rng.f64()).collect();
         let b = f32s(&mut rng, n, 1.0);

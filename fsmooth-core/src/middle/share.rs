@@ -10,6 +10,7 @@
 //! branch of an `if` nor in a loop's body), so that computing it once at the top adds no work
 //! and no error the program did not already have.
 
+use crate::front::ast::BinOp;
 use crate::middle::cse::key;
 use crate::middle::ir::{Core, Kind, VarId, new_var};
 use std::collections::{HashMap, HashSet};
@@ -162,12 +163,7 @@ fn collect(e: &Core, bound: &HashSet<VarId>, top: bool, found: &mut HashMap<Stri
             collect(b, bound, false, found);
         }
         // The right side of `&&` and `||` runs only sometimes.
-        Kind::Bin(op, a, b, _)
-            if matches!(
-                op,
-                crate::front::ast::BinOp::And | crate::front::ast::BinOp::Or
-            ) =>
-        {
+        Kind::Bin(BinOp::And | BinOp::Or, a, b, _) => {
             collect(a, bound, top, found);
             collect(b, bound, false, found);
         }

@@ -966,7 +966,6 @@ fn welford_mean_result_and_variance_keep_one_buffer_for_m2() {
 /// `let w = ifold(..); (w.0, build(d, |j| w.1[j] / t))`: `.0`/`.1` projections of the
 /// `let`-bound state instead of a tuple pattern. Same program: mean in out0, m2 one buffer (d).
 #[test]
-#[ignore = "fsmooth departs: `let w = ifold(..); (w.0, ..)` needs 2d slots, `let (mean, m2) = ..; (mean, ..)` d"]
 fn welford_projections_of_the_fold_cost_the_same_as_a_pattern() {
     for (d, t) in [(3usize, 9usize), (17, 40)] {
         let x = data(d * t, 10);

@@ -42,8 +42,21 @@ fn homes(
     lets: &[(VarId, &Core)],
     path: &mut Vec<usize>,
     found: &mut Vec<(VarId, View, Vec<usize>)>,
+    parts: &mut Vec<(VarId, usize, View, Vec<usize>)>,
 ) {
     match (&last.kind, dest) {
+        // `t.k` of a tuple the chain binds: its component k is written there.
+        (Kind::Proj(t, k), Loc::View(w))
+            if last.ty.is_arr()
+                && matches!(t.kind, Kind::Var(tv) if lets.iter().any(|(b, a)| *b == tv && a.ty.is_tuple()))
+                && !parts
+                    .iter()
+                    .any(|(x, c, _, _)| matches!(t.kind, Kind::Var(tv) if tv == *x) && c == k) =>
+        {
+            if let Kind::Var(tv) = t.kind {
+                parts.push((tv, *k, w.clone(), path.clone()));
+            }
+        }
         (Kind::Var(v), Loc::View(w))
             if last.ty.is_arr()
                 && lets.iter().any(|(b, _)| b == v)
@@ -54,7 +67,7 @@ fn homes(
         (Kind::Tuple(xs), Loc::Tuple(ds)) => {
             for (k, (x, d)) in xs.iter().zip(ds).enumerate() {
                 path.push(k);
-                homes(x, d, lets, path, found);
+                homes(x, d, lets, path, found, parts);
                 path.pop();
             }
         }
@@ -70,10 +83,14 @@ impl Dps<'_> {
     pub(super) fn bind_chain<'e>(&mut self, e: &'e Core, dest: &Loc) -> (Vec<St>, &'e Core, Homed) {
         let (lets, last) = lets_of(e);
         let mut found = Vec::new();
-        homes(last, dest, &lets, &mut Vec::new(), &mut found);
+        let mut items = Vec::new();
+        homes(last, dest, &lets, &mut Vec::new(), &mut found, &mut items);
         // `let t = (tuple); let v = t.k;` with `v` homed: component k of `t` is written
         // there in the first place (`let (mean, m2) = ifold(..); (mean, ..)`).
-        let mut parts: Vec<(VarId, usize, View)> = Vec::new();
+        let mut parts: Vec<(VarId, usize, View)> = items
+            .iter()
+            .map(|(t, k, w, _)| (*t, *k, w.clone()))
+            .collect();
         for (v, w, _) in &found {
             let Some(at) = lets.iter().position(|(x, _)| x == v) else {
                 continue;
@@ -105,6 +122,10 @@ impl Dps<'_> {
                 let loc = Loc::Tuple(loc);
                 stmts.extend(self.write_parts(a, &loc));
                 self.env.insert(v, loc);
+                // The result's `v.k` items are written with it.
+                for (_, _, _, path) in items.iter().filter(|(t, ..)| *t == v) {
+                    homed.0.push(path.clone());
+                }
                 continue;
             }
             let Some(k) = found.iter().position(|(x, _, _)| *x == v) else {

@@ -1169,7 +1169,6 @@ fn zero_boundary_stencil_spellings_cost_the_same() {
 /// Tuple state (u, acc): u a stencil (two buffers), acc += u in place and the result (in
 /// out): 2n.
 #[test]
-#[ignore = "fsmooth departs: state (stencil u, acc += u) with acc the result takes 5n slots, not 2n"]
 fn stencil_component_beside_in_place_result_component() {
     for n in [7usize, 300] {
         let (u0, c, steps) = (data(n, 20), 0.2, 6);

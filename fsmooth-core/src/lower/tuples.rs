@@ -173,7 +173,8 @@ impl Dps<'_> {
                     } else if scan && ty.dims().len() == 1 {
                         Loc::Nowhere
                     } else if matches!(t.kind, Kind::Ifold(..)) {
-                        self.fold_place(ty, &Holds::value(t), t.span, &mut code)
+                        // Unread: the fold keeps the state where it needs it, copies nothing.
+                        Loc::Nowhere
                     } else {
                         self.place(ty, &Holds::value(t), t.span, &mut code)
                     }
@@ -236,6 +237,7 @@ impl Dps<'_> {
     fn copy_loc(&mut self, src: &Loc, dest: &Loc) -> Vec<St> {
         match (src, dest) {
             (Loc::Scalar(s), Loc::Scalar(d)) => vec![St::Assign(d.clone(), Ex::Var(s.clone()))],
+            (Loc::View(s), Loc::View(d)) if same_view(s, d) => Vec::new(),
             (Loc::View(s), Loc::View(d)) => vec![self.copy(s, d)],
             (_, Loc::Nowhere) => Vec::new(),
             (Loc::Tuple(ss), Loc::Tuple(ds)) => ss
@@ -419,7 +421,8 @@ impl Dps<'_> {
         };
         let mut code = Vec::new();
         let mut steps = Vec::new();
-        let (a, b) = self.acc_places(&e.ty, *acc, true, e.span, &mut code, &mut steps);
+        let mut single = Vec::new();
+        let (a, b) = self.pair_places(e, dest, &mut code, &mut steps, &mut single);
         code.extend(self.write_parts(init, &a));
         let count = self.temp("steps");
         let nt = self.scalar(n);
@@ -435,6 +438,15 @@ impl Dps<'_> {
             d.env.insert(*acc, from.clone());
             d.enter_plain_loop(*i, &iv);
             let mut code = vec![St::let_usize(&iv, index)];
+            // A component updated in place in an output is replaced, read in part or not.
+            for w in &single {
+                let n = d.sizes.get(&Size::product(&w.dims));
+                code.extend(super::folds::restated(
+                    w,
+                    w.off.as_ref().unwrap_or(&Ex::Usize(0)),
+                    n,
+                ));
+            }
             code.extend(d.write_parts(body, to));
             code.extend(takes.iter().cloned());
             d.loops.pop();
@@ -468,6 +480,59 @@ impl Dps<'_> {
         });
         code.extend(self.copy_loc(&a, dest));
         vec![St::Block(code)]
+    }
+
+    /// The two places of each component of `e`'s state for [`Dps::ifold_parts_in_pairs`]: a
+    /// component its step updates in place on its own (a `build` over itself, in no group
+    /// with others: [`super::in_place::plan`]) has one, its destination or one buffer, both
+    /// steps of a pair reading and writing it; the others two ([`Dps::acc_places`]).
+    fn pair_places(
+        &mut self,
+        e: &Core,
+        dest: &Loc,
+        code: &mut Vec<St>,
+        steps: &mut Vec<Step>,
+        single: &mut Vec<View>,
+    ) -> (Loc, Loc) {
+        let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
+            return self.acc_places(&e.ty, 0, true, e.span, code, steps);
+        };
+        let (Type::Tuple(ts), Loc::Tuple(ds)) = (&e.ty, dest) else {
+            return self.acc_places(&e.ty, *acc, true, e.span, code, steps);
+        };
+        let plan = super::in_place::plan(body, *acc, ts.len(), true);
+        let alone = |c: usize| {
+            plan.home[c].is_some_and(|p| {
+                matches!(plan.binds[p].value.kind, Kind::Build(..))
+                    && !plan.groups.iter().any(|g| g.members.contains(&p))
+            })
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (c, (t, d)) in ts.iter().zip(ds).enumerate() {
+            if t.is_arr() && alone(c) {
+                let place = match d {
+                    Loc::View(w) => View {
+                        dims: t.dims().to_vec(),
+                        ..w.clone()
+                    },
+                    _ => {
+                        let elem = t.scalar().unwrap_or(Scalar::F64);
+                        let holds = Holds::State(*acc);
+                        let (marker, w) = self.alloc(elem, t.dims(), holds, e.span);
+                        code.push(marker);
+                        w
+                    }
+                };
+                single.push(place.clone());
+                a.push(Loc::View(place.clone()));
+                b.push(Loc::View(place));
+            } else {
+                let (x, y) = self.acc_places(t, *acc, true, e.span, code, steps);
+                a.push(x);
+                b.push(y);
+            }
+        }
+        (Loc::Tuple(a), Loc::Tuple(b))
     }
 
     /// `scan(n, init, |acc, i| body)` into `dest` (a view for a scalar or array state, a
@@ -790,4 +855,14 @@ fn arrays_of(arrays: &Loc, scalars: &Loc) -> Loc {
         (Loc::View(w), _) => Loc::View(w.clone()),
         (_, other) => other.clone(),
     }
+}
+
+/// True when two views are the same place (the same buffer from the same offset).
+fn same_view(a: &View, b: &View) -> bool {
+    a.base == b.base
+        && match (&a.off, &b.off) {
+            (None, None) => true,
+            (Some(x), Some(y)) => crate::lir::same(x, y),
+            _ => false,
+        }
 }

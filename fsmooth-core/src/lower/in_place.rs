@@ -562,6 +562,59 @@ impl Dps<'_> {
         body
     }
 
+    /// The two places of each component of `e`'s state for [`Dps::ifold_parts_in_pairs`]: a
+    /// component its step updates in place on its own (a `build` over itself, in no group
+    /// with others: [`super::in_place::plan`]) has one, its destination or one buffer, both
+    /// steps of a pair reading and writing it; the others two ([`Dps::acc_places`]).
+    pub(super) fn pair_places(
+        &mut self,
+        e: &Core,
+        dest: &Loc,
+        code: &mut Vec<St>,
+        steps: &mut Vec<super::tuples::Step>,
+        single: &mut Vec<View>,
+    ) -> (Loc, Loc) {
+        let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
+            return self.acc_places(&e.ty, 0, true, e.span, code, steps);
+        };
+        let (Type::Tuple(ts), Loc::Tuple(ds)) = (&e.ty, dest) else {
+            return self.acc_places(&e.ty, *acc, true, e.span, code, steps);
+        };
+        let plan = plan(body, *acc, ts.len(), true);
+        let alone = |c: usize| {
+            plan.home[c].is_some_and(|p| {
+                matches!(plan.binds[p].value.kind, Kind::Build(..))
+                    && !plan.groups.iter().any(|g| g.members.contains(&p))
+            })
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (c, (t, d)) in ts.iter().zip(ds).enumerate() {
+            if t.is_arr() && alone(c) {
+                let place = match d {
+                    Loc::View(w) => View {
+                        dims: t.dims().to_vec(),
+                        ..w.clone()
+                    },
+                    _ => {
+                        let elem = t.scalar().unwrap_or(Scalar::F64);
+                        let holds = Holds::State(*acc);
+                        let (marker, w) = self.alloc(elem, t.dims(), holds, e.span);
+                        code.push(marker);
+                        w
+                    }
+                };
+                single.push(place.clone());
+                a.push(Loc::View(place.clone()));
+                b.push(Loc::View(place));
+            } else {
+                let (x, y) = self.acc_places(t, *acc, true, e.span, code, steps);
+                a.push(x);
+                b.push(y);
+            }
+        }
+        (Loc::Tuple(a), Loc::Tuple(b))
+    }
+
     /// One step of [`Dps::fold_in_place`]: its bindings in order, each new value written over
     /// its component (a group of them in one loop, [`Dps::fused_in_place`]), then the scalar
     /// components' next values into `nxt`.
@@ -630,16 +683,8 @@ impl Dps<'_> {
             let mut vs = Vec::new();
             for x in items {
                 let depth = self.frame.depth();
-                let val = self.scalar(x);
+                vs.push(Ex::Var(self.scalar_temp(x, "item", &mut code)));
                 self.frame.truncate(depth);
-                let t = self.temp("item");
-                code.push(St::Let {
-                    id: t.clone(),
-                    mutable: false,
-                    usize_ty: x.ty == Type::Usize,
-                    val,
-                });
-                vs.push(Ex::Var(t));
             }
             let off = w.off.clone().unwrap_or(Ex::Usize(0));
             stores.push(St::StoreRow(w.base.clone(), off, vs));
@@ -690,14 +735,7 @@ impl Dps<'_> {
                 elem.subst(*j, &at);
             }
             own_elements(&mut elem, &earlier, *j0);
-            let val = self.scalar(&elem);
-            let t = self.temp("elem");
-            body.push(St::Let {
-                id: t.clone(),
-                mutable: false,
-                usize_ty: elem.ty == Type::Usize,
-                val,
-            });
+            let t = self.scalar_temp(&elem, "elem", &mut body);
             if let Some(v) = b.var {
                 self.env.insert(v, Loc::Scalar(t.clone()));
                 earlier.push(v);

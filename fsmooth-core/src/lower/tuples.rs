@@ -17,7 +17,7 @@ use quote::format_ident;
 /// What an accumulator component does at the end of each step: a scalar takes its next value,
 /// a double-buffered array swaps its buffers.
 #[derive(Clone)]
-enum Step {
+pub(super) enum Step {
     Take(Ident, Ident),
     Swap(Ident, Ident),
 }
@@ -37,6 +37,19 @@ impl Dps<'_> {
     pub(super) fn temp(&mut self, what: &str) -> Ident {
         self.temps += 1;
         format_ident!("__{}{}", what, self.temps)
+    }
+
+    /// Scalar `x` computed into a temporary of its own (its `let` pushed to `code`).
+    pub(super) fn scalar_temp(&mut self, x: &Core, what: &str, code: &mut Vec<St>) -> Ident {
+        let val = self.scalar(x);
+        let id = self.temp(what);
+        code.push(St::Let {
+            id: id.clone(),
+            mutable: false,
+            usize_ty: x.ty == Type::Usize,
+            val,
+        });
+        id
     }
 
     /// A mutable local holding a placeholder of scalar type `t` until it is assigned.
@@ -122,14 +135,7 @@ impl Dps<'_> {
                         code.extend(pre);
                         parts.push(Loc::View(w));
                     } else {
-                        let val = self.scalar(x);
-                        let id = self.temp("t");
-                        code.push(St::Let {
-                            id: id.clone(),
-                            mutable: false,
-                            usize_ty: x.ty == Type::Usize,
-                            val,
-                        });
+                        let id = self.scalar_temp(x, "t", &mut code);
                         parts.push(Loc::Scalar(id));
                     }
                 }
@@ -272,7 +278,7 @@ impl Dps<'_> {
     /// one, and what each step ends with.
     /// With `fixed`, an array's places are its two buffers as they are, which the steps
     /// take in turn (see [`Dps::ifold_parts`]), and it adds no step.
-    fn acc_places(
+    pub(super) fn acc_places(
         &mut self,
         t: &Type,
         acc: VarId,
@@ -480,59 +486,6 @@ impl Dps<'_> {
         });
         code.extend(self.copy_loc(&a, dest));
         vec![St::Block(code)]
-    }
-
-    /// The two places of each component of `e`'s state for [`Dps::ifold_parts_in_pairs`]: a
-    /// component its step updates in place on its own (a `build` over itself, in no group
-    /// with others: [`super::in_place::plan`]) has one, its destination or one buffer, both
-    /// steps of a pair reading and writing it; the others two ([`Dps::acc_places`]).
-    fn pair_places(
-        &mut self,
-        e: &Core,
-        dest: &Loc,
-        code: &mut Vec<St>,
-        steps: &mut Vec<Step>,
-        single: &mut Vec<View>,
-    ) -> (Loc, Loc) {
-        let Kind::Ifold(_, _, acc, _, body) = &e.kind else {
-            return self.acc_places(&e.ty, 0, true, e.span, code, steps);
-        };
-        let (Type::Tuple(ts), Loc::Tuple(ds)) = (&e.ty, dest) else {
-            return self.acc_places(&e.ty, *acc, true, e.span, code, steps);
-        };
-        let plan = super::in_place::plan(body, *acc, ts.len(), true);
-        let alone = |c: usize| {
-            plan.home[c].is_some_and(|p| {
-                matches!(plan.binds[p].value.kind, Kind::Build(..))
-                    && !plan.groups.iter().any(|g| g.members.contains(&p))
-            })
-        };
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (c, (t, d)) in ts.iter().zip(ds).enumerate() {
-            if t.is_arr() && alone(c) {
-                let place = match d {
-                    Loc::View(w) => View {
-                        dims: t.dims().to_vec(),
-                        ..w.clone()
-                    },
-                    _ => {
-                        let elem = t.scalar().unwrap_or(Scalar::F64);
-                        let holds = Holds::State(*acc);
-                        let (marker, w) = self.alloc(elem, t.dims(), holds, e.span);
-                        code.push(marker);
-                        w
-                    }
-                };
-                single.push(place.clone());
-                a.push(Loc::View(place.clone()));
-                b.push(Loc::View(place));
-            } else {
-                let (x, y) = self.acc_places(t, *acc, true, e.span, code, steps);
-                a.push(x);
-                b.push(y);
-            }
-        }
-        (Loc::Tuple(a), Loc::Tuple(b))
     }
 
     /// `scan(n, init, |acc, i| body)` into `dest` (a view for a scalar or array state, a

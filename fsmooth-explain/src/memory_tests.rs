@@ -361,7 +361,7 @@ fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
             .buffers
             .iter()
             .filter(real)
-            .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_)))
+            .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_) | Holds::State(_)))
             .filter(|b| b.holds != Holds::Value("updated row"))
             .count();
         let rows = p

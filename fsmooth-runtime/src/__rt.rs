@@ -145,9 +145,16 @@ pub fn add_within<T: Elem + core::ops::Add<Output = T>>(
 pub fn pieces<T, const N: usize>(s: &mut [T], starts: [usize; N]) -> Option<[&mut [T]; N]> {
     let (_, mut rest) = s.split_at_mut_checked(*starts.first()?)?;
     let mut out: [&mut [T]; N] = core::array::from_fn(|_| <&mut [T]>::default());
-    for (k, piece) in out.iter_mut().enumerate() {
-        let len = match starts.get(k + 1) {
-            Some(&next) => next.checked_sub(starts[k])?,
+    // No `enumerate` and no `k + 1`: both are checked for overflow in a build with
+    // `overflow-checks = true`, a panic path the firmware's link rejects.
+    let nexts = starts
+        .iter()
+        .skip(1)
+        .map(Some)
+        .chain(core::iter::once(None));
+    for ((piece, &start), next) in out.iter_mut().zip(starts.iter()).zip(nexts) {
+        let len = match next {
+            Some(&next) => next.checked_sub(start)?,
             None => rest.len(),
         };
         let (this, tail) = core::mem::take(&mut rest).split_at_mut_checked(len)?;

@@ -281,17 +281,18 @@ fn main() -> ! {
     c.stack("smooth_all", used, smooth_all::SCRATCH_LEN);
 
     // Bad calls are errors, not panics, and leave `out` as it was.
-    // (The smoother's: the Kalman kernels' 4 x 4 products are written out and need none.)
-    let mut short = [0.0; smooth::SCRATCH_LEN - 1];
+    // (The MLP's hidden layer: the smoother's state is updated in place in `out` and needs
+    // none, and the Kalman kernels' 4 x 4 products are written out.)
+    let mut short = [0.0; mlp::SCRATCH_LEN - 1];
     let mut region = Region::from_slab(&mut short);
-    let mut o = [7.0; smooth::OUT_LEN];
-    let r = call_smooth(&mut o, &SMOOTH_X, SMOOTH_ALPHA, &mut region);
+    let mut o = [7.0; mlp::OUT_LEN];
+    let r = call_mlp(&mut o, &MLP_W1, &MLP_W2, &LAYER_X, &mut region);
     let scratch = Error::Scratch {
-        needed: smooth::SCRATCH_LEN,
-        available: smooth::SCRATCH_LEN - 1,
+        needed: mlp::SCRATCH_LEN,
+        available: mlp::SCRATCH_LEN - 1,
     };
     let kept = o.iter().all(|&v| v == 7.0);
-    c.error("smooth on a short slab: Error::Scratch", r, scratch, kept);
+    c.error("mlp on a short slab: Error::Scratch", r, scratch, kept);
     let mut region = Region::from_slab(NET_SLAB);
     let mut o = [7.0; layer::OUT_LEN];
     let x = black_box(&LAYER_X[..7]);

@@ -232,17 +232,18 @@ pub fn run(c: &mut Check, slabs: &'static mut Slabs) {
     c.stack("attitude", used, attitude::SCRATCH_LEN);
 
     // Bad calls: errors, not panics, with `out` as it was.
-    let mut short = [0.0; smooth_f32::SCRATCH_LEN - 1];
+    // (The MLP's hidden layer: the smoother's state is updated in place and needs none.)
+    let mut short = [0.0; mlp_f32::SCRATCH_LEN - 1];
     let mut region = Region::from_slab(&mut short);
-    let mut o = [7.0; smooth_f32::OUT_LEN];
-    let r = call_smooth_f32(&mut o, &SMOOTH_F32_X, SMOOTH_F32_ALPHA, &mut region);
+    let mut o = [7.0; mlp_f32::OUT_LEN];
+    let r = call_mlp_f32(&mut o, &MLP_F32_W1, &MLP_F32_W2, &LAYER_F32_X, &mut region);
     let scratch = Error::Scratch {
-        needed: smooth_f32::SCRATCH_LEN,
-        available: smooth_f32::SCRATCH_LEN - 1,
+        needed: mlp_f32::SCRATCH_LEN,
+        available: mlp_f32::SCRATCH_LEN - 1,
     };
     let kept = o.iter().all(|&v| v == 7.0);
     c.error(
-        "smooth_f32 on a short slab: Error::Scratch",
+        "mlp_f32 on a short slab: Error::Scratch",
         r,
         scratch,
         kept,

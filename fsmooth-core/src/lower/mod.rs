@@ -10,6 +10,8 @@
 //! - `streams`: loop contexts, and the streams and running indexes they collect;
 //! - `folds`: array-state folds, double-buffered or iterating in the output, and a scalar
 //!   fold's header;
+//! - `in_place`: fold states updated in place (one place per component, section 13);
+//! - `tuples` and `scans`: tuple values as tuples of places, `scan`s row by row;
 //! - `accumulate`: folds that add to an array state, in place;
 //! - `blocking`: sum folds interchanged, and taken in tiles of columns or groups of rows;
 //! - `lanes`: float sums in lanes, when reassociation is asked for;
@@ -38,6 +40,7 @@ mod lanes_tests;
 mod parallel;
 mod peel;
 mod results;
+mod scans;
 mod split;
 pub mod storage;
 mod streams;

@@ -1,0 +1,229 @@
+//! `scan` in the translation (LANGUAGE.md section 8): each step's state written straight into
+//! its row of the destination and read back from there; a scalar component kept in a local.
+
+use crate::lir::{Ex, St, plus, wadd};
+use crate::lower::dps::{Dps, Loc, View};
+use crate::middle::ir::{Core, Kind, Type};
+
+impl Dps<'_> {
+    /// `scan(n, init, |acc, i| body)` into `dest` (a view for a scalar or array state, a
+    /// tuple of views for a tuple state). A scalar component is kept in a local and stored
+    /// after each step; an array component's step i is written to row i of its destination
+    /// and read from there by step i + 1, step 0 reading the initial value. With an array
+    /// component, step 0 is written out before the loop over the others.
+    pub(super) fn scan(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Scan(n, init, acc, i, body) = &e.kind else {
+            return Vec::new();
+        };
+        let depth = self.frame.depth();
+        let mut code = Vec::new();
+        // The initial state, where it already is or computed once.
+        let (pre, start) = match &init.kind {
+            _ if init.ty.is_tuple() => self.locate(init),
+            _ if init.ty.is_arr() => {
+                let (pre, w) = self.view(init);
+                (pre, Loc::View(w))
+            }
+            _ => {
+                let v = self.scalar(init);
+                let id = self.temp("s");
+                (
+                    vec![St::Let {
+                        id: id.clone(),
+                        mutable: false,
+                        usize_ty: false,
+                        val: v,
+                    }],
+                    Loc::Scalar(id),
+                )
+            }
+        };
+        code.extend(pre);
+        // A local per scalar component: its current value, then its next one.
+        let mut leaves = Vec::new();
+        leaves_of(&start, dest, &mut leaves);
+        let mut types = Vec::new();
+        leaf_types(&init.ty, &mut types);
+        let mut scalars = Vec::new();
+        for ((s, d), t) in leaves.iter().zip(types) {
+            if let (Loc::Scalar(s), Loc::View(_) | Loc::Nowhere) = (s, d) {
+                let c = self.temp("acc");
+                code.push(St::Let {
+                    id: c.clone(),
+                    mutable: true,
+                    usize_ty: false,
+                    val: Ex::Var(s.clone()),
+                });
+                let nx = self.scalar_place(t, "next", &mut code);
+                let kept = match d {
+                    Loc::View(w) => Some(w.clone()),
+                    _ => None,
+                };
+                scalars.push((c, nx, kept));
+            }
+        }
+        let arrays = leaves.iter().any(|(s, _)| matches!(s, Loc::View(_)));
+        let nt = self.sizes.get(n);
+        let iv = self.local(*i);
+        self.env.insert(*i, Loc::Scalar(iv.clone()));
+        self.bounds.insert(*i, n.clone());
+        let cur_of = |this: &mut Self, read: Option<&Ex>| -> Loc {
+            let mut si = 0;
+            let mut li = 0;
+            rebuild(&start, &mut |leaf| {
+                let r = match leaf {
+                    Loc::Scalar(_) => {
+                        let id = scalars[si].0.clone();
+                        si += 1;
+                        Loc::Scalar(id)
+                    }
+                    Loc::View(w) => match (read, &leaves[li].1) {
+                        (Some(r), Loc::View(d)) => Loc::View(this.row(d, r.clone())),
+                        _ => Loc::View(w.clone()),
+                    },
+                    other => other.clone(),
+                };
+                li += 1;
+                r
+            })
+        };
+        let nxt_of = |this: &mut Self, at: &Ex| -> Loc {
+            let mut si = 0;
+            let mut li = 0;
+            rebuild(&start, &mut |leaf| {
+                let r = match (leaf, &leaves[li].1) {
+                    (Loc::Scalar(_), _) => {
+                        let id = scalars[si].1.clone();
+                        si += 1;
+                        Loc::Scalar(id)
+                    }
+                    (_, Loc::View(d)) => Loc::View(this.row(d, at.clone())),
+                    (other, _) => other.clone(),
+                };
+                li += 1;
+                r
+            })
+        };
+        let finish = |at: &Ex| -> Vec<St> {
+            let mut out = Vec::new();
+            for (c, nx, d) in &scalars {
+                out.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                if let Some(d) = d {
+                    out.push(St::Store(
+                        d.base.clone(),
+                        plus(&d.off, at.clone()),
+                        Ex::Var(c.clone()),
+                    ));
+                }
+            }
+            out
+        };
+        if !arrays {
+            // Scalar states only: one loop, each stored state kept in a local.
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            self.enter_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            let mut step = self.write_parts(body, &nxt);
+            // One stored state (a scalar scan, or a tuple scan read for one component): the
+            // loop iterates the destination's slots themselves, with no bounds check, unless
+            // the step reads that buffer (another part of the frame), which the loop would
+            // then hold borrowed.
+            let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
+            let slots = match stored.as_slice() {
+                [d] => {
+                    let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
+                    (!self.reads(&whole, &d.base)).then(|| (*d).clone())
+                }
+                _ => None,
+            };
+            if let Some(d) = slots {
+                for (c, nx, kept) in &scalars {
+                    step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                    if kept.is_some() {
+                        step.push(St::Slot(Ex::Var(c.clone())));
+                    }
+                }
+                let streams = self.leave_loop_sts(&mut step, Some(&d.base));
+                code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
+            } else {
+                step.extend(finish(&Ex::Var(iv.clone())));
+                let streams = self.leave_loop_sts(&mut step, None);
+                code.push(St::For {
+                    var: iv,
+                    n: nt,
+                    streams,
+                    body: step,
+                });
+            }
+        } else {
+            // Step 0 from the initial state.
+            let zero = Ex::Usize(0);
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            let mut first = vec![St::let_usize(&iv, zero.clone())];
+            self.enter_plain_loop(*i, &iv);
+            let nxt = nxt_of(self, &zero);
+            first.extend(self.write_parts(body, &nxt));
+            self.loops.pop();
+            first.extend(finish(&zero));
+            // Steps 1.. from the row before.
+            let j = self.temp("j");
+            let cur = cur_of(self, Some(&Ex::Var(j.clone())));
+            self.env.insert(*acc, cur);
+            let mut step = vec![St::let_usize(&iv, wadd(Ex::Var(j.clone()), Ex::Usize(1)))];
+            self.enter_plain_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            step.extend(self.write_parts(body, &nxt));
+            self.loops.pop();
+            step.extend(finish(&Ex::Var(iv.clone())));
+            let rest = Ex::Wrap(
+                crate::lir::Wrap::Sub,
+                Box::new(nt.clone()),
+                Box::new(Ex::Usize(1)),
+            );
+            first.push(St::For {
+                var: j,
+                n: rest,
+                streams: Vec::new(),
+                body: step,
+            });
+            let some = Ex::Bin(
+                crate::front::ast::BinOp::Gt,
+                Box::new(nt),
+                Box::new(Ex::Usize(0)),
+            );
+            code.push(St::If(some, first, Vec::new()));
+        }
+        self.frame.truncate(depth);
+        vec![St::Block(code)]
+    }
+}
+
+/// The leaves of a state's places, each beside its destination's.
+fn leaves_of(start: &Loc, dest: &Loc, out: &mut Vec<(Loc, Loc)>) {
+    match (start, dest) {
+        (Loc::Tuple(ss), Loc::Tuple(ds)) => {
+            for (s, d) in ss.iter().zip(ds) {
+                leaves_of(s, d, out);
+            }
+        }
+        (s, d) => out.push((s.clone(), d.clone())),
+    }
+}
+
+/// The types of the leaves of a value of type `t`, in the order of [`leaves_of`].
+fn leaf_types<'t>(t: &'t Type, out: &mut Vec<&'t Type>) {
+    match t {
+        Type::Tuple(ts) => ts.iter().for_each(|x| leaf_types(x, out)),
+        t => out.push(t),
+    }
+}
+
+/// `shape` with each leaf replaced by `f` of it, left to right.
+fn rebuild(shape: &Loc, f: &mut dyn FnMut(&Loc) -> Loc) -> Loc {
+    match shape {
+        Loc::Tuple(ls) => Loc::Tuple(ls.iter().map(|l| rebuild(l, f)).collect()),
+        leaf => f(leaf),
+    }
+}

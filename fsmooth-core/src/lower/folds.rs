@@ -47,6 +47,22 @@ pub(super) fn lets_of(e: &Core) -> (Vec<(VarId, &Core)>, &Core) {
     (lets, cur)
 }
 
+impl Dps<'_> {
+    /// [`restated`] for each whole view of `places` that is in an output: a state replaced
+    /// on every step, read in part or not at all.
+    pub(super) fn restated_all<'v>(
+        &mut self,
+        places: impl IntoIterator<Item = &'v View>,
+    ) -> Vec<St> {
+        let mut code = Vec::new();
+        for w in places {
+            let n = self.sizes.get(&Size::product(&w.dims));
+            code.extend(restated(w, w.off.as_ref().unwrap_or(&Ex::Usize(0)), n));
+        }
+        code
+    }
+}
+
 /// Before a row of a state that lives in an output is replaced: the row's slots may be
 /// overwritten unread ([`St::Restate`]); nothing for a state in the frame.
 pub(super) fn restated(state: &View, off: &Ex, n: Ex) -> Vec<St> {

@@ -13,7 +13,7 @@
 use crate::front::size::Size;
 use crate::lir::{Base, Ex, Scalar, St, plus};
 use crate::lower::dps::{Dps, Loc, View};
-use crate::lower::folds::{lets_of, restated};
+use crate::lower::folds::lets_of;
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
@@ -545,8 +545,7 @@ impl Dps<'_> {
                 continue;
             }
             let j = self.fresh_index();
-            let mut at = Core::new(Kind::Var(j), Type::Usize, item.span);
-            at.sym = Some(Size::Loop(j));
+            let at = Core::index_var(j, item.span);
             let elem = Core::new(
                 Kind::Index(Box::new(item.clone()), Box::new(at)),
                 item.ty.elem(),
@@ -619,14 +618,11 @@ impl Dps<'_> {
     /// its component (a group of them in one loop, [`Dps::fused_in_place`]), then the scalar
     /// components' next values into `nxt`.
     fn in_place_step(&mut self, plan: &StepPlan, places: &[Loc], nxt: &[Loc]) -> Vec<St> {
-        let mut code = Vec::new();
         // Each component in an output is replaced, read in part or not at all.
-        for place in places {
-            if let Loc::View(w) = place {
-                let n = self.sizes.get(&Size::product(&w.dims));
-                code.extend(restated(w, w.off.as_ref().unwrap_or(&Ex::Usize(0)), n));
-            }
-        }
+        let mut code = self.restated_all(places.iter().filter_map(|p| match p {
+            Loc::View(w) => Some(w),
+            _ => None,
+        }));
         let mut p = 0;
         while p < plan.binds.len() {
             if let Some(g) = plan.groups.iter().find(|g| g.start() == p) {
@@ -730,9 +726,7 @@ impl Dps<'_> {
             // One index for the loop (so that reads along it are streams of its context).
             let mut elem = (**elem).clone();
             if j != j0 {
-                let mut at = Core::new(Kind::Var(*j0), Type::Usize, elem.span);
-                at.sym = Some(Size::Loop(*j0));
-                elem.subst(*j, &at);
+                elem.subst(*j, &Core::index_var(*j0, elem.span));
             }
             own_elements(&mut elem, &earlier, *j0);
             let t = self.scalar_temp(&elem, "elem", &mut body);

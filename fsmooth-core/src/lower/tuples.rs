@@ -445,14 +445,7 @@ impl Dps<'_> {
             d.enter_plain_loop(*i, &iv);
             let mut code = vec![St::let_usize(&iv, index)];
             // A component updated in place in an output is replaced, read in part or not.
-            for w in &single {
-                let n = d.sizes.get(&Size::product(&w.dims));
-                code.extend(super::folds::restated(
-                    w,
-                    w.off.as_ref().unwrap_or(&Ex::Usize(0)),
-                    n,
-                ));
-            }
+            code.extend(d.restated_all(&single));
             code.extend(d.write_parts(body, to));
             code.extend(takes.iter().cloned());
             d.loops.pop();

@@ -172,8 +172,7 @@ impl Pass<'_> {
                 let j = crate::middle::ir::new_var(names, i);
                 let mut elem = body.clone();
                 if matches!(elem.kind, Kind::Var(v) if v == i) {
-                    elem.kind = Kind::Var(j);
-                    elem.sym = Some(Size::Loop(j));
+                    elem = Core::index_var(j, elem.span);
                 }
                 Core::new(Kind::Build(n.clone(), j, Box::new(elem)), ty.clone(), at)
             };

@@ -290,6 +290,13 @@ impl Core {
         }
     }
 
+    /// A loop index (or another `usize` variable) read, with its symbolic value.
+    pub fn index_var(v: VarId, span: Sp) -> Core {
+        let mut c = Core::new(Kind::Var(v), Type::Usize, span);
+        c.sym = Some(Size::Loop(v));
+        c
+    }
+
     /// A static size as a value.
     pub fn size(s: Size, span: Sp) -> Core {
         Core {

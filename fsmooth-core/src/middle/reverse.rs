@@ -99,9 +99,7 @@ fn var(v: VarId, ty: &Type, span: Sp) -> Core {
 
 /// A loop index or other `usize` variable, with its symbolic value.
 fn index(v: VarId, span: Sp) -> Core {
-    let mut c = Core::new(Kind::Var(v), Type::Usize, span);
-    c.sym = Some(Size::Loop(v));
-    c
+    Core::index_var(v, span)
 }
 
 fn at(a: Core, i: Core) -> Core {

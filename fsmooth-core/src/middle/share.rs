@@ -25,8 +25,9 @@ pub fn share(body: &mut Core, names: &mut Vec<String>) {
         // The `let`s heading the body are in scope for what follows them: a copy may read
         // them (it is bound after the last it reads).
         let chain = head_lets(body);
-        let mut bound = HashSet::new();
-        binders(body, &mut bound);
+        let mut all = Vec::new();
+        crate::middle::ir::bound(body, &mut all);
+        let mut bound: HashSet<VarId> = all.into_iter().collect();
         for v in &chain {
             bound.remove(v);
         }
@@ -92,30 +93,13 @@ struct Copies {
     value: Core,
 }
 
-/// Every variable `e` binds.
-fn binders(e: &Core, out: &mut HashSet<VarId>) {
-    match &e.kind {
-        Kind::Let(v, ..) | Kind::Build(_, v, _) => {
-            out.insert(*v);
-        }
-        Kind::Ifold(_, _, a, i, _) | Kind::Scan(_, _, a, i, _) | Kind::Iterate(_, a, _, i, _) => {
-            out.insert(*a);
-            out.insert(*i);
-        }
-        _ => {}
-    }
-    for c in e.children() {
-        binders(c, out);
-    }
-}
-
 /// True when `e` reads no variable bound in the kernel's body (only parameters), not counting
 /// those `e` binds itself.
 fn over_parameters(e: &Core, bound: &HashSet<VarId>) -> bool {
     let mut all = HashSet::new();
     e.occurring(&mut all);
-    let mut own = HashSet::new();
-    binders(e, &mut own);
+    let mut own = Vec::new();
+    crate::middle::ir::bound(e, &mut own);
     all.iter().all(|v| own.contains(v) || !bound.contains(v))
 }
 

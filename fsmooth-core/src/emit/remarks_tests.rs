@@ -204,3 +204,22 @@ fn every_remark_of_the_docs_is_what_the_macro_says() {
     }
     assert_eq!(checked, 10);
 }
+
+#[test]
+fn a_fold_state_in_place_that_no_destination_holds_is_stored_once() {
+    // The tuple state's `x` is updated in place (each new element reads its own old one)
+    // and nothing reads it after the fold (`.1` is the result): one buffer of the frame, said
+    // so; `y` iterates in the output.
+    assert_eq!(
+        texts(
+            "pub fn k(a: [f64; n], b: [f64; n], t: usize) -> [f64; n] { \
+             ifold(t, (a, b), |(x, y), i| (build(n, |j| 0.5 * x[j]), build(n, |j| y[j] + x[j]))).1 }"
+        ),
+        [
+            "fsmooth: the fold state `(x , y)` (n f64 slots) is stored in the scratch frame, \
+             updated in place on every step: no destination of the result holds it",
+            "fsmooth: `b` (n elements) is copied into the output element by element: it is an \
+             array already in memory",
+        ]
+    );
+}

@@ -287,3 +287,37 @@ fn a_piece_read_and_written_at_the_loop_index_is_a_stream_of_mut_elements() {
     );
     assert!(!out.contains("st ("), "{out}");
 }
+
+#[test]
+fn an_access_at_the_loop_index_alone_is_in_the_allocation_at_slot_0() {
+    // `x[i] = x[i] * 2 + y[i]` with x at slot 0 (accessed at `i`) and y at a named slot: the
+    // loop is cut, x a `&mut` stream. A run-time offset that is no loop index (a swapped
+    // buffer's `cur + i`) is not placed there: that loop is left as it is.
+    let zero = St::Alloc {
+        elem: Scalar::F64,
+        off: Ex::Usize(0),
+        len: var("n"),
+    };
+    let twice = Ex::Bin(BinOp::Mul, Box::new(ld(var("i"))), Box::new(Ex::F64(2.0)));
+    let new = Ex::Bin(
+        BinOp::Add,
+        Box::new(twice),
+        Box::new(ld(wadd(var("zb"), var("i")))),
+    );
+    let mut sts = vec![
+        zero.clone(),
+        alloc("zb"),
+        for_i(vec![St::Store(FRAME, var("i"), new)]),
+    ];
+    frame_pieces(&mut sts);
+    crate::lir::in_place_streams(&mut sts);
+    let out = text(&sts);
+    assert!(matches!(&sts[2], St::Pieces { .. }), "{out}");
+    assert!(out.contains("iter_mut ()"), "{out}");
+    let at = wadd(var("cur"), var("i"));
+    let swapped = for_i(vec![St::Store(FRAME, at.clone(), times_two(ld(at)))]);
+    let mut sts = vec![zero, alloc("zb"), swapped];
+    let before = text(&sts);
+    frame_pieces(&mut sts);
+    assert_eq!(text(&sts), before);
+}

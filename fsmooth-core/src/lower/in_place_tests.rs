@@ -101,3 +101,23 @@ fn a_step_reading_the_old_state_after_its_new_value_keeps_two_buffers() {
         }
     }
 }
+
+#[test]
+fn a_let_bound_constant_start_costs_what_it_costs_written_out() {
+    // `let zero = build(d, |_| 0.0); (zero, zero)` as a fold's start is written where it is
+    // read, as `(build(d, |_| 0.0), build(d, |_| 0.0))` is: no buffer for `zero`.
+    let step = "|(m, s), i| (build(d, |j| m[j] + x[i][j]), build(d, |j| s[j] + x[i][j] * x[i][j]))";
+    let bound = expand(&format!(
+        "pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let zero = build(d, |_| 0.0);
+            ifold(n, (zero, zero), {step})
+        }}"
+    ));
+    let written = expand(&format!(
+        "pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), {step})
+        }}"
+    ));
+    assert_eq!(scratch(&bound), "0usize", "{bound}");
+    assert_eq!(scratch(&written), scratch(&bound));
+}

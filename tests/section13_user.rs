@@ -1070,7 +1070,6 @@ fn cg_state_updated_in_place_in_every_spelling() {
 
 /// `A p` written where it is read (twice) instead of `let`-bound: same program, same scratch.
 #[test]
-#[ignore = "fsmooth departs: CG with `poisson(p)` written twice needs 2n slots, with `let ap = poisson(p)` 3n"]
 fn cg_with_ap_written_where_read_costs_the_same_as_let() {
     for (n, iters) in [(7usize, 5usize), (120, 30)] {
         let b = data(n, 15);

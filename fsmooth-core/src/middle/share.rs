@@ -1,13 +1,16 @@
-//! `share`: an array computation written more than once over the kernel's parameters only
+//! `share`: a computation (a loop: an array, or a sum or fold to a number) written more than
+//! once in one scope is bound once by a `let` at the head of that scope, before fusion: one
+//! computation instead of one per copy, and one form for a `let` that names a value and the
+//! expression written where it is read (LANGUAGE.md section 13). A scope is the kernel's body
 //! (`half(img)` in `(half(img), half(half(img)))`, a helper called twice with the same
-//! arguments) bound once by a `let` at the top of the body, before fusion: one computation
-//! instead of one per copy, and a result component it equals is then written where it lives
-//! (LANGUAGE.md section 13: a `let` that names an array, or the expression written where it
-//! is read, cost the same).
+//! arguments; a result component it equals is then written where it lives) or a loop's body
+//! or a branch (CG's `dot(p, poisson(p))` and `sub(r, smul(poisson(p), alpha))` in one step
+//! read one `A p`, as with `let ap = poisson(p)`).
 //!
 //! Copies are found by [`crate::middle::cse::key`] (the variables a copy binds compared by
-//! position). A copy is shared only when one of them is evaluated unconditionally (not in a
-//! branch of an `if` nor in a loop's body), so that computing it once at the top adds no work
+//! position), over what is bound outside the scope and the `let`s heading it. A copy is
+//! shared only when one of them is evaluated unconditionally in the scope (not in a branch of
+//! an `if` nor in a loop's body under it), so that computing it once at the head adds no work
 //! and no error the program did not already have.
 
 use crate::front::ast::BinOp;
@@ -15,11 +18,54 @@ use crate::middle::cse::key;
 use crate::middle::ir::{Core, Kind, VarId, new_var};
 use std::collections::{HashMap, HashSet};
 
-/// Share the copies in `body` (see the module doc), smallest first, so that the copies of a
-/// computation over a shared one (`half(half(img))` twice) are found once the inner one is a
-/// variable.
+/// Share the copies in `body` (see the module doc), then in every loop body and branch
+/// under it, each as its own scope: a copy there may read what the scope's loop binds.
 pub fn share(body: &mut Core, names: &mut Vec<String>) {
-    for _ in 0..16 {
+    share_scope(body, names);
+    inner_scopes(body, names);
+}
+
+/// [`share_scope`] in every loop body and branch under `e` (not `e` itself), outermost first:
+/// a copy shared in an outer scope is one variable when the inner scopes are searched.
+fn inner_scopes(e: &mut Core, names: &mut Vec<String>) {
+    match &mut e.kind {
+        Kind::Build(_, _, b) | Kind::Ifold(_, _, _, _, b) | Kind::Scan(_, _, _, _, b) => {
+            share(b, names)
+        }
+        Kind::Iterate(_, _, c, _, b) => {
+            share(c, names);
+            share(b, names);
+        }
+        Kind::If(_, a, b) => {
+            share(a, names);
+            share(b, names);
+        }
+        _ => {}
+    }
+    // The loop's count and start, the `if`'s condition, and every other node's children.
+    match &mut e.kind {
+        Kind::Build(..) => {}
+        Kind::Ifold(n, init, ..) => {
+            inner_scopes(n, names);
+            inner_scopes(init, names);
+        }
+        Kind::Scan(_, init, ..) | Kind::Iterate(init, ..) => inner_scopes(init, names),
+        Kind::If(c, ..) => inner_scopes(c, names),
+        _ => {
+            for c in e.children_mut() {
+                inner_scopes(c, names);
+            }
+        }
+    }
+}
+
+/// Share the copies in one scope `body` over what is bound outside it (the kernel's
+/// parameters, or an enclosing loop's index, state and `let`s), largest first: the copies of
+/// a larger computation (`sum(build(n, |j| a[i] * a[j]))` twice) become one before the
+/// computations inside them would be stored to be read twice.
+fn share_scope(body: &mut Core, names: &mut Vec<String>) {
+    // Each round binds one computation; a body has fewer computations than nodes.
+    for _ in 0..256 {
         // `let a = b` read as `b`: a copy over a shared variable is then a copy.
         crate::middle::simplify::propagate(body);
         // The `let`s heading the body are in scope for what follows them: a copy may read
@@ -36,7 +82,7 @@ pub fn share(body: &mut Core, names: &mut Vec<String>) {
         let pick = found
             .into_iter()
             .filter(|(_, c)| c.count >= 2 && c.at_top)
-            .min_by_key(|(k, c)| (c.size, k.clone()));
+            .max_by(|(ka, a), (kb, b)| a.size.cmp(&b.size).then_with(|| kb.cmp(ka)));
         let Some((k, copies)) = pick else {
             return;
         };
@@ -93,8 +139,8 @@ struct Copies {
     value: Core,
 }
 
-/// True when `e` reads no variable bound in the kernel's body (only parameters), not counting
-/// those `e` binds itself.
+/// True when `e` reads no variable bound in the scope's body (only what is bound outside it,
+/// and the `let`s heading it), not counting those `e` binds itself.
 fn over_parameters(e: &Core, bound: &HashSet<VarId>) -> bool {
     let mut all = HashSet::new();
     e.occurring(&mut all);
@@ -108,14 +154,15 @@ fn size(e: &Core) -> usize {
     1 + e.children().map(size).sum::<usize>()
 }
 
-/// Record the array computations under `e` over parameters only; `top`: `e` is evaluated
-/// unconditionally, once.
+/// Record the computations (loops: arrays, and sums and other folds to a number) under `e`
+/// over what is bound outside the scope only; `top`: `e` is evaluated unconditionally, once
+/// each time the scope is.
 fn collect(e: &Core, bound: &HashSet<VarId>, top: bool, found: &mut HashMap<String, Copies>) {
     let computes = matches!(
         e.kind,
         Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
     );
-    if e.ty.is_arr() && computes && over_parameters(e, bound) {
+    if !e.ty.is_tuple() && computes && over_parameters(e, bound) {
         let c = found.entry(key(e)).or_insert_with(|| Copies {
             count: 0,
             at_top: false,
@@ -226,12 +273,48 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_over_a_loop_variable_is_not_shared() {
-        // `build(n, |_| a[i] * 2.0)` reads the loop's `i`: no copy over the parameters only.
-        let src = "pub fn k(a: [f64; n]) -> f64 {
+    fn a_copy_over_a_loop_index_is_shared_in_the_loop_body() {
+        // `sum(build(n, |j| a[i] * a[j]))` twice reads the loop's `i`: shared in the outer
+        // `build`'s body, once per `i`, the sum as a whole (largest first), so its `build`
+        // is still fused: no scratch, as with `let s = ..; s + s`, and the same as with the
+        // array `let`-bound and summed twice.
+        let copies = "pub fn k(a: [f64; n]) -> f64 {
             sum(build(n, |i| sum(build(n, |j| a[i] * a[j])) + sum(build(n, |j| a[i] * a[j]))))
         }";
-        let out = crate::expand(src.parse().unwrap()).to_string();
-        assert!(!out.contains("shared"), "{out}");
+        let let_bound = "pub fn k(a: [f64; n]) -> f64 {
+            sum(build(n, |i| { let t = build(n, |j| a[i] * a[j]); sum(t) + sum(t) }))
+        }";
+        let out = crate::expand(copies.parse().unwrap()).to_string();
+        assert_eq!(out.matches("for i_").count(), 2, "{out}");
+        assert!(out.contains("shared"), "{out}");
+        assert_eq!(scratch(copies), "0usize");
+        assert_eq!(scratch(let_bound), "0usize");
+    }
+
+    #[test]
+    fn a_step_reading_one_array_twice_stores_it_once_as_a_let_does() {
+        // CG's `A p` written twice in the step, or bound by a `let`: one stored array.
+        let poisson = "fn ap(p: [f64; n]) -> [f64; n] {
+            build(n, |i| 2.0 * p[i] - (if i > 0 { p[i - 1] } else { 0.0 }))
+        }";
+        let twice = format!(
+            "{poisson} pub fn k(b: [f64; n], t: usize) -> [f64; n] {{
+                ifold(t, b, |p, _| {{
+                    let a = 1.0 / dot(p, ap(p));
+                    build(n, |i| p[i] - a * ap(p)[i])
+                }})
+            }}"
+        );
+        let once = format!(
+            "{poisson} pub fn k(b: [f64; n], t: usize) -> [f64; n] {{
+                ifold(t, b, |p, _| {{
+                    let q = ap(p);
+                    let a = 1.0 / dot(p, q);
+                    build(n, |i| p[i] - a * q[i])
+                }})
+            }}"
+        );
+        assert_eq!(scratch(&twice), scratch(&once));
+        assert_ne!(scratch(&once), "0usize");
     }
 }

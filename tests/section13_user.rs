@@ -834,7 +834,6 @@ fn axpy_state_not_the_result_keeps_one_buffer_in_every_spelling() {
 /// "a `let` that names an array, or the expression written where it is read" cost the same:
 /// `let d = smul(p, alpha)` before the fold and `smul(p, alpha)` inside the step.
 #[test]
-#[ignore = "fsmooth departs: `let d = smul(p, alpha)` before the fold takes n slots; written in the step, 0"]
 fn axpy_step_vector_let_bound_before_the_fold_costs_the_same() {
     for n in [7usize, 300] {
         let (x0, p, alpha, steps) = (data(n, 5), data(n, 6), 0.7, 4);
@@ -1575,7 +1574,6 @@ fn row_update_with_the_condition_written_r_eq_j() {
 /// into a copy." `ifold(3, ..)`, a run-time count, and the three steps written out (lets,
 /// nested calls, inlined bodies) all iterate in out: no scratch.
 #[test]
-#[ignore = "fsmooth departs: the three steps written out need 2n slots, `ifold(3, ..)` 0"]
 fn literal_count_loop_unrolled_or_not_result_in_place() {
     let mut got = vec![];
     for n in [7usize, 300] {
@@ -1603,7 +1601,6 @@ fn literal_count_loop_unrolled_or_not_result_in_place() {
 
 /// The same, state not the result: one buffer (n), unrolled or not.
 #[test]
-#[ignore = "fsmooth departs: the three steps written out need 2n slots, `ifold(3, ..)` n"]
 fn literal_count_loop_unrolled_or_not_keeps_one_buffer() {
     let mut got = vec![];
     for n in [7usize, 300] {

@@ -191,6 +191,9 @@ pub struct Dps<'k> {
     pub parallel: bool,
     /// Add a float sum's terms in lanes ([`crate::lower::Lowering::reassociate`]).
     pub reassociate: bool,
+    /// The `let`-bound arrays that may be written over an earlier one, `y -> x`
+    /// ([`crate::lower::overwrite`]).
+    pub(super) overwrites: HashMap<VarId, VarId>,
 }
 
 impl<'k> Dps<'k> {
@@ -237,6 +240,7 @@ impl<'k> Dps<'k> {
             views: true,
             parallel: false,
             reassociate: false,
+            overwrites: crate::lower::overwrite::plan(&kernel.body),
         }
     }
 
@@ -449,6 +453,14 @@ impl<'k> Dps<'k> {
             return self.bind_tuple(v, a);
         }
         self.note(v, a);
+        if let Some(w) = self.over(v, a) {
+            // Written over the array it replaces, which nothing reads afterwards.
+            let depth = self.frame.depth();
+            let code = self.write(a, &w);
+            self.frame.truncate(depth);
+            self.env.insert(v, Loc::View(w));
+            return code;
+        }
         if a.ty.is_arr() {
             let (pre, w) = self.view_holding(a, Some(Holds::Let(v)));
             self.env.insert(v, Loc::View(w));
@@ -463,6 +475,21 @@ impl<'k> Dps<'k> {
                 usize_ty: false,
                 val,
             }]
+        }
+    }
+
+    /// The place of the array that `let v = a` may be written over ([`Dps::overwrites`]):
+    /// a buffer of the frame or a local array, with `a`'s dimensions.
+    fn over(&self, v: VarId, a: &Core) -> Option<View> {
+        let x = self.overwrites.get(&v)?;
+        match self.env.get(x) {
+            Some(Loc::View(w)) if matches!(w.base, Base::Scratch(_) | Base::Local(_)) => {
+                Some(View {
+                    dims: a.ty.dims().to_vec(),
+                    ..w.clone()
+                })
+            }
+            _ => None,
         }
     }
 

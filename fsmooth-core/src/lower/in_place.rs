@@ -375,7 +375,11 @@ fn at_own(x: &Core, j: VarId, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core
 }
 
 /// True when `x` reads what `is_ref` recognises only where `own` accepts the read.
-fn only_own(x: &Core, own: &dyn Fn(&Core) -> bool, is_ref: &dyn Fn(&Core) -> bool) -> bool {
+pub(super) fn only_own(
+    x: &Core,
+    own: &dyn Fn(&Core) -> bool,
+    is_ref: &dyn Fn(&Core) -> bool,
+) -> bool {
     if own(x) {
         return true;
     }
@@ -628,6 +632,9 @@ impl Dps<'_> {
             if let Some(g) = plan.groups.iter().find(|g| g.start() == p) {
                 for &b in &g.before {
                     if let Some(v) = plan.binds[b].var {
+                        // Moved before the group: not written over an array that a member
+                        // bound before it in the step may read.
+                        self.overwrites.remove(&v);
                         code.extend(self.bind(v, plan.binds[b].value));
                     }
                 }

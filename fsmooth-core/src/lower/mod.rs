@@ -37,6 +37,7 @@ mod in_place_tests;
 mod lanes;
 #[cfg(test)]
 mod lanes_tests;
+mod overwrite;
 mod parallel;
 mod peel;
 mod results;

@@ -102,9 +102,49 @@ impl Dps<'_> {
                 parts.push((tv, *k, w.clone()));
             }
         }
+        // The arrays that the last expression or a variable homed above is written over
+        // ([`crate::lower::overwrite`]): computed there in the first place.
+        let mut over: Vec<(VarId, View)> = Vec::new();
+        let mut last_over = false;
+        if let Loc::View(w) = dest
+            && self.heap.is_none()
+            && let Some(x) = crate::lower::overwrite::overwritten(&lets, lets.len(), last, None)
+        {
+            over.push((x, w.clone()));
+            last_over = true;
+        }
+        for (v, _) in lets.iter().rev() {
+            let home = found
+                .iter()
+                .map(|(x, w, _)| (x, w))
+                .chain(over.iter().map(|(x, w)| (x, w)));
+            let home = home.filter(|(x, _)| *x == v).map(|(_, w)| w.clone()).next();
+            if let (Some(w), Some(x)) = (home, self.overwrites.get(v)) {
+                over.push((*x, w));
+            }
+        }
         let mut stmts = Vec::new();
         let mut homed = Homed::default();
+        // Before a value is written over one in an output: that one's slots may be
+        // overwritten unread (an element the new value does not read).
+        let restate = |d: &mut Dps<'_>, v: VarId, w: &View| match d.overwrites.get(&v) {
+            Some(x) if over.iter().any(|(o, _)| o == x) => d.restated_all([w]),
+            _ => Vec::new(),
+        };
         for (v, a) in lets {
+            if let Some((_, w)) = over.iter().find(|(x, _)| *x == v) {
+                let w = View {
+                    dims: a.ty.dims().to_vec(),
+                    ..w.clone()
+                };
+                stmts.extend(restate(self, v, &w));
+                let depth = self.frame.depth();
+                stmts.extend(self.write(a, &w));
+                self.frame.truncate(depth);
+                self.note(v, a);
+                self.env.insert(v, Loc::View(w));
+                continue;
+            }
             if parts.iter().any(|(t, _, _)| *t == v) {
                 let mut loc = Vec::new();
                 for (c, ty) in a.ty.parts().iter().enumerate() {
@@ -146,6 +186,7 @@ impl Dps<'_> {
                 continue;
             }
             let (_, w, path) = found.swap_remove(k);
+            stmts.extend(restate(self, v, &w));
             let depth = self.frame.depth();
             stmts.extend(self.write(a, &w));
             self.frame.truncate(depth);
@@ -155,6 +196,10 @@ impl Dps<'_> {
             let dims = a.ty.dims().to_vec();
             self.env.insert(v, Loc::View(View { dims, ..w }));
             homed.0.push(path);
+        }
+        if let (true, Loc::View(w)) = (last_over, dest) {
+            // The last expression is written over the first of `over`.
+            stmts.extend(self.restated_all([w]));
         }
         (stmts, last, homed)
     }

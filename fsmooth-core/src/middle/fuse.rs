@@ -651,8 +651,30 @@ fn should_fuse(x: VarId, body: &Core, scope: &Core, reads: u32) -> bool {
         // One read that no loop repeats (`sum(build(..))` reads each element once, and so
         // does `m[i][j]` inside loops over i and j), or inside at most one loop.
         [(d, r)] if r == 0 || d <= 1 => true,
+        // One read that a loop repeats (a `let` before a fold read in its step): written
+        // there when an element is a few arithmetic operations, as when the step computes
+        // it (`ifold(t, x0, |x, _| add(x, smul(p, a)))`), and as hand-written code would.
+        [_] => loads_only(body) || arithmetic(body),
         _ => loads_only(body),
     }
+}
+
+/// True when computing an element is a few (at most 8 nodes) arithmetic operations on
+/// loads at index arithmetic: no loop, no call.
+fn arithmetic(e: &Core) -> bool {
+    fn ops(e: &Core) -> bool {
+        match &e.kind {
+            Kind::Var(_) | Kind::Size(_) | Kind::Float(_) => true,
+            Kind::Index(a, k) => ops(a) && index_arith(k),
+            Kind::Bin(op, a, b, _) => {
+                use crate::front::ast::BinOp::{Add, Div, Mul, Sub};
+                matches!(op, Add | Sub | Mul | Div) && ops(a) && ops(b)
+            }
+            Kind::Neg(a) | Kind::Cast(_, a) => ops(a),
+            _ => false,
+        }
+    }
+    !e.ty.is_arr() && nodes_within(e, 8).is_some() && ops(e)
 }
 
 /// Whether a row (a `build`'s body of array type) runs loops before its last `build`: work

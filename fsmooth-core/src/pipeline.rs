@@ -287,6 +287,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
         views: options.views,
         parallel: options.parallel && options.storage == Storage::Region,
         reassociate: options.reassociate,
+        overwrite: options.fusion,
     };
     let mut translated = lower::translate(k, lowering);
     lir::row_streams(&mut translated.body);

@@ -194,6 +194,8 @@ pub struct Dps<'k> {
     /// The `let`-bound arrays that may be written over an earlier one, `y -> x`
     /// ([`crate::lower::overwrite`]).
     pub(super) overwrites: HashMap<VarId, VarId>,
+    /// Whether arrays are written over the ones they replace at all.
+    pub(super) overwrite: bool,
 }
 
 impl<'k> Dps<'k> {
@@ -241,6 +243,7 @@ impl<'k> Dps<'k> {
             parallel: false,
             reassociate: false,
             overwrites: crate::lower::overwrite::plan(&kernel.body),
+            overwrite: true,
         }
     }
 

@@ -41,6 +41,9 @@ pub struct Lowering {
     /// Add the terms of a float sum whose step has no loop in lanes (`lir::St::Lanes`):
     /// `#![fsmooth(reassociate = true)]`.
     pub reassociate: bool,
+    /// Write an array over the one it replaces ([`crate::lower::overwrite`]): with fusion
+    /// on (off, every intermediate array is stored, as in the paper's D variant).
+    pub overwrite: bool,
 }
 
 /// A kernel's body in the loop IR, before its entry is added: the statements that write
@@ -62,6 +65,10 @@ pub fn translate(k: &Kernel, lowering: Lowering) -> Translated<'_> {
     dps.views = lowering.views;
     dps.parallel = lowering.parallel;
     dps.reassociate = lowering.reassociate;
+    if !lowering.overwrite {
+        dps.overwrites.clear();
+        dps.overwrite = false;
+    }
     let (body, result) = if let Type::Tuple(parts) = &k.ret {
         // Several results: array components into their `outI`, scalars into locals returned.
         let mut code = Vec::new();

@@ -38,6 +38,8 @@ mod lanes;
 #[cfg(test)]
 mod lanes_tests;
 mod overwrite;
+#[cfg(test)]
+mod overwrite_tests;
 mod parallel;
 mod peel;
 mod results;

@@ -108,6 +108,7 @@ impl Dps<'_> {
         let mut last_over = false;
         if let Loc::View(w) = dest
             && self.heap.is_none()
+            && self.overwrite
             && let Some(x) = crate::lower::overwrite::overwritten(&lets, lets.len(), last, None)
         {
             over.push((x, w.clone()));

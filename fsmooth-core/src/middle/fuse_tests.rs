@@ -95,3 +95,36 @@ fn transpose_fuses_into_matmul() {
         optimized("pub fn k(a: [[f64; 9]; 9], b: [[f64; 9]; 9]) -> [[f64; 9]; 9] { matmul(a, b) }");
     assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2);
 }
+
+#[test]
+fn a_few_operations_before_a_fold_are_written_in_its_step() {
+    // `let d = smul(p, a)` read once in the step: two builds (the start's copy and the
+    // step), as when the step computes `smul(p, a)` itself, and no `let` of an array left.
+    let before = optimized(
+        "pub fn k(x0: [f64; n], p: [f64; n], a: f64, t: usize) -> [f64; n] {
+            let d = smul(p, a);
+            ifold(t, x0, |x, _| add(x, d))
+        }",
+    );
+    let inside = optimized(
+        "pub fn k(x0: [f64; n], p: [f64; n], a: f64, t: usize) -> [f64; n] {
+            ifold(t, x0, |x, _| add(x, smul(p, a)))
+        }",
+    );
+    let builds = |k: &crate::middle::ir::Kernel| count(&k.body, &|k| matches!(k, Kind::Build(..)));
+    assert_eq!(builds(&before), builds(&inside), "{before}\n{inside}");
+    assert_eq!(builds(&before), 1, "{before}");
+}
+
+#[test]
+fn a_call_before_a_fold_is_computed_once() {
+    // `exp` is not a few arithmetic operations: computed once before the fold, not at every
+    // step.
+    let k = optimized(
+        "pub fn k(x0: [f64; n], p: [f64; n], t: usize) -> [f64; n] {
+            let d = map(p, |v| v.exp());
+            ifold(t, x0, |x, _| add(x, d))
+        }",
+    );
+    assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2, "{k}");
+}

@@ -1,0 +1,96 @@
+//! Arrays written over the one they replace ([`crate::lower::overwrite`]): the rule on
+//! chains as users write them, and where it must not apply.
+
+use crate::lower::tests::expand;
+
+/// The generated `scratch_len` of the only kernel in `out`.
+fn scratch(out: &str) -> &str {
+    let from = out.find("fn scratch_len").expect("a scratch_len");
+    let body = &out[from..];
+    let open = body.find('{').expect("a body");
+    let close = body.find('}').expect("a body");
+    body[open + 1..close].trim()
+}
+
+const STEP: &str = "fn step(x: [f64; n], p: [f64; n]) -> [f64; n] {
+    let s = 1.0 / norm(x);
+    build(n, |i| x[i] * s + p[i])
+}";
+
+#[test]
+fn steps_written_out_iterate_in_the_output_as_the_fold_does() {
+    let lets = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> [f64; n] {{
+            let x1 = step(x0, p);
+            let x2 = step(x1, p);
+            step(x2, p)
+        }}"
+    ));
+    let fold = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> [f64; n] {{ ifold(3, x0, |x, _| step(x, p)) }}"
+    ));
+    assert_eq!(scratch(&lets), "0usize", "{lets}");
+    assert_eq!(scratch(&fold), "0usize", "{fold}");
+}
+
+#[test]
+fn steps_written_out_and_summed_keep_one_buffer() {
+    let lets = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> f64 {{
+            sum(step(step(step(x0, p), p), p))
+        }}"
+    ));
+    assert_eq!(scratch(&lets), "n", "{lets}");
+}
+
+#[test]
+fn an_array_read_after_its_successor_is_not_written_over() {
+    // `x1` is read again after `x2` (its sum): `x2` needs a place of its own.
+    let out = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> f64 {{
+            let x1 = step(x0, p);
+            let x2 = step(x1, p);
+            sum(x2) * x2[0] * sum(x1)
+        }}"
+    ));
+    assert_eq!(scratch(&out), "usize :: saturating_add (n , n)", "{out}");
+}
+
+#[test]
+fn an_array_read_at_another_index_is_not_written_over() {
+    // `x2[i]` reads `x1[n - 1 - i]`: element i would read a slot already replaced.
+    let out = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> f64 {{
+            let x1 = step(x0, p);
+            let x2 = build(n, |i| x1[n - 1 - i] + x1[i]);
+            sum(x2) * x2[0]
+        }}"
+    ));
+    assert_eq!(scratch(&out), "usize :: saturating_add (n , n)", "{out}");
+}
+
+#[test]
+fn an_array_read_through_a_view_after_its_successor_is_not_written_over() {
+    // `tail` is a view of `x1`'s buffer, read after `x2` is computed.
+    let out = expand(&format!(
+        "{STEP} pub fn k(x0: [f64; n], p: [f64; n]) -> f64 {{
+            let x1 = step(x0, p);
+            let tail = x1[1..n];
+            let x2 = step(x1, p);
+            sum(x2) * x2[0] + sum(tail)
+        }}"
+    ));
+    assert_eq!(scratch(&out), "usize :: saturating_add (n , n)", "{out}");
+}
+
+#[test]
+fn a_matrix_replaced_element_by_element_is_written_over() {
+    let out = expand(
+        "pub fn k(a: [[f64; w]; h]) -> [[f64; w]; h] {
+            let m1 = build(h, |r| build(w, |c| a[r][c] * 2.0 + a[(r + 1) % h][c]));
+            let s = sum(join(m1));
+            build(h, |r| build(w, |c| m1[r][c] / s))
+        }",
+    );
+    assert_eq!(scratch(&out), "0", "{out}");
+}

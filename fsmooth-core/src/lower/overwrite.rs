@@ -1,23 +1,29 @@
-//! Arrays written over the one they replace (LANGUAGE.md section 13: "a loop with a literal
-//! count, unrolled or not: unrolling never turns an update in place into a copy"). In a
-//! chain of `let`s, a `build` whose elements read an earlier `let`-bound array `x` only at
-//! their own index, after which nothing reads `x`, takes `x`'s place: the steps of
-//! `let x1 = step(x0); let x2 = step(x1); step(x2)` written out need the one buffer (or the
-//! destination, for a result) that `ifold(3, x0, |x, _| step(x))` updates in place, not one
-//! per step.
+//! Places of arrays that are dead taken by later ones (LANGUAGE.md section 13: "a loop with a
+//! literal count, unrolled or not: unrolling never turns an update in place into a copy").
+//! In a chain of `let`s, an array computed after an earlier `let`-bound array `x` is read
+//! for the last time takes `x`'s place; so does a `build` whose elements read `x` only at
+//! their own index, `x` read nowhere after it (an update in place). The steps of `let x1 =
+//! step(x0); let x2 = step(x1); step(x2)` written out then need the places that `ifold(3,
+//! x0, |x, _| step(x))` does: one buffer, or none for a result (an elementwise step), and
+//! two buffers, or the destination and one, for a stencil (its steps in turn in each).
 //!
-//! Sound because element `k` of the new array is computed from element `k` of the old one
-//! (and from other values) before it is stored over it, whatever order the elements are
-//! computed in, and nothing reads the old array afterwards, under its name or through a
-//! view of it.
+//! Two rules use this: [`plan`], an array taking a dead array's frame buffer or local array
+//! (`Dps::bind`); and [`homes_before`], arrays computed in a destination before the value
+//! that lives there, while it is free (`Dps::bind_chain`).
+//!
+//! Sound because nothing reads the old array after the new one is written, under its name
+//! or through a view of it, except an update in place: element `k` of the new array is
+//! computed from element `k` of the old one (and from other values) before it is stored
+//! over it, whatever order the elements are computed in.
 
 use crate::lower::folds::lets_of;
 use crate::lower::in_place::only_own;
 use crate::middle::ir::{Core, Kind, VarId};
 use std::collections::HashMap;
 
-/// For every `let y = build(..)` of `body` that may be written over an earlier `let x`:
-/// `y -> x`.
+/// For every `let y` of `body` that may take the place of an earlier `let x`: `y -> x`.
+/// Each place is taken by at most one later array at a time (`y`'s own place may then be
+/// taken in turn).
 pub(super) fn plan(body: &Core) -> HashMap<VarId, VarId> {
     let mut out = HashMap::new();
     walk(body, &mut out);
@@ -27,10 +33,19 @@ pub(super) fn plan(body: &Core) -> HashMap<VarId, VarId> {
 fn walk(e: &Core, out: &mut HashMap<VarId, VarId>) {
     if let Kind::Let(..) = e.kind {
         let (lets, last) = lets_of(e);
+        // The arrays whose places are not taken yet.
+        let mut free: Vec<usize> = Vec::new();
         for k in 0..lets.len() {
-            if let Some(x) = overwritten(&lets, k, lets[k].1, Some(last)) {
-                out.insert(lets[k].0, x);
+            if !owns(lets[k].1) {
+                continue;
             }
+            let taken = free.iter().rposition(|&x| {
+                lets[x].1.ty == lets[k].1.ty && replaceable(&lets, Some(last), x, k)
+            });
+            if let Some(p) = taken {
+                out.insert(lets[k].0, lets[free.remove(p)].0);
+            }
+            free.push(k);
         }
         for (_, a) in &lets {
             walk(a, out);
@@ -43,62 +58,96 @@ fn walk(e: &Core, out: &mut HashMap<VarId, VarId>) {
     }
 }
 
-/// The variable of `lets[..at]` that `y` (the value of `lets[at]` followed by the chain's
-/// `last` expression, or `last` itself when `at == lets.len()` and `last` is `None`) may be
-/// written over: `y` is a `build` (of `build`s,
-/// down to its elements) reading the array only at its own index, the array owns its buffer
-/// (a computed value, not a view of another), and neither it nor a view of it is read after
-/// `y`.
-pub(super) fn overwritten(
+/// The `let`s of `lets[..from]`, latest first, that may be computed in the place of the
+/// value at `from` (`lets[from]`, or `last` when `from == lets.len()`), of type `ty`,
+/// before it, each in turn while the place is free: an array whose last read is
+/// before the next value there (or that value's update in place of it), and not in `taken`.
+pub(super) fn homes_before(
     lets: &[(VarId, &Core)],
-    at: usize,
-    y: &Core,
-    last: Option<&Core>,
-) -> Option<VarId> {
-    let (index, elem) = element(y)?;
-    if index.len() != y.ty.dims().len() {
-        return None;
-    }
-    lets[..at].iter().find_map(|&(x, a)| {
-        let owns = matches!(
-            a.kind,
-            Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
-        );
-        if !owns || a.ty != y.ty {
-            return None;
-        }
-        let mut names = vec![x];
-        for &(v, b) in lets {
-            if view_of(b, &names) {
-                names.push(v);
+    last: &Core,
+    from: usize,
+    ty: &crate::middle::ir::Type,
+    taken: &[VarId],
+) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut next = from;
+    for x in (0..from.min(lets.len())).rev() {
+        let (v, a) = lets[x];
+        if owns(a) && a.ty == *ty && !taken.contains(&v) {
+            let rest = (next < lets.len()).then_some(last);
+            if replaceable(lets, rest, x, next) || replaceable_by_last(lets, last, x, next) {
+                out.push(v);
+                next = x;
             }
         }
-        let is_ref = |e: &Core| matches!(e.kind, Kind::Var(v) if names.contains(&v));
-        let own = |e: &Core| at_index(e, x, &index);
-        if !elem.mentions(x) || !only_own(elem, &own, &is_ref) {
-            return None;
-        }
-        let later = lets
-            .get(at + 1..)
-            .unwrap_or_default()
-            .iter()
-            .map(|(_, b)| *b);
-        let read_later = later
-            .chain(last)
-            .any(|b| names.iter().any(|&v| b.mentions(v)));
-        (!read_later).then_some(x)
-    })
+    }
+    out
 }
 
-/// The indexes of `y`'s nested `build`s, outermost first, and its element.
-fn element(y: &Core) -> Option<(Vec<VarId>, &Core)> {
-    let mut index = Vec::new();
-    let mut cur = y;
-    while let Kind::Build(_, i, body) = &cur.kind {
-        index.push(*i);
-        cur = body;
+/// Whether `lets[at]` may take the place of `lets[x]` (`x < at`), `last` the chain's last
+/// expression (`None` when `at` is past the `let`s, the value being `last` itself).
+fn replaceable(lets: &[(VarId, &Core)], last: Option<&Core>, x: usize, at: usize) -> bool {
+    let names = views(lets, lets[x].0);
+    let reads = |e: &Core| names.iter().any(|&v| e.mentions(v));
+    let later = lets
+        .get(at + 1..)
+        .unwrap_or_default()
+        .iter()
+        .map(|(_, b)| *b);
+    if later.chain(last).any(reads) {
+        return false;
     }
-    (!index.is_empty()).then_some((index, cur))
+    match lets.get(at) {
+        Some((_, y)) => !reads(y) || in_place(y, lets[x].0, &names),
+        None => false,
+    }
+}
+
+/// Whether the chain's `last` expression (at `at == lets.len()`) may take the place of
+/// `lets[x]`.
+fn replaceable_by_last(lets: &[(VarId, &Core)], last: &Core, x: usize, at: usize) -> bool {
+    if at != lets.len() {
+        return false;
+    }
+    let names = views(lets, lets[x].0);
+    !names.iter().any(|&v| last.mentions(v)) || in_place(last, lets[x].0, &names)
+}
+
+/// Whether `y` is a `build` (of `build`s, down to its elements) that reads `x` only at its
+/// own index and none of `names` (`x` and its views) otherwise.
+fn in_place(y: &Core, x: VarId, names: &[VarId]) -> bool {
+    let mut index = Vec::new();
+    let mut elem = y;
+    while let Kind::Build(_, i, body) = &elem.kind {
+        index.push(*i);
+        elem = body;
+    }
+    if index.is_empty() || index.len() != y.ty.dims().len() {
+        return false;
+    }
+    let is_ref = |e: &Core| matches!(e.kind, Kind::Var(v) if names.contains(&v));
+    let own = |e: &Core| at_index(e, x, &index);
+    only_own(elem, &own, &is_ref)
+}
+
+/// Whether `a` computes an array into a place of its own (not a view of another).
+fn owns(a: &Core) -> bool {
+    a.ty.is_arr()
+        && matches!(
+            a.kind,
+            Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+        )
+}
+
+/// `x` and the variables of `lets` bound to views of it (rows, slices, reshapes).
+fn views(lets: &[(VarId, &Core)], x: VarId) -> Vec<VarId> {
+    let mut names = vec![x];
+    for &(v, b) in lets {
+        if view_of(b, &names) {
+            names.push(v);
+        }
+    }
+    names
 }
 
 /// Whether `e` is `x[i1]..[ik]` with exactly `index`.

@@ -94,3 +94,40 @@ fn a_matrix_replaced_element_by_element_is_written_over() {
     );
     assert_eq!(scratch(&out), "0", "{out}");
 }
+
+const DIFFUSE: &str = "fn diffuse(u: [f64; n], c: f64) -> [f64; n] {
+    build(n, |i| u[i] + c * (u[(i + n - 1) % n] - 2.0 * u[i] + u[(i + 1) % n]))
+}";
+
+#[test]
+fn stencil_steps_written_out_take_turns_in_the_output_and_one_buffer() {
+    // A stencil reads its neighbours, so no step is written over its predecessor; but each
+    // step's predecessor's predecessor is dead: the steps take turns in `out` and one
+    // buffer, as `ifold(5, ..)` does, however many are written out.
+    for (steps, written) in [
+        (3, "diffuse(diffuse(diffuse(u0, c), c), c)"),
+        (
+            5,
+            "diffuse(diffuse(diffuse(diffuse(diffuse(u0, c), c), c), c), c)",
+        ),
+    ] {
+        let out = expand(&format!(
+            "{DIFFUSE} pub fn k(u0: [f64; n], c: f64) -> [f64; n] {{ {written} }}"
+        ));
+        let fold = expand(&format!(
+            "{DIFFUSE} pub fn k(u0: [f64; n], c: f64) -> [f64; n] {{ ifold({steps}, u0, |u, _| diffuse(u, c)) }}"
+        ));
+        assert_eq!(scratch(&out), "n", "{out}");
+        assert_eq!(scratch(&out), scratch(&fold));
+    }
+}
+
+#[test]
+fn stencil_steps_written_out_and_summed_take_turns_in_two_buffers() {
+    let out = expand(&format!(
+        "{DIFFUSE} pub fn k(u0: [f64; n], c: f64) -> f64 {{
+            sum(diffuse(diffuse(diffuse(diffuse(u0, c), c), c), c))
+        }}"
+    ));
+    assert_eq!(scratch(&out), "usize :: saturating_add (n , n)", "{out}");
+}

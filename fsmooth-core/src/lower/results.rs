@@ -102,35 +102,47 @@ impl Dps<'_> {
                 parts.push((tv, *k, w.clone()));
             }
         }
-        // The arrays that the last expression or a variable homed above is written over
-        // ([`crate::lower::overwrite`]): computed there in the first place.
+        // Arrays computed in a destination before the value that lives there, while it is
+        // free ([`crate::lower::overwrite::homes_before`]): the last expression's, and each
+        // homed variable's. (Not beside a tuple's components written in place: those hold
+        // their destinations from the tuple on.)
+        let mut occupants: Vec<(usize, View)> = Vec::new();
+        if self.heap.is_none() && self.overwrite && parts.is_empty() {
+            for (v, w, _) in &found {
+                if let Some(at) = lets.iter().position(|(x, _)| x == v) {
+                    occupants.push((at, w.clone()));
+                }
+            }
+            if let Loc::View(w) = dest
+                && last.ty.is_arr()
+                && !matches!(last.kind, Kind::Var(v) if found.iter().any(|(x, _, _)| *x == v))
+            {
+                occupants.push((lets.len(), w.clone()));
+            }
+        }
         let mut over: Vec<(VarId, View)> = Vec::new();
         let mut last_over = false;
-        if let Loc::View(w) = dest
-            && self.heap.is_none()
-            && self.overwrite
-            && let Some(x) = crate::lower::overwrite::overwritten(&lets, lets.len(), last, None)
-        {
-            over.push((x, w.clone()));
-            last_over = true;
-        }
-        for (v, _) in lets.iter().rev() {
-            let home = found
-                .iter()
-                .map(|(x, w, _)| (x, w))
-                .chain(over.iter().map(|(x, w)| (x, w)));
-            let home = home.filter(|(x, _)| *x == v).map(|(_, w)| w.clone()).next();
-            if let (Some(w), Some(x)) = (home, self.overwrites.get(v)) {
-                over.push((*x, w));
+        // Occupants with arrays before them in their place.
+        let mut preceded: Vec<VarId> = Vec::new();
+        for (at, w) in &occupants {
+            let value = lets.get(*at).map_or(last, |(_, a)| *a);
+            let taken: Vec<VarId> = over.iter().map(|(x, _)| *x).collect();
+            let before = crate::lower::overwrite::homes_before(&lets, last, *at, &value.ty, &taken);
+            last_over |= *at == lets.len() && !before.is_empty();
+            if let (Some((v, _)), false) = (lets.get(*at), before.is_empty()) {
+                preceded.push(*v);
             }
+            over.extend(before.into_iter().map(|x| (x, w.clone())));
         }
         let mut stmts = Vec::new();
         let mut homed = Homed::default();
-        // Before a value is written over one in an output: that one's slots may be
-        // overwritten unread (an element the new value does not read).
-        let restate = |d: &mut Dps<'_>, v: VarId, w: &View| match d.overwrites.get(&v) {
-            Some(x) if over.iter().any(|(o, _)| o == x) => d.restated_all([w]),
-            _ => Vec::new(),
+        // Before a value is written where another was (an output): that one's slots may be
+        // overwritten unread.
+        let restate = |d: &mut Dps<'_>, v: VarId, w: &View| match preceded.contains(&v)
+            || over.iter().any(|(x, _)| *x == v)
+        {
+            true => d.restated_all([w]),
+            false => Vec::new(),
         };
         for (v, a) in lets {
             if let Some((_, w)) = over.iter().find(|(x, _)| *x == v) {

@@ -123,6 +123,14 @@ pub fn plan(k: &Kernel, planned: &Planned, options: Options, sizes: &SizeValues)
              different times share slots)\n"
         });
     }
+    for t in &planned.taken {
+        // No buffer of its own: the place of an array nothing reads after it.
+        out.push_str(&format!(
+            "{} (let) in the place of {} (read no more), no slots of its own\n",
+            print::var(t.what, names),
+            print::var(t.from, names)
+        ));
+    }
     if heap {
         return out;
     }

@@ -363,7 +363,8 @@ fn the_remarks_agree_with_the_memory_plan_for_every_example_and_test_kernel() {
             .filter(real)
             .filter(|b| matches!(b.holds, Holds::Let(_) | Holds::Value(_) | Holds::State(_)))
             .filter(|b| b.holds != Holds::Value("updated row"))
-            .count();
+            .count()
+            + p.taken.len();
         let rows = p
             .buffers
             .iter()
@@ -421,4 +422,31 @@ fn the_plan_names_the_generated_scratch_len_for_every_example_and_test_kernel() 
         true
     });
     assert!(kernels > 100, "{kernels} kernels");
+}
+
+#[test]
+fn an_array_in_the_place_of_a_dead_one_is_shown_without_slots() {
+    // Three stencil steps written out and summed: `u3` in `u1`'s buffer, two buffers in all.
+    let block = "fn diffuse(u: [f64; n], c: f64) -> [f64; n] {
+            build(n, |i| u[i] + c * (u[(i + n - 1) % n] - 2.0 * u[i] + u[(i + 1) % n]))
+        }
+        pub fn k(u0: [f64; n], c: f64) -> f64 {
+            let u1 = diffuse(u0, c);
+            let u2 = diffuse(u1, c);
+            let u3 = diffuse(u2, c);
+            sum(diffuse(u3, c))
+        }";
+    let kernels = planned(block);
+    let (k, p, options) = &kernels[0];
+    assert_eq!(p.buffers.len(), 2);
+    let text = plan(k, p, *options, &sizes(&[("n", 10)]));
+    let line = text
+        .lines()
+        .find(|l| l.contains("in the place of"))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("u3_") && line.contains("in the place of u1_"),
+        "{text}"
+    );
+    assert!(text.contains("frame total: 2 * n f64 slots"), "{text}");
 }

@@ -258,6 +258,31 @@ pub fn remarks(k: &Kernel, planned: &Planned, options: Options) -> Vec<Remark> {
             Holds::Acc { first: false, .. } => {}
         }
     }
+    for t in &planned.taken {
+        // Stored, but in slots the frame already counts: the array it replaces. A `let` the
+        // user wrote by its name, one the compiler bound by what it holds.
+        let user = |v: VarId| k.let_spans.iter().find(|(x, _)| *x == v);
+        let what = match (user(t.what), let_value(&k.body, t.what)) {
+            (None, Some(value)) => match Holds::value(value) {
+                Holds::Value(form) => format!("this `{form}`"),
+                _ => format!("`{}`", name(t.what)),
+            },
+            _ => format!("`{}`", name(t.what)),
+        };
+        let (from, it) = match user(t.from) {
+            Some(_) => (format!("`{}`", name(t.from)), format!("`{}`", name(t.from))),
+            None => ("an earlier array".to_string(), "that one".to_string()),
+        };
+        out.push(Remark {
+            what: What::Stored,
+            item: String::new(),
+            span: user(t.what).map_or(t.span, |(_, s)| Sp::from(*s)),
+            text: format!(
+                "fsmooth: {what} is stored in {place} in the place of {from} (no slots of its \
+                 own): nothing reads {it} after it"
+            ),
+        });
+    }
     for c in &planned.copies {
         if c.len.as_const() == Some(0) {
             continue;

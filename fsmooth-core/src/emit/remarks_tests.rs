@@ -223,3 +223,25 @@ fn a_fold_state_in_place_that_no_destination_holds_is_stored_once() {
         ]
     );
 }
+
+#[test]
+fn an_array_in_the_place_of_a_dead_one_is_remarked_without_slots() {
+    // Three stencil steps written out, summed: `u3` takes `u1`'s buffer.
+    let t = texts(
+        "fn diffuse(u: [f64; n], c: f64) -> [f64; n] {
+            build(n, |i| u[i] + c * (u[(i + n - 1) % n] - 2.0 * u[i] + u[(i + 1) % n]))
+        }
+        pub fn k(u0: [f64; n], c: f64) -> f64 {
+            let u1 = diffuse(u0, c);
+            let u2 = diffuse(u1, c);
+            let u3 = diffuse(u2, c);
+            sum(diffuse(u3, c))
+        }",
+    );
+    assert_eq!(t.len(), 3, "{t:?}");
+    assert_eq!(
+        t[2],
+        "fsmooth: `u3` is stored in the scratch frame in the place of `u1` (no slots of its \
+         own): nothing reads `u1` after it"
+    );
+}

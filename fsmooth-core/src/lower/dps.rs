@@ -19,7 +19,7 @@ use crate::front::size::Size;
 use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::Guard;
 use crate::lower::gathers::{Gather, Origin};
-use crate::lower::storage::{Copied, Frame, Holds};
+use crate::lower::storage::{Copied, Frame, Holds, Taken};
 use crate::lower::streams::run_code;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
@@ -458,6 +458,13 @@ impl<'k> Dps<'k> {
         self.note(v, a);
         if let Some(w) = self.over(v, a) {
             // Written over the array it replaces, which nothing reads afterwards.
+            if let (Base::Scratch(_), Some(x)) = (&w.base, self.overwrites.get(&v)) {
+                self.frame.taken.push(Taken {
+                    what: v,
+                    from: *x,
+                    span: a.span,
+                });
+            }
             let depth = self.frame.depth();
             let code = self.write(a, &w);
             self.frame.truncate(depth);

@@ -6,7 +6,7 @@ use crate::front::size::Size;
 use crate::lir::{Base, Checked, Entry, Ex, FRAME_PARTS, Func, Scalar, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
-use crate::lower::storage::{Buffer, Copied, Peaks};
+use crate::lower::storage::{Buffer, Copied, Peaks, Taken};
 use crate::middle::ir::{Kernel, Pin, Type};
 use proc_macro2::{Ident, Span};
 
@@ -22,6 +22,8 @@ pub struct Planned {
     pub buffers: Vec<Buffer>,
     /// Every copy of an array already in memory into an output (the remark `copied`).
     pub copies: Vec<Copied>,
+    /// Every array stored in the frame place of a dead one (a remark of its own).
+    pub taken: Vec<Taken>,
 }
 
 /// How the body is lowered, decided by the block's options ([`crate::pipeline::lower`]).
@@ -231,6 +233,7 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
         peaks,
         buffers: g.frame.buffers().to_vec(),
         copies: g.frame.copies.clone(),
+        taken: g.frame.taken.clone(),
     }
 }
 

@@ -32,6 +32,9 @@ pub struct Frame {
     live: Vec<usize>,
     /// Every copy into an output, in order.
     pub copies: Vec<Copied>,
+    /// Every array stored in the frame place of one that is dead
+    /// ([`crate::lower::overwrite`]), in order.
+    pub taken: Vec<Taken>,
 }
 
 /// What a buffer of the frame holds.
@@ -103,6 +106,17 @@ pub struct Copied {
     /// How many elements.
     pub len: Size,
     /// The user's tokens of the copied expression.
+    pub span: Sp,
+}
+
+/// An array stored in the frame place of an earlier one that nothing reads after it.
+#[derive(Clone, Debug)]
+pub struct Taken {
+    /// The array stored.
+    pub what: VarId,
+    /// The array whose place it takes.
+    pub from: VarId,
+    /// The user's tokens of the stored array's value.
     pub span: Sp,
 }
 

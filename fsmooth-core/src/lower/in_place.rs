@@ -212,6 +212,11 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
         {
             home[c] = Some(at);
         }
+        if new.ty.dims().len() > 1
+            && own_element(new, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+        {
+            home[c] = Some(at);
+        }
     }
     // Bindings that may be computed in a group's loop and never stored.
     let mut transient: Vec<usize> = (0..lets.len())
@@ -323,6 +328,16 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
             open = false;
             continue;
         };
+        if binds[p].value.ty.dims().len() > 1 {
+            // Written over itself element by element on its own, in no loop with others.
+            groups.push(Group {
+                members: vec![p],
+                literal: false,
+                before: Vec::new(),
+            });
+            open = false;
+            continue;
+        }
         let c = comp_of(p);
         let joins = open
             && groups.last().is_some_and(|g| {
@@ -363,6 +378,32 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
         g.before.retain(|b| *b < last);
     }
     groups
+}
+
+/// True when `new` is a `build` of `build`s down to its elements, each element reading what
+/// `any` recognises only as `r[j1]..[jk]` at the builds' own indexes, with `r` one `direct`
+/// accepts (a matrix state whose elements each read only their own old element).
+fn own_element(new: &Core, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core) -> bool) -> bool {
+    let mut index = Vec::new();
+    let mut elem = new;
+    while let Kind::Build(_, i, body) = &elem.kind {
+        index.push(*i);
+        elem = body;
+    }
+    if index.len() != new.ty.dims().len() {
+        return false;
+    }
+    let own = |y: &Core| {
+        let mut cur = y;
+        for i in index.iter().rev() {
+            match &cur.kind {
+                Kind::Index(a, k) if matches!(k.kind, Kind::Var(v) if v == *i) => cur = a,
+                _ => return false,
+            }
+        }
+        direct(cur)
+    };
+    only_own(elem, &own, any)
 }
 
 /// True when `x` reads what `any` recognises only as `r[j]`, with `r` one `direct` accepts.

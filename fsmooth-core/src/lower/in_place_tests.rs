@@ -121,3 +121,34 @@ fn a_let_bound_constant_start_costs_what_it_costs_written_out() {
     assert_eq!(scratch(&bound), "0usize", "{bound}");
     assert_eq!(scratch(&written), scratch(&bound));
 }
+
+#[test]
+fn a_matrix_state_whose_elements_read_their_own_is_one_buffer() {
+    // Each element of the new matrix reads only its own old element, however the rows are
+    // spelled: in the output as the result, one buffer of h * w summed.
+    for step in [
+        "build(h, |r| build(w, |c| s[r][c] * 0.5 + 1.0))",
+        "build(h, |r| map(s[r], |v| v * 0.5 + 1.0))",
+        "map(s, |row| map(row, |v| v * 0.5 + 1.0))",
+    ] {
+        let result = expand(&format!(
+            "pub fn k(m: [[f64; w]; h], w: usize, t: usize) -> [[f64; w]; h] {{
+                ifold(t, m, |s, _| {step})
+            }}"
+        ));
+        assert_eq!(scratch(&result), "0usize", "{step}\n{result}");
+        let summed = expand(&format!(
+            "pub fn k(m: [[f64; w]; h], w: usize, t: usize) -> f64 {{
+                sum(join(ifold(t, m, |s, _| {step})))
+            }}"
+        ));
+        assert_eq!(scratch(&summed), "usize :: saturating_mul (h , w)", "{step}\n{summed}");
+    }
+    // A row read at another row's index is no update in place: two buffers.
+    let shifted = expand(
+        "pub fn k(m: [[f64; w]; h], w: usize, t: usize) -> f64 {
+            sum(join(ifold(t, m, |s, _| build(h, |r| build(w, |c| s[(r + 1) % h][c] * 0.5)))))
+        }",
+    );
+    assert_ne!(scratch(&shifted), "usize :: saturating_mul (h , w)", "{shifted}");
+}

@@ -237,6 +237,9 @@ pub fn middle_observed(
         p.run("tuples", k, |k| {
             tuples::split(&mut k.body, &mut k.var_names)
         });
+        // The components' `let`s read through their aliases (`let v = x_v.1`), as the
+        // first `propagate` does for a fold written out by hand: one form for fusion.
+        p.run("propagate", k, |k| simplify::propagate(&mut k.body));
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)
         });

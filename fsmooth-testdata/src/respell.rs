@@ -30,15 +30,25 @@ pub enum Rewrite {
     /// 0.0)`) and the addition of the element so far and the value, in that order (a row's
     /// element by element, `build(d, |e| a[e] + b[e])`), as `scatter_add` adds.
     ReduceAddAsScatter,
+    /// Inside `if a == b { t } else { e }` (or `e` of `if a != b { e } else { t }`), of the
+    /// variables `a` and `b`, a read `x[a]` in `t` as `x[b]`: the branch knows its condition.
+    IndexInBranch,
+    /// `ifold(k, init, |s, i| body)` with a literal count `k` of 1 to 4 written out: `{ let
+    /// s0 = init; let s1 = { let s = s0; let i = 0; body }; .. }`. Not always the same code
+    /// (a fold the compiler keeps as a loop is straight-line code written out): the
+    /// differential compares the scratch of such a pair, not its tokens.
+    UnrollFold,
 }
 
 /// Every rewrite.
-pub const REWRITES: [Rewrite; 5] = [
+pub const REWRITES: [Rewrite; 7] = [
     Rewrite::SqnormAsDot,
     Rewrite::DotAsMap2,
     Rewrite::SumMapAsBuild,
     Rewrite::SumAsFold,
     Rewrite::ReduceAddAsScatter,
+    Rewrite::IndexInBranch,
+    Rewrite::UnrollFold,
 ];
 
 /// `src` (a block's items) with `rewrites` applied wherever they apply, in the order given
@@ -96,6 +106,50 @@ fn param(p: &syn::Pat) -> Option<String> {
         syn::Pat::Ident(i) if i.subpat.is_none() && i.by_ref.is_none() => Some(i.ident.to_string()),
         _ => None,
     }
+}
+
+/// The plain variable `e` is, if it is one.
+fn ident(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    }
+}
+
+/// Every read `x[a]` in `block` made `x[b]`, unless a closure in it binds `a` or `b` (it
+/// would read another variable); true when one was.
+fn reads_as(block: &mut syn::Block, a: &str, b: &str) -> bool {
+    struct Binds<'n>(&'n [&'n str], bool);
+    impl<'ast> syn::visit::Visit<'ast> for Binds<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.1 |= self.0.contains(&p.ident.to_string().as_str());
+        }
+    }
+    let mut binds = Binds(&[a, b], false);
+    syn::visit::visit_block(&mut binds, block);
+    if binds.1 {
+        return false;
+    }
+    struct Reads<'n> {
+        a: &'n str,
+        b: syn::Expr,
+        done: bool,
+    }
+    impl VisitMut for Reads<'_> {
+        fn visit_expr_index_mut(&mut self, x: &mut syn::ExprIndex) {
+            visit_mut::visit_expr_index_mut(self, x);
+            if is_name(&x.index, self.a) {
+                *x.index = self.b.clone();
+                self.done = true;
+            }
+        }
+    }
+    let Ok(b) = syn::parse_str::<Expr>(b) else {
+        return false;
+    };
+    let mut r = Reads { a, b, done: false };
+    r.visit_block_mut(block);
+    r.done
 }
 
 /// Is `e` the variable `name`?
@@ -209,6 +263,63 @@ impl Respeller {
                     text(&f.inputs[0]),
                     text(&f.body)
                 ))
+            }
+            Rewrite::IndexInBranch => {
+                let Expr::If(x) = e else { return None };
+                let Expr::Binary(c) = &*x.cond else {
+                    return None;
+                };
+                let (Some(a), Some(b)) = (ident(&c.left), ident(&c.right)) else {
+                    return None;
+                };
+                let mut x = x.clone();
+                let applied = match (c.op, &mut x.else_branch) {
+                    (syn::BinOp::Eq(_), _) => reads_as(&mut x.then_branch, &a, &b),
+                    (syn::BinOp::Ne(_), Some((_, other))) => match &mut **other {
+                        Expr::Block(blk) => reads_as(&mut blk.block, &a, &b),
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                applied.then(|| text(&x))
+            }
+            Rewrite::UnrollFold => {
+                let c = call(e, "ifold", 3)?;
+                let Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(k),
+                    ..
+                }) = &c.args[0]
+                else {
+                    return None;
+                };
+                let k = k
+                    .base10_parse::<usize>()
+                    .ok()
+                    .filter(|k| (1..=4).contains(k))?;
+                let Expr::Closure(f) = &c.args[2] else {
+                    return None;
+                };
+                if f.inputs.len() != 2 {
+                    return None;
+                }
+                let (state, index) = (&f.inputs[0], &f.inputs[1]);
+                let bind = |p: &syn::Pat, v: &str| match p {
+                    syn::Pat::Wild(_) => String::new(),
+                    p => format!("let {} = {v};", text(p)),
+                };
+                let s = |j: usize| self.fresh(&format!("s{j}"));
+                let mut out = format!("{{ let {} = {};", s(0), text(&c.args[1]));
+                for j in 0..k {
+                    out.push_str(&format!(
+                        " let {} = {{ {} {} {} }};",
+                        s(j + 1),
+                        bind(state, &s(j)),
+                        bind(index, &j.to_string()),
+                        text(&f.body)
+                    ));
+                }
+                out.push_str(&format!(" {} }}", s(k)));
+                Some(out)
             }
             Rewrite::ReduceAddAsScatter => {
                 let c = call(e, "reduce_by_index", 5)?;

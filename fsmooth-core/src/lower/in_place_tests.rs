@@ -142,7 +142,11 @@ fn a_matrix_state_whose_elements_read_their_own_is_one_buffer() {
                 sum(join(ifold(t, m, |s, _| {step})))
             }}"
         ));
-        assert_eq!(scratch(&summed), "usize :: saturating_mul (h , w)", "{step}\n{summed}");
+        assert_eq!(
+            scratch(&summed),
+            "usize :: saturating_mul (h , w)",
+            "{step}\n{summed}"
+        );
     }
     // A row read at another row's index is no update in place: two buffers.
     let shifted = expand(
@@ -150,5 +154,9 @@ fn a_matrix_state_whose_elements_read_their_own_is_one_buffer() {
             sum(join(ifold(t, m, |s, _| build(h, |r| build(w, |c| s[(r + 1) % h][c] * 0.5)))))
         }",
     );
-    assert_ne!(scratch(&shifted), "usize :: saturating_mul (h , w)", "{shifted}");
+    assert_ne!(
+        scratch(&shifted),
+        "usize :: saturating_mul (h , w)",
+        "{shifted}"
+    );
 }

@@ -131,3 +131,27 @@ fn stencil_steps_written_out_and_summed_take_turns_in_two_buffers() {
     ));
     assert_eq!(scratch(&out), "usize :: saturating_add (n , n)", "{out}");
 }
+
+#[test]
+fn a_tuple_state_of_literal_count_costs_what_it_costs_written_out() {
+    // The compiler writes `ifold(2, ..)` of a tuple state out; its components' steps then
+    // fuse as the hand-written ones do (one loop, no buffer).
+    let fold = expand(
+        "pub fn k(a: [f64; n], s: f64) -> (f64, [f64; n]) {
+            ifold(2, (s, a), |(x, v), i| (x * 0.5 + 1.0, add(smul(v, 0.5), v)))
+        }",
+    );
+    let written = expand(
+        "pub fn k(a: [f64; n], s: f64) -> (f64, [f64; n]) {
+            let s1 = { let (x, v) = (s, a); (x * 0.5 + 1.0, add(smul(v, 0.5), v)) };
+            let (x, v) = s1;
+            (x * 0.5 + 1.0, add(smul(v, 0.5), v))
+        }",
+    );
+    assert_eq!(scratch(&fold), "0usize", "{fold}");
+    assert_eq!(scratch(&written), "0usize", "{written}");
+    assert_eq!(
+        fold.matches("for ").count(),
+        written.matches("for ").count()
+    );
+}

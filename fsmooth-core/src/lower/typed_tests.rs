@@ -17,10 +17,10 @@ fn planned(src: &str) -> Vec<(crate::middle::ir::Kernel, crate::lower::Planned)>
     crate::plan_block(src.parse().unwrap()).unwrap()
 }
 
-const MIXED: &str = "pub fn k(a: [f64; n], b: [f32; n], idx: [usize; n]) -> f64 {
+const MIXED: &str = "pub fn k(a: [f64; n], b: [f32; n], idx: [usize; n], r: usize) -> f64 {
     let s = build(n, |i| a[i].exp());
     let t = build(n, |i| b[i].exp());
-    let u = ifold(2, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
+    let u = ifold(r, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
     ifold(n, 0.0, |acc, i| acc + s[u[i]] + s[i] + (t[n - 1 - i] as f64) + (t[i] as f64))
 }";
 
@@ -64,9 +64,9 @@ fn each_element_type_has_its_part_of_the_frame() {
 #[test]
 fn constant_typed_frames_are_fixed_size_parts() {
     let out = expand(
-        "pub fn k(a: [f64; 4], i: [usize; 2]) -> f64 {
+        "pub fn k(a: [f64; 4], i: [usize; 2], r: usize) -> f64 {
             let s = build(4, |j| a[j].exp());
-            let u = ifold(1, i, |acc, k| build(2, |j| acc[(j + 1) % 2]));
+            let u = ifold(r, i, |acc, k| build(2, |j| acc[(j + 1) % 2]));
             s[u[0]] + s[u[1]] + s[0] + s[1]
         }",
     );

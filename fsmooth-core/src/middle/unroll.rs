@@ -82,7 +82,10 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
                 e.sym = None;
             }
         }
-        Kind::Ifold(n, init, acc, i, body) if !body.ty.is_arr() => {
+        // An array state too, written out as a chain of `let`s whose steps fuse and take
+        // each other's places (`lower/overwrite.rs`), unless a step replaces one row of it
+        // (kept as the fold's update in place).
+        Kind::Ifold(n, init, acc, i, body) if !body.ty.is_arr() || !row_update(body) => {
             let count = n.sym.as_ref().and_then(Size::as_const);
             if let Some(n) = trips(count, body) {
                 e.kind = written_out(n, init, *acc, *i, body, names).kind;
@@ -90,6 +93,12 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
         }
         _ => {}
     }
+}
+
+/// Whether `e` holds a `build` replacing one row and keeping the others.
+fn row_update(e: &Core) -> bool {
+    matches!(&e.kind, Kind::Build(_, i, body) if replaces_one_row(*i, body))
+        || e.children().any(row_update)
 }
 
 /// The loop's count when it is to be unrolled.

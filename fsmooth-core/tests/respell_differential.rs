@@ -212,7 +212,7 @@ fn respelled_programs_compile_to_the_same_code() {
 /// scratch at two sets of sizes (the code may differ: the compiler keeps some such folds as
 /// loops). `FSMOOTH_RESPELL_PROGRAMS` programs (1,000 by default).
 #[test]
-#[ignore = "fsmooth departs: of 1,000 generated programs, 289 have such a fold and 52 of those need \
+#[ignore = "fsmooth departs: of 1,000 generated programs, 289 have such a fold and 32 of those need \
             other scratch written out (more or less: tuple states with scans and views); \
             docs/internals.md"]
 fn written_out_folds_need_the_same_scratch() {

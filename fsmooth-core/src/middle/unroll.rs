@@ -1,9 +1,13 @@
 //! `unroll`: small fixed loops written out, so that small fixed arrays become scalars.
 //!
-//! A `build` or a scalar `ifold` whose count is a literal of at most [`MAX_TRIPS`] (the
+//! A `build` or an `ifold` whose count is a literal of at most [`MAX_TRIPS`] (the
 //! 3-vectors of bundle adjustment, a Kalman filter's 4 x 4 matrices), and whose unrolled
 //! body stays within [`BUDGET`] nodes, is written out: `build(3, f) ~> [f(0), f(1), f(2)]`,
-//! `ifold(2, a, g) ~> let a1 = g(a, 0) in g(a1, 1)`, innermost loops first. Each copy of a
+//! `ifold(2, a, g) ~> let a1 = g(a, 0) in g(a1, 1)`, innermost loops first. An `ifold` of an
+//! array state is one form with its steps written out by hand (LANGUAGE.md section 13): its
+//! steps fuse across, and the lowering gives each the place of the one before
+//! (`lower/overwrite.rs`); not a fold one of whose steps replaces one row (its update in
+//! place would become a copy). Each copy of a
 //! body gets fresh variables, so every variable is still bound once.
 //!
 //! This is what lets [`crate::middle::fuse`]'s literal rules finish the job: `[e0, e1, ..][k] ~> ek`,

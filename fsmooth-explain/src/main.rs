@@ -247,4 +247,26 @@ mod tests {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_stage_that_changed_nothing_says_so() {
+        let dir = std::env::temp_dir().join(format!("fsmooth-explain-u-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("plain.rs");
+        std::fs::write(
+            &file,
+            "fsmooth! { pub fn k(a: [f64; n]) -> f64 { sum(a) } }\n",
+        )
+        .unwrap();
+        let args: Vec<String> = [file.to_str().unwrap(), "--kernel", "k", "--stage", "share"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let out = run(&args).unwrap();
+        assert!(
+            out.contains("=== k: `share` ===") && out.contains("changed nothing"),
+            "{out}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

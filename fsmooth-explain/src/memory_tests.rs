@@ -258,10 +258,10 @@ mod typed {
     use super::*;
 
     compiled_and_planned! {
-        pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n]) -> f64 {
+        pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n], r: usize) -> f64 {
             let s = build(n, |i| a[i].exp());
             let t = build(n, |i| b[i].exp());
-            let u = ifold(2, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
+            let u = ifold(r, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
             ifold(n, 0.0, |acc, i| acc + s[u[i]] + s[i] + (t[n - 1 - i] as f64) + (t[i] as f64))
         }
     }

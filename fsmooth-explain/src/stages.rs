@@ -153,6 +153,21 @@ fn kernel(
         let pass = label.split(' ').next().unwrap_or(label);
         section(pass, format!("after `{label}`"), text);
     }
+    // A middle stage asked for by name that changed nothing on any run: said so, rather
+    // than printing nothing.
+    if let Some(stage) = request.stage.as_deref()
+        && !request.remarks
+        && !changed
+            .iter()
+            .any(|(l, _)| l.split(' ').next() == Some(stage))
+        && unchanged.iter().any(|l| l.split(' ').next() == Some(stage))
+    {
+        section(
+            stage,
+            format!("`{stage}`"),
+            "(changed nothing: the kernel after it is the one before)",
+        );
+    }
     if request.stage.is_none() && !unchanged.is_empty() {
         section(
             "core",

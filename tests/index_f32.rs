@@ -58,10 +58,10 @@ block! {
 
     /// f64, f32 and usize intermediates in one frame; `u` is a computed index array, checked
     /// where it is used.
-    pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n]) -> f64 {
+    pub fn mixed(a: [f64; n], b: [f32; n], idx: [usize; n], r: usize) -> f64 {
         let s = build(n, |i| a[i].exp());
         let t = build(n, |i| b[i].exp());
-        let u = ifold(2, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
+        let u = ifold(r, idx, |acc, k| build(n, |i| acc[(i + k) % n]));
         ifold(n, 0.0, |acc, i| acc + s[u[i]] + s[i] + (t[n - 1 - i] as f64) + (t[i] as f64))
     }
 
@@ -398,11 +398,11 @@ fn f64_f32_and_usize_intermediates_share_one_exact_frame() {
         };
         // Exactly scratch_len slots suffice; one fewer is an error.
         let mut slab = vec![0.0; slots];
-        let got = mixed(&a, &b, &idx, &mut Region::from_slab(&mut slab)).unwrap();
+        let got = mixed(&a, &b, &idx, 2, &mut Region::from_slab(&mut slab)).unwrap();
         assert_eq!(got, want, "n = {n}");
         let mut short = vec![0.0; slots - 1];
         assert_eq!(
-            mixed(&a, &b, &idx, &mut Region::from_slab(&mut short)),
+            mixed(&a, &b, &idx, 2, &mut Region::from_slab(&mut short)),
             Err(Error::Scratch {
                 needed: slots,
                 available: slots - 1
@@ -414,6 +414,7 @@ fn f64_f32_and_usize_intermediates_share_one_exact_frame() {
                 ("a", Arg::Array(a.clone())),
                 ("b", Arg::F32s(b.clone())),
                 ("idx", Arg::Usizes(idx.clone())),
+                ("r", Arg::Usize(2)),
             ],
             &[],
         )
@@ -423,7 +424,7 @@ fn f64_f32_and_usize_intermediates_share_one_exact_frame() {
         let mut bad = idx.clone();
         bad[1 % n] = n;
         assert_eq!(
-            mixed(&a, &b, &bad, &mut Region::new()),
+            mixed(&a, &b, &bad, 2, &mut Region::new()),
             Err(Error::Index { index: n, len: n })
         );
     }

@@ -383,7 +383,11 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
 /// True when `new` is a `build` of `build`s down to its elements, each element reading what
 /// `any` recognises only as `r[j1]..[jk]` at the builds' own indexes, with `r` one `direct`
 /// accepts (a matrix state whose elements each read only their own old element).
-fn own_element(new: &Core, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core) -> bool) -> bool {
+pub(super) fn own_element(
+    new: &Core,
+    direct: &dyn Fn(&Core) -> bool,
+    any: &dyn Fn(&Core) -> bool,
+) -> bool {
     let mut index = Vec::new();
     let mut elem = new;
     while let Kind::Build(_, i, body) = &elem.kind {
@@ -416,11 +420,7 @@ fn at_own(x: &Core, j: VarId, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core
 }
 
 /// True when `x` reads what `is_ref` recognises only where `own` accepts the read.
-pub(super) fn only_own(
-    x: &Core,
-    own: &dyn Fn(&Core) -> bool,
-    is_ref: &dyn Fn(&Core) -> bool,
-) -> bool {
+fn only_own(x: &Core, own: &dyn Fn(&Core) -> bool, is_ref: &dyn Fn(&Core) -> bool) -> bool {
     if own(x) {
         return true;
     }

@@ -17,7 +17,7 @@
 //! over it, whatever order the elements are computed in.
 
 use crate::lower::folds::lets_of;
-use crate::lower::in_place::only_own;
+use crate::lower::in_place::own_element;
 use crate::middle::ir::{Core, Kind, VarId};
 use std::collections::HashMap;
 
@@ -116,18 +116,9 @@ fn replaceable_by_last(lets: &[(VarId, &Core)], last: &Core, x: usize, at: usize
 /// Whether `y` is a `build` (of `build`s, down to its elements) that reads `x` only at its
 /// own index and none of `names` (`x` and its views) otherwise.
 fn in_place(y: &Core, x: VarId, names: &[VarId]) -> bool {
-    let mut index = Vec::new();
-    let mut elem = y;
-    while let Kind::Build(_, i, body) = &elem.kind {
-        index.push(*i);
-        elem = body;
-    }
-    if index.is_empty() || index.len() != y.ty.dims().len() {
-        return false;
-    }
+    let is_x = |e: &Core| matches!(e.kind, Kind::Var(v) if v == x);
     let is_ref = |e: &Core| matches!(e.kind, Kind::Var(v) if names.contains(&v));
-    let own = |e: &Core| at_index(e, x, &index);
-    only_own(elem, &own, &is_ref)
+    own_element(y, &is_x, &is_ref)
 }
 
 /// Whether `a` computes an array into a place of its own (not a view of another).
@@ -148,18 +139,6 @@ fn views(lets: &[(VarId, &Core)], x: VarId) -> Vec<VarId> {
         }
     }
     names
-}
-
-/// Whether `e` is `x[i1]..[ik]` with exactly `index`.
-fn at_index(e: &Core, x: VarId, index: &[VarId]) -> bool {
-    let mut cur = e;
-    for i in index.iter().rev() {
-        match &cur.kind {
-            Kind::Index(a, k) if matches!(k.kind, Kind::Var(v) if v == *i) => cur = a,
-            _ => return false,
-        }
-    }
-    matches!(cur.kind, Kind::Var(v) if v == x)
 }
 
 /// Whether `e` is a view of one of `names` (the variable, a row, a slice, a reshape).

@@ -169,7 +169,7 @@ fn is_state_element(e: &Core, acc: &Root, index: &[VarId]) -> bool {
 }
 
 /// The array `a` when `e` is `a[p1]..[pk]` for the index variables `index`.
-fn indexed_by<'a>(e: &'a Core, index: &[VarId]) -> Option<&'a Core> {
+pub(super) fn indexed_by<'a>(e: &'a Core, index: &[VarId]) -> Option<&'a Core> {
     let mut cur = e;
     for p in index.iter().rev() {
         match &cur.kind {

@@ -397,16 +397,7 @@ pub(super) fn own_element(
     if index.len() != new.ty.dims().len() {
         return false;
     }
-    let own = |y: &Core| {
-        let mut cur = y;
-        for i in index.iter().rev() {
-            match &cur.kind {
-                Kind::Index(a, k) if matches!(k.kind, Kind::Var(v) if v == *i) => cur = a,
-                _ => return false,
-            }
-        }
-        direct(cur)
-    };
+    let own = |y: &Core| super::accumulate::indexed_by(y, &index).is_some_and(direct);
     only_own(elem, &own, any)
 }
 

@@ -1,16 +1,7 @@
 //! Fold states updated in place (LANGUAGE.md section 13): the plan's rule on steps as users
 //! write them, and the scratch the translation then takes.
 
-use crate::lower::tests::expand;
-
-/// The generated `scratch_len` of the only kernel in `out`.
-fn scratch(out: &str) -> &str {
-    let from = out.find("fn scratch_len").expect("a scratch_len");
-    let body = &out[from..];
-    let open = body.find('{').expect("a body");
-    let close = body.find('}').expect("a body");
-    body[open + 1..close].trim()
-}
+use crate::lower::tests::{expand, scratch};
 
 #[test]
 fn an_elementwise_state_is_one_buffer_and_none_as_the_result() {

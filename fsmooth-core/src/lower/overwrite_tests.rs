@@ -1,16 +1,7 @@
 //! Arrays written over the one they replace ([`crate::lower::overwrite`]): the rule on
 //! chains as users write them, and where it must not apply.
 
-use crate::lower::tests::expand;
-
-/// The generated `scratch_len` of the only kernel in `out`.
-fn scratch(out: &str) -> &str {
-    let from = out.find("fn scratch_len").expect("a scratch_len");
-    let body = &out[from..];
-    let open = body.find('{').expect("a body");
-    let close = body.find('}').expect("a body");
-    body[open + 1..close].trim()
-}
+use crate::lower::tests::{expand, scratch};
 
 const STEP: &str = "fn step(x: [f64; n], p: [f64; n]) -> [f64; n] {
     let s = 1.0 / norm(x);

@@ -4,6 +4,15 @@ pub(super) fn expand(src: &str) -> String {
     crate::expand(src.parse().unwrap()).to_string()
 }
 
+/// The generated `scratch_len` body of the only kernel in `out` (an expansion).
+pub(super) fn scratch(out: &str) -> &str {
+    let from = out.find("fn scratch_len").expect("a scratch_len");
+    let body = &out[from..];
+    let open = body.find('{').expect("a body");
+    let close = body.find('}').expect("a body");
+    body[open + 1..close].trim()
+}
+
 #[test]
 fn constant_elements_of_a_run_time_row_load_from_the_whole_row() {
     // Written out, `sum(cams[i % n][3..6])` and `cams[i % n][9]` are four loads at

@@ -10,6 +10,9 @@
 //! in place writes its new row to the frame first), and the components of a tuple of
 //! destinations are disjoint: the only reads of a destination in the chain are then the
 //! reads of the variable written there, and nothing else writes it before the chain ends.
+//! The one exception is planned: an array computed in a destination before the value that
+//! lives there ([`crate::lower::overwrite::homes_before`]) is read no more once that value is
+//! written, or is read by it only element by element at the element being written.
 
 use crate::lir::St;
 use crate::lower::dps::{Dps, Loc, View};

@@ -33,15 +33,16 @@ pub(super) fn plan(body: &Core) -> HashMap<VarId, VarId> {
 fn walk(e: &Core, out: &mut HashMap<VarId, VarId>) {
     if let Kind::Let(..) = e.kind {
         let (lets, last) = lets_of(e);
+        let uses = Uses::of(&lets, last);
         // The arrays whose places are not taken yet.
         let mut free: Vec<usize> = Vec::new();
         for k in 0..lets.len() {
             if !owns(lets[k].1) {
                 continue;
             }
-            let taken = free.iter().rposition(|&x| {
-                lets[x].1.ty == lets[k].1.ty && replaceable(&lets, Some(last), x, k)
-            });
+            let taken = free
+                .iter()
+                .rposition(|&x| lets[x].1.ty == lets[k].1.ty && uses.replaceable(&lets, x, k));
             if let Some(p) = taken {
                 out.insert(lets[k].0, lets[free.remove(p)].0);
             }
@@ -69,13 +70,17 @@ pub(super) fn homes_before(
     ty: &crate::middle::ir::Type,
     taken: &[VarId],
 ) -> Vec<VarId> {
+    let uses = Uses::of(lets, last);
     let mut out = Vec::new();
     let mut next = from;
     for x in (0..from.min(lets.len())).rev() {
         let (v, a) = lets[x];
         if owns(a) && a.ty == *ty && !taken.contains(&v) {
-            let rest = (next < lets.len()).then_some(last);
-            if replaceable(lets, rest, x, next) || replaceable_by_last(lets, last, x, next) {
+            let ok = match next < lets.len() {
+                true => uses.replaceable(lets, x, next),
+                false => uses.replaceable_by_last(lets, last, x),
+            };
+            if ok {
                 out.push(v);
                 next = x;
             }
@@ -84,33 +89,51 @@ pub(super) fn homes_before(
     out
 }
 
-/// Whether `lets[at]` may take the place of `lets[x]` (`x < at`), `last` the chain's last
-/// expression (`None` when `at` is past the `let`s, the value being `last` itself).
-fn replaceable(lets: &[(VarId, &Core)], last: Option<&Core>, x: usize, at: usize) -> bool {
-    let names = views(lets, lets[x].0);
-    let reads = |e: &Core| names.iter().any(|&v| e.mentions(v));
-    let later = lets
-        .get(at + 1..)
-        .unwrap_or_default()
-        .iter()
-        .map(|(_, b)| *b);
-    if later.chain(last).any(reads) {
-        return false;
-    }
-    match lets.get(at) {
-        Some((_, y)) => !reads(y) || in_place(y, lets[x].0, &names),
-        None => false,
-    }
+/// Where each variable a chain of `let`s reads is read for the last time: the position of
+/// the last `let` whose value mentions it, or `lets.len()` for the chain's last expression.
+/// Computed once per chain, so that asking whether an array is dead is a lookup.
+struct Uses {
+    last: HashMap<VarId, usize>,
 }
 
-/// Whether the chain's `last` expression (at `at == lets.len()`) may take the place of
-/// `lets[x]`.
-fn replaceable_by_last(lets: &[(VarId, &Core)], last: &Core, x: usize, at: usize) -> bool {
-    if at != lets.len() {
-        return false;
+impl Uses {
+    fn of(lets: &[(VarId, &Core)], last: &Core) -> Uses {
+        let mut at = HashMap::new();
+        let values = lets.iter().map(|(_, a)| *a).chain([last]);
+        for (k, value) in values.enumerate() {
+            let mut read = std::collections::HashSet::new();
+            value.occurring(&mut read);
+            for v in read {
+                at.insert(v, k);
+            }
+        }
+        Uses { last: at }
     }
-    let names = views(lets, lets[x].0);
-    !names.iter().any(|&v| last.mentions(v)) || in_place(last, lets[x].0, &names)
+
+    /// The last position reading `lets[x]` or a view of it (`None`: never read).
+    fn last_read(&self, lets: &[(VarId, &Core)], x: usize) -> (Option<usize>, Vec<VarId>) {
+        let names = views(lets, lets[x].0);
+        let at = names.iter().filter_map(|v| self.last.get(v)).max().copied();
+        (at, names)
+    }
+
+    /// Whether `lets[at]` (`x < at < lets.len()`) may take the place of `lets[x]`: nothing
+    /// reads `x` after it, and it reads `x` not at all or updating it in place.
+    fn replaceable(&self, lets: &[(VarId, &Core)], x: usize, at: usize) -> bool {
+        match self.last_read(lets, x) {
+            (Some(r), _) if r > at => false,
+            (Some(r), names) if r == at => in_place(lets[at].1, lets[x].0, &names),
+            _ => true,
+        }
+    }
+
+    /// Whether the chain's `last` expression may take the place of `lets[x]`.
+    fn replaceable_by_last(&self, lets: &[(VarId, &Core)], last: &Core, x: usize) -> bool {
+        match self.last_read(lets, x) {
+            (Some(r), names) if r == lets.len() => in_place(last, lets[x].0, &names),
+            _ => true,
+        }
+    }
 }
 
 /// Whether `y` is a `build` (of `build`s, down to its elements) that reads `x` only at its

@@ -43,7 +43,7 @@ pub struct Lowering {
     /// Add the terms of a float sum whose step has no loop in lanes (`lir::St::Lanes`):
     /// `#![fsmooth(reassociate = true)]`.
     pub reassociate: bool,
-    /// Write an array over the one it replaces ([`crate::lower::overwrite`]): with fusion
+    /// Write an array over the one it replaces (`lower/overwrite.rs`): with fusion
     /// on (off, every intermediate array is stored, as in the paper's D variant).
     pub overwrite: bool,
 }

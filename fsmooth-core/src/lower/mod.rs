@@ -45,6 +45,7 @@ mod peel;
 mod results;
 mod scans;
 mod split;
+mod step_plan;
 pub mod storage;
 mod streams;
 #[cfg(test)]

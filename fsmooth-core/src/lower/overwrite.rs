@@ -17,7 +17,7 @@
 //! over it, whatever order the elements are computed in.
 
 use crate::lower::folds::lets_of;
-use crate::lower::in_place::own_element;
+use crate::lower::step_plan::own_element;
 use crate::middle::ir::{Core, Kind, VarId};
 use std::collections::HashMap;
 

@@ -33,7 +33,7 @@ pub struct Frame {
     /// Every copy into an output, in order.
     pub copies: Vec<Copied>,
     /// Every array stored in the frame place of one that is dead
-    /// ([`crate::lower::overwrite`]), in order.
+    /// (`lower/overwrite.rs`), in order.
     pub taken: Vec<Taken>,
 }
 

@@ -1,0 +1,414 @@
+//! The in-place plan of a fold's step (LANGUAGE.md section 13): which array components of an
+//! `ifold`'s state get one place, their new value written over the old one, and which
+//! `build`s of the step run as one loop ([`plan`], [`StepPlan`]). A component qualifies when
+//! its new value reads, of the old one, only the same element (`build(n, |j| x[j] + alpha *
+//! p[j])`, Welford's mean; a matrix's elements at their own row and column), or is an array
+//! literal computed whole before it is stored, and nothing reads the old component once the
+//! new value is written. The translation of the plan is `lower/in_place.rs`.
+
+use crate::lower::folds::lets_of;
+use crate::middle::ir::{Core, Kind, VarId};
+
+/// One binding of a fold's step: a `let` (its variable), or a component of the result
+/// written in place (no variable).
+pub(super) struct Bind<'a> {
+    pub(super) var: Option<VarId>,
+    pub(super) value: &'a Core,
+}
+
+/// How a fold's step updates its state in place: see [`plan`].
+pub(super) struct StepPlan<'a> {
+    /// The step's `let`s in order, then the components of its result that are `build`s
+    /// written where the state is.
+    pub(super) binds: Vec<Bind<'a>>,
+    /// The step's result, one item per component.
+    pub(super) items: Vec<&'a Core>,
+    /// For each component of the state, the binding that computes its new value over the
+    /// old one, when it is updated in place.
+    pub(super) home: Vec<Option<usize>>,
+    /// Bindings computed in one loop, element by element (see [`Group`]).
+    pub(super) groups: Vec<Group>,
+}
+
+/// `build`s of one count among a step's bindings, each reading the others (their old state
+/// and new values) only at its own index, computed in one loop: element `j` of each, then
+/// each `home`'s stored over its component's. A member that is no `home` (`let delta =
+/// build(..)`, read only by the others at their index) is never stored: a `let` inside the
+/// step costs nothing.
+pub(super) struct Group {
+    /// The members' positions, in order.
+    pub(super) members: Vec<usize>,
+    /// Members that are array literals (a loop of literal count written out): every item of
+    /// every member computed, then each member stored, so that they may read the old state
+    /// anywhere.
+    pub(super) literal: bool,
+    /// The bindings among them that read no member: computed before the loop.
+    pub(super) before: Vec<usize>,
+}
+
+impl Group {
+    /// The first binding the group covers.
+    pub(super) fn start(&self) -> usize {
+        let first = self.members[0];
+        self.before.first().map_or(first, |b| first.min(*b))
+    }
+
+    /// The last binding the group covers.
+    pub(super) fn end(&self) -> usize {
+        let last = self.members[self.members.len() - 1];
+        self.before.last().map_or(last, |b| last.max(*b))
+    }
+}
+
+/// What a fold's step reads of its state, component by component.
+struct Refs {
+    /// Variables standing for the whole state.
+    whole: Vec<VarId>,
+    /// For each component, the variables naming it (`let x = acc.0`).
+    direct: Vec<Vec<VarId>>,
+    /// For each component, those and the `let`s of arrays that read it and may be views of
+    /// it (`let y = x[k]`): reading one is reading the old state, but not at a known index.
+    all: Vec<Vec<VarId>>,
+    tuple: bool,
+}
+
+impl Refs {
+    /// True when `x` is component `c` itself (or, with `views`, may be a view of it).
+    fn is(&self, x: &Core, c: usize, views: bool) -> bool {
+        let names = if views { &self.all[c] } else { &self.direct[c] };
+        match &x.kind {
+            Kind::Var(v) => names.contains(v) || !self.tuple && self.whole.contains(v),
+            Kind::Proj(t, k) => *k == c && self.is_whole(t),
+            _ => false,
+        }
+    }
+
+    /// True when `x` is the whole state.
+    fn is_whole(&self, x: &Core) -> bool {
+        matches!(x.kind, Kind::Var(v) if self.whole.contains(&v))
+    }
+
+    /// True when `x` reads component `c` anywhere (reading the whole state counts).
+    fn reads(&self, x: &Core, c: usize) -> bool {
+        if self.is_whole(x) || self.is(x, c, true) {
+            return true;
+        }
+        if matches!(&x.kind, Kind::Proj(t, _) if self.is_whole(t)) {
+            return false;
+        }
+        x.children().any(|y| self.reads(y, c))
+    }
+}
+
+/// The in-place plan of an `ifold`'s step `body` over state `acc` (a tuple of `parts`
+/// components when `tuple`; see [`StepPlan`]). Component `c` is updated in place when
+/// - its new value is a one-dimensional `build(m, |j| e)`: the step's component `c`, or a
+///   `let` that the result names as component `c` and as no other;
+/// - `e` reads the old component only at its own index, `old[j]` (so an element read is the
+///   element written), through the state or a `let` naming the component;
+/// - after that `build`, nothing reads the old component: no later `let` (but the others of
+///   its group, at their own index), no other component of the result, in any spelling (the
+///   state's variable, a projection, a `let` naming it, a `let` of an array that may be a
+///   view of it).
+pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPlan<'_> {
+    let (lets, tail) = lets_of(body);
+    let items: Vec<&Core> = match (&tail.kind, tuple) {
+        (Kind::Tuple(xs), true) if xs.len() == parts => xs.iter().collect(),
+        (_, false) => vec![tail],
+        _ => Vec::new(),
+    };
+    let mut binds: Vec<Bind> = lets
+        .iter()
+        .map(|(v, a)| Bind {
+            var: Some(*v),
+            value: a,
+        })
+        .collect();
+    let mut home: Vec<Option<usize>> = vec![None; parts];
+    if items.len() != parts {
+        return StepPlan {
+            binds,
+            items,
+            home,
+            groups: Vec::new(),
+        };
+    }
+    let mut refs = Refs {
+        whole: vec![acc],
+        direct: vec![Vec::new(); parts],
+        all: Vec::new(),
+        tuple,
+    };
+    for (v, a) in &lets {
+        match &a.kind {
+            Kind::Var(w) if refs.whole.contains(w) => refs.whole.push(*v),
+            Kind::Proj(t, k) if tuple && refs.is_whole(t) => {
+                if let Some(c) = refs.direct.get_mut(*k) {
+                    c.push(*v);
+                }
+            }
+            Kind::Var(w) => {
+                if let Some(c) = refs.direct.iter_mut().find(|c| c.contains(w)) {
+                    c.push(*v);
+                }
+            }
+            _ => {}
+        }
+    }
+    refs.all = refs.direct.clone();
+    for (v, a) in &lets {
+        if a.ty.is_arr() && !matches!(a.kind, Kind::Build(..) | Kind::Array(_)) {
+            for c in 0..parts {
+                if !refs.all[c].contains(v) && refs.reads(a, c) {
+                    refs.all[c].push(*v);
+                }
+            }
+        }
+    }
+    // Each component's candidate binding.
+    for (c, item) in items.iter().enumerate() {
+        let at = match item.kind {
+            Kind::Var(v) => {
+                let named = items
+                    .iter()
+                    .filter(|x| matches!(x.kind, Kind::Var(w) if w == v))
+                    .count();
+                match lets.iter().position(|(x, _)| *x == v) {
+                    Some(p) if named == 1 => p,
+                    _ => continue,
+                }
+            }
+            Kind::Build(..) | Kind::Array(_) => {
+                binds.push(Bind {
+                    var: None,
+                    value: item,
+                });
+                binds.len() - 1
+            }
+            _ => continue,
+        };
+        let new = binds[at].value;
+        if let Kind::Array(xs) = &new.kind {
+            // Every item computed before any is stored ([`Group::literal`]): it may read the
+            // old component anywhere.
+            if new.ty.dims().len() == 1 && xs.iter().all(|x| !x.ty.is_arr() && !x.ty.is_tuple()) {
+                home[c] = Some(at);
+            }
+            continue;
+        }
+        let Kind::Build(_, j, e) = &new.kind else {
+            continue;
+        };
+        if new.ty.dims().len() == 1
+            && at_own(e, *j, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+        {
+            home[c] = Some(at);
+        }
+        if new.ty.dims().len() > 1
+            && own_element(new, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+        {
+            home[c] = Some(at);
+        }
+    }
+    // Bindings that may be computed in a group's loop and never stored.
+    let mut transient: Vec<usize> = (0..lets.len())
+        .filter(|p| !home.contains(&Some(*p)))
+        .filter(|p| matches!(&binds[*p].value.kind, Kind::Build(..) if binds[*p].value.ty.dims().len() == 1))
+        .collect();
+    // Drop the candidates read after their group, and the transient members read outside
+    // theirs, until none is.
+    loop {
+        let groups = group(&binds, &home, &transient, &refs);
+        let of = |p: usize| groups.iter().find(|g| g.members.contains(&p));
+        let mut dropped = false;
+        for (c, slot) in home.iter_mut().enumerate() {
+            let Some(p) = *slot else {
+                continue;
+            };
+            let end = of(p).map_or(p, Group::end);
+            // The bindings after the group (the components written inline among them) and
+            // the result's other components that are not bindings.
+            let later = binds.iter().skip(end + 1).map(|b| b.value);
+            let others = items
+                .iter()
+                .enumerate()
+                .filter(|(k, x)| *k != c && !binds.iter().any(|b| std::ptr::eq(b.value, **x)))
+                .map(|(_, x)| *x);
+            if later.chain(others).any(|x| refs.reads(x, c)) {
+                *slot = None;
+                dropped = true;
+            }
+        }
+        for t in transient.clone() {
+            let Some(v) = binds[t].var else {
+                continue;
+            };
+            // Read by members of its group only, and stored by none: a group with a home.
+            let kept = of(t).is_some_and(|g| {
+                let outside = (0..binds.len())
+                    .filter(|q| !g.members.contains(q))
+                    .any(|q| binds[q].value.mentions(v))
+                    || items
+                        .iter()
+                        .any(|x| !binds.iter().any(|b| std::ptr::eq(b.value, *x)) && x.mentions(v));
+                !outside && g.members.iter().any(|q| home.contains(&Some(*q)))
+            });
+            if !kept {
+                transient.retain(|q| *q != t);
+                dropped = true;
+            }
+        }
+        if !dropped {
+            return StepPlan {
+                binds,
+                items,
+                home,
+                groups: groups
+                    .into_iter()
+                    .filter(|g| g.members.len() > 1 || g.literal)
+                    .collect(),
+            };
+        }
+    }
+}
+
+/// The groups (see [`Group`]) of a step's `binds`: runs of `build`s of one count, each a
+/// `home` or `transient`, each reading the others only at its own index; the bindings between
+/// them that read no member go before the loop. One-member groups included.
+fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Refs) -> Vec<Group> {
+    let comp_of = |p: usize| home.iter().position(|h| *h == Some(p));
+    let mut groups: Vec<Group> = Vec::new();
+    let mut open = false;
+    for p in 0..binds.len() {
+        let eligible = comp_of(p).is_some() || transient.contains(&p);
+        if !eligible {
+            // Between members: computed before the loop when it reads none of them.
+            if let Some(g) = groups.last_mut().filter(|_| open) {
+                let reads_member = g
+                    .members
+                    .iter()
+                    .any(|q| binds[*q].var.is_some_and(|v| binds[p].value.mentions(v)));
+                if reads_member {
+                    open = false;
+                } else {
+                    g.before.push(p);
+                }
+            }
+            continue;
+        }
+        if let Kind::Array(_) = &binds[p].value.kind {
+            // Literals join literals that do not read their new values.
+            let joins = open
+                && groups.last().is_some_and(|g| {
+                    g.literal
+                        && g.members
+                            .iter()
+                            .all(|q| binds[*q].var.is_none_or(|v| !binds[p].value.mentions(v)))
+                });
+            match groups.last_mut() {
+                Some(g) if joins => g.members.push(p),
+                _ => groups.push(Group {
+                    members: vec![p],
+                    literal: true,
+                    before: Vec::new(),
+                }),
+            }
+            open = true;
+            continue;
+        }
+        let Kind::Build(n, j, e) = &binds[p].value.kind else {
+            open = false;
+            continue;
+        };
+        if binds[p].value.ty.dims().len() > 1 {
+            // Written over itself element by element on its own, in no loop with others.
+            groups.push(Group {
+                members: vec![p],
+                literal: false,
+                before: Vec::new(),
+            });
+            open = false;
+            continue;
+        }
+        let c = comp_of(p);
+        let joins = open
+            && groups.last().is_some_and(|g| {
+                !g.literal
+                    && matches!(&binds[g.members[0]].value.kind, Kind::Build(m, ..) if m == n)
+                    && g.members.iter().all(|&q| {
+                        let Kind::Build(_, jq, eq) = &binds[q].value.kind else {
+                            return false;
+                        };
+                        // The earlier member reads the new one's old state at its own index
+                        // only; the new member so reads the earlier's old state and new value.
+                        let old_c = c.is_none_or(|c| {
+                            at_own(eq, *jq, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+                        });
+                        let old_d = comp_of(q).is_none_or(|d| {
+                            at_own(e, *j, &|x| refs.is(x, d, false), &|x| refs.is(x, d, true))
+                        });
+                        let new_d = binds[q].var.is_none_or(|v| {
+                            let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
+                            at_own(e, *j, &is_new, &is_new)
+                        });
+                        old_c && old_d && new_d
+                    })
+            });
+        match groups.last_mut() {
+            Some(g) if joins => g.members.push(p),
+            _ => groups.push(Group {
+                members: vec![p],
+                literal: false,
+                before: Vec::new(),
+            }),
+        }
+        open = true;
+    }
+    // Bindings taken in after a group's last member belong to what follows it.
+    for g in &mut groups {
+        let last = g.members[g.members.len() - 1];
+        g.before.retain(|b| *b < last);
+    }
+    groups
+}
+
+/// True when `new` is a `build` of `build`s down to its elements, each element reading what
+/// `any` recognises only as `r[j1]..[jk]` at the builds' own indexes, with `r` one `direct`
+/// accepts (a matrix state whose elements each read only their own old element).
+pub(super) fn own_element(
+    new: &Core,
+    direct: &dyn Fn(&Core) -> bool,
+    any: &dyn Fn(&Core) -> bool,
+) -> bool {
+    let mut index = Vec::new();
+    let mut elem = new;
+    while let Kind::Build(_, i, body) = &elem.kind {
+        index.push(*i);
+        elem = body;
+    }
+    if index.len() != new.ty.dims().len() {
+        return false;
+    }
+    let own = |y: &Core| super::accumulate::indexed_by(y, &index).is_some_and(direct);
+    only_own(elem, &own, any)
+}
+
+/// True when `x` reads what `any` recognises only as `r[j]`, with `r` one `direct` accepts.
+fn at_own(x: &Core, j: VarId, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core) -> bool) -> bool {
+    let own = |y: &Core| {
+        matches!(&y.kind, Kind::Index(a, k)
+            if matches!(k.kind, Kind::Var(w) if w == j) && direct(a))
+    };
+    only_own(x, &own, any)
+}
+
+/// True when `x` reads what `is_ref` recognises only where `own` accepts the read.
+fn only_own(x: &Core, own: &dyn Fn(&Core) -> bool, is_ref: &dyn Fn(&Core) -> bool) -> bool {
+    if own(x) {
+        return true;
+    }
+    if is_ref(x) {
+        return false;
+    }
+    x.children().all(|y| only_own(y, own, is_ref))
+}

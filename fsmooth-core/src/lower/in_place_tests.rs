@@ -151,3 +151,66 @@ fn a_matrix_state_whose_elements_read_their_own_is_one_buffer() {
         "{shifted}"
     );
 }
+
+#[test]
+fn a_state_of_literal_rows_is_a_tuple_of_its_rows() {
+    // Welford's mean and M2 as the rows of one `[[f64; 16]; 2]`, the new state an array
+    // literal: the tuple spelling's scratch and code shape (no double buffer), whether the
+    // first state is a `build`, a literal or an argument, as the result or read after.
+    let tuple = expand(
+        "pub fn k(x: [[f64; 16]; n]) -> ([f64; 16], [f64; 16]) {
+            let (mean, m2) = ifold(n, (build(16, |_| 0.0), build(16, |_| 0.0)), |(mean, m2), i| {
+                let mean1 = build(16, |j| mean[j] + (x[i][j] - mean[j]) / ((i + 1) as f64));
+                (mean1, build(16, |j| m2[j] + (x[i][j] - mean[j]) * (x[i][j] - mean1[j])))
+            });
+            (mean, build(16, |j| m2[j] / (n as f64)))
+        }",
+    );
+    for init in [
+        "build(2, |_| build(16, |_| 0.0))",
+        "[build(16, |_| 0.0), build(16, |_| 0.0)]",
+    ] {
+        let rows = expand(&format!(
+            "pub fn k(x: [[f64; 16]; n]) -> ([f64; 16], [f64; 16]) {{
+                let s = ifold(n, {init}, |s, i| {{
+                    let mean1 = build(16, |j| s[0][j] + (x[i][j] - s[0][j]) / ((i + 1) as f64));
+                    [mean1, build(16, |j| s[1][j] + (x[i][j] - s[0][j]) * (x[i][j] - mean1[j]))]
+                }});
+                (s[0], build(16, |j| s[1][j] / (n as f64)))
+            }}"
+        ));
+        assert_eq!(scratch(&rows), scratch(&tuple), "{init}\n{rows}");
+        assert!(!rows.contains("__pair"), "{rows}");
+    }
+    // An argument as the first state, the whole state the result.
+    let out = expand(
+        "pub fn k(x: [f64; n], s0: [[f64; n]; 2], t: usize) -> [[f64; n]; 2] {
+            ifold(t, s0, |s, i| [build(n, |j| s[0][j] + x[j]), build(n, |j| s[1][j] * s[0][j])])
+        }",
+    );
+    assert!(!out.contains("__pair"), "{out}");
+}
+
+#[test]
+fn a_state_read_at_a_computed_row_or_whole_keeps_its_rows() {
+    // Read at a row the step computes, or read whole: not taken apart (a tuple cannot be
+    // indexed at run time). (A `build(2, ..)` step is written out by `unroll` first.)
+    for src in [
+        "pub fn k(x: [f64; n], t: usize) -> [[f64; n]; 2] {
+            ifold(t, build(2, |_| x), |s, i| [build(n, |j| s[i % 2][j] + x[j]), s[1]])
+        }",
+        "pub fn k(x: [f64; n], t: usize) -> [[f64; n]; 2] {
+            ifold(t, build(2, |_| x), |s, i| [build(n, |j| s[0][j] + sum(join(s))), s[1]])
+        }",
+    ] {
+        let k = crate::middle::fuse::tests::optimized(src);
+        assert_eq!(
+            crate::middle::fuse::tests::count(&k.body, &|k| matches!(
+                k,
+                crate::middle::ir::Kind::Tuple(_)
+            )),
+            0,
+            "{k}"
+        );
+    }
+}

@@ -66,12 +66,13 @@ fn constant_typed_frames_are_fixed_size_parts() {
     let out = expand(
         "pub fn k(a: [f64; 4], i: [usize; 2], r: usize) -> f64 {
             let s = build(4, |j| a[j].exp());
-            let u = ifold(r, i, |acc, k| build(2, |j| acc[(j + 1) % 2]));
+            let u = ifold(r, i, |acc, k| build(2, |j| acc[(j + k) % 2]));
             s[u[0]] + s[u[1]] + s[0] + s[1]
         }",
     );
     // 4 f64, no f32, 2 usize (u, where the fold's state is updated in place: the step, a
-    // literal of two, computes both items before storing them): 6 slots.
+    // literal of two, computes both items before storing them; read at rows the step
+    // computes, so not a tuple of its two items): 6 slots.
     assert!(
         out.contains(
             "pub const SCRATCH_LEN : usize = :: fsmooth :: __rt :: slots (4usize , 0usize , 2usize)"

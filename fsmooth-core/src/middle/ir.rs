@@ -328,6 +328,14 @@ impl Core {
         }
     }
 
+    /// The end of this chain of `let`s, read-only ([`Core::tail_mut`]).
+    pub fn tail_ref(&self) -> &Core {
+        match &self.kind {
+            Kind::Let(_, _, body) => body.tail_ref(),
+            _ => self,
+        }
+    }
+
     /// The node, leaving a placeholder in its place: for moving a subtree out of its parent
     /// without copying it.
     pub fn take(&mut self) -> Core {

@@ -34,11 +34,15 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
             *e = with_binding(binding, choose(*x, *y, k, span));
             true
         }
-        Kind::Reshape(inner) if matches!(inner.kind, Kind::Build(..)) => {
+        Kind::Reshape(inner) if matches!(inner.kind, Kind::Build(..)) || row_of_var(inner) => {
             let span = e.span;
             let (from, to) = (inner.ty.dims().to_vec(), a.ty.dims().to_vec());
-            // Only a join or a split: checked before anything is taken apart.
-            if from.len() != to.len() + 1 && to.len() != from.len() + 1 {
+            // Only a join or a split: checked before anything is taken apart. A row of a
+            // split variable is the `build` of its elements too, which its readers fuse:
+            // `split(2, img)[r][a]` is `img[2 * r + a]`, as the user could have written
+            // it (a join's element of a variable would be a division: left a view).
+            let split = to.len() == from.len() + 1;
+            if !split && (from.len() != to.len() + 1 || row_of_var(inner)) {
                 return false;
             }
             let (Kind::Reshape(inner), k) = (a.take().kind, k.take()) else {
@@ -57,10 +61,21 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
     }
 }
 
-/// A view whose arrays are all variables: rebuilding it where it is read costs nothing.
-fn view_of_vars(e: &Core) -> bool {
+/// A variable or a row of one (`img[2 * r]`): read again where it is needed, it costs an
+/// index.
+fn row_of_var(e: &Core) -> bool {
     match &e.kind {
         Kind::Var(_) => true,
+        Kind::Index(a, _) => e.ty.is_arr() && row_of_var(a),
+        _ => false,
+    }
+}
+
+/// A view whose arrays are all variables or their rows: rebuilding it where it is read
+/// costs nothing.
+fn view_of_vars(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Var(_) | Kind::Index(..) => row_of_var(e),
         Kind::Concat(a, b) => view_of_vars(a) && view_of_vars(b),
         Kind::Reshape(a) => view_of_vars(a),
         _ => false,

@@ -5,6 +5,7 @@
 use crate::front::ast::{BinOp, MathFn};
 use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lower::dps::Dps;
+use crate::middle::cse::key;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
 /// The range a loop index lies in where a condition is known: `floor <= i < bound`.
@@ -49,7 +50,10 @@ impl Dps<'_> {
         for (v, g) in facts {
             self.guards.insert(v, g);
         }
+        let known = self.below.len();
+        self.below_facts(c, holds);
         let out = f(self);
+        self.below.truncate(known);
         for (v, g) in saved.into_iter().rev() {
             match g {
                 Some(g) => self.guards.insert(v, g),
@@ -62,9 +66,84 @@ impl Dps<'_> {
     /// `f` as if no branch had narrowed any range (for what serves a whole loop).
     pub(super) fn unguarded<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = std::mem::take(&mut self.guards);
+        let below = std::mem::take(&mut self.below);
         let out = f(self);
         self.guards = saved;
+        self.below = below;
         out
+    }
+
+    /// Whether a branch has narrowed a range or bounded a value here ([`Dps::guarded`],
+    /// [`Dps::knowing_below`]).
+    pub(super) fn narrowed(&self) -> bool {
+        !self.guards.is_empty() || !self.below.is_empty()
+    }
+
+    /// Translate with `f` where `x < dim` is known (the row update's `if r < m`, around the
+    /// new row: `h[r] + 1` there reads `h`'s element `r` unchecked).
+    pub(super) fn knowing_below<T>(
+        &mut self,
+        x: &Core,
+        dim: &Size,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let known = self.below.len();
+        self.below.push((key(x), dim.clone()));
+        let out = f(self);
+        self.below.truncate(known);
+        out
+    }
+
+    /// The bounds that `c` being `holds` puts on `usize` values other than a loop index
+    /// (those narrow the index's range, [`Dps::facts`]), pushed on [`Dps::below`]: `x < e`
+    /// true (or `x >= e` false) bounds `x` by `e`, `x <= e` by `e + 1`, for any `x` (a `let`
+    /// bound bin, a clamp written inline), `e` a size. Sound because the language is pure:
+    /// wherever the branch runs, `x` written again is the value the condition compared (and
+    /// computed without an error there, so written again it needs no checked arithmetic).
+    fn below_facts(&mut self, c: &Core, holds: bool) {
+        match &c.kind {
+            Kind::Not(x) => self.below_facts(x, !holds),
+            Kind::Bin(BinOp::And, x, y, _) if holds => {
+                self.below_facts(x, true);
+                self.below_facts(y, true);
+            }
+            Kind::Bin(BinOp::Or, x, y, _) if !holds => {
+                self.below_facts(x, false);
+                self.below_facts(y, false);
+            }
+            Kind::Bin(op, x, y, _) if x.ty == Type::Usize && op.is_cmp() => {
+                for (x, e, op) in [(x, y, *op), (y, x, flipped(*op))] {
+                    let (Some(e), None) = (&e.sym, index_var(x)) else {
+                        continue;
+                    };
+                    let bound = match (op, holds) {
+                        (BinOp::Lt, true) | (BinOp::Ge, false) => e.clone(),
+                        (BinOp::Le, true) | (BinOp::Gt, false) => {
+                            Size::plus(e.clone(), Size::Lit(1))
+                        }
+                        _ => continue,
+                    };
+                    self.below.push((key(x), bound));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `i` is known below `dim` where it is used: an enclosing branch compared it
+    /// ([`Dps::below_facts`], [`Dps::knowing_below`]) with a bound at most `dim` over every
+    /// value the loop indexes take.
+    fn known_below(&self, i: &Core, dim: &Size) -> bool {
+        if self.below.is_empty() {
+            return false;
+        }
+        let k = key(i);
+        self.below.iter().any(|(x, b)| {
+            *x == k
+                && self
+                    .extreme(b, true)
+                    .is_some_and(|max| names_nonneg(&Size::minus(dim.clone(), max)))
+        })
     }
 
     /// The range of loop index `v` here: its guard's, else `0..` its loop's bound.
@@ -170,6 +249,9 @@ impl Dps<'_> {
     fn bounded(&self, i: &Core, dim: &Size, depth: usize) -> bool {
         if depth > 8 || i.ty != Type::Usize {
             return false;
+        }
+        if self.known_below(i, dim) {
+            return true;
         }
         let ok =
             |x: &Core| self.proven(&x.sym, &Size::Lit(1), dim) || self.bounded(x, dim, depth + 1);

@@ -24,7 +24,7 @@ use crate::lower::streams::run_code;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A rectangular view: `dims` starting at `off` in `base`, row-major.
 #[derive(Clone, Debug)]
@@ -157,6 +157,10 @@ pub struct Dps<'k> {
     /// The range a loop index is known to lie in inside the branch being translated (the
     /// `else` of `if i == 0 || i == n - 1` has `1 <= i < n - 1`), narrower than its loop's.
     pub(super) guards: HashMap<VarId, Guard>,
+    /// Values other than loop indexes known below a bound inside the branch being
+    /// translated (`if r < m`, by [`crate::middle::cse::key`]: an element read at `r` there
+    /// is in bounds).
+    pub(super) below: Vec<(String, Size)>,
     /// The loops being translated, outermost first, with the streams they read.
     pub(super) loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
@@ -194,6 +198,9 @@ pub struct Dps<'k> {
     /// The `let`-bound arrays that may be written over an earlier one, `y -> x`
     /// ([`crate::lower::overwrite`]).
     pub(super) overwrites: HashMap<VarId, VarId>,
+    /// The variables whose value is at most the steps a counter fold has done, so that one
+    /// plus an element of them cannot overflow ([`crate::lower::counters`]).
+    pub(super) counters: HashSet<VarId>,
     /// Whether arrays are written over the ones they replace at all.
     pub(super) overwrite: bool,
 }
@@ -228,6 +235,7 @@ impl<'k> Dps<'k> {
             env,
             bounds: HashMap::new(),
             guards: HashMap::new(),
+            below: Vec::new(),
             loops: Vec::new(),
             slices: 0,
             temps: 0,
@@ -243,6 +251,7 @@ impl<'k> Dps<'k> {
             parallel: false,
             reassociate: false,
             overwrites: crate::lower::overwrite::plan(&kernel.body),
+            counters: crate::lower::counters::plan(&kernel.body),
             overwrite: true,
         }
     }
@@ -336,7 +345,7 @@ impl<'k> Dps<'k> {
                         BinOp::Sub if self.no_underflow(a, b) => {
                             return Ex::Wrap(Wrap::Sub, x, y);
                         }
-                        BinOp::Add if self.below_a_loop_bound(e) => {
+                        BinOp::Add if self.below_a_loop_bound(e) || self.counts_up(a, b) => {
                             return Ex::Wrap(Wrap::Add, x, y);
                         }
                         BinOp::Div | BinOp::Rem if nonzero => return Ex::Bin(*op, x, y),
@@ -369,7 +378,7 @@ impl<'k> Dps<'k> {
                 let r = if self.in_bounds(i, &dim0) {
                     // A stream or a running index serves the loop's whole range, before any
                     // branch: only for an index proven over all of it.
-                    let whole = self.guards.is_empty() || self.unguarded(|d| d.in_bounds(i, &dim0));
+                    let whole = !self.narrowed() || self.unguarded(|d| d.in_bounds(i, &dim0));
                     let served = if whole {
                         self.stream(&w, i).or_else(|| self.running(&w, i))
                     } else {

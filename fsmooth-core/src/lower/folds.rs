@@ -275,10 +275,11 @@ impl Dps<'_> {
                     Box::new(m),
                 )),
             };
+            let (tested, dim0) = (inside.is_some(), &state.dims[0]);
             if !step.new.ty.is_arr() && rows == 1 {
                 // One element, the only row replaced: stored where it is computed (the
                 // scalars' new values are computed already).
-                let v = self.scalar(step.new);
+                let v = self.in_row(tested, step.row, dim0, |d| d.scalar(step.new));
                 let at = plus(&state.off, Ex::Var(rv));
                 let mut store = restated(state, &at, Ex::Usize(1));
                 store.push(St::Store(state.base.clone(), at, v));
@@ -294,10 +295,14 @@ impl Dps<'_> {
                 match &step.new.kind {
                     // Every item computed, then the row stored with one range check.
                     Kind::Array(items) if items.iter().all(|x| !x.ty.is_arr()) => {
-                        let vs = items.iter().map(|x| self.scalar(x)).collect();
+                        let vs = self.in_row(tested, step.row, dim0, |d| {
+                            items.iter().map(|x| d.scalar(x)).collect()
+                        });
                         store.push(St::StoreRow(state.base.clone(), off.clone(), vs));
                     }
-                    _ => store.extend(self.write(step.new, &target)),
+                    _ => store.extend(
+                        self.in_row(tested, step.row, dim0, |d| d.write(step.new, &target)),
+                    ),
                 }
                 body.push(only_if(inside, store));
                 continue;
@@ -310,9 +315,9 @@ impl Dps<'_> {
             let (alloc, tmp) = self.alloc(elem, &dims, Holds::Value("updated row"), step.new.span);
             body.push(alloc);
             let fill = if step.new.ty.is_arr() {
-                self.write(step.new, &tmp)
+                self.in_row(tested, step.row, dim0, |d| d.write(step.new, &tmp))
             } else {
-                let v = self.scalar(step.new);
+                let v = self.in_row(tested, step.row, dim0, |d| d.scalar(step.new));
                 let at = tmp.off.clone().unwrap_or(Ex::Usize(0));
                 vec![St::Store(tmp.base.clone(), at, v)]
             };
@@ -353,6 +358,21 @@ impl Dps<'_> {
         }
         self.frame.truncate(depth);
         vec![St::Block(code)]
+    }
+
+    /// `f` where row `r` of a row update is known below the state's length `dim` when
+    /// `tested` (the new row is computed and stored under `if r < m`).
+    fn in_row<T>(
+        &mut self,
+        tested: bool,
+        r: &Core,
+        dim: &Size,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        match tested {
+            true => self.knowing_below(r, dim, f),
+            false => f(self),
+        }
     }
 
     /// `body` as a [`RowUpdate`] of the state `is_state` recognises: a [`row_choice`] with

@@ -26,6 +26,9 @@ mod accumulate;
 mod alloc;
 mod blocking;
 mod bounds;
+mod counters;
+#[cfg(test)]
+mod counters_tests;
 pub(crate) use bounds::divisions_exact;
 pub mod dps;
 mod entry;

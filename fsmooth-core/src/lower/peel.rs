@@ -405,15 +405,18 @@ impl Dps<'_> {
 
     /// A `usize` value computed without a check: a constant, a size, a variable, a
     /// subtraction of such that cannot underflow here, or a sum or product of such that is at
-    /// most a loop's count (`i + 1 < n` in a loop over `0..n`).
+    /// most a loop's count (`i + 1 < n` in a loop over `0..n`), or a counter's `c + 1`
+    /// ([`crate::lower::counters`]).
     pub(super) fn cannot_fail(&self, e: &Core) -> bool {
         match &e.kind {
             Kind::Size(_) | Kind::Var(_) => true,
             Kind::Bin(BinOp::Sub, a, b, _) => {
                 self.cannot_fail(a) && self.cannot_fail(b) && self.no_underflow(a, b)
             }
-            Kind::Bin(BinOp::Add | BinOp::Mul, a, b, _) => {
-                self.cannot_fail(a) && self.cannot_fail(b) && self.below_a_loop_bound(e)
+            Kind::Bin(op @ (BinOp::Add | BinOp::Mul), a, b, _) => {
+                self.cannot_fail(a)
+                    && self.cannot_fail(b)
+                    && (self.below_a_loop_bound(e) || (*op == BinOp::Add && self.counts_up(a, b)))
             }
             _ => false,
         }

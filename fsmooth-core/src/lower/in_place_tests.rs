@@ -214,3 +214,52 @@ fn a_state_read_at_a_computed_row_or_whole_keeps_its_rows() {
         );
     }
 }
+
+#[test]
+fn a_state_of_concatenated_pieces_read_apart_is_a_tuple_of_its_pieces() {
+    // Goertzel's two 8-element states as one `[f32; 16]`, the new one a `concat` of the new
+    // first half and the old first half: the tuple spelling's scratch, no double buffer.
+    let tuple = expand(
+        "pub fn k(x: [f32; n], c: [f32; 8]) -> [f32; 8] {
+            let (s1, s2) = ifold(n, (build(8, |_| 0.0f32), build(8, |_| 0.0f32)), |(s1, s2), i| {
+                (build(8, |k| x[i] + c[k] * s1[k] - s2[k]), s1)
+            });
+            build(8, |k| s1[k] * s1[k] + s2[k] * s2[k] - c[k] * s1[k] * s2[k])
+        }",
+    );
+    let pieces = expand(
+        "pub fn k(x: [f32; n], c: [f32; 8]) -> [f32; 8] {
+            let s = ifold(n, build(16, |_| 0.0f32), |s, i| {
+                concat(build(8, |k| x[i] + c[k] * s[k] - s[k + 8]), s[0..8])
+            });
+            build(8, |k| s[k] * s[k] + s[k + 8] * s[k + 8] - c[k] * s[k] * s[k + 8])
+        }",
+    );
+    assert_eq!(scratch(&pieces), scratch(&tuple), "{pieces}");
+    assert!(!pieces.contains("__pair"), "{pieces}");
+}
+
+#[test]
+fn a_state_read_across_its_pieces_keeps_its_shape() {
+    // A read whose index may fall in either piece (`s[k + i % 2]`, `s[(3 * k + i) % 16]`, a
+    // slice straddling the boundary): not taken apart. (A read at a literal index, as a
+    // literal `build` written out leaves it, is in one piece.)
+    for step in [
+        "concat(build(8, |k| s[k + i % 2] * 0.5), s[0..8])",
+        "concat(build(8, |k| s[(3 * k + i) % 16] * 0.5), s[0..8])",
+        "concat(build(8, |k| s[k] * 0.5), s[4..12])",
+    ] {
+        let src = format!(
+            "pub fn k(x: [f64; 16], t: usize) -> [f64; 16] {{ ifold(t, x, |s, i| {step}) }}"
+        );
+        let k = crate::middle::fuse::tests::optimized(&src);
+        assert_eq!(
+            crate::middle::fuse::tests::count(&k.body, &|k| matches!(
+                k,
+                crate::middle::ir::Kind::Tuple(_)
+            )),
+            0,
+            "{step}\n{k}"
+        );
+    }
+}

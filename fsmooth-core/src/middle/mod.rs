@@ -21,6 +21,7 @@ pub mod reverse;
 pub mod row_views;
 pub mod share;
 pub mod simplify;
+pub mod state_parts;
 pub mod tuples;
 pub mod unroll;
 pub mod validate;

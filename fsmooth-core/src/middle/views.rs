@@ -66,6 +66,8 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
 fn row_of_var(e: &Core) -> bool {
     match &e.kind {
         Kind::Var(_) => true,
+        // A tuple's component (the parts of a fold's state, `crate::middle::state_parts`).
+        Kind::Proj(t, _) => matches!(t.kind, Kind::Var(_)),
         Kind::Index(a, _) => e.ty.is_arr() && row_of_var(a),
         _ => false,
     }
@@ -75,7 +77,7 @@ fn row_of_var(e: &Core) -> bool {
 /// costs nothing.
 fn view_of_vars(e: &Core) -> bool {
     match &e.kind {
-        Kind::Var(_) | Kind::Index(..) => row_of_var(e),
+        Kind::Var(_) | Kind::Index(..) | Kind::Proj(..) => row_of_var(e),
         Kind::Concat(a, b) => view_of_vars(a) && view_of_vars(b),
         Kind::Reshape(a) => view_of_vars(a),
         _ => false,

@@ -466,15 +466,20 @@ impl Dps<'_> {
         let depth = self.frame.depth();
         let elem = e.ty.scalar().unwrap_or(Scalar::F64);
         let dims = e.ty.dims().to_vec();
-        let (alloc, other) = self.alloc(
-            elem,
-            &dims,
-            Holds::Acc {
-                acc: *acc,
-                first: true,
-            },
-            e.span,
-        );
+        // The other buffer of a small state of literal size is a local array (LANGUAGE.md
+        // section 13: such a state lives in locals, not the frame).
+        let (alloc, other) = match self.alloc_local(elem, &dims) {
+            Some(local) => local,
+            None => self.alloc(
+                elem,
+                &dims,
+                Holds::Acc {
+                    acc: *acc,
+                    first: true,
+                },
+                e.span,
+            ),
+        };
         let other_base = other.base.clone();
         let out = View {
             dims: dims.clone(),

@@ -263,3 +263,29 @@ fn a_state_read_across_its_pieces_keeps_its_shape() {
         );
     }
 }
+
+#[test]
+fn a_small_state_of_literal_size_kept_in_two_buffers_lives_in_locals() {
+    // A step reading other elements of the old state keeps two buffers: both local arrays
+    // for at most 16 `f64`s (LANGUAGE.md section 13), as the result or read after the fold.
+    for src in [
+        "pub fn k(x: [f64; n]) -> f64 {
+            let s = ifold(n, build(16, |_| 0.0), |s, i| build(16, |j| s[(j + 1) % 16] * 0.5 + x[i]));
+            sum(s)
+        }",
+        "pub fn k(x: [f64; n]) -> [f64; 12] {
+            ifold(n, build(12, |_| 0.0), |s, i| build(12, |j| if j == 0 { x[i] } else { s[j - 1] * 0.9 }))
+        }",
+    ] {
+        let out = expand(src);
+        assert_eq!(scratch(&out), "0usize", "{src}\n{out}");
+    }
+    // Past 16 elements, the frame: the value's home and the other buffer.
+    let out = expand(
+        "pub fn k(x: [f64; n]) -> f64 {
+            let s = ifold(n, build(17, |_| 0.0), |s, i| build(17, |j| s[(j + 1) % 17] * 0.5 + x[i]));
+            sum(s)
+        }",
+    );
+    assert_eq!(scratch(&out), "34usize", "{out}");
+}

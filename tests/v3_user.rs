@@ -1096,7 +1096,6 @@ fn scatter_inside_build_per_row_histograms() {
 }
 
 #[test]
-#[ignore = "contract: x[i][j] (an element of a usize parameter) as a scatter index is not checked at entry: out is partly written ([[1, 1, 0], [0, 0, 0]]) before Error::Index"]
 fn scatter_inside_build_bad_index_from_parameter_out_untouched() {
     // docs/language.md section 16: an index read straight from a usize parameter is checked
     // at entry, before anything is written (section 11: every element in that position).

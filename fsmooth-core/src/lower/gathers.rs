@@ -16,12 +16,24 @@ use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 use proc_macro2::Ident;
 
 /// Where a value is in an index array parameter: the parameter, its dimensions, and the
-/// index applied to each dimension so far (a constant, or `None` for any other index).
+/// index applied to each dimension so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Origin {
     param: Ident,
     dims: Vec<Size>,
-    at: Vec<Option<u64>>,
+    at: Vec<At>,
+}
+
+/// An index applied to a dimension of an index array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum At {
+    /// A constant.
+    Const(u64),
+    /// The index of a loop over the whole dimension (`x[i][j]`, `j` over the row): every
+    /// element of the dimension is in that position.
+    Whole,
+    /// Any other index.
+    Other,
 }
 
 /// A column of an index array checked at entry: the elements `param[at + k * stride]` are
@@ -61,7 +73,15 @@ impl Dps<'_> {
                 if o.at.len() >= o.dims.len() {
                     return None;
                 }
-                o.at.push(k.sym.as_ref().and_then(Size::as_const));
+                let dim = &o.dims[o.at.len()];
+                let at = match &k.sym {
+                    Some(c) if c.as_const().is_some() => At::Const(c.as_const()?),
+                    Some(Size::Loop(l)) if self.bounds.get(l).is_some_and(|b| b.same(dim)) => {
+                        At::Whole
+                    }
+                    _ => At::Other,
+                };
+                o.at.push(at);
                 Some(o)
             }
             _ => None,
@@ -123,9 +143,11 @@ impl Dps<'_> {
     }
 
     /// True when index `i` of an array whose first dimension is `dim` is an element of an
-    /// index array parameter whose column can be checked at entry: the elements after the
-    /// first index are constants proven in range, and `dim` is known at entry. The column
-    /// is then checked there (once for each column and length).
+    /// index array parameter whose column can be checked at entry: the indexes after the
+    /// first are constants proven in range, after indexes of loops over their whole
+    /// dimensions (`x[i][j]` with `j` over the row: every element is in that position, all
+    /// of `x` is checked), and `dim` is known at entry. The column is then checked there
+    /// (once for each column and length).
     pub(super) fn gathered(&mut self, i: &Core, dim: &Size) -> bool {
         if dim.has_loop() {
             return false;
@@ -139,14 +161,21 @@ impl Dps<'_> {
         // The offset of the element in its row, and the row's length.
         let mut at = Size::Lit(0);
         let mut stride = Size::Lit(1);
+        // Constants last, whole dimensions before them: the elements `at + k * stride`.
+        let mut whole = false;
         for d in (1..o.dims.len()).rev() {
-            let Some(c) = o.at[d] else { return false };
-            let last = Size::minus(o.dims[d].clone(), Size::Lit(c + 1));
-            if !names_nonneg(&last) {
-                return false;
+            match o.at[d] {
+                At::Const(c) if !whole => {
+                    let last = Size::minus(o.dims[d].clone(), Size::Lit(c + 1));
+                    if !names_nonneg(&last) {
+                        return false;
+                    }
+                    at = Size::plus(Size::times(Size::Lit(c), stride.clone()), at);
+                    stride = Size::times(o.dims[d].clone(), stride);
+                }
+                At::Whole => whole = true,
+                _ => return false,
             }
-            at = Size::plus(Size::times(Size::Lit(c), stride.clone()), at);
-            stride = Size::times(o.dims[d].clone(), stride);
         }
         let (at, stride) = (at.fold(), stride.fold());
         let known = self.gathers.iter().any(|g| {

@@ -289,3 +289,45 @@ fn sizes_are_computed_as_wholes_at_entry_and_in_const_fns() {
 fn the_frame_parts_are_in_their_order() {
     assert_eq!(FRAME_PARTS, [Scalar::F64, Scalar::F32, Scalar::Usize]);
 }
+
+#[test]
+fn an_index_array_read_along_its_whole_rows_is_checked_whole_at_entry() {
+    // `x[i][j]` with `j` over the whole row: every element is in that position (LANGUAGE.md
+    // section 10), so all of `x` is checked at entry, before any output is written; a scatter
+    // inside a `build` too.
+    for src in [
+        "pub fn rows(a: [f64; m], x: [[usize; c]; r], c: usize) -> [[f64; c]; r] {
+            build(r, |i| build(c, |j| a[x[i][j]]))
+        }",
+        "pub fn row_hist(x: [[usize; c]; r], c: usize, m: usize) -> [[usize; m]; r] {
+            build(r, |i| scatter_add(m, c, |j| (x[i][j], 1)))
+        }",
+    ] {
+        let out = expand(src);
+        assert!(
+            out.contains("check_column (x , 0usize , 1usize , m) ?"),
+            "{src}\n{out}"
+        );
+        assert!(!out.contains(":: check ("), "{src}\n{out}");
+    }
+    // A constant column after a whole dimension: `t[i][j][1]` is every other element.
+    let out = expand(
+        "pub fn g(a: [f64; m], t: [[[usize; 2]; c]; r], c: usize) -> [[f64; c]; r] {
+            build(r, |i| build(c, |j| a[t[i][j][1]]))
+        }",
+    );
+    assert!(
+        out.contains("check_column (t , 1usize , 2usize , m) ?"),
+        "{out}"
+    );
+    // Part of a row (`j` over all but the last column): the last may hold anything, so each
+    // index is checked where it is used. (Written out, `build(2, ..)` over three columns
+    // checks columns 0 and 1 at entry: constant positions.)
+    let out = expand(
+        "pub fn part(a: [f64; m], x: [[usize; c]; r], c: usize) -> [[f64; c - 1]; r] {
+            build(r, |i| build(c - 1, |j| a[x[i][j]]))
+        }",
+    );
+    assert!(!out.contains("check_column"), "{out}");
+    assert!(out.contains(":: check ("), "{out}");
+}

@@ -155,12 +155,13 @@ fn with_gradient(p: &Program) -> String {
 fn respelled_programs_compile_to_the_same_code() {
     let count = env("FSMOOTH_RESPELL_PROGRAMS", 1000);
     let from = env("FSMOOTH_RESPELL_FROM", 0);
-    // Every rewrite but the written-out fold, which [`written_out_folds_need_the_same_scratch`]
-    // checks.
+    // Every rewrite but the written-out fold and the tuple state as rows, which
+    // [`written_out_folds_need_the_same_scratch`] and [`tuple_states_as_rows_need_the_same_scratch`]
+    // check.
     let exact: Vec<Rewrite> = REWRITES
         .iter()
         .copied()
-        .filter(|r| *r != Rewrite::UnrollFold)
+        .filter(|r| !matches!(r, Rewrite::UnrollFold | Rewrite::TupleStateAsRows))
         .collect();
     let mut sets: Vec<Vec<Rewrite>> = exact.iter().map(|r| vec![*r]).collect();
     sets.push(exact.clone());
@@ -235,6 +236,78 @@ fn written_out_folds_need_the_same_scratch() {
         "{compared} programs with a literal-count fold, {} needing other scratch written out",
         failures.len()
     );
+    assert!(
+        failures.is_empty(),
+        "{} of {compared}; first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(2)].join("\n\n")
+    );
+}
+
+/// Section 13's one cost for one meaning, for fold states: each generated program's tuple
+/// states of `build`s of one length written as one array of rows (`Rewrite::TupleStateAsRows`)
+/// need the same scratch at two sets of sizes (`middle::state_parts` takes such a state apart
+/// again). A respelling whose rows differ in element type does not compile and is skipped.
+/// `FSMOOTH_RESPELL_PROGRAMS` programs (1,000 by default).
+#[test]
+fn tuple_states_as_rows_need_the_same_scratch() {
+    let count = env("FSMOOTH_RESPELL_PROGRAMS", 1000);
+    let (mut compared, mut failures) = (0, Vec::new());
+    // The generator's tuple states mix scalars and arrays, so kernels users write come
+    // first: Welford's pair, Goertzel's, a state of three rows read at run-time rows, a
+    // gradient through a pair.
+    let written = [
+        "pub fn k(x: [[f64; 16]; n]) -> ([f64; 16], [f64; 16]) {
+            ifold(n, (build(16, |_| 0.0), build(16, |_| 0.0)), |(mean, m2), i| {
+                let mean1 = build(16, |j| mean[j] + (x[i][j] - mean[j]) / ((i + 1) as f64));
+                (mean1, build(16, |j| m2[j] + (x[i][j] - mean[j]) * (x[i][j] - mean1[j])))
+            })
+        }",
+        "pub fn k(x: [f32; n], c: [f32; 8]) -> [f32; 8] {
+            let (s1, s2) = ifold(n, (build(8, |_| 0.0f32), build(8, |_| 0.0f32)), |(s1, s2), i| {
+                (build(8, |k| x[i] + c[k] * s1[k] - s2[k]), s1)
+            });
+            build(8, |k| s1[k] * s1[k] + s2[k] * s2[k] - c[k] * s1[k] * s2[k])
+        }",
+        "pub fn k(x: [f64; n], t: usize) -> f64 {
+            let (a, b, c) = ifold(t, (build(n, |j| x[j]), build(n, |_| 0.0), build(n, |_| 1.0)), |(a, b, c), i| {
+                (build(n, |j| a[(j + i) % n] + b[j]), build(n, |j| b[j] * 0.5 + c[j]), c)
+            });
+            sum(a) + sum(b) + sum(c)
+        }",
+        "fn f(x: [f64; n], t: usize) -> f64 {
+            let (a, b) = ifold(t, (build(n, |j| x[j]), build(n, |j| x[j] * 2.0)), |(a, b), i| {
+                (build(n, |j| a[j] * 0.5 + b[j]), build(n, |j| b[j] * a[j]))
+            });
+            sum(a) + sum(b)
+        }
+        pub fn g(x: [f64; n], t: usize) -> (f64, [f64; n]) { grad(|x| f(x, t), x) }",
+    ];
+    let blocks = written
+        .iter()
+        .map(|s| s.to_string())
+        .chain((0..count).map(|j| with_gradient(&program(j))));
+    for (j, block) in blocks.enumerate() {
+        let Some(src) = respell(&block, &[Rewrite::TupleStateAsRows]) else {
+            continue;
+        };
+        let (tuple, rows) = (scratch(&block), scratch(&src));
+        if rows.is_none() {
+            continue;
+        }
+        compared += 1;
+        if tuple != rows {
+            failures.push(format!(
+                "program {j} (the first four written by hand): scratch {tuple:?} as a tuple, {rows:?} as rows\n{block}\n--- respelled:\n{src}"
+            ));
+        }
+    }
+    println!(
+        "{compared} programs with a tuple state of rows ({} written, then generated ones), {} needing other scratch as rows",
+        written.len(),
+        failures.len()
+    );
+    assert!(compared >= written.len(), "{compared}");
     assert!(
         failures.is_empty(),
         "{} of {compared}; first:\n{}",

@@ -38,10 +38,17 @@ pub enum Rewrite {
     /// (a fold the compiler keeps as a loop is straight-line code written out): the
     /// differential compares the scratch of such a pair, not its tokens.
     UnrollFold,
+    /// `ifold(k, (build(n, f), build(n, g)), |(p, q), i| .. (e0, e1))`, a tuple state of
+    /// `build`s of one length, as the fold of one array of those rows: `{ let r = ifold(k,
+    /// [build(n, f), build(n, g)], |s, i| { let p = s[0]; let q = s[1]; .. [e0, e1] }); (r[0],
+    /// r[1]) }`. The rows may differ in element type (a `usize` and an `f64` build), which
+    /// the checker then rejects: the differential compares the scratch of the pairs that
+    /// compile, not their tokens.
+    TupleStateAsRows,
 }
 
 /// Every rewrite.
-pub const REWRITES: [Rewrite; 7] = [
+pub const REWRITES: [Rewrite; 8] = [
     Rewrite::SqnormAsDot,
     Rewrite::DotAsMap2,
     Rewrite::SumMapAsBuild,
@@ -49,6 +56,7 @@ pub const REWRITES: [Rewrite; 7] = [
     Rewrite::ReduceAddAsScatter,
     Rewrite::IndexInBranch,
     Rewrite::UnrollFold,
+    Rewrite::TupleStateAsRows,
 ];
 
 /// `src` (a block's items) with `rewrites` applied wherever they apply, in the order given
@@ -321,6 +329,69 @@ impl Respeller {
                 out.push_str(&format!(" {} }}", s(k)));
                 Some(out)
             }
+            Rewrite::TupleStateAsRows => {
+                let c = call(e, "ifold", 3)?;
+                let Expr::Tuple(init) = &c.args[1] else {
+                    return None;
+                };
+                let builds: Vec<&ExprCall> = init
+                    .elems
+                    .iter()
+                    .map(|x| call(x, "build", 2))
+                    .collect::<Option<_>>()?;
+                let len = text(&builds.first()?.args[0]);
+                if builds.len() < 2 || builds.iter().any(|b| text(&b.args[0]) != len) {
+                    return None;
+                }
+                let Expr::Closure(f) = &c.args[2] else {
+                    return None;
+                };
+                let (Some(syn::Pat::Tuple(state)), Some(index)) =
+                    (f.inputs.first(), f.inputs.iter().nth(1))
+                else {
+                    return None;
+                };
+                if f.inputs.len() != 2 || state.elems.len() != builds.len() {
+                    return None;
+                }
+                let mut body = (*f.body).clone();
+                let tail = match &mut body {
+                    Expr::Block(b) => match b.block.stmts.last_mut() {
+                        Some(syn::Stmt::Expr(x, None)) => x,
+                        _ => return None,
+                    },
+                    x => x,
+                };
+                let Expr::Tuple(new) = &*tail else {
+                    return None;
+                };
+                if new.elems.len() != builds.len() {
+                    return None;
+                }
+                let items: Vec<String> = new.elems.iter().map(text).collect();
+                *tail = syn::parse_str(&format!("[{}]", items.join(", "))).ok()?;
+                let (st, r) = (self.fresh("s"), self.fresh("r"));
+                let mut lets = String::new();
+                for (k, p) in state.elems.iter().enumerate() {
+                    match p {
+                        syn::Pat::Wild(_) => {}
+                        p => {
+                            param(p)?;
+                            lets.push_str(&format!("let {} = {st}[{k}]; ", text(p)));
+                        }
+                    }
+                }
+                let rows: Vec<String> = init.elems.iter().map(text).collect();
+                let parts: Vec<String> = (0..builds.len()).map(|k| format!("{r}[{k}]")).collect();
+                Some(format!(
+                    "{{ let {r} = ifold({}, [{}], |{st}, {}| {{ {lets}{} }}); ({}) }}",
+                    text(&c.args[0]),
+                    rows.join(", "),
+                    text(index),
+                    text(&body),
+                    parts.join(", ")
+                ))
+            }
             Rewrite::ReduceAddAsScatter => {
                 let c = call(e, "reduce_by_index", 5)?;
                 if !is_zero_and_addition(&c.args[1], &c.args[2]) {
@@ -378,6 +449,32 @@ mod tests {
         assert_eq!(s.matches("add").count(), 1, "{s}");
         // Nothing to rewrite.
         assert_eq!(respell("pub fn k(a: f64) -> f64 { a }", &REWRITES), None);
+    }
+
+    /// A tuple state of `build`s of one length is one array of rows, read back as a tuple;
+    /// builds of other lengths, a state pattern that is not a tuple of names, or a step
+    /// that is not a tuple literal are left as written.
+    #[test]
+    fn a_tuple_state_of_rows_is_one_array() {
+        let one = |src: &str| respell(src, &[Rewrite::TupleStateAsRows]);
+        let s = one("pub fn k(t: usize) -> ([f64; 4], [f64; 4]) { ifold(t, (build(4, |_| 0.0), build(4, |_| 1.0)), |(a, _), i| { let c = 2.0; (build(4, |j| a[j] * c), a) }) }").unwrap();
+        assert!(
+            s.contains("[build (4 , | _ | 0.0) , build (4 , | _ | 1.0)]")
+                && s.contains("let a = rsp0_s [0] ;")
+                && !s.contains("rsp0_s [1]")
+                && s.contains("[build (4 , | j | a [j] * c) , a]")
+                && s.contains("(rsp0_r [0] , rsp0_r [1])"),
+            "{s}"
+        );
+        for kept in [
+            "ifold(t, (build(4, |_| 0.0), build(5, |_| 0.0)), |(a, b), i| (a, b))",
+            "ifold(t, (build(4, |_| 0.0), 0.0), |(a, b), i| (a, b))",
+            "ifold(t, (build(4, |_| 0.0), build(4, |_| 0.0)), |s, i| s)",
+            "ifold(t, (build(4, |_| 0.0), build(4, |_| 0.0)), |(a, b), i| if i > 0 { (a, b) } else { (b, a) })",
+        ] {
+            let src = format!("pub fn k(t: usize) -> f64 {{ {kept}.0[0] }}");
+            assert_eq!(one(&src), None, "{kept}");
+        }
     }
 
     /// A `reduce_by_index` adding from zero is a `scatter_add`, for scalars and rows, and

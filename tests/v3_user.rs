@@ -1206,7 +1206,6 @@ fn grad_through_scatter_add() {
 }
 
 #[test]
-#[ignore = "cost: reverse mode through scatter_add keeps 2 slots per step: loss_grad::scratch_len(n, m) = 2n + 7m, scatter_vjp 2n + 4m, rbi_add_grad 2n + 6m"]
 fn reverse_through_scatter_keeps_nothing_per_step() {
     // sections 12/13: a fold whose steps are independent given the differentiated arguments
     // needs no storage per step; the reverse of scatter_add is a gather.

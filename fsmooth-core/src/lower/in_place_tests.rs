@@ -289,3 +289,36 @@ fn a_small_state_of_literal_size_kept_in_two_buffers_lives_in_locals() {
     );
     assert_eq!(scratch(&out), "34usize", "{out}");
 }
+
+#[test]
+fn reverse_mode_through_a_scatter_keeps_nothing_per_step() {
+    // The adjoint of `x` adds into row `i` twice per step (`x[i] * x[i]`, one choice per
+    // factor): one choice (`middle::equal`), read at the row inside `if p == r` (its own
+    // element there), updated in place in the gradient's output.
+    let out = expand(
+        "fn loss(x: [f64; n], idx: [usize; n], w: [f64; m]) -> f64 {
+            let h = scatter_add(m, n, |i| (idx[i], x[i] * x[i]));
+            dot(h, w)
+        }
+        pub fn loss_grad(x: [f64; n], idx: [usize; n], w: [f64; m]) -> (f64, [f64; n], [f64; m]) {
+            grad(|x, w| loss(x, idx, w), x, w)
+        }",
+    );
+    let s = scratch(&out);
+    let names: Vec<&str> = s
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .collect();
+    assert!(names.contains(&"m") && !names.contains(&"n"), "{s}");
+    // A tuple state whose row update reads the row at `r` under `if p == r`, the other
+    // component computed from elsewhere: both in place as the result.
+    let out = expand(
+        "pub fn k(x: [f64; n], a: [f64; m], t: usize) -> ([f64; m], [f64; n]) {
+            ifold(t, (build(m, |_| 0.0), build(n, |_| 0.0)), |s, i| {
+                let r = i % n;
+                let q = build(m, |j| a[j] * s.0[j]);
+                (build(m, |j| q[j] + 1.0), build(n, |p| if p == r { s.1[r] + x[r] } else { s.1[p] }))
+            })
+        }",
+    );
+    assert_eq!(scratch(&out), "0usize", "{out}");
+}

@@ -6,6 +6,7 @@
 //! literal computed whole before it is stored, and nothing reads the old component once the
 //! new value is written. The translation of the plan is `lower/in_place.rs`.
 
+use crate::front::ast::BinOp;
 use crate::lower::folds::lets_of;
 use crate::middle::ir::{Core, Kind, VarId};
 
@@ -395,11 +396,44 @@ pub(super) fn own_element(
 
 /// True when `x` reads what `any` recognises only as `r[j]`, with `r` one `direct` accepts.
 fn at_own(x: &Core, j: VarId, direct: &dyn Fn(&Core) -> bool, any: &dyn Fn(&Core) -> bool) -> bool {
-    let own = |y: &Core| {
-        matches!(&y.kind, Kind::Index(a, k)
-            if matches!(k.kind, Kind::Var(w) if w == j) && direct(a))
-    };
-    only_own(x, &own, any)
+    at_own_where(x, j, None, direct, any)
+}
+
+/// [`at_own`] where `j` is known to equal `eq` (inside `if j == r`): a read at `r` is a read
+/// at `j` (LANGUAGE.md section 13; reverse mode's adjoint of a row writes `old[r]` there).
+fn at_own_where(
+    x: &Core,
+    j: VarId,
+    eq: Option<&Core>,
+    direct: &dyn Fn(&Core) -> bool,
+    any: &dyn Fn(&Core) -> bool,
+) -> bool {
+    if let Kind::Index(a, k) = &x.kind
+        && direct(a)
+        && (matches!(k.kind, Kind::Var(w) if w == j)
+            || eq.is_some_and(|r| crate::middle::cse::key(r) == crate::middle::cse::key(k)))
+    {
+        return true;
+    }
+    if any(x) {
+        return false;
+    }
+    if let Kind::If(c, t, f) = &x.kind
+        && let Kind::Bin(op @ (BinOp::Eq | BinOp::Ne), l, r, _) = &c.kind
+    {
+        let other = match (&l.kind, &r.kind) {
+            (Kind::Var(w), _) if *w == j && !r.mentions(j) => Some(&**r),
+            (_, Kind::Var(w)) if *w == j && !l.mentions(j) => Some(&**l),
+            _ => None,
+        };
+        if let Some(r) = other {
+            let (known, other_branch) = if *op == BinOp::Eq { (t, f) } else { (f, t) };
+            return at_own_where(c, j, eq, direct, any)
+                && at_own_where(known, j, Some(r), direct, any)
+                && at_own_where(other_branch, j, eq, direct, any);
+        }
+    }
+    x.children().all(|y| at_own_where(y, j, eq, direct, any))
 }
 
 /// True when `x` reads what `is_ref` recognises only where `own` accepts the read.

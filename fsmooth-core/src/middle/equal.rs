@@ -32,6 +32,7 @@ pub fn hoist_all_indexes(e: &mut Core) {
 /// `loops`: the indexes of the enclosing loops, outermost first.
 fn walk(e: &mut Core, loops: &mut Vec<VarId>) {
     hoist_indexes(e);
+    while merge_choices(e) {}
     match &mut e.kind {
         Kind::Build(_, i, body) => {
             loops.push(*i);
@@ -66,6 +67,58 @@ fn walk(e: &mut Core, loops: &mut Vec<VarId>) {
             }
         }
     }
+}
+
+/// Two choices on one condition, the second reading the first: `let v = if c { a } else
+/// { b }; if c { f } else { g }` ~> `if c { let v = a; f } else { g[v := b] }`, when `g` reads
+/// `v` at most once and holds no loop or `let` (`b` is not computed twice). Reverse mode writes this: the adjoint of
+/// `x[i] * x[i]` adds into row `i` twice, one choice per factor, and as one choice the update
+/// of that row is recognised (and runs in place). Sound because the code is pure: the
+/// second condition is the first's value.
+fn merge_choices(e: &mut Core) -> bool {
+    let Kind::Let(v, a, body) = &e.kind else {
+        return false;
+    };
+    let (Kind::If(c1, _, y), Kind::If(c2, _, g)) = (&a.kind, &body.kind) else {
+        return false;
+    };
+    let v = *v;
+    if crate::middle::cse::key(c1) != crate::middle::cse::key(c2)
+        || c1.mentions(v)
+        || g.count_uses(v) > 1
+        || binds(y)
+        || binds(g)
+    {
+        return false;
+    }
+    let (ty, sym, span) = (e.ty.clone(), e.sym.clone(), e.span);
+    let Kind::Let(_, a, body) = e.take().kind else {
+        return false;
+    };
+    let (Kind::If(c, x, y), Kind::If(_, f, mut g)) = (a.kind, body.kind) else {
+        return false;
+    };
+    g.subst(v, &y);
+    // Read once in the `then` branch too: written there (`old + a + b`, one row's new value).
+    let then = if f.count_uses(v) <= 1 && !binds(&f) && !binds(&x) {
+        let mut f = *f;
+        f.subst(v, &x);
+        f
+    } else {
+        Core {
+            ty: ty.clone(),
+            sym: sym.clone(),
+            span,
+            kind: Kind::Let(v, x, f),
+        }
+    };
+    *e = Core {
+        kind: Kind::If(c, Box::new(then), g),
+        ty,
+        sym,
+        span,
+    };
+    true
 }
 
 /// For a condition `x == y` (or `!=`, then `eq` is false) between `usize` values where one
@@ -345,6 +398,28 @@ mod tests {
             panic!()
         };
         (a, b)
+    }
+
+    #[test]
+    fn two_choices_on_one_condition_are_one() {
+        // A second choice on the same test reading the first: one `if`, whose `else` reads
+        // `a[p]` as written. Read twice in the `else`, or a loop there: left as written.
+        let ifs = |src: &str| {
+            let k = crate::middle::fuse::tests::optimized(src);
+            crate::middle::fuse::tests::count(&k.body, &|k| matches!(k, Kind::If(..)))
+        };
+        let one = "pub fn k(a: [f64; n], r: usize) -> [f64; n] {
+            build(n, |p| { let v = if p == r { a[r] + 1.0 } else { a[p] }; if p == r { v + 2.0 } else { v } })
+        }";
+        assert_eq!(ifs(one), 1);
+        let twice = "pub fn k(a: [f64; n], r: usize) -> [f64; n] {
+            build(n, |p| { let v = if p == r { a[r] + 1.0 } else { a[p].exp() }; if p == r { v + 2.0 } else { v * v } })
+        }";
+        assert_eq!(ifs(twice), 2);
+        let other = "pub fn k(a: [f64; n], r: usize, q: usize) -> [f64; n] {
+            build(n, |p| { let v = if p == r { a[r] + 1.0 } else { a[p] }; if p == q { v + 2.0 } else { v } })
+        }";
+        assert_eq!(ifs(other), 2);
     }
 
     #[test]

@@ -322,3 +322,22 @@ fn reverse_mode_through_a_scatter_keeps_nothing_per_step() {
     );
     assert_eq!(scratch(&out), "0usize", "{out}");
 }
+
+#[test]
+fn a_new_value_read_at_the_tested_row_is_stored_not_fused() {
+    // Generated program 911's gradient: the step's `q`, read at `r` under `if p == r`, is not
+    // computed element by element in the state's loop (it has no element `r` there): it is
+    // stored, and the state is still updated in place. (It was grouped, and the translation
+    // asked for its place without end.)
+    let out = expand(
+        "pub fn k(a: [f64; n], t: usize) -> [f64; n] {
+            ifold(t, build(n, |_| 0.0), |s, i| {
+                let r = i % n;
+                let q = build(n, |j| a[j] * 2.0 + s[j]);
+                build(n, |p| s[p] + (if p == r { q[r] + 1.0 } else { q[p] }))
+            })
+        }",
+    );
+    assert!(!out.contains("__internal_error"), "{out}");
+    assert_eq!(scratch(&out), "n", "{out}");
+}

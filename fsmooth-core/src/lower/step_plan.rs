@@ -349,8 +349,15 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
                             at_own(e, *j, &|x| refs.is(x, d, false), &|x| refs.is(x, d, true))
                         });
                         let new_d = binds[q].var.is_none_or(|v| {
+                            // A new value is computed element by element in the group's
+                            // loop: read at the index itself only (not at `r` under
+                            // `if j == r`, which the loop has no element for).
                             let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
-                            at_own(e, *j, &is_new, &is_new)
+                            let own = |y: &Core| {
+                                matches!(&y.kind, Kind::Index(a, k)
+                                    if matches!(k.kind, Kind::Var(w) if w == *j) && is_new(a))
+                            };
+                            only_own(e, &own, &is_new)
                         });
                         old_c && old_d && new_d
                     })

@@ -24,6 +24,14 @@ impl Dps<'_> {
                 if let Some(Loc::View(w)) = self.env.get(v) {
                     return (Vec::new(), w.clone());
                 }
+                // An array variable with no place: a broken invariant, which the generated
+                // code reports (writing it would ask for its view again, without end).
+                let broken = View {
+                    base: Base::Param(format_ident!("__internal_error_unplaced_array")),
+                    off: None,
+                    dims: e.ty.dims().to_vec(),
+                };
+                return (Vec::new(), broken);
             }
             Kind::Index(a, i) if e.ty.is_arr() => {
                 let (mut pre, w) = self.view(a);

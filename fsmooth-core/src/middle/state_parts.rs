@@ -109,8 +109,8 @@ fn read_rows(e: &mut Core, acc: VarId, t: VarId, tuple_ty: &Type) {
     }
 }
 
-/// The array literals [`rows_tail`] found made tuples, the `let`s and `if`s around them
-/// retyped.
+/// The array literals ([`rows_tail`]) or `concat`s ([`concat_tail`]) that `e` gives made
+/// tuples of their items or parts, the `let`s and `if`s around them retyped.
 fn tail_to_tuple(e: &mut Core, ty: &Type) {
     e.ty = ty.clone();
     e.sym = None;
@@ -121,6 +121,12 @@ fn tail_to_tuple(e: &mut Core, ty: &Type) {
             tail_to_tuple(b, ty);
         }
         Kind::Array(xs) => e.kind = Kind::Tuple(std::mem::take(xs)),
+        Kind::Concat(..) => {
+            let mut leaves = Vec::new();
+            concat_to_tuple_leaves(e.take(), &mut leaves);
+            e.kind = Kind::Tuple(leaves);
+            e.ty = ty.clone();
+        }
         _ => {}
     }
 }
@@ -226,7 +232,7 @@ pub fn pieces(e: &mut Core, names: &mut Vec<String>) -> bool {
     if !reads.rewrite(&mut new_body) {
         return false;
     }
-    concat_to_tuple(&mut new_body, &tuple_ty);
+    tail_to_tuple(&mut new_body, &tuple_ty);
     let Kind::Ifold(count, init, _, i, _) = e.take().kind else {
         return false;
     };
@@ -286,27 +292,6 @@ fn concat_leaves<'a>(e: &'a Core, out: &mut Vec<&'a Core>) {
             concat_leaves(b, out);
         }
         _ => out.push(e),
-    }
-}
-
-/// The `concat`s [`concat_tail`] found made tuples of their parts, the `let`s and `if`s
-/// around them retyped.
-fn concat_to_tuple(e: &mut Core, ty: &Type) {
-    e.ty = ty.clone();
-    e.sym = None;
-    match &mut e.kind {
-        Kind::Let(_, _, b) => concat_to_tuple(b, ty),
-        Kind::If(_, a, b) => {
-            concat_to_tuple(a, ty);
-            concat_to_tuple(b, ty);
-        }
-        Kind::Concat(..) => {
-            let mut leaves = Vec::new();
-            concat_to_tuple_leaves(e.take(), &mut leaves);
-            e.kind = Kind::Tuple(leaves);
-            e.ty = ty.clone();
-        }
-        _ => {}
     }
 }
 

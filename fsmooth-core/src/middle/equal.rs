@@ -20,7 +20,7 @@ pub fn substitute(e: &mut Core) {
     walk(e, &mut Vec::new());
 }
 
-/// [`hoist_indexes`] alone, everywhere in `e`: after common subexpressions, which bind an
+/// `hoist_indexes` alone, everywhere in `e`: after common subexpressions, which bind an
 /// index's test read twice (`j != r` and `h[r]`) inside the `build` again.
 pub fn hoist_all_indexes(e: &mut Core) {
     hoist_indexes(e);

@@ -11,7 +11,7 @@ use crate::middle::ir::{Core, Kind, VarId, bound};
 use std::collections::HashSet;
 
 /// Bind, at the head of every loop's step in `e`, the rows it reads at the loop's index
-/// ([`LoopRow::row_of`]).
+/// (`LoopRow::row_of`).
 pub fn bind(e: &mut Core, names: &mut Vec<String>) {
     let mut states = HashSet::new();
     fold_states(e, &mut states);

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 const STATE_ROWS_MAX: u64 = 8;
 
 /// `ifold(c, init, |s, i| .. [e0, e1])` whose state `s: [T; L]` (`L` a literal, 2 to
-/// [`STATE_ROWS_MAX`]) is read only at literal rows (`s[0][j]`, `s[1]`) and replaced by an
+/// `STATE_ROWS_MAX`, 8) is read only at literal rows (`s[0][j]`, `s[1]`) and replaced by an
 /// array literal (in every branch) is the fold of the tuple of its rows:
 /// `{ let t = ifold(c, (init[0], init[1]), |t, i| .. (e0', e1')); [t.0, t.1] }` with `s[r]`
 /// read as `t.r`. The tuple-state spelling and this one are then one form, and each row is

@@ -61,16 +61,27 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
     }
 }
 
-/// A variable or a row of one (`img[2 * r]`): read again where it is needed, it costs an
-/// index.
+/// A variable or a row of one at a few operations of index (`img[2 * r]`): read again
+/// where it is needed, it costs that index again (never a loop or a `let`).
 fn row_of_var(e: &Core) -> bool {
     match &e.kind {
         Kind::Var(_) => true,
         // A tuple's component (the parts of a fold's state, `crate::middle::state_parts`).
         Kind::Proj(t, _) => matches!(t.kind, Kind::Var(_)),
-        Kind::Index(a, _) => e.ty.is_arr() && row_of_var(a),
+        Kind::Index(a, k) => e.ty.is_arr() && cheap_index(k) && row_of_var(a),
         _ => false,
     }
+}
+
+/// An index of at most 8 nodes that binds nothing.
+fn cheap_index(k: &Core) -> bool {
+    fn binds(e: &Core) -> bool {
+        matches!(
+            e.kind,
+            Kind::Let(..) | Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+        ) || e.children().any(binds)
+    }
+    crate::middle::ir::nodes(k) <= 8 && !binds(k)
 }
 
 /// A view whose arrays are all variables or their rows: rebuilding it where it is read

@@ -306,14 +306,7 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
                             .iter()
                             .all(|q| binds[*q].var.is_none_or(|v| !binds[p].value.mentions(v)))
                 });
-            match groups.last_mut() {
-                Some(g) if joins => g.members.push(p),
-                _ => groups.push(Group {
-                    members: vec![p],
-                    literal: true,
-                    before: Vec::new(),
-                }),
-            }
+            join_or_open(&mut groups, joins, p, true);
             open = true;
             continue;
         }
@@ -323,11 +316,7 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
         };
         if binds[p].value.ty.dims().len() > 1 {
             // Written over itself element by element on its own, in no loop with others.
-            groups.push(Group {
-                members: vec![p],
-                literal: false,
-                before: Vec::new(),
-            });
+            join_or_open(&mut groups, false, p, false);
             open = false;
             continue;
         }
@@ -353,23 +342,12 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
                             // loop: read at the index itself only (not at `r` under
                             // `if j == r`, which the loop has no element for).
                             let is_new = |x: &Core| matches!(x.kind, Kind::Var(w) if w == v);
-                            let own = |y: &Core| {
-                                matches!(&y.kind, Kind::Index(a, k)
-                                    if matches!(k.kind, Kind::Var(w) if w == *j) && is_new(a))
-                            };
-                            only_own(e, &own, &is_new)
+                            at_index_only(e, *j, &is_new)
                         });
                         old_c && old_d && new_d
                     })
             });
-        match groups.last_mut() {
-            Some(g) if joins => g.members.push(p),
-            _ => groups.push(Group {
-                members: vec![p],
-                literal: false,
-                before: Vec::new(),
-            }),
-        }
+        join_or_open(&mut groups, joins, p, false);
         open = true;
     }
     // Bindings taken in after a group's last member belong to what follows it.
@@ -441,6 +419,25 @@ fn at_own_where(
         }
     }
     x.children().all(|y| at_own_where(y, j, eq, direct, any))
+}
+
+/// Binding `p` added to the last group when it `joins` it, else the first of a new one.
+fn join_or_open(groups: &mut Vec<Group>, joins: bool, p: usize, literal: bool) {
+    match groups.last_mut() {
+        Some(g) if joins => g.members.push(p),
+        _ => groups.push(Group {
+            members: vec![p],
+            literal,
+            before: Vec::new(),
+        }),
+    }
+}
+
+/// True when `x` reads what `is` recognises only at index `j` itself (`v[j]`), with no
+/// knowledge from an enclosing `if j == r` (see [`at_own`]).
+fn at_index_only(x: &Core, j: VarId, is: &dyn Fn(&Core) -> bool) -> bool {
+    let own = |y: &Core| matches!(&y.kind, Kind::Index(a, k) if matches!(k.kind, Kind::Var(w) if w == j) && is(a));
+    only_own(x, &own, is)
 }
 
 /// True when `x` reads what `is_ref` recognises only where `own` accepts the read.

@@ -833,3 +833,37 @@ fn reads_at_a_constant_stride_are_rows_of_a_stream() {
     assert_eq!(out.matches(":: rows (__e").count(), 2, "{out}");
     assert!(!out.contains(":: check ("), "{out}");
 }
+
+#[test]
+fn a_split_row_of_an_argument_reads_as_its_elements() {
+    // Down-sampling by `split` into row pairs and pixel pairs reads what the indexed
+    // spelling reads: the same row streams, no row loads through a check.
+    let split = expand(
+        "pub fn k(img: [[f64; 2 * w]; 2 * h], w: usize) -> [[f64; w]; h] {
+            map(split(2, img), |rows| {
+                map2(split(2, rows[0]), split(2, rows[1]), |p, q| 0.25 * (p[0] + p[1] + q[0] + q[1]))
+            })
+        }",
+    );
+    let indexed = expand(
+        "pub fn k(img: [[f64; 2 * w]; 2 * h], w: usize) -> [[f64; w]; h] {
+            build(h, |r| build(w, |c| 0.25 * (img[2 * r][2 * c] + img[2 * r][2 * c + 1]
+                + img[2 * r + 1][2 * c] + img[2 * r + 1][2 * c + 1])))
+        }",
+    );
+    for out in [&split, &indexed] {
+        assert_eq!(out.matches(":: rows (").count(), 2, "{out}");
+        assert!(!out.contains("ldr"), "{out}");
+    }
+    // A row at an index that runs a loop is not read again at each read of its split.
+    let k = crate::middle::fuse::tests::optimized(
+        "pub fn k(img: [[f64; 2 * w]; h], w: usize) -> [f64; w] {
+            let v = split(2, img[ifold(h, 0, |b, q| if img[q][0] > img[b][0] { q } else { b })]);
+            build(w, |c| v[c][0] + v[c][1])
+        }",
+    );
+    let folds = crate::middle::fuse::tests::count(&k.body, &|k| {
+        matches!(k, crate::middle::ir::Kind::Ifold(..))
+    });
+    assert_eq!(folds, 1, "{k}");
+}

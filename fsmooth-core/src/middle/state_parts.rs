@@ -52,22 +52,54 @@ pub fn rows(e: &mut Core, names: &mut Vec<String>) -> bool {
     tail_to_tuple(&mut body, &tuple_ty);
     let mut binds = Vec::new();
     let inits = init_rows(*init, rows, &row_ty, acc, names, &mut binds);
+    let parts = fold_of_parts(
+        count,
+        inits,
+        t,
+        i,
+        body,
+        (&tuple_ty, span),
+        acc,
+        names,
+        &mut binds,
+    );
+    *e = crate::middle::anf::wrap(binds, Core::new(Kind::Array(parts), ty, span));
+    true
+}
+
+/// The fold `ifold(count, (inits..), |t, i| body)` of the tuple of a state's parts, bound
+/// by a `let` pushed on `binds`: the reads of its components, in order ([`rows`] and
+/// [`pieces`] put them back together as an array literal or a `concat`).
+#[allow(clippy::too_many_arguments)]
+fn fold_of_parts(
+    count: Box<Core>,
+    inits: Vec<Core>,
+    t: VarId,
+    i: VarId,
+    body: Box<Core>,
+    (tuple_ty, span): (&Type, Sp),
+    like: VarId,
+    names: &mut Vec<String>,
+    binds: &mut Vec<(VarId, Core)>,
+) -> Vec<Core> {
     let init = Core::new(Kind::Tuple(inits), tuple_ty.clone(), span);
     let fold = Core::new(
         Kind::Ifold(count, Box::new(init), t, i, body),
         tuple_ty.clone(),
         span,
     );
-    let whole = new_var(names, acc);
+    let whole = new_var(names, like);
     binds.push((whole, fold));
-    let parts = (0..rows)
-        .map(|r| {
+    (0..tuple_ty.parts().len())
+        .map(|p| {
             let var = Core::new(Kind::Var(whole), tuple_ty.clone(), span);
-            Core::new(Kind::Proj(Box::new(var), r), row_ty.clone(), span)
+            Core::new(
+                Kind::Proj(Box::new(var), p),
+                tuple_ty.parts()[p].clone(),
+                span,
+            )
         })
-        .collect();
-    *e = crate::middle::anf::wrap(binds, Core::new(Kind::Array(parts), ty, span));
-    true
+        .collect()
 }
 
 /// True when every read of `acc` in `e` is of a literal row below `rows`.
@@ -238,24 +270,27 @@ pub fn pieces(e: &mut Core, names: &mut Vec<String>) -> bool {
     };
     let mut binds = Vec::new();
     let inits = init_pieces(*init, &bounds, &parts, acc, names, &mut binds);
-    let init = Core::new(Kind::Tuple(inits), tuple_ty.clone(), span);
-    let fold = Core::new(
-        Kind::Ifold(count, Box::new(init), t, i, Box::new(new_body)),
-        tuple_ty.clone(),
-        span,
-    );
-    let whole = new_var(names, acc);
-    binds.push((whole, fold));
-    let proj = |p: usize| {
-        let var = Core::new(Kind::Var(whole), tuple_ty.clone(), span);
-        Core::new(Kind::Proj(Box::new(var), p), parts[p].clone(), span)
+    let body = Box::new(new_body);
+    let mut reads = fold_of_parts(
+        count,
+        inits,
+        t,
+        i,
+        body,
+        (&tuple_ty, span),
+        acc,
+        names,
+        &mut binds,
+    )
+    .into_iter();
+    let Some(mut out) = reads.next() else {
+        return false;
     };
-    let mut out = proj(0);
-    for p in 1..parts.len() {
+    for (p, part) in reads.enumerate() {
         let mut dims = ty.dims().to_vec();
-        dims[0] = Size::Lit(bounds[p + 1]);
+        dims[0] = Size::Lit(bounds[p + 2]);
         let joined = Type::Arr(ty.scalar().unwrap_or(crate::middle::ir::Scalar::F64), dims);
-        out = Core::new(Kind::Concat(Box::new(out), Box::new(proj(p))), joined, span);
+        out = Core::new(Kind::Concat(Box::new(out), Box::new(part)), joined, span);
     }
     *e = crate::middle::anf::wrap(binds, out);
     true

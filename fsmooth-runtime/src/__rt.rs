@@ -85,6 +85,15 @@ pub fn rows<T: Elem>(s: &[T], w: usize) -> Rows<'_, T> {
     Rows { rest: s, w }
 }
 
+/// The rows of literal width `N` of `s`, one after the other, as arrays: a loop's row
+/// stream of a width known when the kernel is compiled. A slice iterator, so zipped with the
+/// loop's range it is one counter and no test per row, and each element load is at a
+/// constant offset into an array of known length.
+#[inline(always)]
+pub fn rows_of<T, const N: usize>(s: &[T]) -> core::slice::Iter<'_, [T; N]> {
+    s.as_chunks::<N>().0.iter()
+}
+
 /// The iterator of [`rows`].
 pub struct Rows<'a, T> {
     rest: &'a [T],
@@ -214,17 +223,17 @@ pub fn check(i: usize, len: usize) -> Result<usize, Error> {
 /// value. The loops then use those elements as indexes without a check.
 #[inline]
 pub fn check_column(s: &[usize], at: usize, stride: usize, len: usize) -> Result<(), Error> {
-    // The usual row widths first: the column's largest element, found by a loop LLVM
-    // unrolls (the loop below stops at every element to test it). Only when that is out of
-    // range does the loop below run, to report the first bad element.
-    let largest = match stride {
-        1 => column_max::<1>(s, at),
-        2 => column_max::<2>(s, at),
-        3 => column_max::<3>(s, at),
-        4 => column_max::<4>(s, at),
-        _ => usize::MAX,
+    // The usual row widths first: one pass with no branch per element, which LLVM unrolls
+    // and vectorises (the loop below stops at every element to test it). Only when some
+    // element is out of range does the loop below run, to report the first bad one.
+    let all_below = match stride {
+        1 => column_below::<1>(s, at, len),
+        2 => column_below::<2>(s, at, len),
+        3 => column_below::<3>(s, at, len),
+        4 => column_below::<4>(s, at, len),
+        _ => false,
     };
-    if largest < len {
+    if all_below {
         return Ok(());
     }
     let mut i = at;
@@ -241,32 +250,33 @@ pub fn check_column(s: &[usize], at: usize, stride: usize, len: usize) -> Result
     Ok(())
 }
 
-/// The largest of `s[at]`, `s[at + W]`, `s[at + 2 * W]`, .. (0 when there is none), four
-/// rows at a time; `usize::MAX` when `at >= W` (the caller then checks element by element).
-#[inline(always)]
-fn column_max<const W: usize>(s: &[usize], at: usize) -> usize {
-    if at >= W {
-        return usize::MAX;
+/// Whether element `at` of every row of width `W` of `s` (and of a last row cut short) is
+/// below `len`. `false` also where it cannot tell (`at >= W`, `len` past `2^63`).
+///
+/// No comparison per element, which SSE2 has no vector form of for 64-bit integers: for
+/// `len <= 2^63`, `v < len` exactly when `v` is below `2^63` and `v - len` wraps past zero,
+/// setting its top bit. So the column is in range when an OR of its elements has the top
+/// bit clear and an AND of their differences with `len` has it set: a subtraction, an OR
+/// and an AND per element, two elements to a vector register.
+fn column_below<const W: usize>(s: &[usize], at: usize, len: usize) -> bool {
+    const TOP: usize = 1 << (usize::BITS - 1);
+    if at >= W || len > TOP {
+        return false;
     }
     let (rows, rest) = s.as_chunks::<W>();
-    let (quads, tail) = rows.as_chunks::<4>();
-    let mut m = [0usize; 4];
-    // `at < W`, so `get` never misses: it is written so only to have no panic path.
-    let elem = |row: &[usize; W]| row.get(at).copied().unwrap_or(0);
-    for q in quads {
-        for (mj, row) in m.iter_mut().zip(q) {
-            *mj = (*mj).max(elem(row));
-        }
-    }
-    let mut largest = m[0].max(m[1]).max(m[2].max(m[3]));
-    for row in tail {
-        largest = largest.max(elem(row));
+    let (mut any, mut all) = (0usize, usize::MAX);
+    for row in rows {
+        // `at < W`, so `get` never misses: it is written so only to have no panic path.
+        let v = row.get(at).copied().unwrap_or(0);
+        any |= v;
+        all &= v.wrapping_sub(len);
     }
     // A last row cut short (a buffer whose length is not a multiple of W).
     if let Some(&v) = rest.get(at) {
-        largest = largest.max(v);
+        any |= v;
+        all &= v.wrapping_sub(len);
     }
-    largest
+    any & TOP == 0 && all & TOP != 0
 }
 
 /// A slice `lo..hi` of an array of `len` elements: `lo <= hi <= len`, else `Error::Index`.
@@ -514,7 +524,36 @@ mod tests {
         assert_eq!(super::check_column(&obs, usize::MAX, 2, 1), Ok(()));
     }
 
-    /// The largest-element pass (row widths 1 to 4) and the element-by-element loop (other
+    /// The one-pass test's bit trick at the edges of its range: lengths up to `2^63`,
+    /// elements from `2^63` up, and a length past `2^63` (left to the plain loop).
+    #[test]
+    fn column_checks_hold_at_the_top_of_the_range() {
+        let top = 1usize << (usize::BITS - 1);
+        assert_eq!(super::check_column(&[top - 1, 0], 0, 1, top), Ok(()));
+        for (v, len) in [
+            (top, top),
+            (top, 3),
+            (usize::MAX, 3),
+            (usize::MAX, top),
+            (3, 3),
+        ] {
+            assert_eq!(
+                super::check_column(&[0, v, 1], 0, 1, len),
+                Err(crate::Error::Index { index: v, len }),
+                "{v} against {len}"
+            );
+        }
+        assert_eq!(super::check_column(&[top, 7], 0, 1, top + 1), Ok(()));
+        assert_eq!(
+            super::check_column(&[top + 1, 7], 0, 1, top + 1),
+            Err(crate::Error::Index {
+                index: top + 1,
+                len: top + 1
+            })
+        );
+    }
+
+    /// The one-pass test (row widths 1 to 4) and the element-by-element loop (other
     /// widths, and every failure) agree: the same verdict, and the first bad element.
     #[test]
     fn column_checks_agree_with_a_plain_scan() {

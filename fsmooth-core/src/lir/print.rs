@@ -228,7 +228,11 @@ fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) 
         match &s.width {
             Some(w) => {
                 gets.push(quote!(#base.get(#start..)));
-                parts.push((quote!(::fsmooth::__rt::rows(#e, #w)), quote!(#e)));
+                let rows = match w {
+                    Ex::Usize(k) if *k > 0 => quote!(::fsmooth::__rt::rows_of::<_, #k>(#e)),
+                    _ => quote!(::fsmooth::__rt::rows(#e, #w)),
+                };
+                parts.push((rows, quote!(#e)));
             }
             None if puts(body, e) => {
                 let (base, end) = (&s.base, wadd(start.clone(), n.clone()));

@@ -830,7 +830,11 @@ fn reads_at_a_constant_stride_are_rows_of_a_stream() {
             }))
         }",
     );
-    assert_eq!(out.matches(":: rows (__e").count(), 2, "{out}");
+    assert_eq!(
+        out.matches(":: rows_of :: < _ , 2usize > (__e").count(),
+        2,
+        "{out}"
+    );
     assert!(!out.contains(":: check ("), "{out}");
 }
 
@@ -852,7 +856,11 @@ fn a_split_row_of_an_argument_reads_as_its_elements() {
         }",
     );
     for out in [&split, &indexed] {
-        assert_eq!(out.matches(":: rows (").count(), 2, "{out}");
+        assert_eq!(
+            out.matches(":: rows_of :: < _ , 2usize > (").count(),
+            2,
+            "{out}"
+        );
         assert!(!out.contains("ldr"), "{out}");
     }
     // A row at an index that runs a loop is not read again at each read of its split.

@@ -12,6 +12,7 @@
 //! | middle | equal: the index a `build`'s element tests its own index against moved before it; inside `if j == r`, a loop index read as the other side (canonical form: an update of one row recognised whichever index it reads) | [`crate::middle::equal`] | always |
 //! | middle | share: an array computation over parameters only written more than once (`half(img)` in `half(half(img))` beside it) bound once at the top, one copy unconditional | [`crate::middle::share`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
+//! | middle | interchange: a `build` of a few literal elements, each running one fold over the same count and reading a signal alike, as one fold of their states | [`crate::middle::interchange`] | `fusion` |
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | reuse: an element of a `let`-bound `build` written again read from the array; hoist | [`crate::middle::reuse`], [`crate::middle::hoist`] | `fusion` |
@@ -45,7 +46,9 @@ use crate::front::{imports, parse};
 use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
-use crate::middle::{anf, cse, equal, fuse, hoist, reuse, share, simplify, tuples, unroll};
+use crate::middle::{
+    anf, cse, equal, fuse, hoist, interchange, reuse, share, simplify, tuples, unroll,
+};
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
 
@@ -221,6 +224,11 @@ pub fn middle_observed(
     if options.fusion {
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)
+        });
+        // A few elements each running the same fold over one signal: one fold of their
+        // states, before `unroll` writes the elements out one by one.
+        p.run("interchange", k, |k| {
+            interchange::interchange(&mut k.body, &mut k.var_names)
         });
     }
     if options.fusion && options.unroll {

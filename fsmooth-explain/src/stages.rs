@@ -13,7 +13,7 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 18] = [
+pub const STAGES: [&str; 19] = [
     "core",
     "tuples",
     "propagate",
@@ -21,6 +21,7 @@ pub const STAGES: [&str; 18] = [
     "equal",
     "share",
     "fuse",
+    "interchange",
     "fold",
     "unroll",
     "reuse",

@@ -14,6 +14,7 @@ pub mod equal;
 pub mod forward;
 pub mod fuse;
 pub mod hoist;
+pub mod interchange;
 pub mod ir;
 pub mod print;
 pub mod reuse;

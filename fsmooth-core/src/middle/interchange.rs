@@ -1,0 +1,280 @@
+//! A `build` of a few literal elements, each running the same fold over one count, is one
+//! fold whose state is the array of those elements' states (loop interchange): one form for
+//! `map(c, |ck| power(x, ck))` over a helper with a scalar state and the fold written with
+//! an array state, `ifold(n, build(8, ..), |s, i| build(8, |k| .. s[k] ..))`. The signal is
+//! then read once, not once per element, and the state lives in locals (LANGUAGE.md section
+//! 13), as the array-state spelling's does.
+
+use crate::front::ast::BinOp;
+use crate::front::size::Size;
+use crate::middle::ir::{Core, Kind, Type, VarId, fresh, new_var, nodes};
+
+/// The most elements a `build` may have for its folds to become one ([`interchange`]):
+/// the state is then at most this many elements per component, small enough for locals.
+const LANES_MAX: u64 = 16;
+
+/// The most components a fold's tuple state may have.
+const PARTS_MAX: usize = 4;
+
+/// The most nodes a `let` before the fold may have: it is computed again in each step.
+const PREFIX_NODES_MAX: usize = 8;
+
+/// Every loop in `e` rewritten by [`interchange_loop`] where it applies, innermost first.
+pub fn interchange(e: &mut Core, names: &mut Vec<String>) {
+    for c in e.children_mut() {
+        interchange(c, names);
+    }
+    interchange_loop(e, names);
+}
+
+/// `build(m, |k| { lets; let s = ifold(n, init, |acc, i| step); rest })`, with `m` a
+/// literal of at most [`LANES_MAX`], `n` free of `k` and of the `lets` (each small and
+/// loop-free), a state of scalars (one, or a tuple of at most [`PARTS_MAX`]), and a step
+/// reading some array at an index of `i` that every element reads alike (the signal `x[i]`)
+/// (and not a sum, `acc + t`) becomes
+///
+/// ```text
+/// let t = ifold(n, (build(m, |k| { lets; init.0 }), ..),
+///               |u, i| (build(m, |k| { lets; let acc = (u.0[k], ..); step.0 }), ..));
+/// build(m, |k| { lets; let s = (t.0[k], ..); rest })
+/// ```
+///
+/// and so does the sum of those elements, `ifold(m, z, |a, k| a + { lets; .. })` (fusion's
+/// form of `sum(map(c, ..))`), its term rewritten as the `build`'s element is. Each
+/// element's state sees the same operations in the same order: the values are the same
+/// bits. True when it applied.
+pub fn interchange_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
+    let (m, k, sum) = match &e.kind {
+        Kind::Build(m, k, _) => (m.clone(), *k, None),
+        Kind::Ifold(count, _, acc, k, body) => match (&count.sym, &body.kind) {
+            (Some(m), Kind::Bin(BinOp::Add, a, t, _))
+                if matches!(a.kind, Kind::Var(v) if v == *acc) && !t.mentions(*acc) =>
+            {
+                (m.clone(), *k, Some(*acc))
+            }
+            _ => return false,
+        },
+        _ => return false,
+    };
+    if !m.as_const().is_some_and(|l| (2..=LANES_MAX).contains(&l)) {
+        return false;
+    }
+    let elem = match &mut e.kind {
+        Kind::Build(_, _, body) => &mut **body,
+        Kind::Ifold(_, _, _, _, body) => match &mut body.kind {
+            Kind::Bin(_, _, t, _) if sum.is_some() => &mut **t,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let Some((t, fold)) = lift(elem, &m, k, names) else {
+        return false;
+    };
+    let (ty, span) = (e.ty.clone(), e.span);
+    *e = Core::new(Kind::Let(t, Box::new(fold), Box::new(e.take())), ty, span);
+    true
+}
+
+/// The fold of [`interchange_loop`] taken out of `elem`, the element of a loop of `m` steps
+/// at index `k`: `elem` rewritten to read its state from the new fold, which is returned
+/// with the variable to bind it to. `None`, `elem` untouched, where the rule does not apply.
+fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<(VarId, Core)> {
+    // The `let`s before the fold, and the fold, bound by a `let` or the element itself.
+    let mut prefix: Vec<(VarId, &Core)> = Vec::new();
+    let mut at = &*elem;
+    let fold = loop {
+        match &at.kind {
+            Kind::Ifold(..) => break at,
+            Kind::Let(_, v, _) if matches!(v.kind, Kind::Ifold(..)) => break &**v,
+            Kind::Let(x, v, b) if nodes(v) <= PREFIX_NODES_MAX && !has_loop(v) => {
+                prefix.push((*x, &**v));
+                at = b;
+            }
+            _ => return None,
+        }
+    };
+    let Kind::Ifold(n, _, acc, i, step) = &fold.kind else {
+        return None;
+    };
+    // A sum's folds are the lowering's to interchange (a product's rows accumulated in
+    // place, in tiles and groups of rows), with every order of its loops weighed.
+    if adds_to(step, *acc) {
+        return None;
+    }
+    let parts: Vec<Type> = match &fold.ty {
+        Type::Tuple(ts) if ts.len() <= PARTS_MAX => ts.clone(),
+        Type::Tuple(_) => return None,
+        t => vec![t.clone()],
+    };
+    if parts.iter().any(|t| t.is_arr() || t.is_tuple()) {
+        return None;
+    }
+    let mut local: Vec<VarId> = prefix.iter().map(|(x, _)| *x).collect();
+    local.push(k);
+    if local.iter().any(|v| n.mentions(*v)) || !shared_read(step, *i, &local) {
+        return None;
+    }
+    let prefix: Vec<(VarId, Core)> = prefix.into_iter().map(|(x, v)| (x, v.clone())).collect();
+    let tuple = fold.ty.is_tuple();
+    let (span, elem_ty) = (elem.span, elem.ty.clone());
+    // Take the fold out of the element: `rest` keeps the `let`s after it.
+    let mut slot = &mut *elem;
+    for _ in 0..prefix.len() {
+        let Kind::Let(_, _, b) = &mut slot.kind else {
+            unreachable!("the prefix was read from this chain");
+        };
+        slot = b;
+    }
+    let (s, fold, rest) = match slot.take() {
+        Core {
+            kind: Kind::Let(s, fold, rest),
+            ..
+        } => (s, *fold, rest),
+        fold => {
+            let s = new_var(names, k);
+            let rest = Core::new(Kind::Var(s), fold.ty.clone(), span);
+            (s, fold, Box::new(rest))
+        }
+    };
+    let Kind::Ifold(count, init, acc, i, step) = fold.kind else {
+        unreachable!("checked above");
+    };
+    let arrays: Vec<Type> = parts
+        .iter()
+        .filter_map(|t| Type::array_of(t, m.clone()))
+        .collect();
+    if arrays.len() != parts.len() {
+        unreachable!("scalars have array types");
+    }
+    let state_ty = match tuple {
+        true => Type::Tuple(arrays.clone()),
+        false => arrays[0].clone(),
+    };
+    // The fold's state and the element `k` of each of its arrays.
+    let u = new_var(names, acc);
+    let elems = |state: VarId, k: VarId| -> Core {
+        let var = Core::new(Kind::Var(state), state_ty.clone(), span);
+        let items: Vec<Core> = (0..parts.len())
+            .map(|p| {
+                let array = match tuple {
+                    true => Core::new(
+                        Kind::Proj(Box::new(var.clone()), p),
+                        arrays[p].clone(),
+                        span,
+                    ),
+                    false => var.clone(),
+                };
+                let index = Box::new(Core::index_var(k, span));
+                Core::new(Kind::Index(Box::new(array), index), parts[p].clone(), span)
+            })
+            .collect();
+        match tuple {
+            true => Core::new(Kind::Tuple(items), Type::Tuple(parts.clone()), span),
+            false => items.into_iter().next().unwrap_or_else(|| unreachable!()),
+        }
+    };
+    // One component of a value per element: `build(m, |k| { lets; binds; part p of v })`,
+    // its binders fresh (each copy binds its own).
+    let per_lane = |v: &Core, binds: Vec<(VarId, Core)>, p: usize, names: &mut Vec<String>| {
+        let mut inner = component(v.clone(), p, tuple, &parts[p]);
+        for (x, b) in binds.into_iter().rev().chain(prefix.iter().rev().cloned()) {
+            let ty = inner.ty.clone();
+            inner = Core::new(Kind::Let(x, Box::new(b), Box::new(inner)), ty, span);
+        }
+        let b = Core::new(
+            Kind::Build(m.clone(), k, Box::new(inner)),
+            arrays[p].clone(),
+            span,
+        );
+        fresh(b, names)
+    };
+    let gather = |items: Vec<Core>| match tuple {
+        true => Core::new(Kind::Tuple(items), state_ty.clone(), span),
+        false => items.into_iter().next().unwrap_or_else(|| unreachable!()),
+    };
+    let inits: Vec<Core> = (0..parts.len())
+        .map(|p| per_lane(&init, Vec::new(), p, names))
+        .collect();
+    let steps: Vec<Core> = (0..parts.len())
+        .map(|p| per_lane(&step, vec![(acc, elems(u, k))], p, names))
+        .collect();
+    let new_fold = Core::new(
+        Kind::Ifold(
+            count,
+            Box::new(gather(inits)),
+            u,
+            i,
+            Box::new(gather(steps)),
+        ),
+        state_ty.clone(),
+        span,
+    );
+    let t = new_var(names, s);
+    // The element's own state, read where the fold was.
+    let mut inner = Core::new(Kind::Let(s, Box::new(elems(t, k)), rest), elem_ty, span);
+    for (x, v) in prefix.into_iter().rev() {
+        let ty = inner.ty.clone();
+        inner = Core::new(Kind::Let(x, Box::new(v), Box::new(inner)), ty, span);
+    }
+    *elem = inner;
+    Some((t, new_fold))
+}
+
+/// Component `p` of `v` (`v` itself for a state of one scalar): taken from the tuple
+/// literal at the end of its `let` chain and branches where it has one, else projected.
+fn component(v: Core, p: usize, tuple: bool, ty: &Type) -> Core {
+    if !tuple {
+        return v;
+    }
+    let span = v.span;
+    match v.kind {
+        Kind::Tuple(mut items) if p < items.len() => items.swap_remove(p),
+        Kind::Let(x, a, b) => {
+            let b = component(*b, p, tuple, ty);
+            Core::new(Kind::Let(x, a, Box::new(b)), ty.clone(), span)
+        }
+        Kind::If(c, a, b) => {
+            let (a, b) = (component(*a, p, tuple, ty), component(*b, p, tuple, ty));
+            Core::new(Kind::If(c, Box::new(a), Box::new(b)), ty.clone(), span)
+        }
+        kind => {
+            let whole = Core { kind, ..v };
+            Core::new(Kind::Proj(Box::new(whole), p), ty.clone(), span)
+        }
+    }
+}
+
+/// True when `step` is `acc + t` after its `let`s, none of which reads `acc`: a sum.
+fn adds_to(step: &Core, acc: VarId) -> bool {
+    match &step.kind {
+        Kind::Let(_, v, b) => !v.mentions(acc) && adds_to(b, acc),
+        Kind::Bin(BinOp::Add, a, t, _) => {
+            matches!(a.kind, Kind::Var(v) if v == acc) && !t.mentions(acc)
+        }
+        _ => false,
+    }
+}
+
+/// True when `e` runs a loop.
+fn has_loop(e: &Core) -> bool {
+    matches!(
+        e.kind,
+        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+    ) || e.children().any(has_loop)
+}
+
+/// True when `step` reads an array free of every variable of `local` at an index of `i`
+/// free of them too: a read every element's fold makes alike, which one fold makes once.
+fn shared_read(step: &Core, i: VarId, local: &[VarId]) -> bool {
+    if let Kind::Index(a, idx) = &step.kind
+        && idx.mentions(i)
+        && local.iter().all(|v| !a.mentions(*v) && !idx.mentions(*v))
+    {
+        return true;
+    }
+    step.children().any(|c| shared_read(c, i, local))
+}
+
+#[cfg(test)]
+#[path = "interchange_tests.rs"]
+mod tests;

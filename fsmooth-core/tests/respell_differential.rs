@@ -4,14 +4,17 @@
 //! the same memory plan, so the same `scratch_len` at every size. A fold of literal count
 //! written out (`Rewrite::UnrollFold`) must need the same scratch at two sets of sizes; its
 //! code may differ (the compiler keeps some such folds as loops). The expansions are compared
-//! as token streams with every compiler-made or rewritten name numbered by first appearance
-//! and string literals (error texts, which quote the source) blanked. Expansions that differ
-//! only in the order of commutative operands are counted apart ([`commuted`]).
+//! as token streams up to the names of compiler-made or rewritten variables, by scope (each
+//! binding numbered in order, each use by the binding it refers to: [`Names`]), with string
+//! literals (error texts, which quote the source) blanked. Expansions that differ only in the
+//! order of commutative operands are counted apart ([`commuted`]).
 //!
 //! A program whose kernel returns a float scalar gets a kernel of its gradient too.
 //!
-//! `FSMOOTH_RESPELL_PROGRAMS` sets the count (1,000 by default), `FSMOOTH_RESPELL_FROM` the
-//! first program.
+//! The run takes programs `FSMOOTH_RESPELL_FROM` (0 by default) up to, not including,
+//! `FSMOOTH_RESPELL_PROGRAMS` (1,000 by default): `FSMOOTH_RESPELL_FROM=8899
+//! FSMOOTH_RESPELL_PROGRAMS=8900` reruns program 8899 alone. A difference prints the program
+//! and its respelling.
 
 use fsmooth_testdata::progen::{Program, program};
 use fsmooth_testdata::respell::{REWRITES, Rewrite, respell};
@@ -25,54 +28,334 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The expansion's tokens, string literals blanked, names made positional.
+/// The expansion's tokens, string literals blanked, names renamed by scope ([`Names`]).
 fn normalised(src: &str) -> Vec<String> {
-    let code = fsmooth_core::expand(src.parse().unwrap());
+    tokens(fsmooth_core::expand(src.parse().unwrap()))
+}
+
+/// The tokens of `ts`, delimiters included, string literals blank, names renamed by
+/// [`Names`].
+fn tokens(ts: TokenStream) -> Vec<String> {
+    let mut names = Names {
+        free: HashMap::new(),
+        scopes: vec![Vec::new()],
+        bound: 0,
+    };
     let mut out = Vec::new();
-    flatten(code, &mut HashMap::new(), &mut out);
+    names.level(&ts.into_iter().collect::<Vec<_>>(), &mut out);
     out
 }
 
-/// The tokens of `ts`, delimiters included, with each name the compiler made or the respeller
-/// wrote (`acc_12`, `__p3`, `rsp0_i`) numbered by first appearance and string literals blank.
-fn flatten(ts: TokenStream, names: &mut HashMap<String, usize>, out: &mut Vec<String>) {
-    for t in ts {
-        match t {
-            TokenTree::Group(g) => {
-                let (open, close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::None => ("", ""),
-                };
-                out.push(open.to_string());
-                flatten(g.stream(), names, out);
-                out.push(close.to_string());
-            }
-            TokenTree::Ident(i) => {
-                let t = i.to_string();
-                let made = t.starts_with("rsp")
-                    || t.starts_with("__")
-                    || t.as_bytes()
-                        .windows(2)
-                        .any(|w| w[0] == b'_' && w[1].is_ascii_digit());
-                if made {
-                    let k = names.len();
-                    out.push(format!("${}", names.entry(t).or_insert(k)));
-                } else {
-                    out.push(t);
+/// Whether `t` is a name the compiler made or the respeller wrote (`acc_12`, `__p3`,
+/// `rsp0_i`): the names renamed.
+fn made(t: &str) -> bool {
+    t.starts_with("rsp")
+        || t.starts_with("__")
+        || t.as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'_' && w[1].is_ascii_digit())
+}
+
+fn punct_at(toks: &[TokenTree], i: usize, c: char) -> bool {
+    matches!(toks.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c)
+}
+
+fn delimiters(d: Delimiter) -> (&'static str, &'static str) {
+    match d {
+        Delimiter::Parenthesis => ("(", ")"),
+        Delimiter::Brace => ("{", "}"),
+        Delimiter::Bracket => ("[", "]"),
+        Delimiter::None => ("", ""),
+    }
+}
+
+/// Made names renamed up to alpha-equivalence, by scope: each binding (a `let`'s, `for`'s,
+/// `if let`'s or `while let`'s pattern, a `match` arm's, a closure's or a `fn`'s
+/// parameters) numbered in order of appearance (`@k`), each use by the binding it refers to
+/// (the innermost in scope), and names bound nowhere (path segments, fields, methods, items
+/// such as `__fsmooth_body`) by first appearance (`$k`). The compiler numbers names per
+/// kernel, so two kernels of a block, or two scopes of a kernel, can give one name to
+/// different variables; numbering every name by first appearance over the block took those
+/// for one variable, and a respelling that shifts one kernel's numbers then differed
+/// (program 8899 of seed 0). Two expansions normalise alike when one is the other with
+/// bindings renamed and every use still bound where it was; a use bound elsewhere (a load
+/// shared in one and not the other) still differs.
+struct Names {
+    free: HashMap<String, usize>,
+    /// The bindings in scope, innermost last: one list per group and per closure or arm.
+    scopes: Vec<Vec<(String, usize)>>,
+    bound: usize,
+}
+
+impl Names {
+    /// One group's tokens (or the whole stream's), under the scopes open.
+    fn level(&mut self, toks: &[TokenTree], out: &mut Vec<String>) {
+        let open = self.scopes.len();
+        // A `let`'s bindings, in scope from its `;` (its value reads the names before it).
+        let mut after_semi = Vec::new();
+        // A `for`'s, an `if let`'s or a `fn`'s, in scope in its block: the next one but those
+        // of `if`s and `else`s in the header (`for i in 0..if c { a } else { b } { .. }`).
+        let mut in_block: Option<Vec<(String, usize)>> = None;
+        let (mut header_ifs, mut after_else) = (0, false);
+        let mut arms = false;
+        let mut i = 0;
+        while i < toks.len() {
+            match &toks[i] {
+                TokenTree::Group(g) => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let brace = g.delimiter() == Delimiter::Brace;
+                    let (o, c) = delimiters(g.delimiter());
+                    out.push(o.to_string());
+                    let scope = if !brace || arms {
+                        None
+                    } else if header_ifs > 0 {
+                        header_ifs -= 1;
+                        after_else = false;
+                        None
+                    } else if after_else {
+                        after_else = false;
+                        None
+                    } else {
+                        in_block.take()
+                    };
+                    self.scopes.push(scope.unwrap_or_default());
+                    if brace && std::mem::take(&mut arms) {
+                        self.arms(&inner, out);
+                    } else {
+                        self.level(&inner, out);
+                    }
+                    self.scopes.pop();
+                    out.push(c.to_string());
+                }
+                TokenTree::Ident(id) if id == "let" => {
+                    out.push("let".to_string());
+                    let end = (i + 1..toks.len())
+                        .find(|&j| punct_at(toks, j, '=') || punct_at(toks, j, ';'))
+                        .unwrap_or(toks.len());
+                    let mut binders = Vec::new();
+                    self.pattern(&toks[i + 1..end], out, &mut binders);
+                    let condition = matches!(i.checked_sub(1).map(|j| &toks[j]), Some(TokenTree::Ident(p)) if p == "if" || p == "while");
+                    match condition {
+                        true => in_block = Some(binders),
+                        false => after_semi = binders,
+                    }
+                    i = end;
+                    continue;
+                }
+                TokenTree::Ident(id) if id == "for" && !punct_at(toks, i + 1, '<') => {
+                    out.push("for".to_string());
+                    let end = (i + 1..toks.len())
+                        .find(|&j| matches!(&toks[j], TokenTree::Ident(x) if x == "in"))
+                        .unwrap_or(toks.len());
+                    let mut binders = Vec::new();
+                    self.pattern(&toks[i + 1..end], out, &mut binders);
+                    in_block = Some(binders);
+                    i = end;
+                    continue;
+                }
+                TokenTree::Ident(id) if id == "fn" => {
+                    out.push("fn".to_string());
+                    i += 1;
+                    if let Some(TokenTree::Ident(_)) = toks.get(i) {
+                        self.name(toks, i, out);
+                        i += 1;
+                    }
+                    if let Some(TokenTree::Group(g)) = toks.get(i)
+                        && g.delimiter() == Delimiter::Parenthesis
+                    {
+                        let mut binders = Vec::new();
+                        out.push("(".to_string());
+                        self.pattern(
+                            &g.stream().into_iter().collect::<Vec<_>>(),
+                            out,
+                            &mut binders,
+                        );
+                        out.push(")".to_string());
+                        in_block = Some(binders);
+                        i += 1;
+                    }
+                    continue;
+                }
+                TokenTree::Ident(id) if in_block.is_some() && id == "if" => {
+                    header_ifs += 1;
+                    out.push("if".to_string());
+                }
+                TokenTree::Ident(id) if in_block.is_some() && id == "else" => {
+                    after_else = true;
+                    out.push("else".to_string());
+                }
+                TokenTree::Ident(id) if id == "match" => {
+                    arms = true;
+                    out.push("match".to_string());
+                }
+                TokenTree::Ident(_) => self.name(toks, i, out),
+                TokenTree::Punct(p) => {
+                    let c = p.as_char();
+                    out.push(c.to_string());
+                    if c == ';' || c == ',' {
+                        // The end of a closure's body (closures here are arguments or values).
+                        self.scopes.truncate(open);
+                    }
+                    if c == ';' {
+                        in_block = None;
+                        let b = std::mem::take(&mut after_semi);
+                        self.scopes.last_mut().unwrap().extend(b);
+                    }
+                    if c == '|' && closure_at(toks, i) {
+                        if punct_at(toks, i + 1, '|') {
+                            out.push("|".to_string());
+                            i += 2;
+                            continue;
+                        }
+                        let end = (i + 1..toks.len())
+                            .find(|&j| punct_at(toks, j, '|'))
+                            .unwrap_or(toks.len());
+                        let mut binders = Vec::new();
+                        self.pattern(&toks[i + 1..end], out, &mut binders);
+                        if end < toks.len() {
+                            out.push("|".to_string());
+                        }
+                        self.scopes.push(binders);
+                        i = end + 1;
+                        continue;
+                    }
+                }
+                TokenTree::Literal(l) => {
+                    let t = l.to_string();
+                    out.push(if t.starts_with('"') {
+                        "\"\"".to_string()
+                    } else {
+                        t
+                    });
                 }
             }
-            TokenTree::Literal(l) => {
-                let t = l.to_string();
-                out.push(if t.starts_with('"') {
-                    "\"\"".to_string()
-                } else {
-                    t
-                });
-            }
-            TokenTree::Punct(p) => out.push(p.as_char().to_string()),
+            i += 1;
         }
+        self.scopes.truncate(open);
+    }
+
+    /// A `match`'s arms: each pattern's bindings in scope in its arm (a block, or an
+    /// expression to the next `,`).
+    fn arms(&mut self, toks: &[TokenTree], out: &mut Vec<String>) {
+        let mut i = 0;
+        while i < toks.len() {
+            let arrow = (i..toks.len())
+                .find(|&j| punct_at(toks, j, '=') && punct_at(toks, j + 1, '>'))
+                .unwrap_or(toks.len());
+            let mut binders = Vec::new();
+            self.pattern(&toks[i..arrow], out, &mut binders);
+            if arrow == toks.len() {
+                return;
+            }
+            out.extend(["=".to_string(), ">".to_string()]);
+            let start = arrow + 2;
+            let end = match toks.get(start) {
+                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => start + 1,
+                _ => (start..toks.len())
+                    .find(|&j| punct_at(toks, j, ','))
+                    .unwrap_or(toks.len()),
+            };
+            self.scopes.push(binders);
+            self.level(&toks[start..end], out);
+            self.scopes.pop();
+            i = end;
+            if punct_at(toks, i, ',') {
+                out.push(",".to_string());
+                i += 1;
+            }
+        }
+    }
+
+    /// A pattern (of a `let`, `for`, arm, or a closure's or `fn`'s parameters): each made
+    /// name a new binding, added to `binders`; a type, from a `:` to the next `,`, is read
+    /// as uses.
+    fn pattern(
+        &mut self,
+        toks: &[TokenTree],
+        out: &mut Vec<String>,
+        binders: &mut Vec<(String, usize)>,
+    ) {
+        let mut ty = false;
+        for (k, t) in toks.iter().enumerate() {
+            let colon = punct_at(toks, k, ':')
+                && !punct_at(toks, k + 1, ':')
+                && !(k > 0 && punct_at(toks, k - 1, ':'));
+            match t {
+                TokenTree::Punct(p) if p.as_char() == ',' => {
+                    ty = false;
+                    out.push(",".to_string());
+                }
+                _ if colon => {
+                    ty = true;
+                    out.push(":".to_string());
+                }
+                _ if ty => self.level(std::slice::from_ref(t), out),
+                TokenTree::Group(g) => {
+                    let (o, c) = delimiters(g.delimiter());
+                    out.push(o.to_string());
+                    self.pattern(&g.stream().into_iter().collect::<Vec<_>>(), out, binders);
+                    out.push(c.to_string());
+                }
+                TokenTree::Ident(id) if made(&id.to_string()) && !path_segment(toks, k) => {
+                    binders.push((id.to_string(), self.bound));
+                    out.push(format!("@{}", self.bound));
+                    self.bound += 1;
+                }
+                _ => self.level(std::slice::from_ref(t), out),
+            }
+        }
+    }
+
+    /// The name at `toks[i]`: a made one is a use of the innermost binding in scope, or
+    /// else numbered as free.
+    fn name(&mut self, toks: &[TokenTree], i: usize, out: &mut Vec<String>) {
+        let t = toks[i].to_string();
+        if !made(&t) {
+            out.push(t);
+            return;
+        }
+        let bound = match path_segment(toks, i) {
+            true => None,
+            false => self
+                .scopes
+                .iter()
+                .rev()
+                .flat_map(|s| s.iter().rev())
+                .find(|(n, _)| *n == t)
+                .map(|(_, k)| *k),
+        };
+        out.push(match bound {
+            Some(k) => format!("@{k}"),
+            None => {
+                let k = self.free.len();
+                format!("${}", self.free.entry(t).or_insert(k))
+            }
+        });
+    }
+}
+
+/// Whether the name at `toks[i]` is a path's segment (`::fsmooth::__rt::ld`), a field or a
+/// method (`.len()`, not the end of a range `0..n`): never a variable.
+fn path_segment(toks: &[TokenTree], i: usize) -> bool {
+    (i > 0 && punct_at(toks, i - 1, '.') && !(i > 1 && punct_at(toks, i - 2, '.')))
+        || (i > 1 && punct_at(toks, i - 1, ':') && punct_at(toks, i - 2, ':'))
+        || (punct_at(toks, i + 1, ':') && punct_at(toks, i + 2, ':'))
+}
+
+/// Whether the `|` at `toks[i]` opens a closure: it starts an expression (an operand
+/// comes before a bitwise or).
+fn closure_at(toks: &[TokenTree], i: usize) -> bool {
+    if i == 0 {
+        return true;
+    }
+    match &toks[i - 1] {
+        TokenTree::Punct(p) => {
+            matches!(p.as_char(), ',' | ';')
+                || (p.as_char() == '=' && !(i > 1 && matches!(&toks[i - 2], TokenTree::Punct(_))))
+                || (p.as_char() == '>' && i > 1 && punct_at(toks, i - 2, '='))
+        }
+        TokenTree::Ident(x) => x == "move" || x == "return",
+        _ => false,
     }
 }
 
@@ -345,4 +628,75 @@ fn a_closure_s_parameters_cost_nothing_before_fusion() {
         "{}",
         first_difference(&written, &respelled)
     );
+}
+
+/// Generated program 8899's difference, minimised: `sum(v)` against its `ifold` spelling in
+/// a tuple-state fold, with a gradient kernel. Each kernel compiles to the same code either
+/// way, up to names; the compiler numbers names per kernel, and the two spellings make
+/// different counts of names on the way, so one of `gk`'s loads had the name of one of `k`'s
+/// in one block and not in the other. Numbering by first appearance over the whole block
+/// took the two functions' locals for one variable (fails so).
+#[test]
+fn names_reused_by_another_kernel_are_other_variables() {
+    let block = |sum: &str| {
+        format!(
+            "pub fn k(s: f64, p: usize) -> f64 {{
+                sum(build(3, |i15| {{
+                    let (v25, x26, x27, v28) = ifold(p, (build(7, |j| (j as f64)), 0.0, 0.0, build(7, |j| (j as f64))),
+                        |(sa18, sx19, sx20, sa21), st22| (build(7, |j| sa21[j] * 0.5), sx19 + dot(sa18, sa18), sx20 * 0.5 + {sum}, build(7, |_| sx20)));
+                    x26
+                }}))
+            }}
+            pub fn gk(s: f64, p: usize) -> (f64, f64) {{ grad(|s| k(s, p), s) }}"
+        )
+    };
+    let written = normalised(&block("sum(sa21)"));
+    let respelled = normalised(&block(
+        "ifold(sa21.len(), -0.0, |rsp0_acc, rsp0_i| rsp0_acc + sa21[rsp0_i])",
+    ));
+    assert!(
+        written == respelled,
+        "{}",
+        first_difference(&written, &respelled)
+    );
+}
+
+/// [`Names`] compares up to a renaming of bindings, and no further: a name reused by another
+/// scope or function is another variable, and a use bound to another binding (a load shared
+/// in one program, loaded again in the other) is a difference.
+#[test]
+fn names_are_compared_by_scope() {
+    let same = |a: &str, b: &str| tokens(a.parse().unwrap()) == tokens(b.parse().unwrap());
+    // One load of slot 6 used twice, against two loads of it (the second dead and the first
+    // read twice, or each read once): the same number of tokens, other programs.
+    let twice =
+        "fn f(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 6); let t_2 = ld(l_0, 6); t_1 * t_2 }";
+    let shared =
+        "fn f(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 6); let t_2 = ld(l_0, 6); t_1 * t_1 }";
+    assert!(!same(twice, shared));
+    // Reused across functions and blocks, or fresh: the same program.
+    let reused = "fn f(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 5); { let t_1 = ld(l_0, 6); s_9 = t_1; } t_1 }
+                  fn g(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 5); for i_2 in 0..n { let t_1 = ld(l_0, i_2); } t_1 }";
+    let fresh = "fn f(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 5); { let t_2 = ld(l_0, 6); s_9 = t_2; } t_1 }
+                 fn g(l_3: &[f64]) -> f64 { let t_4 = ld(l_3, 5); for i_5 in 0..n { let t_6 = ld(l_3, i_5); } t_4 }";
+    assert!(same(reused, fresh));
+    // The inner block reading the outer load: another program.
+    let outer = "fn f(l_0: &[f64]) -> f64 { let t_1 = ld(l_0, 5); { let t_2 = ld(l_0, 6); s_9 = t_1; } t_1 }
+                 fn g(l_3: &[f64]) -> f64 { let t_4 = ld(l_3, 5); for i_5 in 0..n { let t_6 = ld(l_3, i_5); } t_4 }";
+    assert!(!same(reused, outer));
+    // A `let`'s value reads the binding it shadows; a closure's, an arm's and an `if let`'s
+    // parameters are in scope in their bodies only.
+    let shadowed = "fn f(x_1: f64) { let x_1 = x_1 + 1.0; let c_2 = |x_1: f64| x_1 * y_3; \
+                    let z_4 = match o_5 { Some(x_1) => x_1, None => x_1 }; if let Some(x_1) = o_5 { w_6 = x_1; } w_6 = x_1; }";
+    let renamed = "fn f(a_1: f64) { let b_2 = a_1 + 1.0; let c_3 = |d_4: f64| d_4 * y_3; \
+                   let z_5 = match o_5 { Some(e_6) => e_6, None => b_2 }; if let Some(g_7) = o_5 { w_6 = g_7; } w_6 = b_2; }";
+    assert!(same(shadowed, renamed));
+    let wrong = "fn f(a_1: f64) { let b_2 = a_1 + 1.0; let c_3 = |d_4: f64| d_4 * y_3; \
+                 let z_5 = match o_5 { Some(e_6) => e_6, None => b_2 }; if let Some(g_7) = o_5 { w_6 = g_7; } w_6 = a_1; }";
+    assert!(!same(shadowed, wrong));
+    // A `for`'s index is in scope in its body, not in the `if`'s blocks of its count.
+    let body = "fn f(i_1: usize) { for i_1 in 0..if c_2 { i_1 } else { 3 } { s_3 = i_1; } }";
+    let renamed = "fn f(i_1: usize) { for j_2 in 0..if c_2 { i_1 } else { 3 } { s_3 = j_2; } }";
+    let wrong = "fn f(i_1: usize) { for j_2 in 0..if c_2 { j_2 } else { 3 } { s_3 = j_2; } }";
+    assert!(same(body, renamed) && !same(body, wrong));
 }

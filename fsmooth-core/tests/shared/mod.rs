@@ -69,11 +69,11 @@ pub fn same_results(got: &Outputs, want: &Value, parts: &[Part]) -> bool {
 }
 
 /// Whether a part's values agree with the interpreter's (of one length), by element type.
-type PartsAgree = dyn Fn(Elem, &[f64], &[f64]) -> bool;
+pub type PartsAgree = dyn Fn(Elem, &[f64], &[f64]) -> bool;
 
 /// Each part of the executor's outputs against the interpreter's, in the order of
 /// [`same_results`], by `agree(element type, got, want)` on parts of one length.
-fn parts_agree(got: &Outputs, want: &Value, parts: &[Part], agree: &PartsAgree) -> bool {
+pub fn parts_agree(got: &Outputs, want: &Value, parts: &[Part], agree: &PartsAgree) -> bool {
     let same = |elem: Elem, g: &[f64], w: &[f64]| g.len() == w.len() && agree(elem, g, w);
     if want.parts().len() != parts.len() {
         return false;

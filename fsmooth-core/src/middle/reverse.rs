@@ -47,7 +47,7 @@ mod rows;
 #[cfg(test)]
 mod tests;
 
-use loops::{Count, sum_step};
+use loops::{Count, scatter_step, sum_step};
 
 /// Bindings in evaluation order.
 type Lets = Vec<(VarId, Core)>;
@@ -536,6 +536,16 @@ impl<'a> Reverse<'a> {
                 let sa = self.atom(sa, "adj", lets);
                 self.back(a, &sa, lets, adj)?;
             }
+            // A one-hot array, `v` at element `r` (a scatter's step): `v` gathers element `r`
+            // of the adjoint, no loop over the others, which contribute nothing.
+            Kind::Build(n, _, _) if let Some((r, v)) = placed(e) => {
+                let len = Core::size(n.clone(), span);
+                let inside = bin(BinOp::Lt, r.clone(), len);
+                let gathered = at(s.clone(), r.clone());
+                let zero = self.zero(&v.ty, span);
+                let sv = self.atom(pick(inside, gathered, zero), "adj", lets);
+                self.back(v, &sv, lets, adj)?;
+            }
             Kind::Build(n, i, body) => {
                 let count = Count {
                     value: Core::size(n.clone(), span),
@@ -552,7 +562,11 @@ impl<'a> Reverse<'a> {
                     value: (**n).clone(),
                     size: n.sym.clone(),
                 };
-                match sum_step(body, *acc) {
+                let term = match sum_step(body, *acc) {
+                    Some(term) => Some(term),
+                    None => scatter_step(body, *acc, self.names),
+                };
+                match term {
                     Some(term) => {
                         self.back(init, s, lets, adj)?;
                         self.steps(&count, *i, &term, s.clone(), None, lets, adj)?;

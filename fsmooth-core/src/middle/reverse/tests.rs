@@ -298,3 +298,56 @@ fn sums_into_rows_of_adjoints_continue_from_those_rows() {
     // The sweep over the points' components (one; the inner ones continue it).
     assert_eq!(count(&e, &zero_start), 1, "{}", printed(ROW_SUMS));
 }
+
+/// Loops counted by the size `inner` inside a loop counted by the size `outer`.
+fn nested(e: &Core, outer: &str, inner: &str, inside: bool) -> usize {
+    let counted = |n: &str| match &e.kind {
+        Kind::Build(s, ..) => s.to_string() == n,
+        Kind::Ifold(c, ..) => matches!(&c.kind, Kind::Size(s) if s.to_string() == n),
+        _ => false,
+    };
+    let here = usize::from(inside && counted(inner));
+    // A fold's first state is computed before its loop.
+    if let Kind::Ifold(c, init, _, _, step) = &e.kind {
+        return here
+            + nested(c, outer, inner, inside)
+            + nested(init, outer, inner, inside)
+            + nested(step, outer, inner, inside || counted(outer));
+    }
+    let inside = inside || counted(outer);
+    here + e
+        .children()
+        .map(|c| nested(c, outer, inner, inside))
+        .sum::<usize>()
+}
+
+#[test]
+fn the_reverse_of_a_scatter_is_a_gather() {
+    // LANGUAGE.md section 15: each step of the sweep reads the adjoint at its own index; no
+    // loop over the m elements runs for each of the n steps (it did: O(nm), the sweep a
+    // fold over the steps carrying the adjoint of all m). The one left is the primal's row
+    // update, which the lowering makes in place.
+    for src in [
+        "fn loss(x: [f64; n], idx: [usize; n], w: [f64; m]) -> f64 {
+            dot(scatter_add(m, n, |i| (idx[i], x[i] * x[i])), w)
+        }
+        pub fn k(x: [f64; n], idx: [usize; n], w: [f64; m]) -> (f64, [f64; n]) {
+            grad(|x| loss(x, idx, w), x)
+        }",
+        "pub fn k(x: [f64; n], idx: [usize; n], s: [f64; m]) -> ([f64; m], [f64; n]) {
+            vjp(|x| scatter_add(m, n, |i| (idx[i], 3.0 * x[i])), x, s)
+        }",
+        // Rows as values.
+        "fn loss(x: [[f64; d]; n], idx: [usize; n], w: [[f64; d]; m]) -> f64 {
+            let s = scatter_add(m, n, |i| (idx[i], x[i]));
+            sum(build(m, |r| dot(s[r], w[r])))
+        }
+        pub fn k(x: [[f64; d]; n], idx: [usize; n], w: [[f64; d]; m]) -> (f64, [[f64; d]; n]) {
+            grad(|x| loss(x, idx, w), x)
+        }",
+    ] {
+        let k = crate::middle::fuse::tests::optimized(src);
+        assert_eq!(nested(&k.body, "n", "m", false), 1, "{src}\n{k}");
+        assert_eq!(scans(&k.body), 0, "{src}\n{k}");
+    }
+}

@@ -501,7 +501,11 @@ fn programs_that_found_bugs() {
 /// error the interpreter does not raise). As the main test runs it, every trial.
 #[test]
 fn program_94094_matches_the_interpreter() {
-    let j = 94094;
+    generated_program_matches(94094);
+}
+
+/// Generated program `j` as the main test runs it with the default options, every trial.
+fn generated_program_matches(j: u64) {
     let p = program(j);
     let interp = Interp::new(&p.src).unwrap();
     let planned = fsmooth_core::plan_block(p.src.parse().unwrap()).unwrap();
@@ -517,7 +521,22 @@ fn program_94094_matches_the_interpreter() {
             (Ok(Err(_)), Err(_)) => true,
             _ => false,
         };
-        assert!(ok, "inputs {t}:\nexecutor: {got:?}\ninterpreter: {want:?}");
+        assert!(
+            ok,
+            "program {j}, inputs {t}:\nexecutor: {got:?}\ninterpreter: {want:?}"
+        );
+    }
+}
+
+/// Generated programs of the second 10^5 run (bugs 9 to 11 in docs/internals.md): a row
+/// streamed under `if i == 3` checked before its loop (42794, 71286, 21782), a row stream
+/// whose start wrapped where it was proven only in the `else` of `if i == 0 || i == n - 1`
+/// (69412), and an array of a chain written over in a frame destination while still read
+/// (87037).
+#[test]
+fn programs_of_the_second_run_match_the_interpreter() {
+    for j in [42794, 71286, 21782, 69412, 87037] {
+        generated_program_matches(j);
     }
 }
 
@@ -927,6 +946,93 @@ fn row_increments_spelled_otherwise_match_the_interpreter_to_the_bit() {
         for n in 0..4 {
             for p in 0..4 {
                 same_bits(&src, &func, &sized(&mut rng, n, 3, p), Some(p * 3));
+            }
+        }
+    }
+}
+
+/// `func` (kernel `k` of `src`) agrees with the interpreter on `i`: the same bits, or both
+/// fail (an index the branch taken reads).
+fn same_bits_or_both_fail(
+    src: &str,
+    func: &fsmooth_core::lir::Func,
+    i: &Inputs,
+    out_len: Option<usize>,
+) {
+    let want = Interp::new(src).unwrap().call("k", &values(i));
+    let (n, m, p) = (i.n, i.m, i.p);
+    match (run(func, &args(i), out_len), want) {
+        (Ok(Ok(got)), Ok(want)) => {
+            let (got, want) = (executed(&got), want.flatten());
+            let same = got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(&want)
+                    .all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(same, "{src}, n = {n}, m = {m}, p = {p}\n{got:?}\n{want:?}");
+        }
+        (Ok(Err(_)), Err(_)) => {}
+        (got, want) => panic!("{src}, n = {n}, m = {m}, p = {p}: {got:?}\n{want:?}"),
+    }
+}
+
+/// Bug 9: a stream's start is computed before its loop, so a row read at a checked index
+/// (`c[3]`, `c[p]`) only on some steps (under an `if`) is read by loads in the branch,
+/// unless every step reads it: cut before the loop, its check failed where the branch is
+/// never taken (`n <= 3`). Bug 10: nor is a row whose index was proven only in the branch
+/// (`c[i - 1]` in `if i > 0`, `c[p]` in `if p < n`): cut before the loop it wrapped at
+/// `i = 0` or ran past the end, and the printed code skipped the loop. Every option, sizes
+/// on both sides of the tests.
+#[test]
+fn rows_read_under_a_branch_are_cut_only_where_they_hold() {
+    let bodies = [
+        "build(n, |i| build(m, |j| if i == 3 { c[3][j] } else { s }))",
+        "build(n, |i| build(m, |j| if s > 0.5 { c[p][j] } else { s }))",
+        "madd(build(n, |i| b), build(n, |i| if i == 3 { sub(c[i], b) } else { b }))",
+        "build(n, |i| build(m, |j| if i > 0 { c[i - 1][j] } else { s }))",
+        "build(n, |i| build(m, |j| if i == 0 || i == n - 1 { s } else { c[i - 1][j] }))",
+        "build(n, |i| build(m, |j| if p < n { c[p][j] } else { s }))",
+    ];
+    let mut rng = fsmooth_testdata::Rng::new(21);
+    for body in bodies {
+        for option in OPTIONS {
+            let src = format!(
+                "{option}\npub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [[f64; m]; n] {{ {body} }}"
+            );
+            let (func, _) = planned(&src);
+            for n in 0..6 {
+                for m in 1..4 {
+                    for p in 0..6 {
+                        same_bits_or_both_fail(&src, &func, &sized(&mut rng, n, m, p), Some(n * m));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Bug 11: in a chain of `let`s computed in a frame buffer's row (a build's element that a
+/// `map` reads), an array written over one that the chain computed in the destination
+/// (`x` over `b0`) was overwritten in turn by a later array computed there (`y`) while it
+/// was still read (`add(x, y)`). An array computed in a destination is now never written
+/// over by another (`Dps::over`), as when the destination is an output.
+#[test]
+fn arrays_of_a_chain_in_a_frame_destination_are_not_overwritten_while_read() {
+    let bodies = [
+        "map(build(n, |i| { let b0 = ifold(i, a, |acc, j| add(acc, acc)); let x = map(b0, |v| v + 1.0); let y = ifold(p, x, |acc, j| add(acc, acc)); add(x, y) }), |row| row[0])",
+        "map(build(n, |i| ifold(2, a, |acc, t| add(acc, ifold(i, smul(acc, 0.5), |d, j| add(d, d))))), |row| row[0])",
+    ];
+    let mut rng = fsmooth_testdata::Rng::new(22);
+    for body in bodies {
+        for option in OPTIONS {
+            let src = format!(
+                "{option}\npub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {{ {body} }}"
+            );
+            let (func, _) = planned(&src);
+            for n in 0..5 {
+                for p in 0..4 {
+                    same_bits(&src, &func, &sized(&mut rng, n, 2, p), Some(n));
+                }
             }
         }
     }

@@ -507,3 +507,63 @@ pub fn mentions_var(sts: &[St], var: &Ident) -> bool {
     });
     hit
 }
+
+/// True when `sts`, run to its end, reads stream `elem` (its element, or a load from its
+/// row) whatever the values: outside the arms of an `if`, the right side of `&&`/`||`, and
+/// the bodies of loops (which may take no step). A stream's start is computed before its
+/// loop; one that can fail (a row index checked against its count) may only move there
+/// when every step reads the stream.
+pub fn read_every_step(sts: &[St], elem: &Ident) -> bool {
+    sts.iter().any(|s| st_reads_always(s, elem))
+}
+
+/// [`read_every_step`] for a loop body that is one expression.
+pub fn read_every_step_ex(e: &Ex, elem: &Ident) -> bool {
+    ex_reads_always(e, elem)
+}
+
+fn st_reads_always(s: &St, elem: &Ident) -> bool {
+    let ex = |e: &Ex| ex_reads_always(e, elem);
+    match s {
+        St::Let { val, .. }
+        | St::Assign(_, val)
+        | St::Slot(val)
+        | St::SlotAdd(val)
+        | St::Put(_, val) => ex(val),
+        St::Store(_, at, v) => ex(at) || ex(v),
+        St::StoreRow(_, off, vs) => ex(off) || vs.iter().any(ex),
+        // The count and the streams' cuts are evaluated before the first step.
+        St::For { n, streams, .. } | St::Lanes { n, streams, .. } | St::Fill { n, streams, .. } => {
+            let off = match s {
+                St::Fill { off: Some(o), .. } => ex(o),
+                _ => false,
+            };
+            off || ex(n)
+                || streams
+                    .iter()
+                    .any(|st| matches!(&st.base, Base::Row(x) if x == elem) || ex(&st.start))
+        }
+        St::If(c, ..) | St::While(c, _) => ex(c),
+        St::Block(b) => read_every_step(b, elem),
+        St::Segment { off, body, .. } => ex(off) || read_every_step(body, elem),
+        St::CheckRange(a, b, c) => ex(a) || ex(b) || ex(c),
+        _ => false,
+    }
+}
+
+fn ex_reads_always(e: &Ex, elem: &Ident) -> bool {
+    let ex = |x: &Ex| ex_reads_always(x, elem);
+    match e {
+        Ex::Elem(x) => x == elem,
+        Ex::Ld(b, a) | Ex::LdRow(b, a, ..) => matches!(b, Base::Row(x) if x == elem) || ex(a),
+        Ex::If(c, ..) => ex(c),
+        Ex::Bin(crate::front::ast::BinOp::And | crate::front::ast::BinOp::Or, a, _) => ex(a),
+        Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
+            ex(a) || ex(b)
+        }
+        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToF32(a) | Ex::ToUsize(a) => ex(a),
+        Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => xs.iter().any(ex),
+        Ex::Block(sts, v) => read_every_step(sts, elem) || ex(v),
+        _ => false,
+    }
+}

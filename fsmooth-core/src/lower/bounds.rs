@@ -52,7 +52,10 @@ impl Dps<'_> {
         }
         let known = self.below.len();
         self.below_facts(c, holds);
+        let narrows = usize::from(!saved.is_empty() || self.below.len() > known);
+        self.narrowing += narrows;
         let out = f(self);
+        self.narrowing -= narrows;
         self.below.truncate(known);
         for (v, g) in saved.into_iter().rev() {
             match g {
@@ -73,6 +76,57 @@ impl Dps<'_> {
         out
     }
 
+    /// Whether the view of array expression `a` holds wherever it is read, as the ranges
+    /// and bounds now known allow: every row index and slice start in it is in range
+    /// ([`Dps::valid_below`]), and every variable it reads was bound to a view where no
+    /// branch had narrowed anything (else the view's offset may hold only in that branch).
+    /// A materialised array's place is in the frame: it holds. (Called in
+    /// [`Dps::unguarded`], for a stream's start, which is computed before its loop.)
+    pub(super) fn view_everywhere(&self, a: &Core) -> bool {
+        match &a.kind {
+            Kind::Var(v) => !self.narrowed_lets.contains(v),
+            Kind::Index(b, i) if a.ty.is_arr() => {
+                let dim = b.ty.dims()[0].clone();
+                self.valid_below(i, &Size::Lit(1), &dim, 0) && self.view_everywhere(b)
+            }
+            Kind::Slice(b, lo) => {
+                let (len, dim) = (a.ty.dims()[0].clone(), b.ty.dims()[0].clone());
+                self.valid_below(lo, &len, &dim, 0) && self.view_everywhere(b)
+            }
+            Kind::Reshape(b) | Kind::Proj(b, _) => self.view_everywhere(b),
+            _ => true,
+        }
+    }
+
+    /// Index `i` plus `extra` is at most `dim` as the code computes it, for every value the
+    /// loop indexes take: [`Dps::proven_below`] with the least value too (`i - 1`, proven
+    /// where `i >= 1`, wraps at `i = 0`; a polynomial computed in wrapping arithmetic is
+    /// right whenever its value is in range). Not an index array's element, whose column
+    /// would then be checked at entry where no read may need it.
+    fn valid_below(&self, i: &Core, extra: &Size, dim: &Size, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        if let Some(s) = &i.sym {
+            return self.proven(&i.sym, extra, dim)
+                && self
+                    .extreme(s, false)
+                    .is_some_and(|min| self.nonneg_here(&min));
+        }
+        let ok = |x: &Core| self.valid_below(x, extra, dim, depth + 1);
+        match &i.kind {
+            Kind::Math(MathFn::Min, xs) => xs.iter().any(ok),
+            Kind::CheckIndex(_, len) => extra.as_const() == Some(1) && len.same(dim),
+            Kind::Math(MathFn::Max, xs) => !xs.is_empty() && xs.iter().all(ok),
+            Kind::Math(MathFn::Clamp, xs) => match xs.as_slice() {
+                [x, lo, hi] => ok(hi) || (ok(x) && ok(lo)),
+                _ => false,
+            },
+            Kind::Var(v) => self.capped.get(v).is_some_and(ok),
+            _ => false,
+        }
+    }
+
     /// Whether a branch has narrowed a range or bounded a value here ([`Dps::guarded`],
     /// [`Dps::knowing_below`]).
     pub(super) fn narrowed(&self) -> bool {
@@ -89,7 +143,9 @@ impl Dps<'_> {
     ) -> T {
         let known = self.below.len();
         self.below.push((key(x), dim.clone()));
+        self.narrowing += 1;
         let out = f(self);
+        self.narrowing -= 1;
         self.below.truncate(known);
         out
     }

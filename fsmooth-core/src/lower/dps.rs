@@ -124,6 +124,12 @@ pub(super) struct LoopCtx {
     /// index is a stream too, which the lanes cut into chunks (a load at an index LLVM
     /// cannot bound from the chunk's would be checked).
     pub(super) lanes: bool,
+    /// [`Dps::narrowing`] when the loop was entered: branches opened since narrow ranges
+    /// inside the loop, which its streams' starts (computed before it) cannot rely on.
+    pub(super) narrowing: usize,
+    /// Streams whose start was proven only with what a branch inside the loop knows (a row
+    /// `c[i - 1]` in the `else` of `if i == 0`): kept only if every step reads them.
+    pub(super) unsure: Vec<Ident>,
 }
 
 /// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
@@ -161,6 +167,15 @@ pub struct Dps<'k> {
     /// translated (`if r < m`, by [`crate::middle::cse::key`]: an element read at `r` there
     /// is in bounds).
     pub(super) below: Vec<(String, Size)>,
+    /// How many branches being translated narrow a range or bound a value
+    /// ([`Dps::guarded`], [`Dps::knowing_below`]).
+    pub(super) narrowing: usize,
+    /// Array variables bound to a view where a branch narrowed a range: the view's offset
+    /// may hold only there.
+    pub(super) narrowed_lets: HashSet<VarId>,
+    /// The `let`-bound arrays a chain computed in its destination
+    /// ([`crate::lower::overwrite::homes_before`], results written where they live).
+    pub(super) in_destination: HashSet<VarId>,
     /// The loops being translated, outermost first, with the streams they read.
     pub(super) loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
@@ -236,6 +251,9 @@ impl<'k> Dps<'k> {
             bounds: HashMap::new(),
             guards: HashMap::new(),
             below: Vec::new(),
+            narrowing: 0,
+            narrowed_lets: HashSet::new(),
+            in_destination: HashSet::new(),
             loops: Vec::new(),
             slices: 0,
             temps: 0,
@@ -380,7 +398,7 @@ impl<'k> Dps<'k> {
                     // branch: only for an index proven over all of it.
                     let whole = !self.narrowed() || self.unguarded(|d| d.in_bounds(i, &dim0));
                     let served = if whole {
-                        self.stream(&w, i).or_else(|| self.running(&w, i))
+                        self.stream(&w, i, a).or_else(|| self.running(&w, i))
                     } else {
                         None
                     };
@@ -498,9 +516,15 @@ impl<'k> Dps<'k> {
     }
 
     /// The place of the array that `let v = a` may be written over ([`Dps::overwrites`]):
-    /// a buffer of the frame or a local array, with `a`'s dimensions.
+    /// a buffer of the frame or a local array, with `a`'s dimensions. Not a destination a
+    /// chain wrote `x` in ([`Dps::in_destination`]): other arrays of the chain take it in
+    /// turn there, each while the one before is dead by the chain's own plan, which the
+    /// array written over `x` would outlive.
     fn over(&self, v: VarId, a: &Core) -> Option<View> {
         let x = self.overwrites.get(&v)?;
+        if self.in_destination.contains(x) {
+            return None;
+        }
         match self.env.get(x) {
             Some(Loc::View(w)) if matches!(w.base, Base::Scratch(_) | Base::Local(_)) => {
                 Some(View {

@@ -91,6 +91,9 @@ impl Dps<'_> {
     /// Note what variable `v`, bound to `a`, is: a part of an index array, or a bounded
     /// `usize` (`min`, `max`, `clamp`, a checked scatter index), for the proofs of the indexes that use it.
     pub(super) fn note(&mut self, v: VarId, a: &Core) {
+        if self.narrowed() && a.ty.is_arr() {
+            self.narrowed_lets.insert(v);
+        }
         if let Some(o) = self.origin(a) {
             self.origins.insert(v, o);
         }

@@ -159,6 +159,7 @@ impl Dps<'_> {
                 self.frame.truncate(depth);
                 self.note(v, a);
                 self.env.insert(v, Loc::View(w));
+                self.in_destination.insert(v);
                 continue;
             }
             if parts.iter().any(|(t, _, _)| *t == v) {
@@ -202,6 +203,7 @@ impl Dps<'_> {
                 continue;
             }
             let (_, w, path) = found.swap_remove(k);
+            self.in_destination.insert(v);
             stmts.extend(restate(self, v, &w));
             let depth = self.frame.depth();
             stmts.extend(self.write(a, &w));

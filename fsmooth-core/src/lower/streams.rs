@@ -21,6 +21,8 @@ impl Dps<'_> {
             runs: Vec::new(),
             runs_ok: false,
             lanes: false,
+            narrowing: self.narrowing,
+            unsure: Vec::new(),
         });
     }
 
@@ -34,18 +36,24 @@ impl Dps<'_> {
 
     /// Close the innermost loop context. Streams whose buffer the body writes (`written`),
     /// or that the loop's own destination borrows (`writes`), become loads again: returned
-    /// with the load that replaces each element. The rest are for the loop header.
+    /// with the load that replaces each element. So does a stream whose start can fail (a
+    /// row index checked against its count: `c[3]` read under `if i == 3`) or was proven
+    /// only inside a branch ([`LoopCtx::unsure`]), unless every step reads it (`always`):
+    /// computed before the loop, the start would fail, or wrap (`c[i - 1]` at `i = 0`), on
+    /// steps that do not read the row. The rest are for the loop header.
     fn leave_loop(
         &mut self,
         writes: Option<&Base>,
         written: &dyn Fn(&Base) -> bool,
+        always: &dyn Fn(&Ident) -> bool,
     ) -> (Vec<Stream>, Vec<(Ident, Back)>) {
         let Some(ctx) = self.loops.pop() else {
             return (Vec::new(), Vec::new());
         };
         let (mut keep, mut loads) = (Vec::new(), Vec::new());
         for st in ctx.streams {
-            if writes == Some(&st.base) || written(&st.base) {
+            let unsure = !lir::plain_ex(&st.start) || ctx.unsure.contains(&st.elem);
+            if writes == Some(&st.base) || written(&st.base) || unsure && !always(&st.elem) {
                 let var = Ex::Var(ctx.ident.clone());
                 let at = match &st.width {
                     // A strided read's row (`Dps::strided`): its loads `row[k]` become
@@ -63,7 +71,9 @@ impl Dps<'_> {
 
     /// [`Dps::leave_loop`] for a loop body of statements, the loads put in place.
     pub(super) fn leave_loop_sts(&mut self, body: &mut [St], writes: Option<&Base>) -> Vec<Stream> {
-        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes(body, b));
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes(body, b), &|x| {
+            lir::read_every_step(body, x)
+        });
         for (elem, back) in &loads {
             lir::rewrite_sts(body, &mut |e| back.put(e, elem));
         }
@@ -72,7 +82,9 @@ impl Dps<'_> {
 
     /// [`Dps::leave_loop`] for a loop body that is one scalar expression.
     pub(super) fn leave_loop_ex(&mut self, body: &mut Ex, writes: Option<&Base>) -> Vec<Stream> {
-        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes_ex(body, b));
+        let (keep, loads) = self.leave_loop(writes, &|b| lir::writes_ex(body, b), &|x| {
+            lir::read_every_step_ex(body, x)
+        });
         for (elem, back) in &loads {
             lir::rewrite_ex(body, &mut |e| back.put(e, elem));
         }
@@ -103,9 +115,9 @@ impl Dps<'_> {
         hit
     }
 
-    /// The load `w[idx]` as a stream of an enclosing loop, when `idx` is that loop's index
-    /// plus an offset fixed during the loop: returns the element.
-    pub(super) fn stream(&mut self, w: &View, idx: &Core) -> Option<Ex> {
+    /// The load `w[idx]` (`w` the view of `a`) as a stream of an enclosing loop, when `idx`
+    /// is that loop's index plus an offset fixed during the loop: returns the element.
+    pub(super) fn stream(&mut self, w: &View, idx: &Core, a: &Core) -> Option<Ex> {
         let sym = idx.sym.as_ref()?;
         let mut vars = Vec::new();
         sym.loops(&mut vars);
@@ -126,7 +138,11 @@ impl Dps<'_> {
         {
             return None;
         }
-        if let Some(read) = self.strided(w, sym, pos) {
+        // The view's offset is part of the start: proven only inside a branch of the loop,
+        // it holds only on the steps that take that branch.
+        let unsure =
+            self.narrowing > self.loops[pos].narrowing && !self.unguarded(|d| d.view_everywhere(a));
+        if let Some(read) = self.strided(w, sym, pos, unsure) {
             return Some(read);
         }
         // idx = var + rest, with rest free of var and of every loop inside it.
@@ -176,7 +192,9 @@ impl Dps<'_> {
             .iter()
             .find(|st| st.base == w.base && lir::same(&st.start, &start))
         {
-            return Some(Ex::Elem(st.elem.clone()));
+            let elem = st.elem.clone();
+            ctx.note_start(&elem, unsure, false);
+            return Some(Ex::Elem(elem));
         }
         let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
         ctx.streams.push(Stream {
@@ -185,6 +203,7 @@ impl Dps<'_> {
             elem: elem.clone(),
             width: None,
         });
+        ctx.note_start(&elem, unsure, true);
         Some(Ex::Elem(elem))
     }
 
@@ -194,7 +213,7 @@ impl Dps<'_> {
     /// a][2 * c + b]`, a decimation's `x[2 * i]`): one length test a step, no offset to
     /// compute and check. Only when every row `rest + k * var .. + k` the loop takes is
     /// proven in the view: the stream then has as many rows as the loop has steps.
-    fn strided(&mut self, w: &View, sym: &Size, pos: usize) -> Option<Ex> {
+    fn strided(&mut self, w: &View, sym: &Size, pos: usize, unsure: bool) -> Option<Ex> {
         let ctx = &self.loops[pos];
         if ctx.lanes {
             return None;
@@ -238,11 +257,13 @@ impl Dps<'_> {
         }
         let width = Ex::Usize(k as usize);
         let ctx = &mut self.loops[pos];
-        let elem = match ctx.streams.iter().find(|st| {
+        let found = ctx.streams.iter().find(|st| {
             st.base == w.base
                 && lir::same(&st.start, &start)
                 && st.width.as_ref().is_some_and(|x| lir::same(x, &width))
-        }) {
+        });
+        let new = found.is_none();
+        let elem = match found {
             Some(st) => st.elem.clone(),
             None => {
                 let elem = format_ident!("__e{}_{}", var, ctx.streams.len());
@@ -255,6 +276,7 @@ impl Dps<'_> {
                 elem
             }
         };
+        ctx.note_start(&elem, unsure, new);
         Some(Ex::Ld(Base::Row(elem), Box::new(Ex::Usize(b as usize))))
     }
 
@@ -404,6 +426,19 @@ impl Dps<'_> {
             });
         }
         Some(sum)
+    }
+}
+
+impl LoopCtx {
+    /// Record a read of stream `elem` (made for it when `new`) whose start was proven only
+    /// inside a branch (`unsure`) or everywhere: one read proven everywhere proves the start,
+    /// the same for every read, for all of them.
+    fn note_start(&mut self, elem: &Ident, unsure: bool, new: bool) {
+        if !unsure {
+            self.unsure.retain(|x| x != elem);
+        } else if new {
+            self.unsure.push(elem.clone());
+        }
     }
 }
 

@@ -497,6 +497,9 @@ impl Dps<'_> {
 
     /// Bind `v` to a tuple value's places.
     pub(super) fn bind_tuple(&mut self, v: VarId, a: &Core) -> Vec<St> {
+        if self.narrowed() {
+            self.narrowed_lets.insert(v);
+        }
         let (pre, loc) = self.locate(a);
         self.env.insert(v, loc);
         pre

@@ -12,7 +12,8 @@
 //! that lives there, while it is free (`Dps::bind_chain`).
 //!
 //! Sound because nothing reads the old array after the new one is written, under its name
-//! or through a view of it, except an update in place: element `k` of the new array is
+//! or through a view of it (a row, a slice, a tuple holding it, a component of one), except
+//! an update in place: element `k` of the new array is
 //! computed from element `k` of the old one (and from other values) before it is stored
 //! over it, whatever order the elements are computed in.
 
@@ -164,13 +165,17 @@ fn views(lets: &[(VarId, &Core)], x: VarId) -> Vec<VarId> {
     names
 }
 
-/// Whether `e` is a view of one of `names` (the variable, a row, a slice, a reshape).
+/// Whether `e` is a view of one of `names` (the variable, a row, a slice, a reshape), or a
+/// tuple holding one, or a component of such a tuple: a tuple is a tuple of places, so
+/// `let t = (x, s); let y = t.0` reads `x`'s place through `t` and `y`.
 fn view_of(e: &Core, names: &[VarId]) -> bool {
     match &e.kind {
         Kind::Var(v) => names.contains(v),
         Kind::Index(a, _) | Kind::Slice(a, _) | Kind::Reshape(a) => {
             e.ty.is_arr() && view_of(a, names)
         }
+        Kind::Proj(a, _) => (e.ty.is_arr() || e.ty.is_tuple()) && view_of(a, names),
+        Kind::Tuple(xs) => xs.iter().any(|x| view_of(x, names)),
         _ => false,
     }
 }

@@ -12,8 +12,8 @@
 //! reads of the variable written there, and nothing else writes it before the chain ends.
 //! The one exception is planned: an array computed in a destination before the value that
 //! lives there ([`crate::lower::overwrite::homes_before`]) is read no more once that value is
-//! written, or is read by it only element by element at the element being written; a later
-//! array that `overwrite::plan` would write over such an array gets a place of its own.
+//! written, or is read by it only element by element at the element being written; no
+//! later array is written over such an array (`Dps::over`).
 
 use crate::lir::St;
 use crate::lower::dps::{Dps, Loc, View};
@@ -138,19 +138,6 @@ impl Dps<'_> {
             }
             over.extend(before.into_iter().map(|x| (x, w.clone())));
         }
-        // A `let` that `overwrite::plan` writes over one of `over` would land in the
-        // destination too and still be read after the next value there is written
-        // (`homes_before` takes the latest array dead by then, so one it passed over is
-        // not): it gets a place of its own in this chain.
-        let lent: Vec<(VarId, VarId)> = lets
-            .iter()
-            .filter(|(y, _)| !over.iter().any(|(o, _)| o == y))
-            .filter_map(|(y, _)| self.overwrites.get(y).map(|x| (*y, *x)))
-            .filter(|(_, x)| over.iter().any(|(o, _)| o == x))
-            .collect();
-        for (y, _) in &lent {
-            self.overwrites.remove(y);
-        }
         let mut stmts = Vec::new();
         let mut homed = Homed::default();
         // Before a value is written where another was (an output): that one's slots may be
@@ -229,7 +216,6 @@ impl Dps<'_> {
             self.env.insert(v, Loc::View(View { dims, ..w }));
             homed.0.push(path);
         }
-        self.overwrites.extend(lent);
         if let (true, Loc::View(w)) = (last_over, dest) {
             // The last expression is written over the first of `over`.
             stmts.extend(self.restated_all([w]));

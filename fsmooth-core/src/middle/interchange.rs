@@ -28,8 +28,8 @@ pub fn interchange(e: &mut Core, names: &mut Vec<String>) {
 }
 
 /// `build(m, |k| { lets; let s = ifold(n, init, |acc, i| step); rest })`, with `m` a
-/// literal of at most [`LANES_MAX`], `n` free of `k` and of the `lets` (each small and
-/// loop-free), a state of scalars (one, or a tuple of at most [`PARTS_MAX`]), and a step
+/// literal of at most 16 (`LANES_MAX`), `n` free of `k` and of the `lets` (each small and
+/// loop-free), a state of scalars (one, or a tuple of at most 4 (`PARTS_MAX`)), and a step
 /// reading some array at an index of `i` that every element reads alike (the signal `x[i]`)
 /// (and not a sum, `acc + t`) becomes
 ///

@@ -136,6 +136,8 @@ fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<
             (s, fold, Box::new(rest))
         }
     };
+    // The new fold and its states are the user's fold: remarks about them point there.
+    let span = fold.span;
     let Kind::Ifold(count, init, acc, i, step) = fold.kind else {
         unreachable!("checked above");
     };

@@ -114,6 +114,13 @@ fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<
     if local.iter().any(|v| n.mentions(*v)) || !shared_read(step, *i, &local) {
         return None;
     }
+    let arrays: Vec<Type> = parts
+        .iter()
+        .filter_map(|t| Type::array_of(t, m.clone()))
+        .collect();
+    if arrays.len() != parts.len() {
+        return None;
+    }
     let prefix: Vec<(VarId, Core)> = prefix.into_iter().map(|(x, v)| (x, v.clone())).collect();
     let tuple = fold.ty.is_tuple();
     let (span, elem_ty) = (elem.span, elem.ty.clone());
@@ -141,13 +148,6 @@ fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<
     let Kind::Ifold(count, init, acc, i, step) = fold.kind else {
         unreachable!("checked above");
     };
-    let arrays: Vec<Type> = parts
-        .iter()
-        .filter_map(|t| Type::array_of(t, m.clone()))
-        .collect();
-    if arrays.len() != parts.len() {
-        unreachable!("scalars have array types");
-    }
     let state_ty = match tuple {
         true => Type::Tuple(arrays.clone()),
         false => arrays[0].clone(),

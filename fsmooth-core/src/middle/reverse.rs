@@ -44,10 +44,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 mod keep;
 mod loops;
 mod rows;
+mod terms;
 #[cfg(test)]
 mod tests;
 
-use loops::{Count, scatter_step, sum_step};
+use loops::Count;
+use terms::{placed, scatter_step, sum_step};
 
 /// Bindings in evaluation order.
 type Lets = Vec<(VarId, Core)>;
@@ -747,25 +749,6 @@ fn one_hot_of(c: &Core, lets: &Lets) -> Option<(Core, Core)> {
     };
     let (e, v) = placed(value)?;
     v.ty.is_float().then(|| (e.clone(), v.clone()))
-}
-
-/// `(e, v)` when `value` is `build(n, |q| if q == e { v } else { zero })`, `e` and `v` free
-/// of `q`, `zero` a zero of `v`'s type ([`Reverse::one_hot`]'s form: an element, or a row).
-fn placed(value: &Core) -> Option<(&Core, &Core)> {
-    let Kind::Build(_, q, body) = &value.kind else {
-        return None;
-    };
-    let Kind::If(cond, v, zero) = &body.kind else {
-        return None;
-    };
-    let Kind::Bin(BinOp::Eq, a, e, _) = &cond.kind else {
-        return None;
-    };
-    (matches!(a.kind, Kind::Var(x) if x == *q)
-        && is_zero(zero)
-        && !e.mentions(*q)
-        && !v.mentions(*q))
-    .then_some((&**e, &**v))
 }
 
 /// The sum of two or more scalars as a balanced tree: a variable read many times has many

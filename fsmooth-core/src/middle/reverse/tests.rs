@@ -337,6 +337,13 @@ fn the_reverse_of_a_scatter_is_a_gather() {
         "pub fn k(x: [f64; n], idx: [usize; n], s: [f64; m]) -> ([f64; m], [f64; n]) {
             vjp(|x| scatter_add(m, n, |i| (idx[i], 3.0 * x[i])), x, s)
         }",
+        // The same scatter as `reduce_by_index` adding from zero (section 15's other spelling).
+        "fn loss(x: [f64; n], idx: [usize; n], w: [f64; m]) -> f64 {
+            dot(reduce_by_index(m, 0.0, |a, b| a + b, n, |i| (idx[i], x[i] * x[i])), w)
+        }
+        pub fn k(x: [f64; n], idx: [usize; n], w: [f64; m]) -> (f64, [f64; n]) {
+            grad(|x| loss(x, idx, w), x)
+        }",
         // Rows as values.
         "fn loss(x: [[f64; d]; n], idx: [usize; n], w: [[f64; d]; m]) -> f64 {
             let s = scatter_add(m, n, |i| (idx[i], x[i]));
@@ -350,4 +357,37 @@ fn the_reverse_of_a_scatter_is_a_gather() {
         assert_eq!(nested(&k.body, "n", "m", false), 1, "{src}\n{k}");
         assert_eq!(scans(&k.body), 0, "{src}\n{k}");
     }
+}
+
+/// The `scratch_len` body of kernel `k` in the expansion of `src`.
+fn scratch_of(src: &str) -> String {
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    let from = out.find("fn scratch_len").expect("a scratch_len");
+    let body = &out[from..];
+    let (open, close) = (
+        body.find('{').expect("a body"),
+        body.find('}').expect("a body"),
+    );
+    body[open + 1..close].trim().to_string()
+}
+
+#[test]
+fn a_gradient_through_a_scatter_keeps_only_the_scatter() {
+    // docs/language.md, section 16: `grad` by the scattered values keeps 2m slots at any n
+    // (the scatter's value and its adjoint), the `vjp` of the scatter none.
+    let grad = scratch_of(
+        "fn loss(x: [f64; n], idx: [usize; n], w: [f64; m]) -> f64 {
+            dot(scatter_add(m, n, |i| (idx[i], x[i] * x[i])), w)
+        }
+        pub fn k(x: [f64; n], idx: [usize; n], w: [f64; m]) -> (f64, [f64; n], [f64; m]) {
+            grad(|x, w| loss(x, idx, w), x, w)
+        }",
+    );
+    assert_eq!(grad, "usize :: saturating_add (m , m)", "{grad}");
+    let vjp = scratch_of(
+        "pub fn k(x: [f64; n], idx: [usize; n], s: [f64; m]) -> ([f64; m], [f64; n]) {
+            vjp(|x| scatter_add(m, n, |i| (idx[i], 3.0 * x[i])), x, s)
+        }",
+    );
+    assert_eq!(vjp, "0usize", "{vjp}");
 }

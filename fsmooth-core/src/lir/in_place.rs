@@ -14,7 +14,7 @@ use super::{Base, Ex, Node, St, Stream, idents, plain_ex, same, unit_offset, wal
 use proc_macro2::Ident;
 use quote::format_ident;
 
-/// Every `for` loop under `sts` (outermost first): each output, local array or piece of the
+/// Every `for` loop and fill under `sts` (outermost first): each output, local array or piece of the
 /// frame it reads and writes only at its index, and stores at every step, becomes a stream
 /// of `&mut` elements ([`St::Put`]). A buffer an enclosing loop streams is left alone.
 pub fn in_place_streams(sts: &mut [St]) {
@@ -28,15 +28,25 @@ fn visit(sts: &mut [St], held: &mut Vec<Base>, named: &mut usize) {
             blocks_in(e, &mut |b| visit(b, held, named));
         }
         let depth = held.len();
-        if let St::For {
-            var,
-            n: _,
-            streams,
-            body,
-        } = s
-        {
+        let own = match s {
+            St::For {
+                var, streams, body, ..
+            } => Some((var, streams, body, None)),
+            St::Fill {
+                var,
+                streams,
+                body,
+                base,
+                ..
+            } => Some((var, streams, body, Some(base.clone()))),
+            _ => None,
+        };
+        if let Some((var, streams, body, filled)) = own {
             for b in candidates(body) {
-                if held.contains(&b) || streams.iter().any(|st| st.base == b) {
+                if held.contains(&b)
+                    || filled.as_ref() == Some(&b)
+                    || streams.iter().any(|st| st.base == b)
+                {
                     continue;
                 }
                 if let Some(start) = in_place_slot(body, &b, var) {
@@ -52,10 +62,7 @@ fn visit(sts: &mut [St], held: &mut Vec<Base>, named: &mut usize) {
                 }
             }
             held.extend(streams.iter().map(|st| st.base.clone()));
-        }
-        if let St::Fill { base, streams, .. } = s {
-            held.push(base.clone());
-            held.extend(streams.iter().map(|st| st.base.clone()));
+            held.extend(filled);
         }
         for body in bodies_mut(s) {
             visit(body, held, named);

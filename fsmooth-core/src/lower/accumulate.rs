@@ -502,7 +502,9 @@ impl Dps<'_> {
             self.bounds.insert(i, s.clone());
         }
         self.env.insert(acc, state);
-        self.enter_plain_loop(i, &iv);
+        // Rows read along the loop are streams (a layer's weights in a gradient's step); a
+        // stream of a buffer the step writes becomes loads again when the loop closes.
+        self.enter_loop(i, &iv);
         // The body is statements with no early exit, so it may keep running indexes (the
         // reverse of a packed triangle's fold adds at `q[d + c * (2d - c - 1) / 2 + ..]`).
         if let Some(c) = self.loops.last_mut() {
@@ -510,14 +512,14 @@ impl Dps<'_> {
         }
         let mut body = body(self);
         let runs = self.take_runs();
-        self.loops.pop();
+        let streams = self.leave_loop_sts(&mut body, None);
         self.frame.truncate(depth);
         let mut code = Vec::new();
         run_code(runs, &mut code, &mut body);
         code.push(St::For {
             var: iv,
             n: nt,
-            streams: Vec::new(),
+            streams,
             body,
         });
         code

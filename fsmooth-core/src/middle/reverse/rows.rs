@@ -31,12 +31,12 @@ enum Link {
     },
 }
 
-/// Where a component of the fold goes: row `at` of component `to` of the outer state,
-/// subtracted when `negated`.
+/// Where a component of the fold goes: row `at` of component `to` of the outer state (the
+/// whole component when `at` is `None`), subtracted when `negated`.
 struct Feed {
     to: usize,
     negated: bool,
-    at: Core,
+    at: Option<Core>,
 }
 
 /// `build(n, |i| -y[i])` after `let`s the result does not read (a map's reverse binds the
@@ -157,36 +157,53 @@ impl Reverse<'_> {
             let mut used = 0;
             for (k, (_, ty, cs)) in parts.iter().enumerate() {
                 for c in cs {
-                    let Kind::Var(h) = c.kind else {
-                        if c.mentions(*x) || links.keys().any(|l| c.mentions(*l)) {
+                    // The fold itself (`x`, `x.j`), or a `let` after it linked to it.
+                    let link = match &c.kind {
+                        Kind::Var(h) if *h == *x && tys.len() == 1 => Link::Part {
+                            part: 0,
+                            negated: false,
+                        },
+                        Kind::Proj(t, j) if matches!(t.kind, Kind::Var(v) if v == *x) => {
+                            Link::Part {
+                                part: *j,
+                                negated: false,
+                            }
+                        }
+                        Kind::Var(h) => match links.get(h) {
+                            Some(link) => link.clone(),
+                            None if *h == *x => return None,
+                            None => continue,
+                        },
+                        _ if c.mentions(*x) || links.keys().any(|l| c.mentions(*l)) => {
                             return None;
                         }
-                        continue;
+                        _ => continue,
                     };
-                    let Some(link) = links.get(&h) else {
-                        if h == *x {
-                            return None;
+                    let (part, negated, at) = match link {
+                        Link::Row { part, negated, at } => (part, negated, Some(at)),
+                        Link::Part { part, negated } => (part, negated, None),
+                    };
+                    let fits = match at {
+                        Some(_) => {
+                            ty.dims().len() == tys[part].dims().len() + 1
+                                && ty.elem().same(&tys[part])
+                                && ty.scalar() == tys[part].scalar()
                         }
-                        continue;
+                        None => ty.same(&tys[part]),
                     };
-                    let Link::Row { part, negated, at } = link else {
-                        return None;
-                    };
-                    let fits = ty.dims().len() == tys[*part].dims().len() + 1
-                        && ty.elem().same(&tys[*part])
-                        && ty.scalar() == tys[*part].scalar();
-                    if feeds[*part].is_some() || !fits {
+                    if feeds[part].is_some() || !fits {
                         return None;
                     }
-                    feeds[*part] = Some(Feed {
+                    used += usize::from(at.is_some());
+                    feeds[part] = Some(Feed {
                         to: k,
-                        negated: *negated,
-                        at: at.clone(),
+                        negated,
+                        at,
                     });
-                    used += 1;
                 }
             }
-            // Each row link read once, by a contribution; every component fed.
+            // Each row link read once, by a contribution; every component fed, as a row or
+            // whole.
             let rows = links
                 .values()
                 .filter(|l| matches!(l, Link::Row { .. }))
@@ -204,7 +221,7 @@ impl Reverse<'_> {
             lift.step(rev, body, from, to)
         })?;
         lets.retain(|(v, _)| *v != x && !chain.contains(v));
-        let fed = |c: &Core| matches!(c.kind, Kind::Var(h) if chain.contains(&h));
+        let fed = |c: &Core| c.mentions(x) || matches!(c.kind, Kind::Var(h) if chain.contains(&h));
         Some(self.continued(state, state_ty, parts, sum, &|c| !fed(c), lets, span))
     }
 }
@@ -304,8 +321,8 @@ impl Lift<'_> {
 }
 
 /// The increment `v` of a sum's component (`is_state` tells its state) as the same
-/// increment of row `feed.at` of `outer` (its terms negated for a negated feed): the state
-/// itself is `outer`; `build(n, |q| if q == e { s[q] + t } else { s[q] })` and
+/// increment of row `feed.at` of `outer`, or of `outer` itself when the component is fed
+/// whole (its terms negated for a negated feed): the state itself is `outer`; `build(n, |q| if q == e { s[q] + t } else { s[q] })` and
 /// `build(n, |q| s[q] + t)` are `build(m, |p| if p == at { .. outer[p][q] + t .. } else {
 /// outer[p] })`. `None` for any other form.
 fn lift_increment(
@@ -330,8 +347,12 @@ fn lift_increment(
         if feed.negated { neg(t) } else { t }
     };
     let span = v.span;
+    // The increment's element `q` of the outer component, or of its row `p`.
     let p = rev.new_var("p");
-    let row = at(outer.clone(), index(p, span));
+    let row = match feed.at {
+        Some(_) => at(outer.clone(), index(p, span)),
+        None => outer.clone(),
+    };
     let element = at(row.clone(), index(*q, span));
     let plus = |t: &Core| bin(BinOp::Add, element.clone(), term(t));
     let new_body = match &body.kind {
@@ -359,13 +380,18 @@ fn lift_increment(
         row.ty.clone(),
         span,
     );
-    let hit = bin(BinOp::Eq, index(p, span), feed.at.clone());
-    let rows = outer.ty.dims()[0].clone();
-    let lifted = Core::new(
-        Kind::Build(rows, p, Box::new(pick(hit, new_row, row))),
-        outer.ty.clone(),
-        span,
-    );
+    let lifted = match &feed.at {
+        Some(r) => {
+            let hit = bin(BinOp::Eq, index(p, span), r.clone());
+            let rows = outer.ty.dims()[0].clone();
+            Core::new(
+                Kind::Build(rows, p, Box::new(pick(hit, new_row, row))),
+                outer.ty.clone(),
+                span,
+            )
+        }
+        None => new_row,
+    };
     Some(fresh(lifted, rev.names))
 }
 

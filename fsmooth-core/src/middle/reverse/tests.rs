@@ -391,3 +391,18 @@ fn a_gradient_through_a_scatter_keeps_only_the_scatter() {
     );
     assert_eq!(vjp, "0usize", "{vjp}");
 }
+
+#[test]
+fn a_dense_layer_s_gradient_adds_into_its_sums_in_place() {
+    // The reverse of `dot(w[c], a)` for each output `c` gives the adjoint of `a` (whole) and
+    // of row `c` of `w`: the fold over the row's terms continues from the outer sums of
+    // both, so no zeroed array of h per output is summed into them afterwards (the MLP's
+    // gradient kept two, and added each to its sum: docs/BENCHMARKS.md).
+    let src = "pub fn k(w: [[f64; h]; o], a: [f64; h]) -> (f64, [[f64; h]; o], [f64; h]) {
+        grad(|w, a| sum(build(o, |c| dot(w[c], a).tanh())), w, a)
+    }";
+    let k = crate::middle::fuse::tests::optimized(src);
+    let zero_start = |k: &Kind| matches!(k, Kind::Ifold(_, init, ..) if init.ty.is_tuple() && crate::middle::forward::is_zero(init));
+    assert_eq!(count(&k.body, &zero_start), 1, "{k}");
+    assert_eq!(scratch_of(src), "0usize", "{k}");
+}

@@ -627,6 +627,22 @@ impl<'k> Dps<'k> {
                     }
                 }
             }
+            // A row of scalars: every value computed, then one store of the row (one range
+            // check where a store each made one; the values free to be computed side by
+            // side in vector registers).
+            Kind::Array(items) if items.len() >= 2 && items.iter().all(|x| !x.ty.is_arr()) => {
+                let depth = self.frame.depth();
+                let vs = items
+                    .iter()
+                    .map(|x| {
+                        let v = self.scalar(x);
+                        self.frame.truncate(depth);
+                        v
+                    })
+                    .collect();
+                let off = dest.off.clone().unwrap_or(Ex::Usize(0));
+                vec![St::StoreRow(dest.base.clone(), off, vs)]
+            }
             Kind::Array(items) => {
                 let mut out = Vec::new();
                 let rows = dest.dims[1..].to_vec();

@@ -73,21 +73,15 @@ pub fn cross3(
             });
         }
         let _ = region;
-        {
-            let __v = ((::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 2usize))
-                - (::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 1usize)));
-            ::fsmooth::__rt::st(out, 0usize, __v);
-        }
-        {
-            let __v = ((::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 0usize))
-                - (::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 2usize)));
-            ::fsmooth::__rt::st(out, 1usize, __v);
-        }
-        {
-            let __v = ((::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 1usize))
-                - (::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 0usize)));
-            ::fsmooth::__rt::st(out, 2usize, __v);
-        }
+        let __v = [
+            ((::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 2usize))
+                - (::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 1usize))),
+            ((::fsmooth::__rt::ld(a, 2usize) * ::fsmooth::__rt::ld(b, 0usize))
+                - (::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 2usize))),
+            ((::fsmooth::__rt::ld(a, 0usize) * ::fsmooth::__rt::ld(b, 1usize))
+                - (::fsmooth::__rt::ld(a, 1usize) * ::fsmooth::__rt::ld(b, 0usize))),
+        ];
+        ::fsmooth::__rt::st_row(out, 0usize, __v);
         ::core::result::Result::Ok(())
     }
     __fsmooth_body(out, a, b, region)

@@ -5,6 +5,10 @@
 //! each contribution to the row itself: the outer sum's fold continues into it, its state
 //! widened to the outer state, each of its increments made an increment of that row.
 //! Contributions the row received through `-x` (`x - means[c]`) are subtracted instead.
+//! Components fed whole may sit beside the rows (a dense layer's `dot(w[c], a)` per output
+//! `c`: the adjoint of `a` whole, of `w`'s row `c`), each increment then one of the outer
+//! component itself; a sum whose components are all fed whole, of any form, is
+//! [`Reverse::pass_into`](super::Reverse)'s.
 //!
 //! A component that gets one contribution per element has the same sums as before, up to
 //! the sign of a zero (`row + (0 + v)` is `row + v` unless both are `-0.0`); one that gets several adds them to the row one by one, instead
@@ -126,8 +130,8 @@ fn links(lets: &Lets, pos: usize, x: VarId) -> Option<HashMap<VarId, Link>> {
 impl Reverse<'_> {
     /// The step of a fold with tuple state `state` summing `parts`, when one sum from zero
     /// bound in `lets` (read nowhere else, no carried fold's sweep: [`CARRIED`](super::CARRIED)) reaches
-    /// them only as rows: each of its components, through `let`s that project, alias or
-    /// negate it, placed at one row of one contribution. That fold, started from the state
+    /// them only as rows or whole: each of its components, through `let`s that project,
+    /// alias or negate it, placed at one row of one contribution or that contribution. That fold, started from the state
     /// plus the other contributions, its state widened to the whole state, each increment
     /// of a component made an increment of its row (see the module's documentation).
     pub(super) fn pass_rows_into(

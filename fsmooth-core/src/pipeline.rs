@@ -14,6 +14,7 @@
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | interchange: a `build` of a few literal elements, each running one fold over the same count and reading a signal alike, as one fold of their states | [`crate::middle::interchange`] | `fusion` |
 //! | middle | fold, unroll, fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
+//! | middle | siblings: folds over one count bound side by side, each of a scalar state, as one fold of their states | [`crate::middle::siblings`] | `fusion`, not `reassociate` |
 //! | middle | fold, propagate | [`crate::middle::simplify`] | always |
 //! | middle | reuse: an element of a `let`-bound `build` written again read from the array; hoist | [`crate::middle::reuse`], [`crate::middle::hoist`] | `fusion` |
 //! | middle | anf, cse (whole values, binders by position), propagate, inline single uses, tested indexes before their `build` again, fold | [`crate::middle::anf`], [`crate::middle::cse`], [`crate::middle::simplify`], [`crate::middle::equal`] | always |
@@ -47,7 +48,7 @@ use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
 use crate::middle::{
-    anf, cse, equal, fuse, hoist, interchange, reuse, share, simplify, tuples, unroll,
+    anf, cse, equal, fuse, hoist, interchange, reuse, share, siblings, simplify, tuples, unroll,
 };
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
@@ -250,6 +251,13 @@ pub fn middle_observed(
         p.run("propagate", k, |k| simplify::propagate(&mut k.body));
         p.run("fuse", k, |k| {
             fuse::fuse(&mut k.body, &mut k.var_names, options.views)
+        });
+    }
+    if options.fusion && !options.reassociate {
+        // Folds over one count side by side (a point's coordinates summed over the bones,
+        // however written): one fold of their states. (Reassociated sums keep their lanes.)
+        p.run("siblings", k, |k| {
+            siblings::siblings(&mut k.body, &mut k.var_names)
         });
     }
     p.run("fold", k, |k| simplify::fold(&mut k.body));

@@ -13,7 +13,7 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 19] = [
+pub const STAGES: [&str; 20] = [
     "core",
     "tuples",
     "propagate",
@@ -24,6 +24,7 @@ pub const STAGES: [&str; 19] = [
     "interchange",
     "fold",
     "unroll",
+    "siblings",
     "reuse",
     "hoist",
     "anf",

@@ -123,8 +123,12 @@ fn folds_that_share_no_read_or_run_apart_stay_as_written() {
         let k = optimized(src);
         let builds = count(&k.body, &|k| matches!(k, Kind::Ifold(..)));
         assert!(builds >= 1, "{k}");
-        let outer_fold =
-            matches!(k.body.kind, Kind::Let(_, ref v, _) if matches!(v.kind, Kind::Ifold(..)));
-        assert!(!outer_fold, "{src}\n{k}");
+        // No fold of an array of states (a literal count's folds may still run side by
+        // side as one fold of a tuple: `siblings`).
+        let array_state = count(
+            &k.body,
+            &|k| matches!(k, Kind::Ifold(_, init, ..) if init.ty.is_arr()),
+        );
+        assert_eq!(array_state, 0, "{src}\n{k}");
     }
 }

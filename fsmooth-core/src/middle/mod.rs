@@ -21,6 +21,7 @@ pub mod reuse;
 pub mod reverse;
 pub mod row_views;
 pub mod share;
+pub mod siblings;
 pub mod simplify;
 pub mod state_parts;
 pub mod tuples;

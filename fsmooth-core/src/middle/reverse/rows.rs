@@ -199,11 +199,7 @@ impl Reverse<'_> {
                         return None;
                     }
                     used += usize::from(at.is_some());
-                    feeds[part] = Some(Feed {
-                        to: k,
-                        negated,
-                        at,
-                    });
+                    feeds[part] = Some(Feed { to: k, negated, at });
                 }
             }
             // Each row link read once, by a contribution; every component fed, as a row or

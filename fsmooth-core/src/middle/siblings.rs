@@ -1,0 +1,281 @@
+//! `siblings`: folds over one count bound side by side, each of a scalar state and none
+//! reading another's value, run as one fold of their states (horizontal fusion). One form
+//! for a point's three coordinates summed over the bones, whether written as one fold of a
+//! tuple, as `build(3, |r| sum(build(b, ..)))` (which `unroll` writes out as three sums), or
+//! as three `let`s: the arrays the sums share are read once per step, not once per sum
+//! (LANGUAGE.md section 13). Each state sees the same operations in the same order, so the
+//! values are the same bits.
+
+use crate::front::ast::BinOp;
+use crate::middle::ir::{Core, Kind, Type, VarId, fresh, new_var};
+
+/// The most states one fold takes: enough for a point's coordinates or a 3 x 3 block's
+/// sums, few enough to stay in registers.
+const STATES_MAX: usize = 8;
+
+/// Every run of sibling folds in `e` made one fold, outermost first.
+pub fn siblings(e: &mut Core, names: &mut Vec<String>) {
+    bind_operands(e, names);
+    merge_run(e, names);
+    for c in e.children_mut() {
+        siblings(c, names);
+    }
+}
+
+/// The folds among the operands of an array, a tuple or an arithmetic operation (`[s0, s1,
+/// s2]` once `unroll` has written out `build(3, |r| sum(..))`), when at least two of them
+/// count alike, bound by `let`s before it: a run [`merge_run`] takes. The operands are all
+/// evaluated, in any order (no operand reads another).
+fn bind_operands(e: &mut Core, names: &mut Vec<String>) {
+    // Not `&&` and `||`, whose right operand may not be evaluated.
+    let operands = match &e.kind {
+        Kind::Array(_) | Kind::Tuple(_) => true,
+        Kind::Bin(op, ..) => !matches!(op, BinOp::And | BinOp::Or),
+        _ => false,
+    };
+    if !operands {
+        return;
+    }
+    let first = e
+        .children()
+        .find(|c| joins(c, None, &[]))
+        .and_then(|c| match &c.kind {
+            Kind::Ifold(n, ..) => Some((**n).clone()),
+            _ => None,
+        });
+    let Some(count) = first else {
+        return;
+    };
+    let alike = |c: &Core| joins(c, Some(&count), &[]);
+    if e.children().filter(|c| alike(c)).count() < 2 {
+        return;
+    }
+    let mut bound: Vec<(VarId, Core)> = Vec::new();
+    for c in e.children_mut() {
+        if bound.len() < STATES_MAX && alike(c) {
+            let v = names.len() as VarId;
+            names.push("s".into());
+            let read = Core::new(Kind::Var(v), c.ty.clone(), c.span);
+            bound.push((v, std::mem::replace(c, read)));
+        }
+    }
+    let (ty, span) = (e.ty.clone(), e.span);
+    let mut out = e.take();
+    for (v, value) in bound.into_iter().rev() {
+        out = Core::new(
+            Kind::Let(v, Box::new(value), Box::new(out)),
+            ty.clone(),
+            span,
+        );
+    }
+    *e = out;
+}
+
+/// A fold `let`'s parts: its variable, count, first state, state, index and step.
+struct Fold {
+    var: VarId,
+    count: Core,
+    init: Core,
+    acc: VarId,
+    index: VarId,
+    step: Core,
+}
+
+/// Whether `value`, a fold, may join a run whose folds bind `earlier` and count `count`: a
+/// scalar state, the same count, and neither its start nor its step reads a value of the
+/// run.
+fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId]) -> bool {
+    let Kind::Ifold(n, init, ..) = &value.kind else {
+        return false;
+    };
+    if value.ty.is_arr() || value.ty.is_tuple() {
+        return false;
+    }
+    let same_count = match count {
+        None => n.sym.is_some(),
+        Some(c) => matches!((&c.sym, &n.sym), (Some(a), Some(b)) if a.same(b)),
+    };
+    same_count
+        && earlier
+            .iter()
+            .all(|v| !value.mentions(*v) && !init.mentions(*v))
+}
+
+/// `let v1 = ifold(n, z1, |a1, i1| s1); .. let vk = ifold(n, zk, |ak, ik| sk); body` (k >=
+/// 2 consecutive `let`s, see [`joins`]) becomes
+///
+/// ```text
+/// let t = ifold(n, (z1, .., zk), |u, i| {
+///     let a1 = u.0; let r1 = s1[i1 := i]; ..; let ak = u.(k-1); let rk = sk[ik := i];
+///     (r1, .., rk)
+/// });
+/// let v1 = t.0; ..; let vk = t.(k-1); body
+/// ```
+///
+/// True when it applied.
+fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
+    // The run: consecutive `let`s from `e`.
+    let mut run: Vec<VarId> = Vec::new();
+    let mut count: Option<Core> = None;
+    let mut cur = &*e;
+    while let Kind::Let(v, value, body) = &cur.kind {
+        if run.len() == STATES_MAX || !joins(value, count.as_ref(), &run) {
+            break;
+        }
+        if let Kind::Ifold(n, ..) = &value.kind {
+            count.get_or_insert_with(|| (**n).clone());
+        }
+        run.push(*v);
+        cur = body;
+    }
+    if run.len() < 2 {
+        return false;
+    }
+    // Take the run's folds out (fresh names: each step is copied into the new one).
+    let mut folds = Vec::new();
+    let mut spans = Vec::new();
+    let mut rest = e.take();
+    for _ in 0..run.len() {
+        let Kind::Let(var, value, body) = rest.kind else {
+            unreachable!("the run is a chain of lets");
+        };
+        let value = fresh(*value, names);
+        spans.push(value.span);
+        let Kind::Ifold(count, init, acc, index, step) = value.kind else {
+            unreachable!("the run's values are folds");
+        };
+        folds.push(Fold {
+            var,
+            count: *count,
+            init: *init,
+            acc,
+            index,
+            step: *step,
+        });
+        rest = *body;
+    }
+    // The new fold's nodes point at the first fold (remarks about it name the user's).
+    let span = spans[0];
+    let tys: Vec<Type> = folds.iter().map(|f| f.init.ty.clone()).collect();
+    let state_ty = Type::Tuple(tys.clone());
+    let index = folds[0].index;
+    let state = new_var(names, folds[0].acc);
+    let state_read = || Core::new(Kind::Var(state), state_ty.clone(), span);
+    // The step: each fold's state read from the tuple, its step run, the results tupled.
+    let results: Vec<VarId> = folds.iter().map(|f| new_var(names, f.var)).collect();
+    let mut step = Core::new(
+        Kind::Tuple(
+            results
+                .iter()
+                .zip(&tys)
+                .map(|(r, t)| Core::new(Kind::Var(*r), t.clone(), span))
+                .collect(),
+        ),
+        state_ty.clone(),
+        span,
+    );
+    for (k, f) in folds.iter_mut().enumerate().rev() {
+        let mut s = std::mem::replace(&mut f.step, Core::new(Kind::Bool(false), Type::Bool, span));
+        s.subst(f.index, &Core::index_var(index, span));
+        let with_result = Core::new(
+            Kind::Let(results[k], Box::new(s), Box::new(step)),
+            state_ty.clone(),
+            span,
+        );
+        let own = Core::new(Kind::Proj(Box::new(state_read()), k), tys[k].clone(), span);
+        step = Core::new(
+            Kind::Let(f.acc, Box::new(own), Box::new(with_result)),
+            state_ty.clone(),
+            span,
+        );
+    }
+    let inits: Vec<Core> = folds.iter_mut().map(|f| f.init.take()).collect();
+    let fold = Core::new(
+        Kind::Ifold(
+            Box::new(folds[0].count.clone()),
+            Box::new(Core::new(Kind::Tuple(inits), state_ty.clone(), span)),
+            state,
+            index,
+            Box::new(step),
+        ),
+        state_ty.clone(),
+        span,
+    );
+    // The values bound again from the fold's.
+    let all = new_var(names, folds[0].var);
+    let (ty, rest_span) = (rest.ty.clone(), rest.span);
+    let mut out = rest;
+    for (k, f) in folds.iter().enumerate().rev() {
+        let read = Core::new(
+            Kind::Proj(
+                Box::new(Core::new(Kind::Var(all), state_ty.clone(), span)),
+                k,
+            ),
+            tys[k].clone(),
+            span,
+        );
+        out = Core::new(
+            Kind::Let(f.var, Box::new(read), Box::new(out)),
+            ty.clone(),
+            rest_span,
+        );
+    }
+    *e = Core::new(Kind::Let(all, Box::new(fold), Box::new(out)), ty, rest_span);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::middle::fuse::tests::{count, optimized};
+    use crate::middle::ir::Kind;
+
+    /// The folds of the kernel in `src` after the middle.
+    fn folds(src: &str) -> usize {
+        count(&optimized(src).body, &|k| matches!(k, Kind::Ifold(..)))
+    }
+
+    #[test]
+    fn sums_over_one_count_side_by_side_are_one_fold() {
+        // A point's three coordinates summed over the bones: written as `build(3, ..)`
+        // (written out by `unroll` as three sums), as three `let`s, and as the one fold of a
+        // tuple a user may write: one fold each.
+        for src in [
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                build(3, |r| sum(build(b, |k| t[k][r] * w[k])))
+            }",
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                let s0 = sum(build(b, |k| t[k][0] * w[k]));
+                let s1 = ifold(b, 0.0, |a, k| a + t[k][1] * w[k]);
+                let s2 = dot(build(b, |k| t[k][2]), w);
+                [s0, s1, s2]
+            }",
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                let (s0, s1, s2) = ifold(b, (0.0, 0.0, 0.0), |(a, c, d), k| {
+                    (a + t[k][0] * w[k], c + t[k][1] * w[k], d + t[k][2] * w[k])
+                });
+                [s0, s1, s2]
+            }",
+        ] {
+            assert_eq!(folds(src), 1, "{src}\n{}", optimized(src));
+        }
+    }
+
+    #[test]
+    fn folds_that_read_each_other_or_count_apart_stay_apart() {
+        for src in [
+            // The second reads the first's value.
+            "pub fn k(x: [f64; n]) -> f64 {
+                let s = sum(x);
+                ifold(n, 0.0, |a, i| a + x[i] * s)
+            }",
+            // Two counts.
+            "pub fn k(x: [f64; n], y: [f64; m]) -> f64 {
+                let s = sum(x);
+                let t = sum(y);
+                s * t
+            }",
+        ] {
+            assert_eq!(folds(src), 2, "{src}\n{}", optimized(src));
+        }
+    }
+}

@@ -180,6 +180,10 @@ pub struct Dps<'k> {
     pub(super) loops: Vec<LoopCtx>,
     /// Counter for the names of checked slice starts.
     pub(super) slices: usize,
+    /// Rows of a literal width taken from an array at a run-time index, proven in bounds:
+    /// buffer, first slot, width. A constant element of a row inside one is loaded from it
+    /// ([`Dps::row_load`]), so that a bone's `t[0][3]` and `t[2][1]` share one range check.
+    pub(super) blocks: Vec<(Base, Ex, usize)>,
     /// Counter for the names of compiler temporaries (tuple components, scan states).
     pub(super) temps: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
@@ -256,6 +260,7 @@ impl<'k> Dps<'k> {
             in_destination: HashSet::new(),
             loops: Vec::new(),
             slices: 0,
+            blocks: Vec::new(),
             temps: 0,
             heap: heap_arrays.then_some(0),
             heap_elems: Vec::new(),

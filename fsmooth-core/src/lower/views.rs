@@ -2,7 +2,7 @@
 //! variable's array), with no copy; what is not already one is written to the frame.
 
 use crate::front::size::Size;
-use crate::lir::{Base, Checked, Ex, Node, Scalar, St, Wrap, plus, wadd, walk_ex, wmul};
+use crate::lir::{Base, Checked, Ex, Node, Scalar, St, Wrap, plus, same, wadd, walk_ex, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind};
@@ -54,11 +54,21 @@ impl Dps<'_> {
                     pre.push(St::let_usize(&tmp, it));
                     it = Ex::Var(tmp);
                 }
+                let proven = !matches!(it, Ex::Check(..)) && !self.narrowed();
                 let rows = w.dims[1..].to_vec();
                 let off = match self.stride(&rows) {
                     Some(st) => plus(&w.off, wmul(it, st)),
                     None => plus(&w.off, it),
                 };
+                if proven
+                    && let Some(width) = row_width(&rows).filter(|w| (2..=BLOCK_MAX).contains(w))
+                    && !self
+                        .blocks
+                        .iter()
+                        .any(|(b, o, _)| *b == w.base && same(o, &off))
+                {
+                    self.blocks.push((w.base.clone(), off.clone(), width));
+                }
                 return (
                     pre,
                     View {
@@ -187,6 +197,16 @@ impl Dps<'_> {
             let t = self.elem_of(&w.base);
             return Ex::LdRow(w.base.clone(), Box::new(x.clone()), width, c + k, t);
         }
+        // Inside a row of literal width taken whole (`transforms[k]`, then `t[r][c]`).
+        if let Some((_, start, width)) = self
+            .blocks
+            .iter()
+            .find(|(b, start, _)| *b == w.base && same(start, x))
+            && c.checked_add(k).is_some_and(|at| at < *width)
+        {
+            let t = self.elem_of(&w.base);
+            return Ex::LdRow(w.base.clone(), Box::new(start.clone()), *width, c + k, t);
+        }
         match row_width(&w.dims) {
             Some(width) => Ex::LdRow(
                 w.base.clone(),
@@ -226,6 +246,10 @@ fn has_places(t: &Core) -> bool {
         _ => false,
     }
 }
+
+/// The widest row of literal width whose constant elements are loaded from one range
+/// check ([`Dps::blocks`]): a 4 x 4 transform's 16.
+const BLOCK_MAX: usize = 64;
 
 /// The number of elements of a view whose dimensions are all constants.
 fn row_width(dims: &[Size]) -> Option<usize> {

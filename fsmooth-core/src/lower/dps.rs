@@ -130,6 +130,9 @@ pub(super) struct LoopCtx {
     /// Streams whose start was proven only with what a branch inside the loop knows (a row
     /// `c[i - 1]` in the `else` of `if i == 0`): kept only if every step reads them.
     pub(super) unsure: Vec<Ident>,
+    /// [`Dps::lets_bound`] when the loop was entered: a `let` numbered below it is bound
+    /// before the loop, so a stream's start may read it.
+    pub(super) lets_before: usize,
 }
 
 /// A load index quadratic in its loop's index `c` (a packed triangle's `c * (2d - c - 1) /
@@ -184,6 +187,12 @@ pub struct Dps<'k> {
     /// buffer, first slot, width. A constant element of a row inside one is loaded from it
     /// ([`Dps::row_load`]), so that a bone's `t[0][3]` and `t[2][1]` share one range check.
     pub(super) blocks: Vec<(Base, Ex, usize)>,
+    /// The scalar `let`s translated so far (never reassigned), each numbered in order: a
+    /// loop's streams may start at an offset reading those bound before it
+    /// ([`LoopCtx::lets_before`]), `weights[vert][k]` after `let vert = idx[j]`.
+    pub(super) lets: HashMap<String, usize>,
+    /// How many scalar `let`s have been translated.
+    pub(super) lets_bound: usize,
     /// Counter for the names of compiler temporaries (tuple components, scan states).
     pub(super) temps: usize,
     /// Heap buffers made so far, when each array gets its own (`storage = "heap"`).
@@ -261,6 +270,8 @@ impl<'k> Dps<'k> {
             loops: Vec::new(),
             slices: 0,
             blocks: Vec::new(),
+            lets: HashMap::new(),
+            lets_bound: 0,
             temps: 0,
             heap: heap_arrays.then_some(0),
             heap_elems: Vec::new(),
@@ -511,6 +522,11 @@ impl<'k> Dps<'k> {
             let val = self.scalar(a);
             let id = self.local(v);
             self.env.insert(v, Loc::Scalar(id.clone()));
+            // Numbered anew when bound again (code written twice, a peeled element's):
+            // the binding in scope is the latest.
+            let n = self.lets_bound;
+            self.lets_bound += 1;
+            self.lets.insert(id.to_string(), n);
             vec![St::Let {
                 id,
                 mutable: false,

@@ -23,6 +23,7 @@ impl Dps<'_> {
             lanes: false,
             narrowing: self.narrowing,
             unsure: Vec::new(),
+            lets_before: self.lets_bound,
         });
     }
 
@@ -115,6 +116,17 @@ impl Dps<'_> {
         hit
     }
 
+    /// The names `start` reads that `let`s bound before the loop at `pos` ([`Dps::lets`]):
+    /// fixed while it runs.
+    fn lets_before(&self, pos: usize, start: &Ex) -> Vec<String> {
+        let before = self.loops[pos].lets_before;
+        lir::idents(start)
+            .iter()
+            .map(|i| i.to_string())
+            .filter(|s| self.lets.get(s).is_some_and(|n| *n < before))
+            .collect()
+    }
+
     /// The load `w[idx]` (`w` the view of `a`) as a stream of an enclosing loop, when `idx`
     /// is that loop's index plus an offset fixed during the loop: returns the element.
     pub(super) fn stream(&mut self, w: &View, idx: &Core, a: &Core) -> Option<Ex> {
@@ -179,10 +191,11 @@ impl Dps<'_> {
             return None;
         }
         // Everything `start` names must exist before the loop starts.
-        let outer: Vec<String> = self.loops[..pos]
+        let mut outer: Vec<String> = self.loops[..pos]
             .iter()
             .map(|c| c.ident.to_string())
             .collect();
+        outer.extend(self.lets_before(pos, &start));
         if !idents_ok(&start, &outer) {
             return None;
         }
@@ -251,7 +264,8 @@ impl Dps<'_> {
             Some(r) => plus(&w.off, r),
             None => w.off.clone().unwrap_or(Ex::Usize(0)),
         };
-        let outer: Vec<String> = outer_loops.iter().map(|(_, i)| i.to_string()).collect();
+        let mut outer: Vec<String> = outer_loops.iter().map(|(_, i)| i.to_string()).collect();
+        outer.extend(self.lets_before(pos, &start));
         if !idents_ok(&start, &outer) {
             return None;
         }

@@ -307,6 +307,24 @@ impl Dps<'_> {
                 body.push(only_if(inside, store));
                 continue;
             }
+            if rows == 1
+                && let Some(plan) = written_out(step.new, *acc, c, step.row)
+            {
+                // A written-out row (a bone's 4 x 4 product), or the row itself, chosen by
+                // tests: every value computed, then the row stored over itself with one
+                // range check, with no row of the frame between (the values may read the
+                // old row: they are all computed first).
+                let target = self.row_of(state, Ex::Var(rv));
+                let n = self.sizes.get(&Size::product(&target.dims));
+                let off = target.off.clone().unwrap_or(Ex::Usize(0));
+                let mut store = restated(state, &off, n);
+                let base = state.base.clone();
+                store.extend(
+                    self.in_row(tested, step.row, dim0, |d| d.write_out(&plan, &base, &off)),
+                );
+                body.push(only_if(inside, store));
+                continue;
+            }
             let elem = step.new.ty.scalar().unwrap_or(Scalar::F64);
             let dims = match step.new.ty.is_arr() {
                 true => step.new.ty.dims().to_vec(),
@@ -691,4 +709,100 @@ impl Reads<'_> {
 /// True when `x` reads the state anywhere.
 fn mentions_state(x: &Core, is_state: &dyn Fn(&Core) -> bool) -> bool {
     is_state(x) || x.children().any(|c| mentions_state(c, is_state))
+}
+
+/// The most values a written-out row stored at once holds ([`written_out`]).
+const LITERAL_MAX: usize = 64;
+
+/// A fold step's new row, as [`written_out`] finds it.
+enum RowNew<'a> {
+    /// The row itself, unchanged.
+    Same,
+    /// An array literal's scalars, in row-major order.
+    Literal(Vec<&'a Core>),
+    /// `let v = a; next`.
+    Let(VarId, &'a Core, Box<RowNew<'a>>),
+    /// `if c { a } else { b }`.
+    If(&'a Core, Box<RowNew<'a>>, Box<RowNew<'a>>),
+}
+
+/// The new row `e` of component `part` of the fold's state `acc` (replacing row `row`) as a
+/// choice, by `if`s and after `let`s, between array literals of scalars computed by
+/// straight-line code (`[[a, b], [c, d]]`: `a, b, c, d`) and the old row itself; `None` for
+/// any other form.
+fn written_out<'a>(e: &'a Core, acc: VarId, part: usize, row: &Core) -> Option<RowNew<'a>> {
+    match &e.kind {
+        Kind::If(c, a, b) => Some(RowNew::If(
+            c,
+            Box::new(written_out(a, acc, part, row)?),
+            Box::new(written_out(b, acc, part, row)?),
+        )),
+        Kind::Let(v, a, b) => Some(RowNew::Let(
+            *v,
+            a,
+            Box::new(written_out(b, acc, part, row)?),
+        )),
+        Kind::Array(_) => {
+            let items = literal_scalars(e)?;
+            let straight = items.iter().all(|x| super::dps::straight(x));
+            (items.len() <= LITERAL_MAX && straight).then_some(RowNew::Literal(items))
+        }
+        Kind::Index(s, i) => {
+            let state = match &s.kind {
+                Kind::Var(v) => *v == acc,
+                Kind::Proj(t, k) => *k == part && matches!(t.kind, Kind::Var(v) if v == acc),
+                _ => false,
+            };
+            let same = matches!((&i.kind, &row.kind), (Kind::Var(a), Kind::Var(b)) if a == b);
+            (state && same).then_some(RowNew::Same)
+        }
+        _ => None,
+    }
+}
+
+/// The scalars of an array literal of scalars or of such literals, in row-major order.
+fn literal_scalars(e: &Core) -> Option<Vec<&Core>> {
+    let Kind::Array(items) = &e.kind else {
+        return None;
+    };
+    let mut out = Vec::new();
+    for x in items {
+        match x.ty.is_arr() {
+            true => out.extend(literal_scalars(x)?),
+            false => out.push(x),
+        }
+    }
+    Some(out)
+}
+
+impl Dps<'_> {
+    /// The statements storing `plan`'s row at `base[off..]` (see [`written_out`]).
+    fn write_out(&mut self, plan: &RowNew, base: &Base, off: &Ex) -> Vec<St> {
+        match plan {
+            RowNew::Same => Vec::new(),
+            RowNew::Literal(items) => {
+                let depth = self.frame.depth();
+                let vs = items
+                    .iter()
+                    .map(|x| {
+                        let v = self.scalar(x);
+                        self.frame.truncate(depth);
+                        v
+                    })
+                    .collect();
+                vec![St::StoreRow(base.clone(), off.clone(), vs)]
+            }
+            RowNew::Let(v, a, next) => {
+                let mut code = self.bind(*v, a);
+                code.extend(self.write_out(next, base, off));
+                code
+            }
+            RowNew::If(c, a, b) => {
+                let c = self.scalar(c);
+                let a = self.write_out(a, base, off);
+                let b = self.write_out(b, base, off);
+                vec![St::If(c, a, b)]
+            }
+        }
+    }
 }

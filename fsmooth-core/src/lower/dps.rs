@@ -580,6 +580,20 @@ impl<'k> Dps<'k> {
         }
     }
 
+    /// The values of a row's scalars, for one `st_row`: each computed in turn, the frame
+    /// room one takes free again for the next.
+    pub(super) fn row_values<'c>(&mut self, items: impl IntoIterator<Item = &'c Core>) -> Vec<Ex> {
+        let depth = self.frame.depth();
+        items
+            .into_iter()
+            .map(|x| {
+                let v = self.scalar(x);
+                self.frame.truncate(depth);
+                v
+            })
+            .collect()
+    }
+
     /// Translate array expression `e` into statements writing it to `dest`.
     pub fn write(&mut self, e: &Core, dest: &View) -> Vec<St> {
         if let Some(code) = self.parallel_rows(e, dest) {
@@ -657,15 +671,7 @@ impl<'k> Dps<'k> {
             Kind::Array(items)
                 if items.len() >= 3 && items.iter().all(|x| !x.ty.is_arr() && straight(x)) =>
             {
-                let depth = self.frame.depth();
-                let vs = items
-                    .iter()
-                    .map(|x| {
-                        let v = self.scalar(x);
-                        self.frame.truncate(depth);
-                        v
-                    })
-                    .collect();
+                let vs = self.row_values(items);
                 let off = dest.off.clone().unwrap_or(Ex::Usize(0));
                 vec![St::StoreRow(dest.base.clone(), off, vs)]
             }

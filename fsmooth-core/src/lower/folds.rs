@@ -781,15 +781,7 @@ impl Dps<'_> {
         match plan {
             RowNew::Same => Vec::new(),
             RowNew::Literal(items) => {
-                let depth = self.frame.depth();
-                let vs = items
-                    .iter()
-                    .map(|x| {
-                        let v = self.scalar(x);
-                        self.frame.truncate(depth);
-                        v
-                    })
-                    .collect();
+                let vs = self.row_values(items.iter().copied());
                 vec![St::StoreRow(base.clone(), off.clone(), vs)]
             }
             RowNew::Let(v, a, next) => {

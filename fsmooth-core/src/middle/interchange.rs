@@ -279,4 +279,4 @@ fn shared_read(step: &Core, i: VarId, local: &[VarId]) -> bool {
 
 #[cfg(test)]
 #[path = "interchange_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// The expansion of `src` with every compiler-made name (`s1_12`, `t_40`) numbered by
 /// first appearance: equal for two kernels that compile to the same code.
-fn code(src: &str) -> Vec<String> {
+pub(crate) fn code(src: &str) -> Vec<String> {
     fn flatten(ts: TokenStream, names: &mut HashMap<String, usize>, out: &mut Vec<String>) {
         for t in ts {
             match t {

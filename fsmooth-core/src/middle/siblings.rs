@@ -261,6 +261,33 @@ mod tests {
     }
 
     #[test]
+    fn sums_side_by_side_compile_as_the_tuple_fold() {
+        // The same code, up to names: written as `build(3, ..)` of sums, as three `let`s,
+        // and as the fold of a tuple (its starts `-0.0`, the prelude's `sum`'s).
+        let spellings = [
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                build(3, |r| sum(build(b, |k| t[k][r] * w[k])))
+            }",
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                let s0 = sum(build(b, |k| t[k][0] * w[k]));
+                let s1 = sum(build(b, |k| t[k][1] * w[k]));
+                let s2 = sum(build(b, |k| t[k][2] * w[k]));
+                [s0, s1, s2]
+            }",
+            "pub fn k(t: [[f64; 3]; b], w: [f64; b]) -> [f64; 3] {
+                let (s0, s1, s2) = ifold(b, (-0.0, -0.0, -0.0), |(a, c, d), k| {
+                    (a + t[k][0] * w[k], c + t[k][1] * w[k], d + t[k][2] * w[k])
+                });
+                [s0, s1, s2]
+            }",
+        ];
+        let first = crate::middle::interchange::tests::code(spellings[0]);
+        for src in &spellings[1..] {
+            assert_eq!(crate::middle::interchange::tests::code(src), first, "{src}");
+        }
+    }
+
+    #[test]
     fn folds_that_read_each_other_or_count_apart_stay_apart() {
         for src in [
             // The second reads the first's value.

@@ -47,6 +47,7 @@ mod parallel;
 mod peel;
 mod results;
 mod scans;
+pub mod sizes;
 mod split;
 mod step_plan;
 pub mod storage;

@@ -135,15 +135,42 @@ fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
     let mut folds = Vec::new();
     let mut spans = Vec::new();
     let mut rest = e.take();
-    for _ in 0..run.len() {
-        let Kind::Let(var, value, body) = rest.kind else {
-            unreachable!("the run is a chain of lets");
+    while folds.len() < run.len() {
+        let Core {
+            kind,
+            ty,
+            sym,
+            span,
+        } = rest;
+        let taken = match kind {
+            Kind::Let(var, value, body) => match fresh(*value, names) {
+                Core {
+                    kind: Kind::Ifold(count, init, acc, index, step),
+                    span: at,
+                    ..
+                } => Ok((var, at, count, init, acc, index, step, body)),
+                value => Err(Kind::Let(var, Box::new(value), body)),
+            },
+            kind => Err(kind),
         };
-        let value = fresh(*value, names);
-        spans.push(value.span);
-        let Kind::Ifold(count, init, acc, index, step) = value.kind else {
-            unreachable!("the run's values are folds");
+        // The run was read off this chain, so every `let` of it is a fold; were one not,
+        // the folds taken so far are put back as they were.
+        let (var, at, count, init, acc, index, step, body) = match taken {
+            Ok(parts) => parts,
+            Err(kind) => {
+                *e = put_back(
+                    folds,
+                    Core {
+                        kind,
+                        ty,
+                        sym,
+                        span,
+                    },
+                );
+                return false;
+            }
         };
+        spans.push(at);
         folds.push(Fold {
             var,
             count: *count,
@@ -222,6 +249,30 @@ fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
     }
     *e = Core::new(Kind::Let(all, Box::new(fold), Box::new(out)), ty, rest_span);
     true
+}
+
+/// `let`s binding `folds` (in order) before `rest`: the chain [`merge_run`] took them from.
+fn put_back(folds: Vec<Fold>, rest: Core) -> Core {
+    let (ty, span) = (rest.ty.clone(), rest.span);
+    folds.into_iter().rev().fold(rest, |body, f| {
+        let fold_ty = f.init.ty.clone();
+        let fold = Core::new(
+            Kind::Ifold(
+                Box::new(f.count),
+                Box::new(f.init),
+                f.acc,
+                f.index,
+                Box::new(f.step),
+            ),
+            fold_ty,
+            span,
+        );
+        Core::new(
+            Kind::Let(f.var, Box::new(fold), Box::new(body)),
+            ty.clone(),
+            span,
+        )
+    })
 }
 
 #[cfg(test)]

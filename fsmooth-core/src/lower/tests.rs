@@ -892,3 +892,66 @@ fn rows_an_inner_loop_streams_from_stay_slices() {
         "{out}"
     );
 }
+
+#[test]
+fn constant_elements_of_a_row_taken_whole_share_its_range_check() {
+    // A bone chain's step reads `acc[parents[k]][r][c]` and `acc[k][r][c]` at constant
+    // `r` and `c`: each of the two 4 x 4 rows is loaded through one check of its 16 slots
+    // (`Dps::blocks`), not one per row of 4.
+    let out = expand(
+        "pub fn k(rels: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {
+            ifold(b, rels, |acc, k| build(b, |j| {
+                if j == k {
+                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
+                } else {
+                    acc[j]
+                }
+            }))
+        }",
+    );
+    assert!(out.contains("ldr :: < 16usize > (out"), "{out}");
+    assert!(!out.contains("ldr :: < 4usize > (out"), "{out}");
+}
+
+#[test]
+fn a_stream_starts_at_a_let_bound_before_its_loop() {
+    // `weights[vert][k]` along the loop over `k`, after `let vert = idx[j]`: the row is cut
+    // once before the loop (a stream), not loaded with a check at every step.
+    let out = expand(
+        "pub fn k(w: [[f64; b]; v], idx: [usize; c], t: [[f64; 3]; b]) -> [[f64; 3]; c] {
+            build(c, |j| {
+                let vert = idx[j];
+                ifold(b, [0.0, 0.0, 0.0], |s, k| add(s, smul(t[k], w[vert][k])))
+            })
+        }",
+    );
+    assert!(!out.contains(":: ld (w ,"), "{out}");
+}
+
+#[test]
+fn a_dense_layer_s_reverse_runs_as_a_hand_written_backprop_loop() {
+    // Per output, the weights' row is read as a slice (the loop adding in place takes
+    // streams): no checked load of `w`, no zeroed buffer added afterwards (`add_within`).
+    let out = expand(
+        "pub fn k(w: [[f64; h]; o], a: [f64; h]) -> (f64, [[f64; h]; o], [f64; h]) {
+            grad(|w, a| sum(build(o, |c| dot(w[c], a).tanh())), w, a)
+        }",
+    );
+    assert!(!out.contains(":: ld (w ,"), "{out}");
+    assert!(!out.contains("add_within"), "{out}");
+    // Two layers: the per-output loop fills the hidden layer's adjoint and adds into the
+    // gradient's row of `w2` (in the frame) through a `&mut` stream of that row, not a
+    // checked load and store per element (`lir/in_place.rs`, fills).
+    let out = expand(
+        "pub fn k(w1: [[f64; i]; h], w2: [[f64; h]; o], x: [[f64; i]; p], labels: [usize; p])
+            -> (f64, [[f64; i]; h], [[f64; h]; o]) {
+            grad(|w1, w2| sum(build(p, |s| {
+                let a1 = map(matvec(w1, x[s]), |v| v.tanh());
+                let z = matvec(w2, a1);
+                logsumexp(z) - z[labels[s]]
+            })), w1, w2)
+        }",
+    );
+    assert!(out.contains("__pm"), "{out}");
+    assert!(!out.contains("add_within"), "{out}");
+}

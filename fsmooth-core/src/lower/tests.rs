@@ -589,23 +589,26 @@ fn a_fold_that_adds_to_an_array_runs_in_place() {
     assert_eq!(out.matches(" in 0 ..").count(), 1, "{out}");
 }
 
+/// A chain of transforms (the hand model's bones): step k replaces row k by its parent's
+/// row times its own, or keeps it for a root.
+const BONE_CHAIN: &str =
+    "pub fn k(rels: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {
+    ifold(b, rels, |acc, k| build(b, |j| {
+        if j == k {
+            if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
+        } else {
+            acc[j]
+        }
+    }))
+}";
+
 #[test]
 fn a_fold_replacing_one_row_a_step_updates_it_in_place() {
     // A chain of transforms: step k replaces row k from its parent's row. The state is the
     // result: it iterates in the output (LANGUAGE.md section 13), each step computes the 16
     // values of row k (written out) and stores them over it: no scratch, not two states
     // (one row of the frame before the row was stored as one literal).
-    let out = expand(
-        "pub fn k(rels: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {
-            ifold(b, rels, |acc, k| build(b, |j| {
-                if j == k {
-                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
-                } else {
-                    acc[j]
-                }
-            }))
-        }",
-    );
+    let out = expand(BONE_CHAIN);
     assert!(out.contains("let __row_"), "{out}");
     assert!(
         !out.contains("__cur_") && !out.contains("__steps_"),
@@ -898,17 +901,7 @@ fn constant_elements_of_a_row_taken_whole_share_its_range_check() {
     // A bone chain's step reads `acc[parents[k]][r][c]` and `acc[k][r][c]` at constant
     // `r` and `c`: each of the two 4 x 4 rows is loaded through one check of its 16 slots
     // (`Dps::blocks`), not one per row of 4.
-    let out = expand(
-        "pub fn k(rels: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {
-            ifold(b, rels, |acc, k| build(b, |j| {
-                if j == k {
-                    if parents[k] == k { acc[k] } else { matmul(acc[parents[k]], acc[k]) }
-                } else {
-                    acc[j]
-                }
-            }))
-        }",
-    );
+    let out = expand(BONE_CHAIN);
     assert!(out.contains("ldr :: < 16usize > (out"), "{out}");
     assert!(!out.contains("ldr :: < 4usize > (out"), "{out}");
 }

@@ -28,6 +28,7 @@
 //! | lower | the frame cut into pieces around loops that write it, for streams and fills of its pieces (`lir::St::Pieces`) | [`crate::lir::frame_pieces`] | always |
 //! | lower | buffers a loop reads and writes only at its index as streams of `&mut` elements (`lir::St::Put`) | [`crate::lir::in_place_streams`] | always |
 //! | lower | rows of one length cut around loops that access several buffers at one index (`lir::St::Rows`) | [`crate::lir::shared_rows`] | always |
+//! | lower | `let`s of loads fixed during a loop bound once before it | [`crate::lir::invariant_loads`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |
 //! | emit | the Rust function and its `mod` | [`crate::emit`] | always |
 //! | emit | unused names, reported by rustc's lints | [`crate::front::unused`], [`crate::emit::lints`] | no errors |
@@ -316,6 +317,7 @@ pub fn lower(k: &Kernel, options: Options) -> Planned {
     lir::frame_pieces(&mut translated.body);
     lir::in_place_streams(&mut translated.body);
     lir::shared_rows(&mut translated.body);
+    lir::invariant_loads(&mut translated.body);
     lower::entry(k, translated, options.storage)
 }
 

@@ -13,6 +13,7 @@
 //! loops that reads rows and prefixes of slices as streams ([`row_streams`]). None of it
 //! knows the translation ([`crate::lower`]).
 
+mod hoist;
 mod in_place;
 mod pieces;
 #[cfg(test)]
@@ -29,6 +30,7 @@ mod streams;
 mod tests;
 mod visit;
 
+pub use hoist::invariant_loads;
 pub use in_place::in_place_streams;
 pub use pieces::frame_pieces;
 pub use rebase::rebase;

@@ -2,7 +2,7 @@
 //! ([`row_streams`]): loop IR to loop IR.
 
 use super::{
-    Base, Ex, Node, St, Stream, Wrap, idents, rewrite_ex, same, uses,
+    Base, Ex, Node, St, Stream, Wrap, idents, read_every_step, rewrite_ex, rewrite_sts, same, uses,
     visit::{own_exprs, walk_ex, walk_st},
     walk_sts, wmul, writes,
 };
@@ -131,7 +131,65 @@ fn row_streams_st(s: &mut St) {
             width: Some(width),
         });
     }
+    row_loads(var, fill.as_deref(), streams, body);
     prefixes(var, streams, body);
+}
+
+/// Row loads taken along the loop: the loads `ldr::<w>(b, c + l * w, k)` of the loop of
+/// index `l`, for a literal width `w` and an offset `c` fixed during the loop, read row `l`
+/// of the rows of width `w` from `c`, each with a range check of its own (a bone's 4 x 4
+/// transform of the frame, `transforms[k]`, in the hand model's skinning). They become one
+/// row stream: one cut before the loop, the rows then taken one after the other as arrays.
+/// Only when the body reads the row at every step (every row the loop takes was then
+/// proven in range, so the buffer holds a row for each step) and does not write the
+/// buffer, which the loop holds borrowed.
+fn row_loads(var: &Ident, fill: Option<&Base>, streams: &mut Vec<Stream>, body: &mut Vec<St>) {
+    let inside = bound_in(var, body);
+    let outside = |e: &Ex| idents(e).iter().all(|i| !inside.contains(i));
+    let mut found: Vec<(Base, usize, Ex)> = Vec::new();
+    walk_sts(body, &mut |n| {
+        if let Node::Ex(Ex::LdRow(b, off, w, ..)) = n
+            && fill != Some(b)
+            && !matches!(b, Base::Row(_))
+            && let Some(c) = row_offset(off, var, &Ex::Usize(*w))
+            && outside(&c)
+            && !found
+                .iter()
+                .any(|(b2, w2, c2)| b2 == b && w2 == w && same(c2, &c))
+        {
+            found.push((b.clone(), *w, c));
+        }
+    });
+    for (base, w, c) in found {
+        if writes(body, &base) {
+            continue;
+        }
+        let elem = format_ident!("__r{}_{}", var.to_string(), streams.len());
+        let before = body.clone();
+        rewrite_sts(body, &mut |e| {
+            let Ex::LdRow(b, off, w2, k, _) = e else {
+                return false;
+            };
+            if *b != base
+                || *w2 != w
+                || !row_offset(off, var, &Ex::Usize(w)).is_some_and(|o| same(&o, &c))
+            {
+                return false;
+            }
+            *e = Ex::Ld(Base::Row(elem.clone()), Box::new(Ex::Usize(*k)));
+            true
+        });
+        if !read_every_step(body, &elem) {
+            *body = before;
+            continue;
+        }
+        streams.push(Stream {
+            base,
+            start: c,
+            elem,
+            width: Some(Ex::Usize(w)),
+        });
+    }
 }
 
 /// The buffers that streams of loops under a branch of `body` read (an `if`'s arms, the

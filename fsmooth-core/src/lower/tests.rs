@@ -948,3 +948,46 @@ fn a_dense_layer_s_reverse_runs_as_a_hand_written_backprop_loop() {
     assert!(out.contains("__pm"), "{out}");
     assert!(!out.contains("add_within"), "{out}");
 }
+
+/// Linear blend skinning as the hand model writes it: per point, a fold over the bones of
+/// their 4 x 4 transforms (in the frame) applied to the point's rest position, weighted.
+const SKINNING: &str = "pub fn k(t0: [[[f64; 4]; 4]; b], m: [[[f64; 4]; 4]; b], pos: [[f64; 3]; v],
+        w: [[f64; b]; v], idx: [usize; c]) -> [[f64; 3]; c] {
+    let t = build(b, |i| matmul(t0[i], m[i]));
+    build(c, |j| {
+        let x = pos[idx[j]];
+        let (s0, s1, s2) = ifold(b, (0.0, 0.0, 0.0), |(s0, s1, s2), k| {
+            let tk = t[k];
+            let wk = w[idx[j]][k];
+            (
+                s0 + (tk[0][0] * x[0] + tk[0][1] * x[1] + tk[0][2] * x[2] + tk[0][3]) * wk,
+                s1 + (tk[1][0] * x[0] + tk[1][1] * x[1] + tk[1][2] * x[2] + tk[1][3]) * wk,
+                s2 + (tk[2][0] * x[0] + tk[2][1] * x[1] + tk[2][2] * x[2] + tk[2][3]) * wk,
+            )
+        });
+        [s0, s1, s2]
+    })
+}";
+
+#[test]
+fn rows_of_the_frame_read_at_the_loop_s_index_are_a_row_stream() {
+    // `t[k]`, a 4 x 4 matrix of the frame at the fold's index: the frame's rows of 16 taken
+    // one after the other (`lir::row_streams`, row loads), no range check per bone.
+    let out = expand(SKINNING);
+    assert!(out.contains("rows_of :: < _ , 16usize > ("), "{out}");
+    assert!(!out.contains("ldr :: < 16usize > (scratch"), "{out}");
+}
+
+#[test]
+fn loads_fixed_during_a_loop_are_made_before_it() {
+    // `x = pos[idx[j]]` is bound before the fold, read in each step: its three loads are
+    // made once per point, before the loop over the bones (`lir::invariant_loads`).
+    let out = expand(SKINNING);
+    let inner = out.rfind("for (").expect("the loop over the bones");
+    let loads: Vec<usize> = out
+        .match_indices("ldr :: < 3usize > (pos")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(loads.len(), 3, "{out}");
+    assert!(loads.iter().all(|&i| i < inner), "{out}");
+}

@@ -45,10 +45,16 @@ pub enum Rewrite {
     /// the checker then rejects: the differential compares the scratch of the pairs that
     /// compile, not their tokens.
     TupleStateAsRows,
+    /// `ifold(k, (i0, i1, ..), |(s0, s1, ..), i| (e0, e1, ..))`, a tuple state whose new
+    /// components are each arithmetic (so scalars: arrays have no operators) reading no
+    /// other component's state, as the folds side by side: `{ let f0 = ifold(k, i0, |s0,
+    /// i| e0); let f1 = ifold(k, i1, |s1, i| e1); .. (f0, f1, ..) }` (LANGUAGE.md section 13
+    /// as docs/language.md lists it: sums side by side are one loop).
+    TupleFoldAsSiblings,
 }
 
 /// Every rewrite.
-pub const REWRITES: [Rewrite; 8] = [
+pub const REWRITES: [Rewrite; 9] = [
     Rewrite::SqnormAsDot,
     Rewrite::DotAsMap2,
     Rewrite::SumMapAsBuild,
@@ -57,6 +63,7 @@ pub const REWRITES: [Rewrite; 8] = [
     Rewrite::IndexInBranch,
     Rewrite::UnrollFold,
     Rewrite::TupleStateAsRows,
+    Rewrite::TupleFoldAsSiblings,
 ];
 
 /// `src` (a block's items) with `rewrites` applied wherever they apply, in the order given
@@ -158,6 +165,25 @@ fn reads_as(block: &mut syn::Block, a: &str, b: &str) -> bool {
     let mut r = Reads { a, b, done: false };
     r.visit_block_mut(block);
     r.done
+}
+
+/// Does `e` name `name` anywhere (a variable, a closure's parameter, a field)?
+fn mentions(e: &Expr, name: &str) -> bool {
+    struct Names<'n>(&'n str, bool);
+    impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
+        fn visit_ident(&mut self, i: &'ast syn::Ident) {
+            self.1 |= i == self.0;
+        }
+    }
+    let mut v = Names(name, false);
+    syn::visit::visit_expr(&mut v, e);
+    v.1
+}
+
+/// Is `e` arithmetic at its top (`+ - * / %`): a scalar.
+fn is_arithmetic(e: &Expr) -> bool {
+    matches!(e, Expr::Binary(x) if matches!(x.op,
+        syn::BinOp::Add(_) | syn::BinOp::Sub(_) | syn::BinOp::Mul(_) | syn::BinOp::Div(_) | syn::BinOp::Rem(_)))
 }
 
 /// Is `e` the variable `name`?
@@ -290,6 +316,66 @@ impl Respeller {
                     _ => false,
                 };
                 applied.then(|| text(&x))
+            }
+            Rewrite::TupleFoldAsSiblings => {
+                let c = call(e, "ifold", 3)?;
+                let Expr::Tuple(init) = &c.args[1] else {
+                    return None;
+                };
+                let Expr::Closure(f) = &c.args[2] else {
+                    return None;
+                };
+                let (syn::Pat::Tuple(pat), Expr::Tuple(news)) = (f.inputs.first()?, &*f.body)
+                else {
+                    return None;
+                };
+                let n = init.elems.len();
+                if f.inputs.len() != 2 || n < 2 || pat.elems.len() != n || news.elems.len() != n {
+                    return None;
+                }
+                // Each state a plain name or `_`.
+                let names: Vec<Option<String>> = pat
+                    .elems
+                    .iter()
+                    .map(|p| match p {
+                        syn::Pat::Wild(_) => Some(None),
+                        p => param(p).map(Some),
+                    })
+                    .collect::<Option<_>>()?;
+                let own = news.elems.iter().enumerate().all(|(k, e)| {
+                    is_arithmetic(e)
+                        && names
+                            .iter()
+                            .enumerate()
+                            .all(|(j, x)| j == k || x.as_ref().is_none_or(|x| !mentions(e, x)))
+                });
+                if !own {
+                    return None;
+                }
+                let (cnt, index) = (text(&c.args[0]), text(&f.inputs[1]));
+                // The index is bound where it is read (and, read nowhere, in the first fold
+                // only): each name the program binds, once, as written.
+                let read = |e: &Expr| param(&f.inputs[1]).is_some_and(|i| mentions(e, &i));
+                let none_reads = !news.elems.iter().any(read);
+                let mut out = String::from("{");
+                let mut parts = Vec::new();
+                for (k, (i0, e)) in init.elems.iter().zip(&news.elems).enumerate() {
+                    let v = self.fresh(&format!("f{k}"));
+                    let s = names[k].clone().unwrap_or_else(|| "_".into());
+                    let index = if read(e) || (none_reads && k == 0) {
+                        index.as_str()
+                    } else {
+                        "_"
+                    };
+                    out.push_str(&format!(
+                        " let {v} = ifold({cnt}, {}, |{s}, {index}| {});",
+                        text(i0),
+                        text(e)
+                    ));
+                    parts.push(v);
+                }
+                out.push_str(&format!(" ({}) }}", parts.join(", ")));
+                Some(out)
             }
             Rewrite::UnrollFold => {
                 let c = call(e, "ifold", 3)?;
@@ -500,6 +586,30 @@ mod tests {
             "reduce_by_index(m, 0.0, |a, a| a + a, n, |i| (i % m, x[i]))",
         ] {
             let src = format!("pub fn k(x: [f64; n], m: usize) -> [f64; m] {{ {kept} }}");
+            assert_eq!(one(&src), None, "{kept}");
+        }
+    }
+
+    /// A tuple fold whose new components are arithmetic, each reading only its own state,
+    /// is the folds side by side; one reading another's state, or not arithmetic (an
+    /// array's `add`), is left as written.
+    #[test]
+    fn a_tuple_fold_of_independent_scalars_is_folds_side_by_side() {
+        let one = |src: &str| respell(src, &[Rewrite::TupleFoldAsSiblings]);
+        let s = one("pub fn k(x: [f64; n]) -> (f64, f64) { ifold(n, (0.0, 1.0), |(s, _), i| (s + x[i], x[i] * 2.0)) }").unwrap();
+        assert!(
+            s.contains("let rsp0_f0 = ifold (n , 0.0 , | s , i | s + x [i]) ;")
+                && s.contains("let rsp0_f1 = ifold (n , 1.0 , | _ , i | x [i] * 2.0) ;")
+                && s.contains("(rsp0_f0 , rsp0_f1)"),
+            "{s}"
+        );
+        for kept in [
+            "ifold(n, (0.0, 1.0), |(s, t), i| (s + t, t * 2.0))",
+            "ifold(n, (0.0, 1.0), |(s, t), i| (s + x[i], x[i].max(t)))",
+            "ifold(n, (0.0, 1.0), |st, i| (st.0 + x[i], st.1))",
+            "ifold(n, (0.0, 1.0), |(s, t), i| { let u = 2.0; (s + u, t + u) })",
+        ] {
+            let src = format!("pub fn k(x: [f64; n]) -> (f64, f64) {{ {kept} }}");
             assert_eq!(one(&src), None, "{kept}");
         }
     }

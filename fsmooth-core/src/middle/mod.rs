@@ -10,6 +10,7 @@
 
 pub mod anf;
 pub mod cse;
+pub mod dead_states;
 pub mod equal;
 pub mod forward;
 pub mod fuse;

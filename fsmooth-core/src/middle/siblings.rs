@@ -228,6 +228,14 @@ fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
         state_ty.clone(),
         span,
     );
+    // A run read back as the tuple of its values, in order, is the new fold itself.
+    let tupled = matches!(&rest.kind, Kind::Tuple(xs) if xs.len() == folds.len()
+        && xs.iter().zip(&folds).all(|(x, f)| matches!(x.kind, Kind::Var(v) if v == f.var)));
+    if tupled {
+        *e = fold;
+        e.span = rest.span;
+        return true;
+    }
     // The values bound again from the fold's.
     let all = new_var(names, folds[0].var);
     let (ty, rest_span) = (rest.ty.clone(), rest.span);
@@ -336,6 +344,27 @@ mod tests {
         for src in &spellings[1..] {
             assert_eq!(crate::middle::interchange::tests::code(src), first, "{src}");
         }
+    }
+
+    #[test]
+    fn folds_side_by_side_read_back_as_a_tuple_are_the_tuple_fold() {
+        // `(f0, f1)` of the run's values, in order, is the merged fold itself: the same
+        // code as the tuple fold when it is another fold's start (a tuple of the fold's
+        // projections there was a state copied once more).
+        let tuple = "pub fn k(c: [f64; m], p: usize) -> (f64, usize) {
+            ifold(p, ifold(m, (-1.5, p), |(x, y), i| (x * 0.5 + c[i], (y + i) % 5)), |(x, y), j| (x * 0.5, (y + j) % 5))
+        }";
+        let apart = "pub fn k(c: [f64; m], p: usize) -> (f64, usize) {
+            ifold(p, {
+                let f0 = ifold(m, -1.5, |x, i| x * 0.5 + c[i]);
+                let f1 = ifold(m, p, |y, i| (y + i) % 5);
+                (f0, f1)
+            }, |(x, y), j| (x * 0.5, (y + j) % 5))
+        }";
+        assert_eq!(
+            crate::middle::interchange::tests::code(apart),
+            crate::middle::interchange::tests::code(tuple)
+        );
     }
 
     #[test]

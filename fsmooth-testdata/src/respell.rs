@@ -352,12 +352,14 @@ impl Respeller {
                 if !own {
                     return None;
                 }
-                let (cnt, index) = (text(&c.args[0]), text(&f.inputs[1]));
+                // The count computed once (it may hold a closure, whose names are bound once).
+                let (bind, cnt) = self.bound(&c.args[0], "n");
+                let index = text(&f.inputs[1]);
                 // The index is bound where it is read (and, read nowhere, in the first fold
                 // only): each name the program binds, once, as written.
                 let read = |e: &Expr| param(&f.inputs[1]).is_some_and(|i| mentions(e, &i));
                 let none_reads = !news.elems.iter().any(read);
-                let mut out = String::from("{");
+                let mut out = format!("{{ {bind}");
                 let mut parts = Vec::new();
                 for (k, (i0, e)) in init.elems.iter().zip(&news.elems).enumerate() {
                     let v = self.fresh(&format!("f{k}"));

@@ -128,3 +128,27 @@ fn a_call_before_a_fold_is_computed_once() {
     );
     assert_eq!(count(&k.body, &|k| matches!(k, Kind::Build(..))), 2, "{k}");
 }
+
+#[test]
+fn an_array_bound_only_to_start_a_fold_is_its_start() {
+    // The hand model's posed relatives bound by a `let`, then the bone chain's start: the
+    // same code as the build written as the start (no copy of the relatives into the
+    // fold's state, one buffer less live).
+    let step =
+        "|acc, k| build(b, |j| if j == k { matmul(acc[parents[k]], acc[j]) } else { acc[j] })";
+    let bound = format!(
+        "pub fn k(rel: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {{
+            let r = build(b, |i| build(4, |row| build(4, |col| rel[i][row][col] * 2.0)));
+            ifold(b, r, {step})
+        }}"
+    );
+    let written = format!(
+        "pub fn k(rel: [[[f64; 4]; 4]; b], parents: [usize; b]) -> [[[f64; 4]; 4]; b] {{
+            ifold(b, build(b, |i| build(4, |row| build(4, |col| rel[i][row][col] * 2.0))), {step})
+        }}"
+    );
+    assert_eq!(
+        crate::middle::interchange::tests::code(&bound),
+        crate::middle::interchange::tests::code(&written)
+    );
+}

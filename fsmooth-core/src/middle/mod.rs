@@ -52,6 +52,11 @@ pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
         // generated gradients); the middle fuses the views after the sweep, as before.
         fuse::fuse(e, names, false);
     }
+    if options.fusion && !options.reassociate {
+        // Folds side by side swept as the one fold they become: the sweep's code then does
+        // not depend on which of the two spellings the function had.
+        siblings::siblings(e, names);
+    }
     simplify::fold(e);
     simplify::propagate(e);
     simplify::inline_single_uses(e);

@@ -91,9 +91,19 @@ fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId]) -> bool {
     if value.ty.is_arr() || value.ty.is_tuple() {
         return false;
     }
+    // Counts known alike: the same size, or the same variable or projection of one (a
+    // count read at run time, `t.0`, has no size).
+    let read = |c: &Core| match &c.kind {
+        Kind::Var(_) => true,
+        Kind::Proj(t, _) => matches!(t.kind, Kind::Var(_)),
+        _ => false,
+    };
     let same_count = match count {
-        None => n.sym.is_some(),
-        Some(c) => matches!((&c.sym, &n.sym), (Some(a), Some(b)) if a.same(b)),
+        None => n.sym.is_some() || read(n),
+        Some(c) => {
+            matches!((&c.sym, &n.sym), (Some(a), Some(b)) if a.same(b))
+                || read(c) && read(n) && crate::middle::cse::key(c) == crate::middle::cse::key(n)
+        }
     };
     same_count
         && earlier

@@ -114,7 +114,10 @@ impl Propagate {
             if reads == 0 {
                 self.count(a, -1);
                 *e = b.take();
-            } else if is_trivial(a) || is_view(a) {
+            } else if is_trivial(a)
+                || is_view(a)
+                || reads == 1 && a.ty.is_arr() && starts_fold(b, x)
+            {
                 // Each read of `x` becomes a copy of `a`; the `let`'s own copy goes.
                 let a = a.take();
                 self.count(&a, i64::from(reads) - 1);
@@ -156,6 +159,18 @@ impl Propagate {
         for c in e.children_mut() {
             self.resolve(c);
         }
+    }
+}
+
+/// True when `e` begins with a fold whose start is the variable `x` (`ifold(n, x, ..)`, or
+/// bound by the first `let`): an array bound only to start a fold is that fold's start, as
+/// when written there (`let rel = build(..); ifold(b, rel, ..)` is `ifold(b, build(..), ..)`,
+/// whose first state is computed where the fold keeps it, not copied there).
+fn starts_fold(e: &Core, x: VarId) -> bool {
+    match &e.kind {
+        Kind::Ifold(_, init, ..) => matches!(init.kind, Kind::Var(v) if v == x),
+        Kind::Let(_, a, _) => starts_fold(a, x),
+        _ => false,
     }
 }
 

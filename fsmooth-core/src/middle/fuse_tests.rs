@@ -152,3 +152,18 @@ fn an_array_bound_only_to_start_a_fold_is_its_start() {
         crate::middle::interchange::tests::code(&written)
     );
 }
+
+#[test]
+fn a_written_out_argmin_does_not_compare_its_start_with_itself() {
+    // Unrolled, the first step tests `row[0] > row[0]`: false for every float, NaN too, so
+    // two comparisons are left of three.
+    let k = optimized(
+        "pub fn k(r: [[f64; 3]; m]) -> [usize; m] {
+            map(r, |row| ifold(3, 0, |best, j| if row[j] > row[best] { j } else { best }))
+        }",
+    );
+    let gt = count(&k.body, &|k| {
+        matches!(k, Kind::Bin(crate::front::ast::BinOp::Gt, ..))
+    });
+    assert_eq!(gt, 2, "{k}");
+}

@@ -249,6 +249,11 @@ pub fn fold(e: &mut Core) {
                     _ => None,
                 }
             }
+            // `x < x` and `x > x` are false for every x, NaN too (a written-out argmin's
+            // first step compares its start with itself).
+            (Kind::Var(x), Kind::Var(y)) if x == y && matches!(op, BinOp::Lt | BinOp::Gt) => {
+                Some(Folded::To(Kind::Bool(false)))
+            }
             // `-0.0 + x` and `x - 0.0` are `x` for every x (not `0.0 + x`: `0.0 + -0.0` is
             // `0.0`).
             (Kind::Float(x), _) if is_neg_zero(*x) && *op == BinOp::Add => Some(Folded::Right),

@@ -106,61 +106,77 @@ fn generated_programs_differentiated_by_columns_match_the_interpreter() {
     let count = env("FSMOOTH_JVP_PROGRAMS", 300);
     let mut tally = Tally::default();
     for j in 0..count {
-        let Some((p, floats, sig, all)) = differentiable_program(j) else {
-            continue;
-        };
-        if p.parts.len() != 1 || floats.is_empty() {
-            continue;
-        }
-        let directions_of = |prefix: &str| float_signature(&sig, &floats, prefix);
-        let chosen: Vec<String> = floats
-            .iter()
-            .map(|f| format!("if col == 0 {{ d{f} }} else {{ e{f} }}"))
-            .collect();
-        let src = format!(
-            "#![fsmooth(unroll = false)]\n{}\npub fn jk({}, {}, {}) -> [{}; 2] {{ build(2, |col| jvp(|{}| k({}), ({}), ({})).1) }}",
-            p.src,
-            sig.join(", "),
-            directions_of("d").join(", "),
-            directions_of("e").join(", "),
-            p.ret,
-            floats.join(", "),
-            all.join(", "),
-            floats.join(", "),
-            chosen.join(", "),
-        );
-        let Some(planned) = planned_block(&src, j, &mut tally.failures) else {
-            continue;
-        };
-        let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "jk") else {
-            tally.failures.push(format!("program {j}: no kernel jk"));
-            continue;
-        };
-        let interp = Interp::new(&src).unwrap();
-        let mut column = p.parts[0].clone();
-        column.dims.insert(0, fsmooth_testdata::progen::D::Two);
-        let f32_program = p.src.contains("f32");
-        if f32_program {
-            column.elem = Elem::F32;
-        }
-        let parts = [column];
-        for t in 0..2 {
-            let i = inputs(j, t);
-            let mut args = program_args(&p, &i);
-            let mut values = program_values(&p, &i);
-            for (prefix, seed) in [("d", 31), ("e", 37)] {
-                let dirs = directions(j, t, &mut fsmooth_testdata::Rng::new(j * seed + t));
-                push_tangents(&p, &floats, &dirs, prefix, &mut args, &mut values);
-            }
-            let outs = [("out", parts[0].len(&i))];
-            let want = interp.call("jk", &values);
-            let got = call(&plan.func, &args, &outs);
-            tally.judge(&got, &want, &parts, f32_program, || {
-                format!("program {j}, inputs {t}:\n{src}")
-            });
-        }
+        columns_match(j, &mut tally);
     }
     tally.report(count);
+}
+
+/// Generated program 2462, whose Jacobian by columns found a stream starting at a name
+/// bound twice: a `build`'s index bound by a `let` in its peeled ends, then the index of
+/// the same build interchanged, taken for a `let` bound before its loop
+/// (`Dps::lets_before`). The executor faulted on the name out of scope.
+#[test]
+fn program_2462_by_columns_matches_the_interpreter() {
+    let mut tally = Tally::default();
+    columns_match(2462, &mut tally);
+    tally.report(2463);
+}
+
+/// Program `j`'s Jacobian by two `jvp` columns against the interpreter, into `tally`.
+fn columns_match(j: u64, tally: &mut Tally) {
+    let Some((p, floats, sig, all)) = differentiable_program(j) else {
+        return;
+    };
+    if p.parts.len() != 1 || floats.is_empty() {
+        return;
+    }
+    let directions_of = |prefix: &str| float_signature(&sig, &floats, prefix);
+    let chosen: Vec<String> = floats
+        .iter()
+        .map(|f| format!("if col == 0 {{ d{f} }} else {{ e{f} }}"))
+        .collect();
+    let src = format!(
+        "#![fsmooth(unroll = false)]\n{}\npub fn jk({}, {}, {}) -> [{}; 2] {{ build(2, |col| jvp(|{}| k({}), ({}), ({})).1) }}",
+        p.src,
+        sig.join(", "),
+        directions_of("d").join(", "),
+        directions_of("e").join(", "),
+        p.ret,
+        floats.join(", "),
+        all.join(", "),
+        floats.join(", "),
+        chosen.join(", "),
+    );
+    let Some(planned) = planned_block(&src, j, &mut tally.failures) else {
+        return;
+    };
+    let Some((_, plan)) = planned.iter().find(|(k, _)| k.name.text == "jk") else {
+        tally.failures.push(format!("program {j}: no kernel jk"));
+        return;
+    };
+    let interp = Interp::new(&src).unwrap();
+    let mut column = p.parts[0].clone();
+    column.dims.insert(0, fsmooth_testdata::progen::D::Two);
+    let f32_program = p.src.contains("f32");
+    if f32_program {
+        column.elem = Elem::F32;
+    }
+    let parts = [column];
+    for t in 0..2 {
+        let i = inputs(j, t);
+        let mut args = program_args(&p, &i);
+        let mut values = program_values(&p, &i);
+        for (prefix, seed) in [("d", 31), ("e", 37)] {
+            let dirs = directions(j, t, &mut fsmooth_testdata::Rng::new(j * seed + t));
+            push_tangents(&p, &floats, &dirs, prefix, &mut args, &mut values);
+        }
+        let outs = [("out", parts[0].len(&i))];
+        let want = interp.call("jk", &values);
+        let got = call(&plan.func, &args, &outs);
+        tally.judge(&got, &want, &parts, f32_program, || {
+            format!("program {j}, inputs {t}:\n{src}")
+        });
+    }
 }
 
 /// A Jacobian by rows of generated programs: a kernel `rk` computes the `vjp` of program

@@ -117,8 +117,7 @@ impl Dps<'_> {
     }
 
     /// The names `start` reads that `let`s bound before the loop at `pos` ([`Dps::lets`]):
-    /// fixed while it runs.
-    /// A name that is the index of that loop or of one inside it is not one of them, though
+    /// fixed while it runs. A name that is the index of that loop or of one inside it is not one of them, though
     /// a `let` of the same name came before (a build's index bound by a `let` in its peeled
     /// ends, then the index of its interchanged loop: the same variable, translated twice).
     fn lets_before(&self, pos: usize, start: &Ex) -> Vec<String> {

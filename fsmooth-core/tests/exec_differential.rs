@@ -609,6 +609,45 @@ fn rows_taken_eight_and_four_at_a_time_match_the_interpreter_to_the_bit() {
     }
 }
 
+/// A row of the frame read at a fold's index (`t[k]` of 4, taken along the fold as a row
+/// stream, `lir::row_streams`) and a row bound before the fold, read in every step (its
+/// loads made once before the loop, `lir::invariant_loads`): the hand model's skinning,
+/// in the executor against the interpreter to the bit, for counts 0 to 5 (a loop of no
+/// steps included).
+#[test]
+fn frame_rows_along_a_fold_and_loads_made_before_it_match_the_interpreter_to_the_bit() {
+    let src = "pub fn k(a: [f64; n], b: [f64; m], c: [[f64; m]; n], s: f64, p: usize) -> [f64; n] {
+        let t = build(n, |i| build(4, |r| c[i][r % m] * s + b[r % m]));
+        build(n, |j| {
+            let x = t[(j + p) % n];
+            ifold(n, a[j], |acc, k| acc * 0.5 + (t[k][0] * x[0] + t[k][1] * x[0] + t[k][2] * x[3] + t[k][3] * x[3]) * b[k % m])
+        })
+    }";
+    let (func, text) = planned(src);
+    assert!(
+        text.contains("rows_of"),
+        "no row stream of the frame:\n{text}"
+    );
+    // The two loads of `x` bound before the loop over `k`, not in its step.
+    let inner = text.rfind("for (").unwrap_or(0);
+    let loads: Vec<usize> = text
+        .match_indices("ldr :: < 4usize > (scratch")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(
+        !loads.is_empty() && loads.iter().all(|&i| i < inner),
+        "{text}"
+    );
+    let mut rng = fsmooth_testdata::Rng::new(17);
+    for n in 0..6 {
+        for m in 1..5 {
+            for p in [0, 3] {
+                same_bits(src, &func, &sized(&mut rng, n, m, p), Some(n));
+            }
+        }
+    }
+}
+
 /// Costly calls that do not read a loop's index are computed before it, into a table
 /// (`hoist`): a per-row table of `sin` and a scalar `ln` leave the loop over `i`, whatever
 /// its count (0 included), and the results equal the interpreter's to the bit.

@@ -120,8 +120,9 @@ fn take_invariant(
     moved
 }
 
-/// Take the movable `let`s out of `sts` (and of the blocks it holds at its top), in order:
-/// a `let` reading one moved before it moves too.
+/// Take the movable `let`s out of `sts` (and of the blocks it holds at its top, and those
+/// that compute a value it assigns or binds), in order: a `let` reading one moved before it
+/// moves too.
 fn take_from(
     sts: &mut Vec<St>,
     inside: &[Ident],
@@ -132,6 +133,17 @@ fn take_from(
     while k < sts.len() {
         match &mut sts[k] {
             St::Block(b) => {
+                take_from(b, inside, fixed, moved);
+                k += 1;
+            }
+            // A value computed by a block at every step (a scalar fold's `acc = { .. }`).
+            St::Assign(_, Ex::Block(b, _))
+            | St::Slot(Ex::Block(b, _))
+            | St::SlotAdd(Ex::Block(b, _))
+            | St::Let {
+                val: Ex::Block(b, _),
+                ..
+            } => {
                 take_from(b, inside, fixed, moved);
                 k += 1;
             }

@@ -463,7 +463,49 @@ impl<'k> Dps<'k> {
             return code;
         }
         if a.ty.is_arr() {
-            let (pre, w) = self.view_holding(a, Some(Holds::Let(v)));
+            let (mut pre, mut w) = self.view_holding(a, Some(Holds::Let(v)));
+            // The parts of an offset that compute with checks (a row at `(j + p) % n`) are
+            // computed once, here, where the program binds the row: the view is read
+            // where each element is used, in the loops after it too, which then computed
+            // them (and their checks) at every step. The offset keeps its form (`t * 11 +
+            // 3`), by which loads of constant elements find their row ([`Dps::blocks`]).
+            if let Some(off) = w.off.as_mut() {
+                let mut bound: Vec<(Ex, Ex)> = Vec::new();
+                crate::lir::rewrite_ex(off, &mut |e| {
+                    if !matches!(e, Ex::Checked(..) | Ex::Check(..)) {
+                        return false;
+                    }
+                    let tmp = format_ident!("__lo{}", self.slices);
+                    self.slices += 1;
+                    pre.push(St::let_usize(&tmp, e.clone()));
+                    let n = self.lets_bound;
+                    self.lets_bound += 1;
+                    self.lets.insert(tmp.to_string(), n);
+                    bound.push((e.clone(), Ex::Var(tmp.clone())));
+                    *e = Ex::Var(tmp);
+                    true
+                });
+                for (was, now) in &bound {
+                    let again: Vec<(Base, Ex, usize)> = self
+                        .blocks
+                        .iter()
+                        .filter_map(|(b, o, width)| {
+                            let mut o2 = o.clone();
+                            let mut hit = false;
+                            crate::lir::rewrite_ex(&mut o2, &mut |e| {
+                                if crate::lir::same(e, was) {
+                                    *e = now.clone();
+                                    hit = true;
+                                    return true;
+                                }
+                                false
+                            });
+                            hit.then(|| (b.clone(), o2, *width))
+                        })
+                        .collect();
+                    self.blocks.extend(again);
+                }
+            }
             self.env.insert(v, Loc::View(w));
             pre
         } else {

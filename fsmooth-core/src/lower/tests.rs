@@ -991,3 +991,19 @@ fn loads_fixed_during_a_loop_are_made_before_it() {
     assert_eq!(loads.len(), 3, "{out}");
     assert!(loads.iter().all(|&i| i < inner), "{out}");
 }
+
+#[test]
+fn a_row_bound_at_a_computed_index_computes_it_once() {
+    // `x = t[(j + p) % n]` is read in every step of the fold: the checked index is computed
+    // where `x` is bound, once per `j`, not in each step (and the row's loads can then be
+    // made before the loop).
+    let out = expand(
+        "pub fn k(t: [[f64; 4]; n], b: [f64; m], p: usize) -> [f64; n] {
+            build(n, |j| {
+                let x = t[(j + p) % n];
+                ifold(m, 0.0, |acc, k| acc * 0.5 + (x[0] + x[3]) * b[k])
+            })
+        }",
+    );
+    assert_eq!(out.matches("\"(j + p) % n\"").count(), 1, "{out}");
+}

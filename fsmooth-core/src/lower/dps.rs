@@ -135,6 +135,9 @@ pub struct Dps<'k> {
     /// buffer, first slot, width. A constant element of a row inside one is loaded from it
     /// ([`Dps::row_load`]), so that a bone's `t[0][3]` and `t[2][1]` share one range check.
     pub(super) blocks: Vec<(Base, Ex, usize)>,
+    /// Array `let`s read inside a loop of their body ([`read_in_loops`]): the checked parts
+    /// of such a view's offset are computed where it is bound.
+    pub(super) loop_read: HashSet<VarId>,
     /// The scalar `let`s translated so far (never reassigned), each numbered in order: a
     /// loop's streams may start at an offset reading those bound before it
     /// ([`LoopCtx::lets_before`]), `weights[vert][k]` after `let vert = idx[j]`.
@@ -218,6 +221,7 @@ impl<'k> Dps<'k> {
             loops: Vec::new(),
             slices: 0,
             blocks: Vec::new(),
+            loop_read: read_in_loops(&kernel.body),
             lets: HashMap::new(),
             lets_bound: 0,
             temps: 0,
@@ -469,7 +473,7 @@ impl<'k> Dps<'k> {
             // where each element is used, in the loops after it too, which then computed
             // them (and their checks) at every step. The offset keeps its form (`t * 11 +
             // 3`), by which loads of constant elements find their row ([`Dps::blocks`]).
-            if let Some(off) = w.off.as_mut() {
+            if let Some(off) = w.off.as_mut().filter(|_| self.loop_read.contains(&v)) {
                 let mut bound: Vec<(Ex, Ex)> = Vec::new();
                 crate::lir::rewrite_ex(off, &mut |e| {
                     if !matches!(e, Ex::Checked(..) | Ex::Check(..)) {
@@ -805,6 +809,39 @@ pub(super) fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: V
         streams,
         body,
     }
+}
+
+/// The array `let`s of `e` whose body reads them inside a loop (a `build`'s, a fold's or a
+/// scan's step, an `iterate`'s parts).
+fn read_in_loops(e: &Core) -> HashSet<VarId> {
+    fn under_loop(e: &Core, v: VarId, inside: bool) -> bool {
+        match &e.kind {
+            Kind::Var(x) => inside && *x == v,
+            Kind::Build(_, _, body) => under_loop(body, v, true),
+            Kind::Ifold(n, init, _, _, body) => {
+                under_loop(n, v, inside) || under_loop(init, v, inside) || under_loop(body, v, true)
+            }
+            Kind::Scan(_, init, _, _, body) => {
+                under_loop(init, v, inside) || under_loop(body, v, true)
+            }
+            Kind::Iterate(..) => e.children().any(|c| under_loop(c, v, true)),
+            _ => e.children().any(|c| under_loop(c, v, inside)),
+        }
+    }
+    let mut out = HashSet::new();
+    fn walk(e: &Core, out: &mut HashSet<VarId>) {
+        if let Kind::Let(v, a, b) = &e.kind
+            && a.ty.is_arr()
+            && under_loop(b, *v, false)
+        {
+            out.insert(*v);
+        }
+        for c in e.children() {
+            walk(c, out);
+        }
+    }
+    walk(e, &mut out);
+    out
 }
 
 /// Whether `e` is straight-line code: no test, no loop.

@@ -1,8 +1,8 @@
 //! Loads fixed during a loop, made once before it ([`invariant_loads`]): loop IR to loop IR.
 
-use super::streams::bound_in;
+use super::streams::{blocks_in, bound_in};
 use super::visit::{bodies_mut, own_exprs};
-use super::{Base, Ex, Node, St, Stream, idents, puts, rewrite_ex, walk_ex, walk_sts, writes};
+use super::{Base, Ex, Node, St, Stream, idents, puts, walk_ex, walk_sts, writes};
 use proc_macro2::Ident;
 
 /// Every `for` loop and fill under `sts` (inner loops first): a `let` of its step, outside
@@ -19,7 +19,7 @@ pub fn invariant_loads(sts: &mut Vec<St>) {
     let mut i = 0;
     while i < sts.len() {
         for e in own_exprs(&mut sts[i]) {
-            in_blocks(e);
+            blocks_in(e, &mut |b| invariant_loads(b));
         }
         for b in bodies_mut(&mut sts[i]) {
             invariant_loads(b);
@@ -41,18 +41,6 @@ pub fn invariant_loads(sts: &mut Vec<St>) {
         sts.splice(i..i, out);
         i += n + 1;
     }
-}
-
-/// [`invariant_loads`] for the loops inside an expression's blocks (a fold's loop).
-fn in_blocks(e: &mut Ex) {
-    rewrite_ex(e, &mut |x| match x {
-        Ex::Block(sts, v) => {
-            invariant_loads(sts);
-            in_blocks(v);
-            true
-        }
-        _ => false,
-    });
 }
 
 /// The `let`s of the loop's step that [`invariant_loads`] moves, taken out of `body` in

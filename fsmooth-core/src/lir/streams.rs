@@ -32,7 +32,7 @@ pub fn row_streams_ex(e: &mut Ex) {
 
 /// Call `f` on the statements of every block in `e` that no other block in `e` holds (each
 /// outermost one; `f` sees to the blocks inside it).
-pub(super) fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut [St])) {
+pub(super) fn blocks_in(e: &mut Ex, f: &mut dyn FnMut(&mut Vec<St>)) {
     rewrite_ex(e, &mut |x| match x {
         Ex::Block(sts, v) => {
             f(sts);

@@ -20,7 +20,7 @@ use crate::lir::{Base, Checked, Ex, Scalar, St, Stream, Wrap, plus, wadd, wmul};
 use crate::lower::bounds::Guard;
 use crate::lower::gathers::{Gather, Origin};
 pub use crate::lower::sizes::SizeTable;
-use crate::lower::storage::{Copied, Frame, Holds, Taken};
+use crate::lower::storage::{Copied, Frame};
 use crate::lower::streams::run_code;
 use crate::middle::ir::{Core, Kernel, Kind, Type, VarId};
 use proc_macro2::Ident;
@@ -135,7 +135,7 @@ pub struct Dps<'k> {
     /// buffer, first slot, width. A constant element of a row inside one is loaded from it
     /// ([`Dps::row_load`]), so that a bone's `t[0][3]` and `t[2][1]` share one range check.
     pub(super) blocks: Vec<(Base, Ex, usize)>,
-    /// Array `let`s read inside a loop of their body ([`read_in_loops`]): the checked parts
+    /// Array `let`s read inside a loop of their body (`binds::read_in_loops`): the checked parts
     /// of such a view's offset are computed where it is bound.
     pub(super) loop_read: HashSet<VarId>,
     /// The scalar `let`s translated so far (never reassigned), each numbered in order: a
@@ -221,7 +221,7 @@ impl<'k> Dps<'k> {
             loops: Vec::new(),
             slices: 0,
             blocks: Vec::new(),
-            loop_read: read_in_loops(&kernel.body),
+            loop_read: crate::lower::binds::read_in_loops(&kernel.body),
             lets: HashMap::new(),
             lets_bound: 0,
             temps: 0,
@@ -441,113 +441,6 @@ impl<'k> Dps<'k> {
             | Kind::Scan(..)
             | Kind::Concat(..)
             | Kind::Reshape(_) => Ex::Internal("array in scalar position"),
-        }
-    }
-
-    /// Bind `v` to the value of `a`: a Rust local for scalars, a view for arrays (an
-    /// allocation in the frame unless `a` is already a view). Returns the statements.
-    pub(super) fn bind(&mut self, v: VarId, a: &Core) -> Vec<St> {
-        if a.ty.is_tuple() {
-            return self.bind_tuple(v, a);
-        }
-        self.note(v, a);
-        if let Some(w) = self.over(v, a) {
-            // Written over the array it replaces, which nothing reads afterwards.
-            if let (Base::Scratch(_), Some(x)) = (&w.base, self.overwrites.get(&v)) {
-                self.frame.taken.push(Taken {
-                    what: v,
-                    from: *x,
-                    span: a.span,
-                });
-            }
-            let depth = self.frame.depth();
-            let code = self.write(a, &w);
-            self.frame.truncate(depth);
-            self.env.insert(v, Loc::View(w));
-            return code;
-        }
-        if a.ty.is_arr() {
-            let (mut pre, mut w) = self.view_holding(a, Some(Holds::Let(v)));
-            // The parts of an offset that compute with checks (a row at `(j + p) % n`) are
-            // computed once, here, where the program binds the row: the view is read
-            // where each element is used, in the loops after it too, which then computed
-            // them (and their checks) at every step. The offset keeps its form (`t * 11 +
-            // 3`), by which loads of constant elements find their row ([`Dps::blocks`]).
-            if let Some(off) = w.off.as_mut().filter(|_| self.loop_read.contains(&v)) {
-                let mut bound: Vec<(Ex, Ex)> = Vec::new();
-                crate::lir::rewrite_ex(off, &mut |e| {
-                    if !matches!(e, Ex::Checked(..) | Ex::Check(..)) {
-                        return false;
-                    }
-                    let tmp = format_ident!("__lo{}", self.slices);
-                    self.slices += 1;
-                    pre.push(St::let_usize(&tmp, e.clone()));
-                    let n = self.lets_bound;
-                    self.lets_bound += 1;
-                    self.lets.insert(tmp.to_string(), n);
-                    bound.push((e.clone(), Ex::Var(tmp.clone())));
-                    *e = Ex::Var(tmp);
-                    true
-                });
-                for (was, now) in &bound {
-                    let again: Vec<(Base, Ex, usize)> = self
-                        .blocks
-                        .iter()
-                        .filter_map(|(b, o, width)| {
-                            let mut o2 = o.clone();
-                            let mut hit = false;
-                            crate::lir::rewrite_ex(&mut o2, &mut |e| {
-                                if crate::lir::same(e, was) {
-                                    *e = now.clone();
-                                    hit = true;
-                                    return true;
-                                }
-                                false
-                            });
-                            hit.then(|| (b.clone(), o2, *width))
-                        })
-                        .collect();
-                    self.blocks.extend(again);
-                }
-            }
-            self.env.insert(v, Loc::View(w));
-            pre
-        } else {
-            let val = self.scalar(a);
-            let id = self.local(v);
-            self.env.insert(v, Loc::Scalar(id.clone()));
-            // Numbered anew when bound again (code written twice, a peeled element's):
-            // the binding in scope is the latest.
-            let n = self.lets_bound;
-            self.lets_bound += 1;
-            self.lets.insert(id.to_string(), n);
-            vec![St::Let {
-                id,
-                mutable: false,
-                usize_ty: false,
-                val,
-            }]
-        }
-    }
-
-    /// The place of the array that `let v = a` may be written over ([`Dps::overwrites`]):
-    /// a buffer of the frame or a local array, with `a`'s dimensions. Not a destination a
-    /// chain wrote `x` in ([`Dps::in_destination`]): other arrays of the chain take it in
-    /// turn there, each while the one before is dead by the chain's own plan, which the
-    /// array written over `x` would outlive.
-    fn over(&self, v: VarId, a: &Core) -> Option<View> {
-        let x = self.overwrites.get(&v)?;
-        if self.in_destination.contains(x) {
-            return None;
-        }
-        match self.env.get(x) {
-            Some(Loc::View(w)) if matches!(w.base, Base::Scratch(_) | Base::Local(_)) => {
-                Some(View {
-                    dims: a.ty.dims().to_vec(),
-                    ..w.clone()
-                })
-            }
-            _ => None,
         }
     }
 
@@ -809,39 +702,6 @@ pub(super) fn fill(dest: &View, i: &Ident, n: &Ex, streams: Vec<Stream>, body: V
         streams,
         body,
     }
-}
-
-/// The array `let`s of `e` whose body reads them inside a loop (a `build`'s, a fold's or a
-/// scan's step, an `iterate`'s parts).
-fn read_in_loops(e: &Core) -> HashSet<VarId> {
-    fn under_loop(e: &Core, v: VarId, inside: bool) -> bool {
-        match &e.kind {
-            Kind::Var(x) => inside && *x == v,
-            Kind::Build(_, _, body) => under_loop(body, v, true),
-            Kind::Ifold(n, init, _, _, body) => {
-                under_loop(n, v, inside) || under_loop(init, v, inside) || under_loop(body, v, true)
-            }
-            Kind::Scan(_, init, _, _, body) => {
-                under_loop(init, v, inside) || under_loop(body, v, true)
-            }
-            Kind::Iterate(..) => e.children().any(|c| under_loop(c, v, true)),
-            _ => e.children().any(|c| under_loop(c, v, inside)),
-        }
-    }
-    let mut out = HashSet::new();
-    fn walk(e: &Core, out: &mut HashSet<VarId>) {
-        if let Kind::Let(v, a, b) = &e.kind
-            && a.ty.is_arr()
-            && under_loop(b, *v, false)
-        {
-            out.insert(*v);
-        }
-        for c in e.children() {
-            walk(c, out);
-        }
-    }
-    walk(e, &mut out);
-    out
 }
 
 /// Whether `e` is straight-line code: no test, no loop.

@@ -3,6 +3,8 @@
 //! [`translate`] lowers a kernel's body by the paper's destination-passing translation
 //! ([`dps`]: the state and the D and S translations), one `impl` of [`dps::Dps`] per
 //! concern:
+//! - `binds`: a `let` as a local, a view (its offset's checked parts computed once) or the
+//!   buffer of an array it is written over;
 //! - `views`: rows, slices and variables as views of a buffer, never copies;
 //! - `alloc`: the allocations the translation takes, placed by the frame plan ([`storage`]);
 //! - `bounds`: range proofs, which make loads and subtractions unchecked;
@@ -24,6 +26,7 @@
 
 mod accumulate;
 mod alloc;
+mod binds;
 mod blocking;
 mod bounds;
 mod counters;

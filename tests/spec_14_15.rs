@@ -99,6 +99,22 @@ mod k {
             }, x)
         }
 
+        /// `grad` and `vjp` with an `iterate` over a captured value: it carries no
+        /// differentiated float, so the sweep takes it for a constant (section 14).
+        pub fn grad_const_iterate(w: [f64; n], u: f64) -> (f64, [f64; n]) {
+            grad(|w| { let t = iterate(u, |s| s > 1.0, |s| s * 0.5); t * sum(w) }, w)
+        }
+        pub fn vjp_const_iterate(w: [f64; n], x: [f64; n], s: [f64; n]) -> ([f64; n], [f64; n]) {
+            vjp(|w| build(n, |i| w[i] * iterate(x[i], |y| y > 1.0, |y| y * 0.5)), w, s)
+        }
+        /// ... and `reduce_by_index` with `max` over values not differentiated.
+        pub fn grad_const_maxes(w: [f64; m], x: [f64; n], idx: [usize; n]) -> (f64, [f64; m]) {
+            grad(|w| {
+                let top = reduce_by_index(m, -1e30, |a, b| a.max(b), n, |i| (idx[i], x[i]));
+                dot(w, top)
+            }, w)
+        }
+
         /// `jvp` through `reduce_by_index` with `max`.
         pub fn maxes_jvp(x: [f64; n], dx: [f64; n], idx: [usize; n], m: usize) -> ([f64; m], [f64; m]) {
             jvp(|x| reduce_by_index(m, -1e30, |a, b| a.max(b), n, |i| (idx[i], x[i])), x, dx)
@@ -284,6 +300,25 @@ fn derivatives_through_iterate_and_scatter() {
     .unwrap();
     assert_eq!(m, [4.0, 3.0]);
     assert_eq!(dm, [2.0, 7.0]);
+    // An `iterate` and a `reduce_by_index` no differentiated value goes through.
+    let mut gw = [9.0; 3];
+    let v = k::grad_const_iterate(&mut gw, &[1.0, 2.0, 3.0], 5.0, &mut r).unwrap();
+    assert_eq!((v, gw), (0.625 * 6.0, [0.625; 3]));
+    let (mut y, mut gw) = ([0.0; 3], [0.0; 3]);
+    k::vjp_const_iterate(
+        &mut y,
+        &mut gw,
+        &[1.0, 2.0, 3.0],
+        &[4.0, 0.5, 3.0],
+        &[1.0, 1.0, 2.0],
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!((y, gw), ([1.0, 1.0, 2.25], [1.0, 0.5, 1.5]));
+    let mut gw = [0.0; 2];
+    let v =
+        k::grad_const_maxes(&mut gw, &[2.0, 3.0], &[1.0, 4.0, 3.0], &[0, 0, 1], &mut r).unwrap();
+    assert_eq!((v, gw), (17.0, [4.0, 3.0]));
 }
 
 mod shadowing {

@@ -12,6 +12,19 @@ fsmooth::fsmooth! {
         grad(|v| ifold(p, 0.0, |acc, i| acc + v[idx[i]] * v[idx[i]]), x)
     }
 
+    /// A mesh's edge energy: two rows of `v` per step, at the edge's ends.
+    pub fn edges(v: [[f64; 2]; m], e: [[usize; 2]; p]) -> (f64, [[f64; 2]; m]) {
+        grad(|v2| sum(build(p, |j| sqnorm(sub(v2[e[j][0]], v2[e[j][1]])))), v)
+    }
+
+    /// One gathered row read twice by a row operation, by a sum and by a fold.
+    pub fn row_twice(t: [[f64; 3]; m], idx: [usize; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|t2| sum(build(p, |j| dot(t2[idx[j]], t2[idx[j]]))), t)
+    }
+    pub fn row_twice_fold(t: [[f64; 3]; m], idx: [usize; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|t2| ifold(p, 0.0, |acc, j| acc + sum(emul(t2[idx[j]], t2[idx[j]]))), t)
+    }
+
     /// A product: the state carries from step to step.
     pub fn product(x: [f64; n]) -> (f64, [f64; n]) {
         grad(|v| ifold(n, 1.0, |acc, i| acc * v[i]), x)
@@ -87,6 +100,34 @@ fn a_gathered_element_read_twice_gets_both_contributions() {
     let sum: f64 = idx.iter().map(|&k| X[k] * X[k]).sum();
     assert!((value - sum).abs() <= 1e-12);
     close(&g, &want);
+}
+
+#[test]
+fn rows_of_one_array_read_twice_in_a_step_get_both_contributions() {
+    // Each step's two rows feed the same adjoint: one of the two was lost (a user's trial).
+    let v = [[0.0, 0.0], [1.0, 0.0], [1.0, 2.0]];
+    let e = [[0usize, 1], [1, 2], [2, 0]];
+    let mut g = [[0.0; 2]; 3];
+    let value = edges(&mut g, &v, &e, &mut Region::new()).unwrap();
+    let mut want = [[0.0; 2]; 3];
+    for [a, b] in e {
+        for d in 0..2 {
+            let diff = v[a][d] - v[b][d];
+            want[a][d] += 2.0 * diff;
+            want[b][d] -= 2.0 * diff;
+        }
+    }
+    assert_eq!(value, 1.0 + 4.0 + 5.0);
+    assert_eq!(g, want);
+    assert_eq!(want, [[-4.0, -4.0], [2.0, -4.0], [2.0, 8.0]]);
+    let t = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let idx = [0usize, 1, 1];
+    let want = [[2.0, 4.0, 6.0], [16.0, 20.0, 24.0]];
+    for k in [row_twice, row_twice_fold] {
+        let mut g = [[0.0; 3]; 2];
+        let value = k(&mut g, &t, &idx, &mut Region::new()).unwrap();
+        assert_eq!((value, g), (14.0 + 2.0 * 77.0, want));
+    }
 }
 
 #[test]

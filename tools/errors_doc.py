@@ -28,7 +28,7 @@ groups = [
     ("Layout views", ["split_not_multiple", "split_literal_not_multiple", "slide_no_window", "concat_rank", "interleave_lengths", "pad_fill_shape"]),
     ("Blocks that import from other blocks", ["import_unknown_name", "import_not_reexported", "import_clash", "import_call_shape", "import_other_crate_shape", "import_from_failed_block", "import_relative_in_exported_block", "import_missing_module", "import_not_a_block"]),
     ("Derivatives", ["jvp_usize_argument", "jvp_tangent_shape", "jvp_tangent_count", "jvp_usize_result", "jvp_not_a_function", "grad_of_an_array_function", "vjp_seed_shape", "grad_by_a_tuple"]),
-    ("Loops that stop and scatters", ["iterate_condition_not_bool", "iterate_step_shape", "grad_through_iterate", "scatter_arguments", "iterate_not_the_form", "scatter_step_not_pair", "reduce_by_index_start_type", "vjp_reduce_by_index_max"]),
+    ("Loops that stop and scatters", ["iterate_condition_not_bool", "iterate_step_shape", "grad_through_iterate", "scatter_arguments", "iterate_not_the_form", "scatter_step_not_pair", "scatter_value_tuple", "reduce_by_index_start_type", "vjp_reduce_by_index_max"]),
     ("Block options", ["option_unknown", "option_not_bool"]),
     ("Several errors at once", ["two_errors_and_a_valid_kernel", "errors_in_source_order"]),
     ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size"]),

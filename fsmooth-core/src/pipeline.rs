@@ -366,8 +366,26 @@ fn compile_checked(
     unused: &Unused,
     diags: &mut Diags,
 ) -> (TokenStream, bool) {
+    let checked: Vec<(String, Vec<String>)> = kernels
+        .iter()
+        .map(|k| (k.name.text.clone(), k.shape_sizes.clone()))
+        .collect();
+    // A public kernel that did not check must say why: were a rule to fail without an
+    // error, the kernel would vanish, and the user's calls to it say only that it is not
+    // found. (A block it imports from that failed reported its errors there.)
+    if diags.is_empty() && !scope.failed.iter().any(|f| *f) {
+        for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
+            if !checked.iter().any(|(name, _)| *name == f.name.text) {
+                let msg = format!(
+                    "internal compiler error: kernel `{}` did not check, and no error says why (please report it)",
+                    f.name.text
+                );
+                diags.error(f.name.span, msg);
+            }
+        }
+    }
     if !diags.is_empty() || scope.failed.iter().any(|f| *f) {
-        return (emit::errors(diags, scope), true);
+        return (emit::errors(diags, scope, &checked), true);
     }
     let options = scope.options;
     let mut middled = Vec::new();
@@ -381,7 +399,7 @@ fn compile_checked(
         }
     }
     if !diags.is_empty() {
-        return (emit::errors(diags, scope), true);
+        return (emit::errors(diags, scope, &checked), true);
     }
     let mut items: TokenStream = middled
         .into_iter()

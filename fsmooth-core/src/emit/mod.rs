@@ -330,7 +330,9 @@ fn module_with(k: &Kernel, peaks: &Peaks, extra: TokenStream) -> TokenStream {
 
 /// A block with errors: the errors, and each public kernel's signature with a body that is
 /// never reached, so that the user's calls resolve and only the real errors are shown.
-pub fn errors(diags: &Diags, scope: &Scope) -> TokenStream {
+/// `checked`: the size names of `mod k`'s functions of each kernel that checked (a `usize`
+/// parameter no shape depends on is not one, and only the body may tell).
+pub fn errors(diags: &Diags, scope: &Scope, checked: &[(String, Vec<String>)]) -> TokenStream {
     let mut out = diags.to_compile_errors();
     let mut seen: Vec<&str> = Vec::new();
     for f in scope.fns[..scope.user].iter().filter(|f| f.public) {
@@ -338,7 +340,11 @@ pub fn errors(diags: &Diags, scope: &Scope) -> TokenStream {
             continue; // a duplicate is reported already; a second stub would add E0428
         }
         seen.push(&f.name.text);
-        if let Some(s) = stub(f) {
+        let sizes = checked
+            .iter()
+            .find(|(name, _)| *name == f.name.text)
+            .map(|(_, sizes)| sizes.as_slice());
+        if let Some(s) = stub(f, sizes) {
             out.extend(s);
         }
     }
@@ -346,8 +352,10 @@ pub fn errors(diags: &Diags, scope: &Scope) -> TokenStream {
 }
 
 /// A kernel's signature with a body that only reports failure, emitted after an error so the
-/// user's calls still resolve and only the real error is shown.
-pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
+/// user's calls still resolve and only the real error is shown. `sizes`: the arguments of
+/// `mod k`'s functions when the kernel checked; else every size name of its types and every
+/// `usize` parameter (the kernel's error is the one to fix).
+pub fn stub(k: &crate::front::ast::FnDef, sizes: Option<&[String]>) -> Option<TokenStream> {
     use crate::front::ast::Ty;
     fn t(ty: &Ty) -> Option<TokenStream> {
         match ty {
@@ -408,14 +416,14 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
         }
     };
     let name = crate::front::ast::ident(&k.name.text, k.name.span);
-    let mut sizes = Vec::new();
+    let mut sizes_guessed = Vec::new();
     for p in &k.params {
         if let Ty::Usize(_) = p.ty
-            && !sizes.contains(&p.name.text)
+            && !sizes_guessed.contains(&p.name.text)
         {
-            sizes.push(p.name.text.clone());
+            sizes_guessed.push(p.name.text.clone());
         }
-        collect(&p.ty, &mut sizes);
+        collect(&p.ty, &mut sizes_guessed);
     }
     fn collect(t: &Ty, out: &mut Vec<String>) {
         if let Ty::Array(e, n, _) = t {
@@ -429,6 +437,7 @@ pub fn stub(k: &crate::front::ast::FnDef) -> Option<TokenStream> {
             }
         }
     }
+    let sizes = sizes.map_or(sizes_guessed, <[String]>::to_vec);
     let args: Vec<Ident> = sizes
         .iter()
         .map(|s| crate::front::ast::ident(s, Span::call_site()))

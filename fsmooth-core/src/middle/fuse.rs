@@ -702,8 +702,19 @@ fn loads_only(e: &Core) -> bool {
         Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
         // A choice of scalars only: a choice of rows would be a row built at every read.
-        Kind::If(c, a, b) if !e.ty.is_arr() => index_arith(c) && loads_only(a) && loads_only(b),
+        Kind::If(c, a, b) if !e.ty.is_arr() => index_test(c) && loads_only(a) && loads_only(b),
         _ => false,
+    }
+}
+
+/// Comparisons of index arithmetic joined by `&&` and `||` (a unit tangent's element, `if
+/// u == e && v == f { 1.0 } else { 0.0 }`).
+fn index_test(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Bin(crate::front::ast::BinOp::And | crate::front::ast::BinOp::Or, a, b, _) => {
+            index_test(a) && index_test(b)
+        }
+        _ => index_arith(e),
     }
 }
 

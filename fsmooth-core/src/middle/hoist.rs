@@ -287,6 +287,8 @@ struct Lift<'a> {
     expanded: RefCell<HashMap<VarId, Core>>,
     /// The tables made: variable, definition.
     tables: Vec<(VarId, Core)>,
+    /// Indexes of the folds inside a candidate being judged, with their counts.
+    judged: RefCell<Vec<(VarId, Size)>>,
     names: &'a mut Vec<String>,
 }
 
@@ -305,6 +307,7 @@ fn lift(
         aliases: HashMap::new(),
         expanded: RefCell::default(),
         tables: Vec::new(),
+        judged: RefCell::default(),
         names,
     };
     cx.walk(body);
@@ -316,6 +319,15 @@ impl Lift<'_> {
         if let Kind::Math(f, _) = &e.kind
             && costly(*f)
             && e.ty == Type::F64
+            && let Some((val, used)) = self.invariant(e)
+        {
+            self.replace(e, val, used);
+            return;
+        }
+        // A fold that does not read the loop (`sum(icf[c][0..d])` written in the loop over
+        // points): a loop run once per value of the inner indexes it reads, not per step.
+        if matches!(e.kind, Kind::Ifold(..))
+            && e.ty.is_float()
             && let Some((val, used)) = self.invariant(e)
         {
             self.replace(e, val, used);
@@ -354,6 +366,13 @@ impl Lift<'_> {
                 self.walk(b);
                 self.path.pop();
             }
+            Kind::Iterate(init, s, cond, t, next) => {
+                // A loop with no count: what reads its state stays inside it.
+                self.walk(init);
+                self.inside.extend([*s, *t]);
+                self.walk(cond);
+                self.walk(next);
+            }
             Kind::Ifold(n, init, acc, i, b) => {
                 self.walk(n);
                 self.walk(init);
@@ -383,13 +402,16 @@ impl Lift<'_> {
     }
 
     /// The bound of loop index `v`, inside or outside the loop.
-    fn bound(&self, v: VarId) -> Option<&Size> {
+    fn bound(&self, v: VarId) -> Option<Size> {
+        if let Some((_, b)) = self.judged.borrow().iter().rev().find(|(w, _)| *w == v) {
+            return Some(b.clone());
+        }
         self.path
             .iter()
             .chain(self.outer)
             .rev()
             .find(|(w, _)| *w == v)
-            .and_then(|(_, b)| b.as_ref())
+            .and_then(|(_, b)| b.clone())
     }
 
     /// `e` with the aliases it reads replaced by their values, and theirs by theirs.
@@ -468,17 +490,33 @@ impl Lift<'_> {
         Some((self.expand(e), used.into_iter().map(|(_, v)| v).collect()))
     }
 
-    /// Arithmetic on variables, sizes and array elements at proven indexes.
+    /// Arithmetic on variables, sizes and array elements at proven indexes, and folds of it
+    /// counted by sizes fixed in the loop (their `let`s of scalars too).
     fn infallible(&self, e: &Core) -> bool {
         match &e.kind {
             Kind::Float(_) | Kind::Size(_) => true,
             Kind::Var(_) => !e.ty.is_arr(),
             Kind::Bin(_, a, b, _) => {
-                e.ty == Type::F64
-                    && a.ty == Type::F64
-                    && b.ty == Type::F64
+                e.ty.is_float()
+                    && a.ty == e.ty
+                    && b.ty == e.ty
                     && self.infallible(a)
                     && self.infallible(b)
+            }
+            Kind::Ifold(n, init, _, i, body) => {
+                let Kind::Size(count) = &n.kind else {
+                    return false;
+                };
+                if !e.ty.is_float() || !self.free_size(count) || !self.infallible(init) {
+                    return false;
+                }
+                self.judged.borrow_mut().push((*i, count.clone()));
+                let ok = self.infallible(body);
+                self.judged.borrow_mut().pop();
+                ok
+            }
+            Kind::Let(_, value, body) => {
+                !value.ty.is_arr() && self.infallible(value) && self.infallible(body)
             }
             Kind::Neg(a) => self.infallible(a),
             Kind::Math(MathFn::Powi, xs) => {
@@ -496,11 +534,12 @@ impl Lift<'_> {
         e.ty == Type::Usize && matches!(e.kind, Kind::Var(_) | Kind::Size(_))
     }
 
-    /// An array variable, or a row of one at a proven index.
+    /// An array variable, or a row or a slice of one at a proven index.
     fn array(&self, e: &Core) -> bool {
         match &e.kind {
             Kind::Var(_) => e.ty.is_arr(),
             Kind::Index(a, i) => self.array(a) && self.below(i, &a.ty),
+            Kind::Slice(a, lo) => self.array(a) && self.slice_within(lo, &e.ty, &a.ty),
             _ => false,
         }
     }
@@ -521,10 +560,25 @@ impl Lift<'_> {
             Kind::Var(v) if self.aliases.contains_key(v) => {
                 self.expanded(*v).is_some_and(|val| self.below(&val, ty))
             }
-            Kind::Var(v) => self.bound(*v).is_some_and(|b| room(b.clone())),
+            Kind::Var(v) => self.bound(*v).is_some_and(room),
             Kind::Size(s) => s.as_const().is_some_and(|k| room(Size::Lit(k + 1))),
             _ => false,
         }
+    }
+
+    /// A slice from constant `lo` of type `ty` ends within the first dimension of `of`.
+    fn slice_within(&self, lo: &Core, ty: &Type, of: &Type) -> bool {
+        let (Some(len), Some(dim)) = (ty.dims().first(), of.dims().first()) else {
+            return false;
+        };
+        let Kind::Size(lo) = &lo.kind else {
+            return false;
+        };
+        lo.as_const().is_some()
+            && crate::front::size::names_nonneg(&Size::minus(
+                dim.clone(),
+                Size::plus(lo.clone(), len.clone()),
+            ))
     }
 
     /// Put `e` in a table over the inner loop indexes `used` and read it instead.
@@ -533,7 +587,7 @@ impl Lift<'_> {
         let t = self.fresh("hoisted");
         let counts: Vec<Size> = used
             .iter()
-            .map(|v| self.bound(*v).cloned().unwrap_or(Size::Lit(0)))
+            .map(|v| self.bound(*v).unwrap_or(Size::Lit(0)))
             .collect();
         // The table: fresh indexes in place of the loop's.
         let mut val = val;

@@ -203,6 +203,54 @@ fn a_call_on_a_scans_state_stays_in_the_scan() {
     assert_eq!(depths(src), vec![1]);
 }
 
+/// The loop depth of every fold counted by size `m` in `e`.
+fn sums_over_m(e: &Core, depth: usize, out: &mut Vec<usize>) {
+    let deeper = match &e.kind {
+        Kind::Ifold(n, ..) => {
+            if matches!(&n.kind, Kind::Size(s) if s.to_string() == "m") {
+                out.push(depth);
+            }
+            true
+        }
+        Kind::Build(..) | Kind::Scan(..) | Kind::Iterate(..) => true,
+        _ => false,
+    };
+    for c in e.children() {
+        sums_over_m(c, depth + usize::from(deeper), out);
+    }
+}
+
+#[test]
+fn invariant_sums_leave_the_loop() {
+    let depths = |src: &str| {
+        let mut out = Vec::new();
+        sums_over_m(&optimized(src).body, 0, &mut out);
+        out
+    };
+    // A sum reading nothing of the loop's: once, before it.
+    let src = "pub fn k(x: [f64; n], w: [f64; m]) -> [f64; n] { build(n, |i| x[i] * sum(w)) }";
+    assert_eq!(depths(src), vec![0]);
+    // GMM spelled with `sum(q[c][0..m])` in the loop over points: a table over the
+    // components before it, one loop deep (the table's), not three.
+    let src = "pub fn k(q: [[f64; m * (m + 1) / 2]; k], x: [[f64; m]; n], m: usize) -> f64 {
+        ifold(n, 0.0, |acc, i| acc + sum(build(k, |c| x[i][0] * sum(q[c][0..m]))))
+    }";
+    assert_eq!(depths(src), vec![1]);
+    // Reading the point, or a state of an `iterate` in the loop: they stay.
+    let src = "pub fn k(x: [[f64; m]; n], m: usize) -> [f64; n] { build(n, |i| sum(x[i])) }";
+    assert_eq!(depths(src), vec![1]);
+    let src = "pub fn k(x: [f64; m], p: [f64; m], steps: usize) -> [f64; m] {
+        ifold(steps, x, |s, _| iterate(add(s, p), |v| norm(v) > 1.0, |v| smul(v, 0.5)))
+    }";
+    assert!(depths(src).iter().all(|&d| d >= 2), "{:?}", depths(src));
+    // A call on an `iterate`'s state (it was taken for invariant and read its variable out
+    // of scope).
+    let src = "pub fn k(x: f64, n: usize) -> f64 {
+        ifold(n, 0.0, |a, i| a + iterate(x, |s| s > 1.0, |s| s.ln()))
+    }";
+    optimized(src);
+}
+
 #[test]
 fn calls_that_read_the_loop_or_may_fail_stay() {
     for src in [

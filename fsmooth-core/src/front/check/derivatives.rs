@@ -18,7 +18,7 @@ use crate::front::size::Size;
 use crate::middle::forward::{Forward, bin, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
 use crate::middle::reverse::{Reverse, Unsupported};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// How the forms are written, for errors.
@@ -46,18 +46,38 @@ fn parts(e: &Expr) -> Vec<&Expr> {
 }
 
 /// A construct of `e` that reverse mode cannot take, where it was written and why
-/// (LANGUAGE.md sections 14 and 15): an `iterate` carrying a float (its step count is not
-/// known before it runs), a `reduce_by_index` of floats whose operation is not addition
-/// (`ops`: the states of the folds those became). Either without a float is a constant.
-fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
+/// (LANGUAGE.md sections 14 and 15): an `iterate` carrying a differentiated float (its step
+/// count is not known before it runs), a `reduce_by_index` of differentiated floats whose
+/// operation is not addition (`ops`: the states of the folds those became). `active`: the
+/// variables whose values depend on the differentiated arguments; one that does not is a
+/// constant to the sweep, which any construct may compute (a search by index, an `iterate`
+/// over a captured value).
+fn unreversible(
+    e: &Core,
+    ops: &[(VarId, Sp)],
+    active: &mut HashSet<VarId>,
+) -> Option<(Sp, String)> {
+    // A chain of `let`s walked as a loop: it may be thousands long.
+    let mut e = e;
+    while let Kind::Let(x, value, body) = &e.kind {
+        if let Some(found) = unreversible(value, ops, active) {
+            return Some(found);
+        }
+        if reads_any(value, active) {
+            active.insert(*x);
+        }
+        e = body;
+    }
+    let reads = reads_any(e, active);
+    let carries = reads && crate::middle::forward::differentiable(&e.ty);
     match &e.kind {
-        Kind::Iterate(..) if crate::middle::forward::differentiable(&e.ty) => {
+        Kind::Iterate(..) if carries => {
             return Some((
                 e.span,
-                "this `iterate`: its state carries a float, and reverse mode needs the number of steps before the loop runs\n  help: write a bounded loop, `ifold(max_steps, init, |s, _| if cond { next } else { s })`, or take `jvp`".to_string(),
+                "this `iterate`: its state carries a differentiated float, and reverse mode needs the number of steps before the loop runs\n  help: write a bounded loop, `ifold(max_steps, init, |s, _| if cond { next } else { s })`, or take `jvp`".to_string(),
             ));
         }
-        Kind::Ifold(_, _, acc, _, _) if crate::middle::forward::differentiable(&e.ty) => {
+        Kind::Ifold(_, _, acc, _, _) if carries => {
             if let Some((_, at)) = ops.iter().find(|(v, _)| v == acc) {
                 return Some((
                     *at,
@@ -67,7 +87,24 @@ fn unreversible(e: &Core, ops: &[(VarId, Sp)]) -> Option<(Sp, String)> {
         }
         _ => {}
     }
-    e.children().find_map(|c| unreversible(c, ops))
+    // The states of a loop reading a differentiated value carry it.
+    if reads {
+        match &e.kind {
+            Kind::Ifold(_, _, acc, _, _) | Kind::Scan(_, _, acc, _, _) => {
+                active.insert(*acc);
+            }
+            Kind::Iterate(_, s, _, t, _) => {
+                active.extend([*s, *t]);
+            }
+            _ => {}
+        }
+    }
+    e.children().find_map(|c| unreversible(c, ops, active))
+}
+
+/// Whether `e` reads a variable of `vars`.
+fn reads_any(e: &Core, vars: &HashSet<VarId>) -> bool {
+    matches!(e.kind, Kind::Var(x) if vars.contains(&x)) || e.children().any(|c| reads_any(c, vars))
 }
 
 impl Elab<'_> {
@@ -177,6 +214,10 @@ impl Elab<'_> {
             );
             return Err(());
         }
+        // Forward mode meets the canonical form too, as reverse mode does: a tangent's code
+        // does not depend on how the function is spelled (LANGUAGE.md section 13).
+        let mut body = body;
+        crate::middle::normalise(&mut body, &mut self.names, self.scope.options);
         let mut forward = Forward {
             names: &mut self.names,
             tangents: seeds,
@@ -287,7 +328,8 @@ impl Elab<'_> {
             }
         }
         let body = self.apply(&fun, n, &call_args, sp, &inner, &Want::Any)?;
-        if let Some((at, why)) = unreversible(&body, &self.scatter_ops) {
+        let mut active: HashSet<VarId> = bound.iter().map(|(x, _)| *x).collect();
+        if let Some((at, why)) = unreversible(&body, &self.scatter_ops, &mut active) {
             self.err(at, format!("`{form}` cannot differentiate through {why}"));
             return Err(());
         }
@@ -356,9 +398,10 @@ impl Elab<'_> {
                 parts.extend(gradients);
             }
             Err(Unsupported) => {
-                parts.push(fresh(body.clone(), &mut self.names));
+                // By forward mode, over the canonical form as well.
+                parts.push(fresh(copy.clone(), &mut self.names));
                 for (x, ty) in &args {
-                    let g = self.gradient_by(*x, ty, &body, &seed, sp);
+                    let g = self.gradient_by(*x, ty, &copy, &seed, sp);
                     parts.push(g);
                 }
             }

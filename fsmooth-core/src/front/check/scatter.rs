@@ -84,6 +84,12 @@ impl Elab<'_> {
             }
         };
         let Some(ty) = Type::array_of(&elem, m.clone()) else {
+            self.err(
+                step.span,
+                format!(
+                    "`{form}`'s value `v` is a scalar or a row (an array), found `{elem}`\n  help: for several values, one `{form}` each (their elements go to the same indexes)"
+                ),
+            );
             return Err(());
         };
         let (hid, tid, kid, vid, oid, jid) = (

@@ -195,7 +195,10 @@ impl Reverse<'_> {
                         }
                         None => ty.same(&tys[part]),
                     };
-                    if feeds[part].is_some() || !fits {
+                    // One feed per outer component: two (`dot(t[k], t[k])`'s rows, an
+                    // edge's two ends) would each be an increment of the state before.
+                    let shared = feeds.iter().flatten().any(|f| f.to == k);
+                    if feeds[part].is_some() || !fits || shared {
                         return None;
                     }
                     used += usize::from(at.is_some());

@@ -12,6 +12,11 @@ fsmooth! {
     pub fn fine(a: [f64; n]) -> f64 {
         sum(a)
     }
+
+    // `steps` is a plain value, not a size: `mod descend`'s functions take `n` alone.
+    pub fn descend(x0: [f64; n], p: [f64; n], steps: usize, alpha: f64) -> [f64; n] {
+        ifold(steps, x0, |x, _| add(x, smul(p, alpha)))
+    }
 }
 
 fn main() {
@@ -21,4 +26,6 @@ fn main() {
     let _ = first(&mut out, &[1.0; 3], &[1.0; 4], &mut region);
     let _ = second(1.0, &mut region);
     let _ = fine(&[1.0, 2.0], &mut region);
+    let _ = descend::scratch_len(8);
+    let _ = descend::out_len(8);
 }

@@ -379,11 +379,13 @@ pub fn heap<T: Elem>(n: usize) -> Result<alloc::vec::Vec<T>, Error> {
 pub const fn sat_sub(a: usize, b: usize) -> usize {
     a.saturating_sub(b)
 }
-/// Saturating `/` for the `const fn` sizes.
+/// `/` for the `const fn` sizes: a division by zero gives 0, as an underflowing `-` does
+/// (the call itself returns `Error::Arithmetic`), so that a buffer of `out_len` elements can
+/// always be made.
 pub const fn sat_div(a: usize, b: usize) -> usize {
     match a.checked_div(b) {
         Some(v) => v,
-        None => usize::MAX,
+        None => 0,
     }
 }
 /// `usize::max` in a `const fn`.

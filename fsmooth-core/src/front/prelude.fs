@@ -10,7 +10,7 @@ fn map(v: [T; n], f: fn(T) -> U) -> [U; n] {
     build(n, |i| f(v[i]))
 }
 
-fn map2(a: [T; n], b: [T; n], f: fn(T, T) -> U) -> [U; n] {
+fn map2(a: [T; n], b: [V; n], f: fn(T, V) -> U) -> [U; n] {
     build(n, |i| f(a[i], b[i]))
 }
 

@@ -363,8 +363,10 @@ impl<'k> Dps<'k> {
                 let dim0 = w.dims[0].clone();
                 let r = if self.in_bounds(i, &dim0) {
                     // A stream or a running index serves the loop's whole range, before any
-                    // branch: only for an index proven over all of it.
-                    let whole = !self.narrowed() || self.unguarded(|d| d.in_bounds(i, &dim0));
+                    // branch: only for an index proven over all of it. (Not by an entry check
+                    // of an index array: that would add the check for a read a branch guards,
+                    // `if idx[i] < m { t[idx[i]] }`, and such an index is no stream.)
+                    let whole = !self.narrowed() || self.unguarded(|d| d.proven_below(i, &dim0));
                     let served = if whole {
                         self.stream(&w, i, a).or_else(|| self.running(&w, i))
                     } else {

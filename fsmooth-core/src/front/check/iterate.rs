@@ -1,11 +1,11 @@
 //! `iterate(init, |s| cond, |s| next)` (LANGUAGE.md section 14): a loop that stops. Its
 //! state keeps the start's type; the condition is a `bool`.
 
-use super::elab::{Bind, Elab, Elaborated, Env, mismatch};
-use super::infer::{Want, float_clash, has_lit_only_part};
+use super::elab::{Bind, Elab, Elaborated, Env, mismatch, retyped, tuple_arity};
+use super::infer::{Want, float_clash, has_lit_only_part, lit_only};
 use super::scalars::convert_help;
 use crate::front::ast::{Expr, ExprKind, Name};
-use crate::middle::ir::{Core, Kind, Type};
+use crate::middle::ir::{Core, Kind, Type, VarId};
 
 impl Elab<'_> {
     /// The name of `form` as a call, when the block or a binding in scope gives that name a
@@ -34,22 +34,55 @@ impl Elab<'_> {
             let args = vec![(**init).clone(), closure(s, cond), closure(t, next)];
             return self.call(&call, &args, e, env, want);
         }
-        let m = self.mark();
-        let retry = has_lit_only_part(init);
-        let first = self.iterate_once(e, init, (s, cond), (t, next), env, want, retry);
-        match first {
-            Err(Some(gives)) => {
-                self.rewind(&m);
-                let again = Want::of(&gives);
-                self.iterate_once(e, init, (s, cond), (t, next), env, &again, false)
-                    .map_err(|_| ())
+        // A start with literal-only parts (`(0.0, 0)`) takes the float types its uses ask
+        // for, as an `ifold`'s start does: the clashes in the condition and the step with the
+        // state's variables, or the step's own type, retype those parts, until one checks.
+        let flexible = has_lit_only_part(init);
+        let mut iwant = if flexible {
+            super::loops::only_lit_parts(init, want.clone())
+        } else {
+            want.clone()
+        };
+        let mut tried = Vec::new();
+        loop {
+            let m = self.mark();
+            let (r, vars) = self.iterate_once(e, init, (s, cond), (t, next), env, &iwant, flexible);
+            let gives = match r {
+                Ok(c) => return Ok(c),
+                Err(_) if !flexible => return Err(()),
+                Err(gives) => gives,
+            };
+            let demands: Vec<Option<usize>> = vars
+                .iter()
+                .flat_map(|v| self.demands_since(&m, *v))
+                .collect();
+            let mut next_want = retyped(&iwant, &demands, tuple_arity(init));
+            if let Some(t) = gives {
+                next_want = match (&init.kind, Want::of(&t)) {
+                    (ExprKind::Tuple(xs), Want::Tuple(ws)) => Want::Tuple(
+                        xs.iter()
+                            .zip(ws)
+                            .enumerate()
+                            .map(|(k, (x, w))| if lit_only(x) { w } else { next_want.part(k) })
+                            .collect(),
+                    ),
+                    (_, w) if lit_only(init) => w,
+                    _ => next_want,
+                };
             }
-            r => r.map_err(|_| ()),
+            let next_want = super::loops::only_lit_parts(init, next_want);
+            tried.push(iwant);
+            if tried.contains(&next_want) {
+                return Err(());
+            }
+            self.rewind(&m);
+            iwant = next_want;
         }
     }
 
-    /// One attempt at [`Elab::e_iterate`]; when `retry`, a step whose float types clash
-    /// with the start's gives the step's type, unreported.
+    /// One attempt at [`Elab::e_iterate`], and the state's two variables; when `retry`
+    /// (the start has literal-only parts), they are retypable, and a step whose float types
+    /// clash with the start's gives the step's type.
     #[allow(clippy::too_many_arguments)]
     fn iterate_once(
         &mut self,
@@ -60,10 +93,35 @@ impl Elab<'_> {
         env: &Env,
         want: &Want,
         retry: bool,
+    ) -> (Result<Core, Option<Type>>, [VarId; 2]) {
+        let (sid, tid) = (self.fresh(&s.text), self.fresh(&t.text));
+        if retry {
+            self.flex.extend([sid, tid]);
+        }
+        let r = self.iterate_checked(e, init, (s, cond), (t, next), env, want, retry, sid, tid);
+        (r, [sid, tid])
+    }
+
+    /// [`Elab::iterate_once`] with the state's variables made.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate_checked(
+        &mut self,
+        e: &Expr,
+        init: &Expr,
+        (s, cond): (&Name, &Expr),
+        (t, next): (&Name, &Expr),
+        env: &Env,
+        want: &Want,
+        retry: bool,
+        sid: VarId,
+        tid: VarId,
     ) -> Result<Core, Option<Type>> {
         let init_c = self.expr_want(init, env, want).map_err(|_| None)?;
         let ty = init_c.ty.clone();
-        let (sid, tid) = (self.fresh(&s.text), self.fresh(&t.text));
+        if !retry {
+            self.link(sid, &init_c);
+            self.link(tid, &init_c);
+        }
         let bind = |me: &mut Self, name: &Name, id| {
             if me.pattern_fits(name, &ty) {
                 Bind::Val(id, ty.clone(), None)

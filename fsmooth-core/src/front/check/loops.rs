@@ -225,7 +225,7 @@ fn unstorable(t: &Type) -> Option<&Type> {
 
 /// Expectation `w` of a start `init`, kept only for its literal-only parts (no other part
 /// can change type).
-fn only_lit_parts(init: &Expr, w: Want) -> Want {
+pub(super) fn only_lit_parts(init: &Expr, w: Want) -> Want {
     match (&init.kind, w) {
         (ExprKind::Tuple(xs), Want::Tuple(ws)) => Want::Tuple(
             xs.iter()

@@ -61,19 +61,25 @@ fn value(name: &str, ty: CastTy) -> Option<f64> {
     })
 }
 
-/// The constants a block brought in by name: the name used, the constant, its type.
+/// The constants a block brought in: the name used, the constant, its type, and whether a
+/// glob (`::*`) brought it.
 #[derive(Default)]
 pub(super) struct ConstScope {
-    names: Vec<(String, f64, CastTy)>,
+    names: Vec<(String, f64, CastTy, bool)>,
 }
 
 impl ConstScope {
+    /// As in Rust, a name imported by name wins over one a glob brings, whatever their order
+    /// (`use std::f64::consts::TAU; use core::f32::consts::*;` keeps the f64 `TAU`).
     fn get(&self, n: &str) -> Option<(f64, CastTy)> {
-        self.names
-            .iter()
-            .rev()
-            .find(|(x, ..)| x == n)
-            .map(|(_, v, t)| (*v, *t))
+        let last = |by_glob: bool| {
+            self.names
+                .iter()
+                .rev()
+                .find(|(x, _, _, g)| x == n && *g == by_glob)
+                .map(|(_, v, t, _)| (*v, *t))
+        };
+        last(false).or_else(|| last(true))
     }
 }
 
@@ -136,7 +142,7 @@ impl Parser<'_> {
             syn::UseTree::Glob(_) => {
                 for (n, _) in FLOAT_CONSTS {
                     let v = value(n, ty).unwrap_or_default();
-                    self.consts.names.push((n.to_string(), v, ty));
+                    self.consts.names.push((n.to_string(), v, ty, true));
                 }
             }
             syn::UseTree::Group(g) => {
@@ -160,7 +166,7 @@ impl Parser<'_> {
 
     fn bring_const(&mut self, n: &Name, alias: &Name, ty: CastTy, module: &[String]) {
         match value(&n.text, ty) {
-            Some(v) => self.consts.names.push((alias.text.clone(), v, ty)),
+            Some(v) => self.consts.names.push((alias.text.clone(), v, ty, false)),
             None => self.unknown_const(&n.text, n.span, module),
         }
     }

@@ -1,0 +1,89 @@
+//! Cases from two trials by users writing kernels from the contract alone (issue 40's
+//! sections 14 to 17 and section 13's spellings, 2026-12-07), each once a failure: a valid
+//! kernel rejected or failing at run time, a size function that could not be used.
+
+use fsmooth::{Error, Region, fsmooth};
+
+fsmooth! {
+    use std::f64::consts::{TAU, SQRT_2};
+    use core::f32::consts::*;
+
+    /// `map2` over arrays of different element types: rows of two widths, floats beside
+    /// labels (LANGUAGE.md section 9: `map` and `map2` are generic).
+    pub fn row_products(xs: [[f64; ni]; p], ys: [[f64; no]; p], ni: usize) -> [f64; p] {
+        map2(xs, ys, |x, y| sum(x) * sum(y))
+    }
+    pub fn scaled_by_label(x: [f64; n], labels: [usize; n]) -> [f64; n] {
+        map2(x, labels, |a, l| a * (l as f64))
+    }
+
+    /// A literal in an `iterate`'s tuple state takes its type from the step (section 16).
+    pub fn prefix_until(x: [f32; n], limit: f32) -> f32 {
+        let (s, _) = iterate((0.0, 0), |(s, k)| k < n && s < limit, |(s, k)| (s + x[k], k + 1));
+        s
+    }
+
+    /// A name imported by name wins over a glob's, as in Rust: `TAU` and `SQRT_2` are the
+    /// f64 ones, `PI` the f32 one.
+    pub fn circle(r: f64) -> f64 {
+        TAU * r + SQRT_2
+    }
+    pub fn half_turn(x: f32) -> f32 {
+        PI * x
+    }
+
+    /// A gather a branch guards: no entry check rejects the indexes the branch skips.
+    pub fn guarded_gather(table: [f64; m], idx: [usize; n]) -> [f64; n] {
+        build(n, |i| if idx[i] < m { table[idx[i]] } else { -1.0 })
+    }
+
+    /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
+    pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
+        build(n / 0, |i| x[i])
+    }
+}
+
+#[test]
+fn map2_takes_arrays_of_different_element_types() {
+    let mut r = Region::new();
+    let mut out = [0.0; 2];
+    let xs = [[1.0, 2.0], [3.0, 4.0]];
+    let ys = [[1.0, 1.0, 1.0], [0.5, 0.5, 0.5]];
+    row_products(&mut out, &xs, &ys, 2, &mut r).unwrap();
+    assert_eq!(out, [9.0, 10.5]);
+    let mut out = [0.0; 3];
+    scaled_by_label(&mut out, &[1.5, 2.0, 4.0], &[2, 0, 3], &mut r).unwrap();
+    assert_eq!(out, [3.0, 0.0, 12.0]);
+}
+
+#[test]
+fn an_iterate_tuple_state_literal_takes_f32() {
+    let x = [1.0f32, 2.0, 3.0, 4.0];
+    let got = prefix_until(&x, 3.5, &mut Region::new()).unwrap();
+    assert_eq!(got, 6.0);
+}
+
+#[test]
+fn explicit_imports_win_over_globs() {
+    let mut r = Region::new();
+    assert_eq!(
+        circle(2.0, &mut r).unwrap(),
+        std::f64::consts::TAU * 2.0 + std::f64::consts::SQRT_2
+    );
+    assert_eq!(half_turn(2.0, &mut r).unwrap(), std::f32::consts::PI * 2.0);
+}
+
+#[test]
+fn a_guarded_gather_runs() {
+    let mut out = [0.0; 3];
+    guarded_gather(&mut out, &[10.0, 20.0], &[1, 5, 0], &mut Region::new()).unwrap();
+    assert_eq!(out, [20.0, -1.0, 10.0]);
+}
+
+#[test]
+fn a_size_divided_by_zero_is_an_error_and_out_len_can_be_allocated() {
+    assert_eq!(by_zero::out_len(4), 0);
+    let mut out = vec![7.0; by_zero::out_len(4)];
+    let r = by_zero(&mut out, &[1.0; 4], &mut Region::new());
+    assert!(matches!(r, Err(Error::Arithmetic { .. })), "{r:?}");
+}

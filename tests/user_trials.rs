@@ -37,6 +37,25 @@ fsmooth! {
         build(n, |i| if idx[i] < m { table[idx[i]] } else { -1.0 })
     }
 
+    /// A sum over rows of differences, three spellings (section 13): the rows never stored,
+    /// nor their gradients.
+    pub fn rows_inline(xs: [[f64; d]; p], ys: [[f64; d]; p], d: usize) -> f64 {
+        sum(build(p, |j| sqnorm(sub(xs[j], ys[j]))))
+    }
+    pub fn rows_mapped(xs: [[f64; d]; p], ys: [[f64; d]; p], d: usize) -> f64 {
+        sum(map(build(p, |j| sub(xs[j], ys[j])), |e| sqnorm(e)))
+    }
+    pub fn rows_bound(xs: [[f64; d]; p], ys: [[f64; d]; p], d: usize) -> f64 {
+        let e = build(p, |j| sub(xs[j], ys[j]));
+        sum(build(p, |j| sqnorm(e[j])))
+    }
+    pub fn rows_mapped_grad(xs: [[f64; d]; p], ys: [[f64; d]; p], d: usize) -> (f64, [[f64; d]; p]) {
+        grad(|x| sum(map(build(p, |j| sub(x[j], ys[j])), |e| sqnorm(e))), xs)
+    }
+    pub fn rows_bound_grad(xs: [[f64; d]; p], ys: [[f64; d]; p], d: usize) -> (f64, [[f64; d]; p]) {
+        grad(|x| { let e = build(p, |j| sub(x[j], ys[j])); sum(build(p, |j| sqnorm(e[j]))) }, xs)
+    }
+
     /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
     pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
         build(n / 0, |i| x[i])
@@ -86,4 +105,27 @@ fn a_size_divided_by_zero_is_an_error_and_out_len_can_be_allocated() {
     let mut out = vec![7.0; by_zero::out_len(4)];
     let r = by_zero(&mut out, &[1.0; 4], &mut Region::new());
     assert!(matches!(r, Err(Error::Arithmetic { .. })), "{r:?}");
+}
+
+#[test]
+fn rows_summed_in_any_spelling_are_never_stored() {
+    for (d, p) in [(3, 10), (3, 1000)] {
+        assert_eq!(rows_inline::scratch_len(d, p), 0);
+        assert_eq!(rows_mapped::scratch_len(d, p), 0);
+        assert_eq!(rows_bound::scratch_len(d, p), 0);
+        assert_eq!(rows_mapped_grad::scratch_len(d, p), 0);
+        assert_eq!(rows_bound_grad::scratch_len(d, p), 0);
+    }
+    let xs = [[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]];
+    let ys = [[0.0, 2.5, 1.0], [1.5, 1.0, 0.0]];
+    let mut r = Region::new();
+    let want = 1.0 + 0.25 + 4.0 + 1.0 + 4.0 + 4.0;
+    for k in [rows_inline, rows_mapped, rows_bound] {
+        assert_eq!(k(&xs, &ys, 3, &mut r).unwrap(), want);
+    }
+    for k in [rows_mapped_grad, rows_bound_grad] {
+        let mut g = [[0.0; 3]; 2];
+        assert_eq!(k(&mut g, &xs, &ys, 3, &mut r).unwrap(), want);
+        assert_eq!(g, [[2.0, -1.0, 4.0], [-2.0, -4.0, 4.0]]);
+    }
 }

@@ -9,6 +9,7 @@
 //! every length is already a size.)
 
 use crate::front::size::Size;
+use crate::middle::elements;
 use crate::middle::ir::{Core, Kind, VarId};
 use crate::middle::simplify::{count_reads, subst_index};
 
@@ -309,6 +310,17 @@ impl Pass<'_> {
                 return true;
             }
             names.pop();
+        }
+        // The same through every level of rows (`e[j][q]` twice, `e` rows of a `build`).
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Some(at) = elements::same_chain(*x, &a.ty, b, self.left(*x))
+            && let Some(elem) = elements::element_at(a, &at)
+        {
+            let t = crate::middle::ir::new_var(self.names, *x);
+            if elements::bind_chain(b, *x, &at, t, &elem) {
+                *e = b.take();
+                return true;
+            }
         }
         false
     }

@@ -11,6 +11,7 @@
 pub mod anf;
 pub mod cse;
 pub mod dead_states;
+pub mod elements;
 pub mod equal;
 pub mod forward;
 pub mod fuse;

@@ -56,6 +56,38 @@ fsmooth! {
         grad(|x| { let e = build(p, |j| sub(x[j], ys[j])); sum(build(p, |j| sqnorm(e[j]))) }, xs)
     }
 
+    /// A Cholesky factor's rows by a row update, the new row `let`-bound, by a helper, or
+    /// written in place: the same scratch (the row's own buffer).
+    fn newrow(a: [[f64; n]; n], l: [[f64; n]; n], i: usize) -> [f64; n] {
+        ifold(i + 1, build(n, |_| 0.0), |row, j| {
+            let s = ifold(j, 0.0, |acc, k| acc + row[k] * (if j == i { row[k] } else { l[j][k] }));
+            let v = if j == i { (a[i][i] - s).sqrt() } else { (a[i][j] - s) / l[j][j] };
+            build(n, |c| if c == j { v } else { row[c] })
+        })
+    }
+    pub fn chol_let(a: [[f64; n]; n]) -> [[f64; n]; n] {
+        ifold(n, build(n, |_| build(n, |_| 0.0)), |l, i| {
+            let row = newrow(a, l, i);
+            build(n, |r| if r == i { row } else { l[r] })
+        })
+    }
+    pub fn chol_inline(a: [[f64; n]; n]) -> [[f64; n]; n] {
+        ifold(n, build(n, |_| build(n, |_| 0.0)), |l, i| {
+            build(n, |r| if r == i { newrow(a, l, i) } else { l[r] })
+        })
+    }
+
+    /// A row update written out four times: in place, as the fold is.
+    pub fn doubled_fold(h0: [[f64; m]; 4]) -> [[f64; m]; 4] {
+        ifold(4, h0, |h, i| build(4, |j| if j == i { smul(h[j], 2.0) } else { h[j] }))
+    }
+    pub fn doubled_out(h0: [[f64; m]; 4]) -> [[f64; m]; 4] {
+        let h1 = build(4, |j| if j == 0 { smul(h0[j], 2.0) } else { h0[j] });
+        let h2 = build(4, |j| if j == 1 { smul(h1[j], 2.0) } else { h1[j] });
+        let h3 = build(4, |j| if j == 2 { smul(h2[j], 2.0) } else { h2[j] });
+        build(4, |j| if j == 3 { smul(h3[j], 2.0) } else { h3[j] })
+    }
+
     /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
     pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
         build(n / 0, |i| x[i])
@@ -128,4 +160,40 @@ fn rows_summed_in_any_spelling_are_never_stored() {
         assert_eq!(k(&mut g, &xs, &ys, 3, &mut r).unwrap(), want);
         assert_eq!(g, [[2.0, -1.0, 4.0], [-2.0, -4.0, 4.0]]);
     }
+}
+
+#[test]
+fn a_let_bound_new_row_costs_what_the_row_written_in_place_costs() {
+    for n in [4, 40] {
+        assert_eq!(chol_let::scratch_len(n), n);
+        assert_eq!(chol_inline::scratch_len(n), n);
+    }
+    let a = [[4.0, 2.0, 0.4], [2.0, 5.0, 1.0], [0.4, 1.0, 3.0]];
+    let (mut l1, mut l2) = ([[0.0; 3]; 3], [[0.0; 3]; 3]);
+    let mut r = Region::new();
+    chol_let(&mut l1, &a, &mut r).unwrap();
+    chol_inline(&mut l2, &a, &mut r).unwrap();
+    assert_eq!(l1, l2);
+    // L L^T = A.
+    for i in 0..3 {
+        for j in 0..3 {
+            let v: f64 = (0..3).map(|k| l1[i][k] * l1[j][k]).sum();
+            assert!((v - a[i][j]).abs() < 1e-12, "{i} {j}: {v}");
+        }
+    }
+}
+
+#[test]
+fn a_row_update_written_out_stays_in_place() {
+    for m in [10, 1000] {
+        assert_eq!(doubled_fold::scratch_len(m), 0);
+        assert_eq!(doubled_out::scratch_len(m), 0);
+    }
+    let h0 = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]];
+    let (mut a, mut b) = ([[0.0; 2]; 4], [[0.0; 2]; 4]);
+    let mut r = Region::new();
+    doubled_fold(&mut a, &h0, &mut r).unwrap();
+    doubled_out(&mut b, &h0, &mut r).unwrap();
+    assert_eq!(a, [[2.0, 4.0], [6.0, 8.0], [10.0, 12.0], [14.0, 16.0]]);
+    assert_eq!(a, b);
 }

@@ -360,23 +360,88 @@ fn group(binds: &[Bind], home: &[Option<usize>], transient: &[usize], refs: &Ref
 
 /// True when `new` is a `build` of `build`s down to its elements, each element reading what
 /// `any` recognises only as `r[j1]..[jk]` at the builds' own indexes, with `r` one `direct`
-/// accepts (a matrix state whose elements each read only their own old element).
+/// accepts (a matrix state whose elements each read only their own old element). A level
+/// may choose its row, `if j == c { row } else { r[j] }` (a row update written out, `c` a
+/// constant or a value not read from the array): the chosen row's elements read `r[c][..]`.
 pub(super) fn own_element(
     new: &Core,
     direct: &dyn Fn(&Core) -> bool,
     any: &dyn Fn(&Core) -> bool,
 ) -> bool {
-    let mut index = Vec::new();
-    let mut elem = new;
-    while let Kind::Build(_, i, body) = &elem.kind {
-        index.push(*i);
-        elem = body;
+    own_below(new, &mut Vec::new(), new.ty.dims().len(), direct, any)
+}
+
+/// An index of the new array in [`own_below`]: a loop's, or the value it equals in a branch.
+#[derive(Clone)]
+enum At<'a> {
+    Loop(VarId),
+    Equal(&'a Core),
+}
+
+/// [`own_element`] for `e`, the part of the new array at `index` (of `rank` levels).
+fn own_below<'a>(
+    e: &'a Core,
+    index: &mut Vec<At<'a>>,
+    rank: usize,
+    direct: &dyn Fn(&Core) -> bool,
+    any: &dyn Fn(&Core) -> bool,
+) -> bool {
+    let own = |index: &[At<'a>]| {
+        let index = index.to_vec();
+        move |y: &Core| indexed_at(y, &index).is_some_and(direct)
+    };
+    match &e.kind {
+        Kind::Build(_, i, body) if index.len() < rank => {
+            index.push(At::Loop(*i));
+            let ok = own_below(body, index, rank, direct, any);
+            index.pop();
+            ok
+        }
+        Kind::If(c, t, f) if e.ty.is_arr() && index.len() < rank => {
+            let Some(At::Loop(j)) = index.last().cloned() else {
+                return false;
+            };
+            let Kind::Bin(BinOp::Eq, l, r, _) = &c.kind else {
+                return false;
+            };
+            let k = match (&l.kind, &r.kind) {
+                (Kind::Var(w), _) if *w == j && !r.mentions(j) => &**r,
+                (_, Kind::Var(w)) if *w == j && !l.mentions(j) => &**l,
+                _ => return false,
+            };
+            if !only_own(c, &own(index), any) || !only_own(k, &|_| false, any) {
+                return false;
+            }
+            let last = index.len() - 1;
+            index[last] = At::Equal(k);
+            let chosen = own_below(t, index, rank, direct, any);
+            index[last] = At::Loop(j);
+            chosen && own_below(f, index, rank, direct, any)
+        }
+        _ if index.len() == rank => only_own(e, &own(index), any),
+        // A row of the old array at its own place (`r[j]`, kept by a row update).
+        _ => own(index)(e),
     }
-    if index.len() != new.ty.dims().len() {
-        return false;
+}
+
+/// The array `e` indexes at `index` (each index the loop's variable, or an expression equal
+/// to the value it stands for), when it is such a read.
+fn indexed_at<'a>(e: &'a Core, index: &[At]) -> Option<&'a Core> {
+    let mut cur = e;
+    for at in index.iter().rev() {
+        let Kind::Index(a, i) = &cur.kind else {
+            return None;
+        };
+        let ok = match at {
+            At::Loop(p) => matches!(i.kind, Kind::Var(v) if v == *p),
+            At::Equal(k) => crate::middle::cse::key(k) == crate::middle::cse::key(i),
+        };
+        if !ok {
+            return None;
+        }
+        cur = a;
     }
-    let own = |y: &Core| super::accumulate::indexed_by(y, &index).is_some_and(direct);
-    only_own(elem, &own, any)
+    Some(cur)
 }
 
 /// True when `x` reads what `any` recognises only as `r[j]`, with `r` one `direct` accepts.

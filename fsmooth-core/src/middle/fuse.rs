@@ -11,6 +11,7 @@
 use crate::front::size::Size;
 use crate::middle::elements;
 use crate::middle::ir::{Core, Kind, VarId};
+use crate::middle::placed;
 use crate::middle::simplify::{count_reads, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
@@ -180,6 +181,18 @@ impl Pass<'_> {
             replace_var(b, x, &mut copy);
             *e = b.take();
             self.forget_reads();
+            return true;
+        }
+        // A `let`-bound array (of any form) read once, as a row a `build` places at one
+        // index: written there (`middle/placed.rs`).
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && a.ty.is_arr()
+            && !matches!(a.kind, Kind::Var(_))
+            && placed::read_once_placed(b, *x)
+        {
+            let value = a.take();
+            replace_var(b, *x, &mut || value.clone());
+            *e = b.take();
             return true;
         }
         // Push a let-bound build into its readers.

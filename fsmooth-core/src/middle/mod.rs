@@ -18,6 +18,7 @@ pub mod fuse;
 pub mod hoist;
 pub mod interchange;
 pub mod ir;
+pub mod placed;
 pub mod print;
 pub mod reuse;
 pub mod reverse;

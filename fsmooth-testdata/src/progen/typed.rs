@@ -87,6 +87,9 @@ impl Gen {
     /// or a column of `jx` into `b` or `c`; `e` may gather too (its indexes below `n` and
     /// `m` are often `ix[j]`, `jx[j][0]`, `jx[j][1]`).
     pub(super) fn gather_sum(&mut self, depth: usize) -> String {
+        if self.r.one_in(3) {
+            return self.gathered_rows(depth);
+        }
         let init = self.scalar(depth + 1);
         let (acc, j) = (self.name("acc"), self.name("j"));
         let term = self.with(&j, T::U, Some(D::G), |g| {
@@ -98,6 +101,22 @@ impl Gen {
             }
         });
         format!("ifold(g, {init}, |{acc}, {j}| {acc} * 0.5 + {term})")
+    }
+
+    /// A sum over `g` of terms reading two rows of `c` a step gathers (an edge's two ends:
+    /// reverse mode once kept the adjoint of only one of them), as `sum(build(..))` or as an
+    /// `ifold` adding a term.
+    fn gathered_rows(&mut self, depth: usize) -> String {
+        let (acc, j) = (self.name("acc"), self.name("j"));
+        let x = self.with(&j, T::U, Some(D::G), |g| {
+            g.expecting(true, |g| g.scalar(depth + 1))
+        });
+        match self.r.below(2) {
+            0 => format!("sum(build(g, |{j}| dot(c[jx[{j}][0]], c[ix[{j}]]) * {x}))"),
+            _ => format!(
+                "ifold(g, 0.0, |{acc}, {j}| {acc} + sqnorm(sub(c[ix[{j}]], c[jx[{j}][0]])) * {x})"
+            ),
+        }
     }
 
     /// A float vector of the typed constructs.

@@ -376,6 +376,8 @@ pub(super) fn own_element(
 enum At<'a> {
     Loop(VarId),
     Equal(&'a Core),
+    /// An element of an array literal (a row written out, `[r[k][0] + t, r[k][1], ..]`).
+    Const(u64),
 }
 
 /// [`own_element`] for `e`, the part of the new array at `index` (of `rank` levels).
@@ -418,6 +420,12 @@ fn own_below<'a>(
             index[last] = At::Loop(j);
             chosen && own_below(f, index, rank, direct, any)
         }
+        Kind::Array(items) if index.len() < rank => items.iter().enumerate().all(|(c, item)| {
+            index.push(At::Const(c as u64));
+            let ok = own_below(item, index, rank, direct, any);
+            index.pop();
+            ok
+        }),
         _ if index.len() == rank => only_own(e, &own(index), any),
         // A row of the old array at its own place (`r[j]`, kept by a row update).
         _ => own(index)(e),
@@ -435,6 +443,7 @@ fn indexed_at<'a>(e: &'a Core, index: &[At]) -> Option<&'a Core> {
         let ok = match at {
             At::Loop(p) => matches!(i.kind, Kind::Var(v) if v == *p),
             At::Equal(k) => crate::middle::cse::key(k) == crate::middle::cse::key(i),
+            At::Const(c) => i.sym.as_ref().and_then(|s| s.as_const()) == Some(*c),
         };
         if !ok {
             return None;

@@ -59,6 +59,9 @@ pub fn normalise(e: &mut Core, names: &mut Vec<String>, options: Options) {
         // not depend on which of the two spellings the function had.
         siblings::siblings(e, names);
     }
+    // One `let` per value (`dot(t[k], t[k])`'s two rows of one array are one): the sweep
+    // then adds one adjoint per row, where two of one row would each update the array.
+    cse::cse(e);
     simplify::fold(e);
     simplify::propagate(e);
     simplify::inline_single_uses(e);

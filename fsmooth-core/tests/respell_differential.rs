@@ -436,13 +436,29 @@ fn with_gradient(p: &Program) -> String {
 
 /// Respellings known to expand differently, each with its reason (docs/internals.md,
 /// Testing): reported, not failures.
-const KNOWN: &[(u64, Rewrite, &str)] = &[(
-    7071,
-    Rewrite::TupleFoldAsSiblings,
-    "the gradient of folds side by side counted by a tuple's component (`t.0`): the \
-     function itself expands to the same code, and the gradient needs the same scratch (28 \
-     slots at n = 3, m = 4), but its reverse sweep keeps the folds apart (not yet traced)",
-)];
+const KNOWN: &[(u64, Rewrite, &str)] = &[
+    (
+        2904,
+        Rewrite::TupleFoldAsSiblings,
+        "a tuple fold of count 1 and the folds it becomes are computed before an `if` in both \
+         spellings; their components' aliases are bound before the branch in one and inside it \
+         in the other (two scalar moves)",
+    ),
+    (
+        7071,
+        Rewrite::TupleFoldAsSiblings,
+        "the gradient by forward columns (reverse mode cannot keep these folds' states): a \
+         fold of a tuple meets forward mode's pairing of each state with its tangent as \
+         `((x, y), (dx, dy))`, its siblings as `(x, dx), (y, dy)`; the same scratch, the same \
+         work in another order",
+    ),
+    (
+        8405,
+        Rewrite::TupleFoldAsSiblings,
+        "two independent folds (one counted by a tuple's component read from a fold, `t.0`) \
+         computed in the other order; the same code otherwise",
+    ),
+];
 
 #[test]
 fn respelled_programs_compile_to_the_same_code() {

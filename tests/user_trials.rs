@@ -88,6 +88,19 @@ fsmooth! {
         build(4, |j| if j == 3 { smul(h3[j], 2.0) } else { h3[j] })
     }
 
+    /// A two-state filter and its tangent: the lagged states are never stored (section 8),
+    /// in the tangent's scan as in the filter's.
+    fn two_state(x: [f64; n], c: f64) -> [f64; n] {
+        let (y, _) = scan(n, (0.0, 0.0), |(y1, y2), i| (x[i] + c * y1 - 0.5 * y2, y1));
+        y
+    }
+    pub fn filter(x: [f64; n], c: f64) -> [f64; n] {
+        two_state(x, c)
+    }
+    pub fn filter_tangent(x: [f64; n], c: f64, tc: f64) -> ([f64; n], [f64; n]) {
+        jvp(|c2| two_state(x, c2), c, tc)
+    }
+
     /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
     pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
         build(n / 0, |i| x[i])
@@ -196,4 +209,27 @@ fn a_row_update_written_out_stays_in_place() {
     doubled_out(&mut b, &h0, &mut r).unwrap();
     assert_eq!(a, [[2.0, 4.0], [6.0, 8.0], [10.0, 12.0], [14.0, 16.0]]);
     assert_eq!(a, b);
+}
+
+#[test]
+fn a_tuple_scan_s_tangent_stores_no_lagged_state() {
+    for n in [10, 1000] {
+        assert_eq!(filter::scratch_len(n), 0);
+        assert_eq!(filter_tangent::scratch_len(n), 0);
+    }
+    let x = [1.0, -0.5, 2.0, 0.25, 1.5];
+    let c = 0.7;
+    let mut r = Region::new();
+    let (mut y, mut dy) = ([0.0; 5], [0.0; 5]);
+    filter_tangent(&mut y, &mut dy, &x, c, 1.0, &mut r).unwrap();
+    // By hand: y_i = x_i + c y_{i-1} - 0.5 y_{i-2}, and its derivative by c.
+    let (mut y1, mut y2, mut d1, mut d2) = (0.0, 0.0, 0.0, 0.0);
+    for i in 0..5 {
+        let (yi, di) = (x[i] + c * y1 - 0.5 * y2, y1 + c * d1 - 0.5 * d2);
+        assert_eq!((y[i], dy[i]), (yi, di), "{i}");
+        (y2, y1, d2, d1) = (y1, yi, d1, di);
+    }
+    let mut plain = [0.0; 5];
+    filter(&mut plain, &x, c, &mut r).unwrap();
+    assert_eq!(plain, y);
 }

@@ -148,7 +148,7 @@ impl Dps<'_> {
             true => d.restated_all([w]),
             false => Vec::new(),
         };
-        for (v, a) in lets {
+        for (at, &(v, a)) in lets.iter().enumerate() {
             if let Some((_, w)) = over.iter().find(|(x, _)| *x == v) {
                 let w = View {
                     dims: a.ty.dims().to_vec(),
@@ -171,6 +171,15 @@ impl Dps<'_> {
                             dims: ty.dims().to_vec(),
                             ..w.clone()
                         })),
+                        // A scan's scalar state nothing reads after it (the second
+                        // state of a filter, a tangent's lagged copy): kept in a local only.
+                        _ if matches!(a.kind, Kind::Scan(..))
+                            && ty.dims().len() == 1
+                            && !lets[at + 1..].iter().any(|(_, x)| reads_part(x, v, c))
+                            && !reads_part(last, v, c) =>
+                        {
+                            loc.push(Loc::Nowhere)
+                        }
                         _ if matches!(a.kind, Kind::Ifold(..)) => {
                             loc.push(self.fold_place(ty, &Holds::value(a), a.span, &mut stmts))
                         }
@@ -247,5 +256,14 @@ impl Dps<'_> {
             return code;
         }
         self.write_parts(last, dest)
+    }
+}
+
+/// Whether `e` reads component `c` of tuple variable `v`: as `v.c`, or `v` whole.
+fn reads_part(e: &Core, v: VarId, c: usize) -> bool {
+    match &e.kind {
+        Kind::Proj(t, k) if matches!(t.kind, Kind::Var(x) if x == v) => *k == c,
+        Kind::Var(x) => *x == v,
+        _ => e.children().any(|x| reads_part(x, v, c)),
     }
 }

@@ -9,7 +9,7 @@
 //! ([`crate::middle::state_parts`]).
 
 use crate::middle::ir::{Core, Kind, Type, new_var};
-use crate::middle::{dead_states, state_parts};
+use crate::middle::{dead_states, flat_scans, state_parts};
 
 /// Take tuples apart throughout `e`; `names` gets the components' variables.
 pub fn split(e: &mut Core, names: &mut Vec<String>) {
@@ -25,7 +25,11 @@ pub fn split(e: &mut Core, names: &mut Vec<String>) {
 
 /// Apply one rule at `e`'s root (its children already done); true when one applied.
 fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
-    if state_parts::rows(e, names) || state_parts::pieces(e, names) || dead_states::rule(e, names) {
+    if state_parts::rows(e, names)
+        || state_parts::pieces(e, names)
+        || dead_states::rule(e, names)
+        || flat_scans::rule(e, names)
+    {
         return true;
     }
     match &mut e.kind {

@@ -101,6 +101,12 @@ fsmooth! {
         jvp(|c2| two_state(x, c2), c, tc)
     }
 
+    /// A sum over a `concat` of maps (section 9): each part summed where it is, nothing
+    /// stored, as `sum(concat(a, b))`.
+    pub fn sum_of_parts(a: [f64; n], b: [f64; m]) -> f64 {
+        sum(concat(map(a, |x| x.exp()), map(b, |x| x.sin())))
+    }
+
     /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
     pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
         build(n / 0, |i| x[i])
@@ -232,4 +238,18 @@ fn a_tuple_scan_s_tangent_stores_no_lagged_state() {
     let mut plain = [0.0; 5];
     filter(&mut plain, &x, c, &mut r).unwrap();
     assert_eq!(plain, y);
+}
+
+#[test]
+fn a_sum_over_a_concat_of_maps_stores_nothing() {
+    assert_eq!(sum_of_parts::scratch_len(10, 20), 0);
+    assert_eq!(sum_of_parts::scratch_len(1000, 2000), 0);
+    let (a, b) = ([0.5, -1.0], [0.25, 2.0, 3.0]);
+    let got = sum_of_parts(&a, &b, &mut Region::new()).unwrap();
+    let want = a
+        .iter()
+        .map(|x: &f64| x.exp())
+        .chain(b.iter().map(|x: &f64| x.sin()))
+        .fold(-0.0, |s, t| s + t);
+    assert_eq!(got, want);
 }

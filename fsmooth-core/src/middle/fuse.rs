@@ -183,6 +183,21 @@ impl Pass<'_> {
             self.forget_reads();
             return true;
         }
+        // A `let`-bound `concat` read as a `build` would be pushed into its reader: written
+        // there, where the views' rules read its parts (`sum(concat(map(a, f), map(b, g)))`
+        // is a sum over each part, as `sum(concat(a, b))` is).
+        if self.views
+            && let Kind::Let(x, a, b) = &mut e.kind
+            && matches!(a.kind, Kind::Concat(..))
+            && should_fuse(*x, a, b, self.left(*x))
+            && read_once(b, *x, self.left(*x))
+        {
+            let value = a.take();
+            replace_var(b, *x, &mut || value.clone());
+            *e = b.take();
+            self.forget_reads();
+            return true;
+        }
         // A `let`-bound array (of any form) read once, as a row a `build` places at one
         // index: written there (`middle/placed.rs`).
         if let Kind::Let(x, a, b) = &mut e.kind

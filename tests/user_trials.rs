@@ -107,6 +107,12 @@ fsmooth! {
         sum(concat(map(a, |x| x.exp()), map(b, |x| x.sin())))
     }
 
+    /// Two sums over one array side by side, differentiated: the gradient a map, nothing
+    /// kept per term (section 12), as each sum alone.
+    pub fn two_sums_grad(w: [f64; b], c: [f64; b]) -> (f64, [f64; b]) {
+        grad(|w2| sum(build(b, |k| c[k] * w2[k])) + sum(build(b, |k| c[k] * w2[k] * w2[k])), w)
+    }
+
     /// A size divided by zero: the call is an error, and `out_len` a length one can allocate.
     pub fn by_zero(x: [f64; n]) -> [f64; n / 0] {
         build(n / 0, |i| x[i])
@@ -252,4 +258,23 @@ fn a_sum_over_a_concat_of_maps_stores_nothing() {
         .chain(b.iter().map(|x: &f64| x.sin()))
         .fold(-0.0, |s, t| s + t);
     assert_eq!(got, want);
+}
+
+#[test]
+fn two_sums_side_by_side_keep_nothing_in_reverse() {
+    assert_eq!(two_sums_grad::scratch_len(10), 0);
+    assert_eq!(two_sums_grad::scratch_len(1000), 0);
+    let (w, c) = ([1.0, -2.0, 0.5], [3.0, 0.25, -1.0]);
+    let mut g = [0.0; 3];
+    let v = two_sums_grad(&mut g, &w, &c, &mut Region::new()).unwrap();
+    let want: f64 =
+        (0..3).map(|k| c[k] * w[k]).sum::<f64>() + (0..3).map(|k| c[k] * w[k] * w[k]).sum::<f64>();
+    assert!((v - want).abs() < 1e-12);
+    for k in 0..3 {
+        assert!(
+            (g[k] - (c[k] + 2.0 * c[k] * w[k])).abs() < 1e-12,
+            "{k}: {}",
+            g[k]
+        );
+    }
 }

@@ -1,5 +1,6 @@
-//! A `scan` whose state is a tuple of tuples (forward mode pairs each state with its
-//! tangent: `((y1, y2), (dy1, dy2))`) runs over the flat tuple of its leaves, the nested
+//! A `scan` or an `ifold` whose state is a tuple of tuples (forward mode pairs each state
+//! with its tangent: `((y1, y2), (dy1, dy2))`; reverse mode's sum of a tuple beside the
+//! adjoints) runs over the flat tuple of its leaves, the nested
 //! state rebuilt where the step reads it and the result rebuilt from the flat one. The
 //! lowering then gives each leaf its own place, as for a flat tuple state: a component read
 //! only as a state lives in a local, one read after the scan goes to its destination
@@ -8,10 +9,10 @@
 
 use crate::middle::ir::{Core, Kind, Type, new_var};
 
-/// `scan(n, init, |s, i| body)` with a nested tuple state as the scan of its leaves; true
-/// when it applied.
+/// `scan(n, init, |s, i| body)` or `ifold(..)` with a nested tuple state as the loop over
+/// its leaves; true when it applied.
 pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
-    let Kind::Scan(_, init, acc, _, _) = &e.kind else {
+    let (Kind::Scan(_, init, acc, _, _) | Kind::Ifold(_, init, acc, _, _)) = &e.kind else {
         return false;
     };
     let state_ty = init.ty.clone();
@@ -22,9 +23,6 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
     let span = e.span;
     let result_ty = e.ty.clone();
     let (flat_state, flat_result) = (flat(&state_ty), flat(&result_ty));
-    let Kind::Scan(n, init, _, i, body) = e.take().kind else {
-        return false;
-    };
     // The start and each step's value, taken apart into their leaves.
     let leaves_of = |value: Core, names: &mut Vec<String>, flat_ty: &Type| {
         let t = new_var(names, acc);
@@ -38,24 +36,34 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             span,
         )
     };
-    let init = leaves_of(*init, names, &flat_state);
     let state = new_var(names, acc);
     let nested = rebuilt(
         &state_ty,
         &Core::new(Kind::Var(state), flat_state.clone(), span),
         &mut 0,
     );
-    let step = leaves_of(*body, names, &flat_state);
-    let step = Core::new(
-        Kind::Let(acc, Box::new(nested), Box::new(step)),
-        flat_state.clone(),
-        span,
-    );
-    let scan = Core::new(
-        Kind::Scan(n, Box::new(init), state, i, Box::new(step)),
-        flat_result.clone(),
-        span,
-    );
+    let step_of = |body: Core, names: &mut Vec<String>| {
+        let step = leaves_of(body, names, &flat_state);
+        Core::new(
+            Kind::Let(acc, Box::new(nested.clone()), Box::new(step)),
+            flat_state.clone(),
+            span,
+        )
+    };
+    let flat_loop = match e.take().kind {
+        Kind::Scan(n, init, _, i, body) => {
+            let init = leaves_of(*init, names, &flat_state);
+            let step = step_of(*body, names);
+            Kind::Scan(n, Box::new(init), state, i, Box::new(step))
+        }
+        Kind::Ifold(n, init, _, i, body) => {
+            let init = leaves_of(*init, names, &flat_state);
+            let step = step_of(*body, names);
+            Kind::Ifold(n, Box::new(init), state, i, Box::new(step))
+        }
+        _ => return false,
+    };
+    let flat_loop = Core::new(flat_loop, flat_result.clone(), span);
     let r = new_var(names, acc);
     let whole = rebuilt(
         &result_ty,
@@ -63,7 +71,7 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
         &mut 0,
     );
     *e = Core::new(
-        Kind::Let(r, Box::new(scan), Box::new(whole)),
+        Kind::Let(r, Box::new(flat_loop), Box::new(whole)),
         result_ty,
         span,
     );

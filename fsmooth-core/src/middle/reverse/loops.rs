@@ -83,6 +83,10 @@ impl Reverse<'_> {
         let Kind::Ifold(n, init, acc, i, body) = &value.kind else {
             return Ok(false);
         };
+        // Not sums side by side (a tuple): their value is computed apart.
+        if value.ty.is_tuple() {
+            return Ok(false);
+        }
         let Some(term) = sum_step(body, *acc) else {
             return Ok(false);
         };

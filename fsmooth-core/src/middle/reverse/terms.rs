@@ -25,6 +25,24 @@ pub(super) fn sum_step(body: &Core, acc: VarId) -> Option<Core> {
                 None
             }
         }
+        // Sums side by side as one fold of a tuple (`siblings` merges `sum(..) + sum(..)`
+        // over one count): `(acc.0 + t0, acc.1 + t1)`, each term its component's.
+        Kind::Tuple(xs) if xs.iter().all(|x| x.ty.is_float()) => {
+            let mut terms = Vec::new();
+            for (k, x) in xs.iter().enumerate() {
+                let Kind::Bin(BinOp::Add, a, b, _) = &x.kind else {
+                    return None;
+                };
+                let is_part = |e: &Core| matches!(&e.kind, Kind::Proj(t, j) if *j == k && matches!(t.kind, Kind::Var(v) if v == acc));
+                let term = match (is_part(a), is_part(b)) {
+                    (true, _) if !b.mentions(acc) => (**b).clone(),
+                    (_, true) if !a.mentions(acc) => (**a).clone(),
+                    _ => return None,
+                };
+                terms.push(term);
+            }
+            Some(Core::new(Kind::Tuple(terms), body.ty.clone(), body.span))
+        }
         _ => None,
     }
 }

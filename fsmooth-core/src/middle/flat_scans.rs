@@ -1,6 +1,5 @@
-//! A `scan` or an `ifold` whose state is a tuple of tuples (forward mode pairs each state
-//! with its tangent: `((y1, y2), (dy1, dy2))`; reverse mode's sum of a tuple beside the
-//! adjoints) runs over the flat tuple of its leaves, the nested
+//! A `scan` whose state is a tuple of tuples (forward mode pairs each state with its
+//! tangent: `((y1, y2), (dy1, dy2))`) runs over the flat tuple of its leaves, the nested
 //! state rebuilt where the step reads it and the result rebuilt from the flat one. The
 //! lowering then gives each leaf its own place, as for a flat tuple state: a component read
 //! only as a state lives in a local, one read after the scan goes to its destination
@@ -9,10 +8,11 @@
 
 use crate::middle::ir::{Core, Kind, Type, new_var};
 
-/// `scan(n, init, |s, i| body)` or `ifold(..)` with a nested tuple state as the loop over
-/// its leaves; true when it applied.
+/// `scan(n, init, |s, i| body)` with a nested tuple state as the scan over its leaves; true
+/// when it applied. (Not an `ifold`: the lowering places a fold's nested state already, and
+/// taken apart it would place the fold's result elsewhere than its siblings' spelling does.)
 pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
-    let (Kind::Scan(_, init, acc, _, _) | Kind::Ifold(_, init, acc, _, _)) = &e.kind else {
+    let Kind::Scan(_, init, acc, _, _) = &e.kind else {
         return false;
     };
     let state_ty = init.ty.clone();
@@ -50,19 +50,12 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             span,
         )
     };
-    let flat_loop = match e.take().kind {
-        Kind::Scan(n, init, _, i, body) => {
-            let init = leaves_of(*init, names, &flat_state);
-            let step = step_of(*body, names);
-            Kind::Scan(n, Box::new(init), state, i, Box::new(step))
-        }
-        Kind::Ifold(n, init, _, i, body) => {
-            let init = leaves_of(*init, names, &flat_state);
-            let step = step_of(*body, names);
-            Kind::Ifold(n, Box::new(init), state, i, Box::new(step))
-        }
-        _ => return false,
+    let Kind::Scan(n, init, _, i, body) = e.take().kind else {
+        return false;
     };
+    let init = leaves_of(*init, names, &flat_state);
+    let step = step_of(*body, names);
+    let flat_loop = Kind::Scan(n, Box::new(init), state, i, Box::new(step));
     let flat_loop = Core::new(flat_loop, flat_result.clone(), span);
     let r = new_var(names, acc);
     let whole = rebuilt(

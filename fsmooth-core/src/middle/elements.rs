@@ -100,15 +100,20 @@ pub(super) fn bind_chain(e: &mut Core, x: VarId, at: &[VarId], t: VarId, elem: &
     };
     let var = Core::new(Kind::Var(t), elem.ty.clone(), elem.span);
     replace_chain(body, x, &var);
+    let_at_head(body, t, elem);
+    true
+}
+
+/// `let t = elem;` put at the head of a loop's `body`.
+pub(super) fn let_at_head(body: &mut Core, t: VarId, elem: &Core) {
     let inner = body.take();
     let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
-    **body = Core {
+    *body = Core {
         kind: Kind::Let(t, Box::new(elem.clone()), Box::new(inner)),
         ty,
         sym,
         span,
     };
-    true
 }
 
 /// Every index chain rooted at `x` in `e` made `by`.

@@ -425,14 +425,7 @@ fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core, len: &S
             span: elem.span,
         };
         replace_index(body, x, &var);
-        let inner = body.take();
-        let (ty, sym, span) = (inner.ty.clone(), inner.sym.clone(), inner.span);
-        **body = Core {
-            kind: Kind::Let(t, Box::new(elem.clone()), Box::new(inner)),
-            ty,
-            sym,
-            span,
-        };
+        elements::let_at_head(body, t, elem);
         return true;
     }
     e.children_mut()

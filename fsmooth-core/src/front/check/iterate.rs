@@ -46,7 +46,12 @@ impl Elab<'_> {
         let mut tried = Vec::new();
         loop {
             let m = self.mark();
-            let (r, vars) = self.iterate_once(e, init, (s, cond), (t, next), env, &iwant, flexible);
+            // The state's variables, retypable when the start has literal-only parts.
+            let vars = [self.fresh(&s.text), self.fresh(&t.text)];
+            if flexible {
+                self.flex.extend(vars);
+            }
+            let r = self.iterate_once(e, init, (s, cond), (t, next), env, &iwant, flexible, vars);
             let gives = match r {
                 Ok(c) => return Ok(c),
                 Err(_) if !flexible => return Err(()),
@@ -80,9 +85,9 @@ impl Elab<'_> {
         }
     }
 
-    /// One attempt at [`Elab::e_iterate`], and the state's two variables; when `retry`
-    /// (the start has literal-only parts), they are retypable, and a step whose float types
-    /// clash with the start's gives the step's type.
+    /// One attempt at [`Elab::e_iterate`], the state's variables `sid` (the condition's)
+    /// and `tid` (the step's) made; when `retry` (the start has literal-only parts), a step
+    /// whose float types clash with the start's gives the step's type.
     #[allow(clippy::too_many_arguments)]
     fn iterate_once(
         &mut self,
@@ -93,28 +98,7 @@ impl Elab<'_> {
         env: &Env,
         want: &Want,
         retry: bool,
-    ) -> (Result<Core, Option<Type>>, [VarId; 2]) {
-        let (sid, tid) = (self.fresh(&s.text), self.fresh(&t.text));
-        if retry {
-            self.flex.extend([sid, tid]);
-        }
-        let r = self.iterate_checked(e, init, (s, cond), (t, next), env, want, retry, sid, tid);
-        (r, [sid, tid])
-    }
-
-    /// [`Elab::iterate_once`] with the state's variables made.
-    #[allow(clippy::too_many_arguments)]
-    fn iterate_checked(
-        &mut self,
-        e: &Expr,
-        init: &Expr,
-        (s, cond): (&Name, &Expr),
-        (t, next): (&Name, &Expr),
-        env: &Env,
-        want: &Want,
-        retry: bool,
-        sid: VarId,
-        tid: VarId,
+        [sid, tid]: [VarId; 2],
     ) -> Result<Core, Option<Type>> {
         let init_c = self.expr_want(init, env, want).map_err(|_| None)?;
         let ty = init_c.ty.clone();

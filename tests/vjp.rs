@@ -123,6 +123,10 @@ fn rows_of_one_array_read_twice_in_a_step_get_both_contributions() {
     let t = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
     let idx = [0usize, 1, 1];
     let want = [[2.0, 4.0, 6.0], [16.0, 20.0, 24.0]];
+    // One row read twice is one row: its adjoint added in place, nothing stored.
+    assert_eq!(row_twice::scratch_len(2, 3), 0);
+    assert_eq!(row_twice::scratch_len(1000, 3000), 0);
+    assert_eq!(row_twice_fold::scratch_len(1000, 3000), 0);
     for k in [row_twice, row_twice_fold] {
         let mut g = [[0.0; 3]; 2];
         let value = k(&mut g, &t, &idx, &mut Region::new()).unwrap();

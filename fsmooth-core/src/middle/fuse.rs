@@ -8,7 +8,6 @@
 //! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
 //! every length is already a size.)
 
-use crate::front::size::Size;
 use crate::middle::elements;
 use crate::middle::ir::{Core, Kind, VarId};
 use crate::middle::placed;
@@ -310,43 +309,11 @@ impl Pass<'_> {
                 return true;
             }
         }
-        // Several reads of the same element in one loop (`emul(v, v)`): compute the element once
-        // per iteration, at the top of that loop's body.
-        if let Kind::Let(x, a, b) = &mut e.kind
-            && let Kind::Build(len, i, body) = &a.kind
-            && let Some(j) = same_element(*x, b, self.left(*x))
-        {
-            let names = &mut *self.names;
-            let t = names.len() as VarId;
-            names.push(format!(
-                "{}_elem",
-                names.get(*x as usize).map(String::as_str).unwrap_or("x")
-            ));
-            let elem = (**body).clone();
-            let k = Core {
-                kind: Kind::Var(j),
-                ty: crate::middle::ir::Type::Usize,
-                sym: Some(crate::front::size::Size::Loop(j)),
-                span,
-            };
-            let elem = subst_index(*i, &k, elem, span);
-            // Only when j's loop is inside the `let` (the reads may index with an outer loop's
-            // index, `v[i]` inside a loop over another index): otherwise keep the binding. (A
-            // scope without that loop is left as it was.)
-            if bind_element(b, *x, j, t, &elem, len) {
-                *e = b.take();
-                return true;
-            }
-            names.pop();
-        }
-        // The same through every level of rows (`e[j][q]` twice, `e` rows of a `build`).
-        if let Kind::Let(x, a, b) = &mut e.kind
-            && let Some(at) = elements::same_chain(*x, &a.ty, b, self.left(*x))
-            && let Some(elem) = elements::element_at(a, &at)
-        {
-            let t = crate::middle::ir::new_var(self.names, *x);
-            if elements::bind_chain(b, *x, &at, t, &elem) {
-                *e = b.take();
+        // Several reads of one element of a `let`-bound array in one loop: the element
+        // computed once there (`middle/elements.rs`).
+        if let Kind::Let(x, ..) = &e.kind {
+            let left = self.left(*x);
+            if elements::rule(e, self.names, left) {
                 return true;
             }
         }
@@ -356,93 +323,6 @@ impl Pass<'_> {
 
 // The walks below that look for the reads of a variable `x` take `left`, at least how many
 // reads of `x` they have still to meet, and stop when it reaches 0.
-
-/// If every read of `x` is `x[j]` for one loop index `j`, directly inside j's loop, that `j`.
-fn same_element(x: VarId, scope: &Core, reads: u32) -> Option<VarId> {
-    let mut depths = Vec::new();
-    let mut other = false;
-    reads_in(
-        scope,
-        x,
-        &mut Vec::new(),
-        &mut |l, _, _| depths.push(l.len()),
-        &mut other,
-        &mut { reads },
-    );
-    if other || depths.len() < 2 || depths.iter().any(|d| *d != 1) {
-        return None;
-    }
-    let mut idx = Vec::new();
-    index_vars(scope, x, &mut idx, &mut { reads });
-    let j = idx.first().copied().flatten()?;
-    idx.iter().all(|k| *k == Some(j)).then_some(j)
-}
-
-fn index_vars(e: &Core, x: VarId, out: &mut Vec<Option<VarId>>, left: &mut u32) {
-    if *left == 0 {
-        return;
-    }
-    match &e.kind {
-        Kind::Var(v) if *v == x => *left -= 1,
-        Kind::Index(a, k) if matches!(a.kind, Kind::Var(v) if v == x) => {
-            out.push(match k.kind {
-                Kind::Var(j) => Some(j),
-                _ => None,
-            });
-        }
-        _ => {}
-    }
-    for c in e.children() {
-        index_vars(c, x, out, left);
-    }
-}
-
-/// In the loop binding `j`, bind `t = elem` first and read `t` for every `x[j]`. False when
-/// no loop in `e` binds `j`, or when that loop's count is not `len`, `x`'s: the element is
-/// then computed at every `j`, where the reads of `x[j]` may be only some (inside a `concat`'s
-/// branch `j < len`), and `elem` may fail beyond `len` (a load of a shorter array).
-fn bind_element(e: &mut Core, x: VarId, j: VarId, t: VarId, elem: &Core, len: &Size) -> bool {
-    let body = match &mut e.kind {
-        Kind::Build(n, i, body) if *i == j => {
-            if !n.same(len) {
-                return false;
-            }
-            Some(body)
-        }
-        Kind::Ifold(n, _, _, i, body) if *i == j => {
-            if !n.sym.as_ref().is_some_and(|n| n.same(len)) {
-                return false;
-            }
-            Some(body)
-        }
-        _ => None,
-    };
-    if let Some(body) = body {
-        let var = Core {
-            kind: Kind::Var(t),
-            ty: elem.ty.clone(),
-            sym: None,
-            span: elem.span,
-        };
-        replace_index(body, x, &var);
-        elements::let_at_head(body, t, elem);
-        return true;
-    }
-    e.children_mut()
-        .any(|c| bind_element(c, x, j, t, elem, len))
-}
-
-fn replace_index(e: &mut Core, x: VarId, by: &Core) {
-    if let Kind::Index(a, _) = &e.kind
-        && matches!(a.kind, Kind::Var(v) if v == x)
-    {
-        *e = by.clone();
-        return;
-    }
-    for c in e.children_mut() {
-        replace_index(c, x, by);
-    }
-}
 
 /// True when every occurrence of `x` in `e` is `x[k]` with a constant `k < len`.
 fn const_reads_only(e: &Core, x: VarId, len: usize, left: &mut u32) -> bool {
@@ -548,7 +428,7 @@ fn nodes_within(e: &Core, most: usize) -> Option<usize> {
 /// Every read `x[e1]..[ek]` of `x`, with the loops between the `let` and it: `f(depth,
 /// repeats, k)` where `repeats` counts the loops whose index is not one of `e1..ek` (each
 /// iteration of such a loop reads the same elements again).
-fn reads_in(
+pub(super) fn reads_in(
     e: &Core,
     x: VarId,
     loops: &mut Vec<VarId>,

@@ -17,6 +17,26 @@ fsmooth::fsmooth! {
         grad(|v2| sum(build(p, |j| sqnorm(sub(v2[e[j][0]], v2[e[j][1]])))), v)
     }
 
+    /// The same as a fold; over scalars; one end only; a triangle's three corners.
+    pub fn edges_fold(v: [[f64; 2]; m], e: [[usize; 2]; p]) -> (f64, [[f64; 2]; m]) {
+        grad(|v2| ifold(p, 0.0, |acc, j| {
+            let d = sub(v2[e[j][0]], v2[e[j][1]]);
+            acc + dot(d, d)
+        }), v)
+    }
+    pub fn pair_products(x: [f64; m], e: [[usize; 2]; p]) -> (f64, [f64; m]) {
+        grad(|v| sum(build(p, |j| v[e[j][0]] * v[e[j][1]])), x)
+    }
+    pub fn one_end(v: [[f64; 2]; m], e: [[usize; 2]; p]) -> (f64, [[f64; 2]; m]) {
+        grad(|v2| sum(build(p, |j| sqnorm(v2[e[j][0]]))), v)
+    }
+    pub fn triangles(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|v2| sum(build(p, |j| {
+            let [a, b, c] = f[j];
+            sqnorm(sub(v2[a], v2[b])) + 0.5 * dot(v2[b], v2[c])
+        })), v)
+    }
+
     /// One gathered row read twice by a row operation, by a sum and by a fold.
     pub fn row_twice(t: [[f64; 3]; m], idx: [usize; p]) -> (f64, [[f64; 3]; m]) {
         grad(|t2| sum(build(p, |j| dot(t2[idx[j]], t2[idx[j]]))), t)
@@ -132,6 +152,69 @@ fn rows_of_one_array_read_twice_in_a_step_get_both_contributions() {
         let value = k(&mut g, &t, &idx, &mut Region::new()).unwrap();
         assert_eq!((value, g), (14.0 + 2.0 * 77.0, want));
     }
+}
+
+#[test]
+fn rows_of_one_array_each_step_reads_are_added_where_they_lie() {
+    // Two or three rows of one array per step, in any spelling: each row's adjoint added to
+    // its row in place (O(row) a step, no dense array), nothing stored.
+    for (m, p) in [(3, 3), (1000, 3000)] {
+        assert_eq!(edges::scratch_len(m, p), 0);
+        assert_eq!(edges_fold::scratch_len(m, p), 0);
+        assert_eq!(pair_products::scratch_len(m, p), 0);
+        assert_eq!(one_end::scratch_len(m, p), 0);
+        assert_eq!(triangles::scratch_len(m, p), 0);
+    }
+    // A loop edge (both ends one vertex) adds both contributions to that row.
+    let v = [[0.0, 0.0], [1.0, 0.0], [1.0, 2.0]];
+    let e = [[0usize, 1], [1, 2], [2, 0], [1, 1]];
+    let mut want = [[0.0; 2]; 3];
+    let mut ends = [[0.0; 2]; 3];
+    let mut pairs = [0.0; 3];
+    let x = [1.5, -2.0, 0.25];
+    for [a, b] in e {
+        for d in 0..2 {
+            let diff = v[a][d] - v[b][d];
+            want[a][d] += 2.0 * diff;
+            want[b][d] -= 2.0 * diff;
+            ends[a][d] += 2.0 * v[a][d];
+        }
+        pairs[a] += x[b];
+        pairs[b] += x[a];
+    }
+    for k in [edges, edges_fold] {
+        let mut g = [[9.0; 2]; 3];
+        assert_eq!(k(&mut g, &v, &e, &mut Region::new()), Ok(10.0));
+        assert_eq!(g, want);
+    }
+    let mut g = [[9.0; 2]; 3];
+    assert_eq!(one_end(&mut g, &v, &e, &mut Region::new()), Ok(0.0 + 1.0 + 5.0 + 1.0));
+    assert_eq!(g, ends);
+    let mut g = [9.0; 3];
+    let value = pair_products(&mut g, &x, &e, &mut Region::new()).unwrap();
+    assert_eq!(value, x[0] * x[1] + x[1] * x[2] + x[2] * x[0] + x[1] * x[1]);
+    assert_eq!(g, pairs);
+    let v3 = [[0.0, 1.0, 2.0], [1.0, -1.0, 0.5], [2.0, 0.0, 1.0], [0.5, 0.5, 0.5]];
+    let f = [[0usize, 1, 2], [1, 2, 3], [3, 3, 0]];
+    let mut want = [[0.0; 3]; 4];
+    let mut value = 0.0;
+    for [a, b, c] in f {
+        for d in 0..3 {
+            let diff = v3[a][d] - v3[b][d];
+            value += diff * diff + 0.5 * v3[b][d] * v3[c][d];
+            want[a][d] += 2.0 * diff;
+            want[b][d] += -2.0 * diff + 0.5 * v3[c][d];
+            want[c][d] += 0.5 * v3[b][d];
+        }
+    }
+    let mut g = [[9.0; 3]; 4];
+    let got = triangles(&mut g, &v3, &f, &mut Region::new()).unwrap();
+    assert!((got - value).abs() <= 1e-12 * value.abs());
+    close(&g.concat(), &want.concat());
+    // An index past the end: an error, the gradient untouched.
+    let mut g = [[9.0; 2]; 3];
+    assert!(edges(&mut g, &v, &[[0, 3]], &mut Region::new()).is_err());
+    assert_eq!(g, [[9.0; 2]; 3]);
 }
 
 #[test]

@@ -30,7 +30,7 @@ enum Increment<'a> {
     /// (after `let`s), `row` an increment of `acc[at]` (reverse mode's sums into a row of a
     /// matrix's adjoint).
     Row {
-        lets: Vec<(VarId, &'a Core)>,
+        lets: Vec<Bind<'a>>,
         /// The build's index, which the row's terms may read: `at` there.
         index: VarId,
         at: &'a Core,
@@ -40,22 +40,48 @@ enum Increment<'a> {
     Add {
         /// Bindings before the additions (they may read the state: they run before any of
         /// the step's writes).
-        lets: Vec<(VarId, &'a Core)>,
+        lets: Vec<Bind<'a>>,
         /// The loop index of each of the state's dimensions.
         index: Vec<VarId>,
-        /// The term, when it is one element (of a vector state): `(e, v)`.
-        element: Option<(&'a Core, &'a Core)>,
+        /// The term, when it is one element (of a vector state): `(e, v, op)`, `op` adding
+        /// or subtracting `v` (`if p == e { acc[e] - v } else { acc[p] }`: `x - v` is
+        /// `x + -v` to the bit).
+        element: Option<(&'a Core, &'a Core, BinOp)>,
         /// The term otherwise, with the `let`s inside the innermost loop before it.
         dense: Option<(Vec<(VarId, &'a Core)>, &'a Core)>,
     },
     /// A fold starting from an increment of the state, each of whose steps adds to it.
     Fold(Nested<'a, Increment<'a>>),
+    /// A vector of literal length written out, `[acc[0] + t0, acc[1] - t1, ..]` (an
+    /// unrolled row's increment): `(k, t_k, op)` for each item that changes.
+    Items {
+        lets: Vec<Bind<'a>>,
+        terms: Vec<(usize, &'a Core, BinOp)>,
+    },
+}
+
+/// A binding at the head of a step.
+enum Bind<'a> {
+    /// `let var = value`.
+    Let(VarId, &'a Core),
+    /// `let var = inc`, `inc` an increment of component `part` of the state (of the whole
+    /// state when `None`), of type `ty`: applied in place, `var` then naming that component
+    /// (one link of a chain of updates, `let s1 = build(m, |p| if p == a { s[p] + x } else {
+    /// s[p] }); build(m, |p| if p == b { s1[p] + y } else { s1[p] })`: a mesh edge's two
+    /// ends in reverse mode). The names of the component before it are read no more.
+    Link {
+        var: VarId,
+        value: &'a Core,
+        part: Option<usize>,
+        ty: Type,
+        inc: Increment<'a>,
+    },
 }
 
 /// An inner fold whose state is the outer fold's (`ifold(m, start, |acc, index| step)`, `start`
 /// and `step` increments of that state), after `let`s.
 struct Nested<'a, Step> {
-    lets: Vec<(VarId, &'a Core)>,
+    lets: Vec<Bind<'a>>,
     count: &'a Core,
     start: Box<Step>,
     acc: VarId,
@@ -75,6 +101,11 @@ struct Root {
     /// `p` is known equal to in the branch that changes the row, by its [`cse::key`]:
     /// the canonical form reads `acc[at]` there ([`crate::middle::equal`]).
     row_index: Vec<(VarId, Option<String>)>,
+    /// Components (`None`: the whole state) a [`Bind::Link`] has updated: the fold's
+    /// variable no longer names them.
+    updated: Vec<Option<usize>>,
+    /// Names of components before a link updated them, read no more.
+    stale: Vec<VarId>,
 }
 
 impl Root {
@@ -85,6 +116,8 @@ impl Root {
             part,
             aliases: Vec::new(),
             row_index: Vec::new(),
+            updated: Vec::new(),
+            stale: Vec::new(),
         }
     }
 
@@ -123,12 +156,39 @@ impl Root {
     fn is_whole(&self, e: &Core) -> bool {
         match (&e.kind, self.part) {
             (Kind::Var(v), part) if self.aliases.contains(&(*v, part)) => true,
-            (Kind::Var(v), None) => *v == self.var,
+            (Kind::Var(v), None) => *v == self.var && self.updated.is_empty(),
             (Kind::Proj(t, k), Some(part)) => {
-                *k == part && matches!(t.kind, Kind::Var(v) if v == self.var)
+                *k == part
+                    && matches!(t.kind, Kind::Var(v) if v == self.var)
+                    && !self.updated.contains(&Some(part))
             }
             _ => false,
         }
+    }
+
+    /// Whether `e` reads a name of a component from before a link updated it.
+    fn reads_stale(&self, e: &Core) -> bool {
+        match &e.kind {
+            Kind::Proj(t, k) if matches!(t.kind, Kind::Var(v) if v == self.var) => {
+                self.updated.contains(&Some(*k)) || self.updated.contains(&None)
+            }
+            Kind::Var(v) if *v == self.var => !self.updated.is_empty(),
+            Kind::Var(v) => self.stale.contains(v),
+            _ => e.children().any(|c| self.reads_stale(c)),
+        }
+    }
+
+    /// After a link of component `part` bound to `v`: `v` names it, its names before do
+    /// not (a name of the whole state neither).
+    fn link(&mut self, part: Option<usize>, v: VarId) {
+        let (old, keep) = std::mem::take(&mut self.aliases)
+            .into_iter()
+            .partition(|(_, p)| *p == part || p.is_none());
+        let old: Vec<(VarId, Option<usize>)> = old;
+        self.aliases = keep;
+        self.stale.extend(old.into_iter().map(|(x, _)| x));
+        self.updated.push(part);
+        self.aliases.push((v, part));
     }
 
     /// Whether `e` reads the state (any component of it).
@@ -136,13 +196,22 @@ impl Root {
         e.mentions(self.var) || self.aliases.iter().any(|(a, _)| e.mentions(*a))
     }
 
-    /// The `let`s at the head of `e`, and what follows them. A `let` binding the state or
-    /// a component of it is an alias; any other array bound here must not read the state
-    /// (it may be a view of it, read after the step's writes).
-    fn head_lets<'a>(&mut self, e: &'a Core) -> Option<(Vec<(VarId, &'a Core)>, &'a Core)> {
+    /// The `let`s at the head of `e`, and what follows them (which reads no name a link
+    /// made stale). A `let` binding the state or a component of it is an alias; one that
+    /// is an increment of one of the components `comps` (its part and type), a link of a
+    /// chain of updates; any other array bound here must not read the state (it may be a
+    /// view of it, read after the step's writes).
+    fn head_lets<'a>(
+        &mut self,
+        e: &'a Core,
+        comps: &[(Option<usize>, &Type)],
+    ) -> Option<(Vec<Bind<'a>>, &'a Core)> {
         let mut lets = Vec::new();
         let mut cur = e;
         while let Kind::Let(v, a, b) = &cur.kind {
+            if self.reads_stale(a) {
+                return None;
+            }
             let alias = match &a.kind {
                 Kind::Var(x) if *x == self.var => Some(None),
                 Kind::Var(x) => self.aliases.iter().find(|(y, _)| y == x).map(|(_, k)| *k),
@@ -153,13 +222,35 @@ impl Root {
             };
             match alias {
                 Some(part) => self.aliases.push((*v, part)),
+                None if a.ty.is_arr() && self.read_by(a) && self.row_index.is_empty() => {
+                    let (part, ty, inc) = comps
+                        .iter()
+                        .filter(|(_, t)| t.same(&a.ty))
+                        .find_map(|(part, t)| {
+                            let root = Root {
+                                part: *part,
+                                ..self.clone()
+                            };
+                            increment(a, root, t).map(|inc| (*part, (*t).clone(), inc))
+                        })?;
+                    self.link(part, *v);
+                    lets.push(Bind::Link {
+                        var: *v,
+                        value: a,
+                        part,
+                        ty,
+                        inc,
+                    });
+                    cur = b;
+                    continue;
+                }
                 None if a.ty.is_arr() && self.read_by(a) => return None,
                 None => {}
             }
-            lets.push((*v, &**a));
+            lets.push(Bind::Let(*v, &**a));
             cur = b;
         }
-        Some((lets, cur))
+        (!self.reads_stale(cur)).then_some((lets, cur))
     }
 }
 
@@ -230,7 +321,8 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
     if acc.is(body) {
         return Some(Increment::Same);
     }
-    let (lets, mut cur) = acc.head_lets(body)?;
+    let part = acc.part;
+    let (lets, mut cur) = acc.head_lets(body, &[(part, ty)])?;
     if let Some((p, at, row)) = row_update(cur, &acc, dims) {
         let row_ty = Type::Arr(ty.scalar()?, dims[1..].to_vec());
         let row = increment(row, acc.row_at(p, at), &row_ty)?;
@@ -255,6 +347,35 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
             index: *i,
             step: Box::new(increment(step, own, ty)?),
         }));
+    }
+    if let Kind::Array(items) = &cur.kind
+        && dims.len() == 1
+        && dims[0].as_const() == Some(items.len() as u64)
+    {
+        let mut terms = Vec::new();
+        for (k, item) in items.iter().enumerate() {
+            let own = |e: &Core| {
+                matches!(&e.kind, Kind::Index(a, i)
+                    if matches!(&i.kind, Kind::Size(n) if n.as_const() == Some(k as u64))
+                        && acc.is(a))
+            };
+            if own(item) {
+                continue;
+            }
+            let Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) = &item.kind else {
+                return None;
+            };
+            let term = match (own(a), own(b), op) {
+                (true, false, _) => &**b,
+                (false, true, BinOp::Add) => &**a,
+                _ => return None,
+            };
+            if acc.read_by(term) {
+                return None;
+            }
+            terms.push((k, term, *op));
+        }
+        return Some(Increment::Items { lets, terms });
     }
     let mut index = Vec::new();
     for d in dims {
@@ -285,7 +406,7 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         && let Some(e) = other_side(x, y, index[0])
         && !e.mentions(index[0])
         && !acc.read_by(e)
-        && let Kind::Bin(BinOp::Add, x, v, _) = &then.kind
+        && let Kind::Bin(op @ (BinOp::Add | BinOp::Sub), x, v, _) = &then.kind
         && let Kind::Index(whole, i) = &x.kind
         && (matches!(i.kind, Kind::Var(q) if q == index[0]) || cse::key(i) == cse::key(e))
         && acc.is(whole)
@@ -295,7 +416,7 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         return Some(Increment::Add {
             lets,
             index,
-            element: Some((e, v)),
+            element: Some((e, v, *op)),
             dense: None,
         });
     }
@@ -315,7 +436,8 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
         return None;
     }
     let element = one_element(term, index[0])
-        .filter(|(at, _)| inner_lets.is_empty() && index.iter().all(|p| !at.mentions(*p)));
+        .filter(|(at, _)| inner_lets.is_empty() && index.iter().all(|p| !at.mentions(*p)))
+        .map(|(at, v)| (at, v, BinOp::Add));
     let dense = element.is_none().then_some((inner_lets, term));
     Some(Increment::Add {
         lets,
@@ -335,7 +457,7 @@ enum Part<'a> {
 enum PartsIncrement<'a> {
     /// `(c0, c1, ..)`, after `let`s.
     Parts {
-        lets: Vec<(VarId, &'a Core)>,
+        lets: Vec<Bind<'a>>,
         parts: Vec<Part<'a>>,
     },
     /// A fold starting from such a step of the state, each of whose steps is one of its own.
@@ -352,7 +474,9 @@ fn parts_increment<'a>(
     tys: &[Type],
     places: &[Loc],
 ) -> Option<PartsIncrement<'a>> {
-    let (lets, cur) = acc.head_lets(body)?;
+    let comps: Vec<(Option<usize>, &Type)> =
+        tys.iter().enumerate().map(|(k, t)| (Some(k), t)).collect();
+    let (lets, cur) = acc.head_lets(body, &comps)?;
     if let Kind::Ifold(count, init, inner, i, step) = &cur.kind {
         if !init.ty.same(&Type::Tuple(tys.to_vec())) || acc.read_by(count) || acc.read_by(step) {
             return None;
@@ -428,9 +552,7 @@ impl Dps<'_> {
         let mut code = Vec::new();
         match step {
             PartsIncrement::Parts { lets, parts } => {
-                for (v, a) in lets {
-                    code.extend(self.bind(*v, a));
-                }
+                code.extend(self.bind_steps(lets, &Loc::Tuple(places.to_vec())));
                 // Scalar components computed before any write, stored after.
                 let mut taken = Vec::new();
                 for (part, place) in parts.iter().zip(places) {
@@ -472,10 +594,7 @@ impl Dps<'_> {
         state: Loc,
         apply: impl Fn(&mut Self, &Step) -> Vec<St>,
     ) -> Vec<St> {
-        let mut code = Vec::new();
-        for (v, a) in &fold.lets {
-            code.extend(self.bind(*v, a));
-        }
+        let mut code = self.bind_steps(&fold.lets, &state);
         code.extend(apply(self, &fold.start));
         code.extend(
             self.loop_in_place(fold.count, fold.acc, fold.index, state, |dps| {
@@ -525,6 +644,43 @@ impl Dps<'_> {
         code
     }
 
+    /// The bindings `lets` of a step on the state in `state`: each `let` bound, each link
+    /// applied in place (then its variable names its component's place).
+    fn bind_steps(&mut self, lets: &[Bind], state: &Loc) -> Vec<St> {
+        let mut code = Vec::new();
+        for b in lets {
+            match b {
+                Bind::Let(v, a) => code.extend(self.bind(*v, a)),
+                Bind::Link {
+                    var,
+                    value,
+                    part,
+                    ty,
+                    inc,
+                } => {
+                    let place = match (state, part) {
+                        (Loc::View(w), _) => Some(w.clone()),
+                        (Loc::Tuple(ps), Some(k)) => match ps.get(*k) {
+                            Some(Loc::View(w)) => Some(w.clone()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    match place {
+                        Some(w) => {
+                            code.extend(self.add_in_place(inc, ty, &w));
+                            self.env.insert(*var, Loc::View(w));
+                        }
+                        // Not reached (a component with an increment has a place): the
+                        // link computed apart, as any `let`.
+                        None => code.extend(self.bind(*var, value)),
+                    }
+                }
+            }
+        }
+        code
+    }
+
     /// Statements adding `step`'s terms to `dest` (the state, bound already).
     fn add_in_place(&mut self, step: &Increment, ty: &Type, dest: &View) -> Vec<St> {
         let depth = self.frame.depth();
@@ -537,14 +693,27 @@ impl Dps<'_> {
                 element,
                 dense,
             } => {
-                for (v, a) in lets {
-                    code.extend(self.bind(*v, a));
-                }
-                if let Some((at, v)) = element {
-                    code.extend(self.add_element(at, v, ty, index, dest));
+                code.extend(self.bind_steps(lets, &Loc::View(dest.clone())));
+                if let Some((at, v, op)) = element {
+                    code.extend(self.add_element(at, v, *op, ty, index, dest));
                 }
                 if let Some((inner, term)) = dense {
                     code.extend(self.add_elements(ty, index, inner, term, dest));
+                }
+            }
+            Increment::Items { lets, terms } => {
+                code.extend(self.bind_steps(lets, &Loc::View(dest.clone())));
+                // Every term computed before any store: a term may read the state's
+                // other places only through `let`s, which come before.
+                let mut sums = Vec::new();
+                for (k, t, op) in terms {
+                    let slot = plus(&dest.off, Ex::Usize(*k));
+                    let old = Ex::Ld(dest.base.clone(), Box::new(slot.clone()));
+                    let v = self.scalar(t);
+                    sums.push((slot, Ex::Bin(*op, Box::new(old), Box::new(v))));
+                }
+                for (slot, sum) in sums {
+                    code.push(St::Store(dest.base.clone(), slot, sum));
                 }
             }
             Increment::Fold(nested) => {
@@ -559,9 +728,7 @@ impl Dps<'_> {
                 at,
                 row,
             } => {
-                for (v, a) in lets {
-                    code.extend(self.bind(*v, a));
-                }
+                code.extend(self.bind_steps(lets, &Loc::View(dest.clone())));
                 code.extend(self.add_to_row(*index, at, row, ty, dest));
             }
         }
@@ -587,12 +754,13 @@ impl Dps<'_> {
         })
     }
 
-    /// `dest[at] += v`, when `at` is inside: the one element (or row, over the other
-    /// `index`es) of a one-element term.
+    /// `dest[at] += v` (`-=` when `op` subtracts), when `at` is inside: the one element
+    /// (or row, over the other `index`es, added) of a one-element term.
     fn add_element(
         &mut self,
         at: &Core,
         v: &Core,
+        op: BinOp,
         ty: &Type,
         index: &[VarId],
         dest: &View,
@@ -602,7 +770,7 @@ impl Dps<'_> {
             if index.len() == 1 {
                 let v = dps.scalar(v);
                 let sum = Ex::Bin(
-                    BinOp::Add,
+                    op,
                     Box::new(Ex::Ld(dest.base.clone(), Box::new(slot.clone()))),
                     Box::new(v),
                 );

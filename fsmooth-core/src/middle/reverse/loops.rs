@@ -2,7 +2,7 @@
 //! fold whose state adds up every variable's contributions and which nested sums continue;
 //! and folds whose state carries, reversed from their checkpoints.
 
-use super::terms::sum_step;
+use super::terms::{placed, sum_step};
 use super::{
     Adjoints, CARRIED, Lets, Reverse, Unsupported, add, at, index, part, pick, proj, tuple, var,
 };
@@ -472,11 +472,37 @@ impl Reverse<'_> {
             .into_iter()
             .filter(|c| !is_zero(c))
             .partition(|c| from_zero(self, c, lets).is_some());
+        let (hots, dense): (Vec<Core>, Vec<Core>) = others
+            .into_iter()
+            .partition(|c| placed_in(c, ty, lets).is_some());
         let mut running = sum;
-        if !others.is_empty() {
-            let rest = self.total(others, ty, span, lets);
+        if !dense.is_empty() {
+            let rest = self.total(dense, ty, span, lets);
             let rest = self.atom(rest, "adj", lets);
             running = self.total(vec![running, rest], ty, span, lets);
+        }
+        // Each element or row placed at one index (`v[e[j][0]]`, `v[e[j][1]]`: a mesh edge's
+        // ends) added where it lies, one update of one row after the other: O(row) each
+        // where one sum of the placed arrays would be O(array) (the lowering updates a
+        // chain of rows in place, `lower/accumulate.rs`).
+        for c in hots {
+            let Some((e, v)) = placed_in(&c, ty, lets) else {
+                continue;
+            };
+            let (e, v) = (fresh(e.clone(), self.names), fresh(v.clone(), self.names));
+            let prev = self.atom(running, "adj", lets);
+            let p = self.new_var("p");
+            let elem = ty.elem();
+            let own = at(prev, index(p, span));
+            let mut inner = Vec::new();
+            let added = self.total(vec![own.clone(), v], &elem, span, &mut inner);
+            let hit = bin(BinOp::Eq, index(p, span), e);
+            let row = pick(hit, wrap(inner, added), own);
+            running = Core::new(
+                Kind::Build(ty.dims()[0].clone(), p, Box::new(row)),
+                ty.clone(),
+                span,
+            );
         }
         for f in folds {
             let Some(k) = from_zero(self, &f, lets) else {
@@ -771,4 +797,19 @@ fn negate_zeros(e: &mut Core) {
     for c in e.children_mut() {
         negate_zeros(c);
     }
+}
+
+/// `(e, v)` when contribution `c` to an array of type `ty` (or the value `lets` binds it to)
+/// is `v` placed at index `e` of zeros ([`placed`]): an element, or a row.
+fn placed_in<'a>(c: &'a Core, ty: &Type, lets: &'a Lets) -> Option<(&'a Core, &'a Core)> {
+    let value = match c.kind {
+        Kind::Var(x) => &lets.iter().rev().find(|(v, _)| *v == x)?.1,
+        _ => c,
+    };
+    let Kind::Build(n, ..) = &value.kind else {
+        return None;
+    };
+    let (e, v) = placed(value)?;
+    (value.ty.same(ty) && n.same(&ty.dims()[0]) && v.ty.scalar().is_some_and(|s| s.is_float()))
+        .then_some((e, v))
 }

@@ -21,7 +21,7 @@ groups = [
     ("Names and calls", ["unknown_function_suggestion", "unknown_variable", "unknown_method", "wrong_argument_count", "duplicate_function", "reserved_parameter_name", "call_site_missing_argument"]),
     ("Functions", ["recursion", "mutual_recursion", "kernel_function_parameter", "closure_as_value", "closure_arity"]),
     ("Rust that is not fsmooth", ["syntax_error", "for_loop", "mutable_binding", "early_return", "if_without_else", "reference_type"]),
-    ("What Rust users reach for first: loops, assignments, constants, array patterns, division", ["while_loop", "loop_loop", "for_loop_accumulate", "element_assignment", "let_reads_itself", "let_pattern_reads_itself", "array_pattern_count", "array_pattern_not_literal", "float_constant_unknown", "float_constant_f64_in_f32", "size_not_equal_after_division"]),
+    ("What Rust users reach for first: loops, assignments, constants, array patterns, division", ["while_loop", "loop_loop", "for_loop_accumulate", "element_assignment", "let_reads_itself", "let_pattern_reads_itself", "array_pattern_count", "array_pattern_not_literal", "float_constant_unknown", "float_constant_called", "index_float_division", "float_constant_f64_in_f32", "size_not_equal_after_division"]),
     ("Tuples", ["tuple_arity_ifold", "tuple_arity_if", "tuple_component_shape", "projection_out_of_range", "projection_of_array", "tuple_as_array_sum", "tuple_as_array_concat", "let_pattern_not_tuple", "let_pattern_too_many"]),
     ("Kernels with tuples: parameters and several results", ["kernel_tuple_parameter", "kernel_nested_tuple_result", "several_results_wrong_outputs", "several_results_scalars"]),
     ("Scans", ["scan_body_shape", "scan_count_loop_index"]),

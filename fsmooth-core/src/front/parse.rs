@@ -753,6 +753,7 @@ impl Parser<'_> {
 }
 
 mod consts;
+pub(crate) use consts::FLOAT_CONSTS;
 mod forms;
 mod items;
 mod patterns;

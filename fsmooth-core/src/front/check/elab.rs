@@ -132,9 +132,22 @@ impl Elab<'_> {
         cands.extend(self.scope.visible(self.block));
         cands.extend(["build", "ifold", "scan", "iterate", "scatter_add", "length"]);
         cands.extend(super::views::VIEWS);
-        let hint = closest(&n.text, cands)
-            .map(|c| format!("\n  help: did you mean `{c}`?"))
-            .unwrap_or_default();
+        let constant = crate::front::parse::FLOAT_CONSTS
+            .iter()
+            .any(|(c, _)| *c == n.text);
+        let hint = match (constant, what) {
+            (true, "function") => format!(
+                "\n  help: `{0}` is Rust's constant, not a function: write `std::f64::consts::{0}` (or `{0}` after `use std::f64::consts::{0};` in the block), without `()`",
+                n.text
+            ),
+            (true, _) => format!(
+                "\n  help: write `std::f64::consts::{0}`, or bring it in with `use std::f64::consts::{0};` inside the block",
+                n.text
+            ),
+            _ => closest(&n.text, cands)
+                .map(|c| format!("\n  help: did you mean `{c}`?"))
+                .unwrap_or_default(),
+        };
         self.err(
             n.span,
             format!("cannot find {what} `{}` in this block{hint}", n.text),
@@ -380,7 +393,8 @@ impl Elab<'_> {
 
     #[inline(never)]
     fn e_index(&mut self, a: &Expr, i: &Expr, sp: Sp, env: &Env) -> Elaborated {
-        let (a, i) = (self.expr(a, env), self.expr(i, env));
+        let index = Want::Scalar(crate::middle::ir::Scalar::Usize);
+        let (a, i) = (self.expr(a, env), self.expr_want(i, env, &index));
         let (a, i) = (a?, i?);
         let dims = match &a.ty {
             Type::Arr(_, d) => d.clone(),

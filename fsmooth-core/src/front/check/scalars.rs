@@ -6,7 +6,7 @@ use super::elab::{Elab, Elaborated, Env, wrap_lets};
 use super::infer::Want;
 use super::show::{show, show_p};
 use crate::front::ast::{BinOp, CastTy, Expr, ExprKind, MathFn, Sp, UnOp};
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Scalar, Type, VarId};
 
 impl Elab<'_> {
     /// `a op b`.
@@ -48,16 +48,28 @@ impl Elab<'_> {
                 Ok(mk(Type::Bool, None, ca, cb))
             }
             (x, y) if numeric(x) && numeric(y) && x != y && (op.is_arith() || op.is_cmp()) => {
-                // Blame the side to convert: a usize (floats are what arithmetic on data
+                // Blame the side to convert: a whole float literal where a `usize` is
+                // wanted (`x[n / 2.0]`), else a usize (floats are what arithmetic on data
                 // means), else a suffixed literal, else the right-hand side.
-                let blame_left =
-                    ca.ty == Type::Usize || (cb.ty != Type::Usize && suffixed(a) && !suffixed(b));
+                let whole = |x: &Expr| matches!(x.kind, ExprKind::Float(v, _) if v.fract() == 0.0 && v >= 0.0);
+                let usize_wanted = matches!(want, Want::Scalar(Scalar::Usize));
+                let blame_left = if usize_wanted && (whole(a) || whole(b)) {
+                    whole(a)
+                } else {
+                    ca.ty == Type::Usize || (cb.ty != Type::Usize && suffixed(a) && !suffixed(b))
+                };
                 let (bad, bad_ty, to) = if blame_left {
                     (a, &ca.ty, &cb.ty)
                 } else {
                     (b, &cb.ty, &ca.ty)
                 };
-                let mut help = convert_help(bad, bad_ty, to);
+                let mut help = match &bad.kind {
+                    ExprKind::Float(v, _) if usize_wanted && whole(bad) => format!(
+                        "\n  help: a `usize` is wanted here (an index or a size): write `{}` (`/` on `usize` rounds down)",
+                        *v as u64
+                    ),
+                    _ => convert_help(bad, bad_ty, to),
+                };
                 if bad_ty.is_float() && to.is_float() && !help.is_empty() && !suffixed(bad) {
                     help += &format!(" (or convert the other side with `as {bad_ty}`)");
                 }

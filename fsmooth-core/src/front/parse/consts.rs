@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 
 /// Every stable constant of `core::f64::consts` (Rust 1.95), with its f64 value. The f32
 /// module has the same names, each the f64 value rounded to f32.
-pub(super) const FLOAT_CONSTS: [(&str, f64); 19] = {
+pub(crate) const FLOAT_CONSTS: [(&str, f64); 19] = {
     use core::f64::consts::*;
     [
         ("PI", PI),

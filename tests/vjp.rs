@@ -37,6 +37,11 @@ fsmooth::fsmooth! {
         })), v)
     }
 
+    /// A sum over a `concat`: each part's adjoint computed where it goes, nothing stored.
+    pub fn concat_parts(a: [f64; n], b: [f64; m]) -> (f64, [f64; n], [f64; m]) {
+        grad(|x, y| sum(concat(map(x, |t| t * t), map(y, |t| t.sin()))), a, b)
+    }
+
     /// One gathered row read twice by a row operation, by a sum and by a fold.
     pub fn row_twice(t: [[f64; 3]; m], idx: [usize; p]) -> (f64, [[f64; 3]; m]) {
         grad(|t2| sum(build(p, |j| dot(t2[idx[j]], t2[idx[j]]))), t)
@@ -215,6 +220,19 @@ fn rows_of_one_array_each_step_reads_are_added_where_they_lie() {
     let mut g = [[9.0; 2]; 3];
     assert!(edges(&mut g, &v, &[[0, 3]], &mut Region::new()).is_err());
     assert_eq!(g, [[9.0; 2]; 3]);
+}
+
+#[test]
+fn the_adjoint_of_a_concat_goes_to_its_parts_unstored() {
+    assert_eq!(concat_parts::scratch_len(3, 2), 0);
+    assert_eq!(concat_parts::scratch_len(3000, 2000), 0);
+    let (a, b) = ([1.0, -2.0, 0.5], [0.25, 3.0]);
+    let (mut ga, mut gb) = ([9.0; 3], [9.0; 2]);
+    let value = concat_parts(&mut ga, &mut gb, &a, &b, &mut Region::new()).unwrap();
+    let want: f64 = a.iter().map(|t| t * t).sum::<f64>() + b.iter().map(|t| t.sin()).sum::<f64>();
+    assert!((value - want).abs() <= 1e-12);
+    close(&ga, &a.map(|t| 2.0 * t));
+    close(&gb, &b.map(f64::cos));
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::middle::ir::{Core, Kind, Type, new_var};
 /// when it applied. (Not an `ifold`: the lowering places a fold's nested state already, and
 /// taken apart it would place the fold's result elsewhere than its siblings' spelling does.)
 pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
-    let Kind::Scan(_, init, acc, _, _) = &e.kind else {
+    let (Kind::Scan(_, init, acc, _, _) | Kind::Ifold(_, init, acc, _, _)) = &e.kind else {
         return false;
     };
     let state_ty = init.ty.clone();
@@ -50,12 +50,19 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             span,
         )
     };
-    let Kind::Scan(n, init, _, i, body) = e.take().kind else {
-        return false;
+    let flat_loop = match e.take().kind {
+        Kind::Scan(n, init, _, i, body) => {
+            let init = leaves_of(*init, names, &flat_state);
+            let step = step_of(*body, names);
+            Kind::Scan(n, Box::new(init), state, i, Box::new(step))
+        }
+        Kind::Ifold(n, init, _, i, body) => {
+            let init = leaves_of(*init, names, &flat_state);
+            let step = step_of(*body, names);
+            Kind::Ifold(n, Box::new(init), state, i, Box::new(step))
+        }
+        _ => return false,
     };
-    let init = leaves_of(*init, names, &flat_state);
-    let step = step_of(*body, names);
-    let flat_loop = Kind::Scan(n, Box::new(init), state, i, Box::new(step));
     let flat_loop = Core::new(flat_loop, flat_result.clone(), span);
     let r = new_var(names, acc);
     let whole = rebuilt(

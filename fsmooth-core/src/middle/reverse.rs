@@ -39,6 +39,7 @@ use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::middle::forward::{Forward, bin, cast_to, differentiable, is_zero, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId, fresh};
+use crate::middle::simplify;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod keep;
@@ -512,22 +513,8 @@ impl<'a> Reverse<'a> {
             }
             Kind::Concat(a, b) => {
                 let first = |t: &Type| t.dims()[0].clone();
-                let sa = Core::new(
-                    Kind::Slice(
-                        Box::new(s.clone()),
-                        Box::new(Core::size(Size::Lit(0), span)),
-                    ),
-                    a.ty.clone(),
-                    span,
-                );
-                let sb = Core::new(
-                    Kind::Slice(
-                        Box::new(s.clone()),
-                        Box::new(Core::size(first(&a.ty), span)),
-                    ),
-                    b.ty.clone(),
-                    span,
-                );
+                let sa = self.part_of(s, Core::size(Size::Lit(0), span), &a.ty, lets);
+                let sb = self.part_of(s, Core::size(first(&a.ty), span), &b.ty, lets);
                 let sa = self.atom(sa, "adj", lets);
                 let sb = self.atom(sb, "adj", lets);
                 self.back(a, &sa, lets, adj)?;
@@ -696,6 +683,28 @@ impl<'a> Reverse<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The part of type `ty` of the adjoint `s` (an atom) from row `lo` on: a `build` of
+    /// its own when `s` is one (the elements of a `concat`'s adjoint computed where each
+    /// part's adjoint goes, not stored whole and sliced: the parts do not overlap, so no
+    /// element is computed twice), else the slice.
+    fn part_of(&mut self, s: &Core, lo: Core, ty: &Type, lets: &Lets) -> Core {
+        let span = s.span;
+        if let Kind::Var(x) = s.kind
+            && let Some((_, value)) = lets.iter().rev().find(|(v, _)| *v == x)
+            && let Kind::Build(_, i, body) = &value.kind
+        {
+            let j = self.new_var("i");
+            let at = match lo.kind {
+                Kind::Size(Size::Lit(0)) => index(j, span),
+                _ => Core::usize_bin(BinOp::Add, lo, index(j, span), "start + i", span),
+            };
+            let body = simplify::subst_index(*i, &at, (**body).clone(), span);
+            let part = Core::new(Kind::Build(ty.dims()[0].clone(), j, Box::new(body)), ty.clone(), span);
+            return fresh(part, self.names);
+        }
+        Core::new(Kind::Slice(Box::new(s.clone()), Box::new(lo)), ty.clone(), span)
     }
 
     /// The adjoint of array `a` (of type `ty`) from its element at `i` with adjoint `s`:

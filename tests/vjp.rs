@@ -37,6 +37,24 @@ fsmooth::fsmooth! {
         })), v)
     }
 
+    /// Users' spellings of the same energies: an element of a row per coordinate; a face's
+    /// edges by a loop over its corners; the terms added to the fold's state one by one.
+    pub fn edge_coords(v: [[f64; 3]; m], e: [[usize; 2]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| ifold(p, 0.0, |acc, j| acc + sum(build(3, |k| {
+            let d = x[e[j][0]][k] - x[e[j][1]][k];
+            d * d
+        }))), v)
+    }
+    pub fn face_cycle(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| ifold(p, 0.0, |acc, j| {
+            acc + sum(build(3, |k| sqnorm(sub(x[f[j][k]], x[f[j][(k + 1) % 3]]))))
+        }), v)
+    }
+    pub fn face_chain(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| ifold(p, 0.0, |acc, j| acc + sqnorm(sub(x[f[j][0]], x[f[j][1]]))
+            + sqnorm(sub(x[f[j][1]], x[f[j][2]])) - dot(x[f[j][2]], x[f[j][0]])), v)
+    }
+
     /// A sum over a `concat`: each part's adjoint computed where it goes, nothing stored.
     pub fn concat_parts(a: [f64; n], b: [f64; m]) -> (f64, [f64; n], [f64; m]) {
         grad(|x, y| sum(concat(map(x, |t| t * t), map(y, |t| t.sin()))), a, b)
@@ -220,6 +238,67 @@ fn rows_of_one_array_each_step_reads_are_added_where_they_lie() {
     let mut g = [[9.0; 2]; 3];
     assert!(edges(&mut g, &v, &[[0, 3]], &mut Region::new()).is_err());
     assert_eq!(g, [[9.0; 2]; 3]);
+}
+
+#[test]
+fn mesh_energies_in_users_spellings_keep_nothing_and_agree() {
+    // Before: the state's adjoint rebuilt at every step, 3m or more slots and O(m) a step.
+    for (m, p) in [(4, 3), (1000, 3000)] {
+        assert_eq!(edge_coords::scratch_len(m, p), 0);
+        assert_eq!(face_cycle::scratch_len(m, p), 0);
+        assert_eq!(face_chain::scratch_len(m, p), 0);
+    }
+    let v = [[0.0, 1.0, 2.0], [1.0, -1.0, 0.5], [2.0, 0.0, 1.0], [0.5, 0.5, 0.5]];
+    let e = [[0usize, 1], [1, 2], [3, 3], [2, 0]];
+    let f = [[0usize, 1, 2], [1, 2, 3], [3, 3, 0]];
+    let d = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot3 = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let (mut value, mut want) = (0.0, [[0.0; 3]; 4]);
+    for [a, b] in e {
+        let t = d(v[a], v[b]);
+        value += dot3(t, t);
+        for k in 0..3 {
+            want[a][k] += 2.0 * t[k];
+            want[b][k] -= 2.0 * t[k];
+        }
+    }
+    let mut g = [[9.0; 3]; 4];
+    let got = edge_coords(&mut g, &v, &e, &mut Region::new()).unwrap();
+    assert!((got - value).abs() <= 1e-12 * value);
+    close(&g.concat(), &want.concat());
+    let (mut cycle, mut want_cycle) = (0.0, [[0.0; 3]; 4]);
+    let (mut chain, mut want_chain) = (0.0, [[0.0; 3]; 4]);
+    for [a, b, c] in f {
+        for (x, y) in [(a, b), (b, c), (c, a)] {
+            let t = d(v[x], v[y]);
+            cycle += dot3(t, t);
+            for k in 0..3 {
+                want_cycle[x][k] += 2.0 * t[k];
+                want_cycle[y][k] -= 2.0 * t[k];
+            }
+        }
+        for (x, y) in [(a, b), (b, c)] {
+            let t = d(v[x], v[y]);
+            chain += dot3(t, t);
+            for k in 0..3 {
+                want_chain[x][k] += 2.0 * t[k];
+                want_chain[y][k] -= 2.0 * t[k];
+            }
+        }
+        chain -= dot3(v[c], v[a]);
+        for k in 0..3 {
+            want_chain[c][k] -= v[a][k];
+            want_chain[a][k] -= v[c][k];
+        }
+    }
+    let mut g = [[9.0; 3]; 4];
+    let got = face_cycle(&mut g, &v, &f, &mut Region::new()).unwrap();
+    assert!((got - cycle).abs() <= 1e-12 * cycle);
+    close(&g.concat(), &want_cycle.concat());
+    let mut g = [[9.0; 3]; 4];
+    let got = face_chain(&mut g, &v, &f, &mut Region::new()).unwrap();
+    assert!((got - chain).abs() <= 1e-12 * chain.abs());
+    close(&g.concat(), &want_chain.concat());
 }
 
 #[test]

@@ -53,10 +53,11 @@ enum Increment<'a> {
     /// A fold starting from an increment of the state, each of whose steps adds to it.
     Fold(Nested<'a, Increment<'a>>),
     /// A vector of literal length written out, `[acc[0] + t0, acc[1] - t1, ..]` (an
-    /// unrolled row's increment): `(k, t_k, op)` for each item that changes.
+    /// unrolled row's increment): `(k, t_k, op, guard)` for each item that changes, under
+    /// the test `guard` when there is one (`if k == j { acc[j] + t } else { acc[k] }`).
     Items {
         lets: Vec<Bind<'a>>,
-        terms: Vec<(usize, &'a Core, BinOp)>,
+        terms: Vec<(usize, &'a Core, BinOp, Option<&'a Core>)>,
     },
 }
 
@@ -106,6 +107,11 @@ struct Root {
     updated: Vec<Option<usize>>,
     /// Names of components before a link updated them, read no more.
     stale: Vec<VarId>,
+    /// Variables bound to this row of the state inside the branch that changes it (`let r
+    /// = acc[at]`): the row itself.
+    row_aliases: Vec<VarId>,
+    /// Such variables of the rows around this one: reads of the state.
+    outer_rows: Vec<VarId>,
 }
 
 impl Root {
@@ -118,6 +124,8 @@ impl Root {
             row_index: Vec::new(),
             updated: Vec::new(),
             stale: Vec::new(),
+            row_aliases: Vec::new(),
+            outer_rows: Vec::new(),
         }
     }
 
@@ -125,6 +133,7 @@ impl Root {
     fn row(&self, p: VarId) -> Root {
         let mut row = self.clone();
         row.row_index.push((p, None));
+        row.outer_rows.append(&mut row.row_aliases);
         row
     }
 
@@ -132,11 +141,17 @@ impl Root {
     fn row_at(&self, p: VarId, at: &Core) -> Root {
         let mut row = self.clone();
         row.row_index.push((p, Some(cse::key(at))));
+        row.outer_rows.append(&mut row.row_aliases);
         row
     }
 
     /// Whether `e` is the state (its row `acc[p]` for a row).
     fn is(&self, e: &Core) -> bool {
+        if let Kind::Var(v) = e.kind
+            && self.row_aliases.contains(&v)
+        {
+            return true;
+        }
         let mut cur = e;
         for (p, at) in self.row_index.iter().rev() {
             match &cur.kind {
@@ -193,7 +208,9 @@ impl Root {
 
     /// Whether `e` reads the state (any component of it).
     fn read_by(&self, e: &Core) -> bool {
-        e.mentions(self.var) || self.aliases.iter().any(|(a, _)| e.mentions(*a))
+        e.mentions(self.var)
+            || self.aliases.iter().any(|(a, _)| e.mentions(*a))
+            || self.row_aliases.iter().chain(&self.outer_rows).any(|a| e.mentions(*a))
     }
 
     /// The `let`s at the head of `e`, and what follows them (which reads no name a link
@@ -220,6 +237,13 @@ impl Root {
                 }
                 _ => None,
             };
+            if !self.row_index.is_empty() && a.ty.is_arr() && self.is(a) {
+                // The row itself, read where the row is (never bound: every read of it
+                // is recognised as the state's).
+                self.row_aliases.push(*v);
+                cur = b;
+                continue;
+            }
             match alias {
                 Some(part) => self.aliases.push((*v, part)),
                 None if a.ty.is_arr() && self.read_by(a) && self.row_index.is_empty() => {
@@ -354,26 +378,41 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
     {
         let mut terms = Vec::new();
         for (k, item) in items.iter().enumerate() {
-            let own = |e: &Core| {
-                matches!(&e.kind, Kind::Index(a, i)
-                    if matches!(&i.kind, Kind::Size(n) if n.as_const() == Some(k as u64))
-                        && acc.is(a))
-            };
+            let literal = |i: &Core| matches!(&i.kind, Kind::Size(n) if n.as_const() == Some(k as u64));
+            let own = |e: &Core| matches!(&e.kind, Kind::Index(a, i) if literal(i) && acc.is(a));
             if own(item) {
                 continue;
             }
-            let Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) = &item.kind else {
+            // `if k == j { acc[j] + t } else { acc[k] }` (a placed element unrolled): `t`
+            // added under the test, `acc[j]` being element `k` there.
+            let (guard, changed) = match &item.kind {
+                Kind::If(c, then, other)
+                    if own(other)
+                        && let Kind::Bin(BinOp::Eq, x, y, _) = &c.kind
+                        && (literal(x) || literal(y)) =>
+                {
+                    let j = if literal(x) { y } else { x };
+                    (Some((&**c, cse::key(j))), &**then)
+                }
+                _ => (None, item),
+            };
+            let own_here = |e: &Core| {
+                own(e)
+                    || matches!((&e.kind, &guard), (Kind::Index(a, i), Some((_, j)))
+                        if cse::key(i) == *j && acc.is(a))
+            };
+            let Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) = &changed.kind else {
                 return None;
             };
-            let term = match (own(a), own(b), op) {
+            let term = match (own_here(a), own_here(b), op) {
                 (true, false, _) => &**b,
                 (false, true, BinOp::Add) => &**a,
                 _ => return None,
             };
-            if acc.read_by(term) {
+            if acc.read_by(term) || guard.as_ref().is_some_and(|(c, _)| acc.read_by(c)) {
                 return None;
             }
-            terms.push((k, term, *op));
+            terms.push((k, term, *op, guard.map(|(c, _)| c)));
         }
         return Some(Increment::Items { lets, terms });
     }
@@ -706,11 +745,16 @@ impl Dps<'_> {
                 // Every term computed before any store: a term may read the state's
                 // other places only through `let`s, which come before.
                 let mut sums = Vec::new();
-                for (k, t, op) in terms {
+                for (k, t, op, guard) in terms {
                     let slot = plus(&dest.off, Ex::Usize(*k));
                     let old = Ex::Ld(dest.base.clone(), Box::new(slot.clone()));
                     let v = self.scalar(t);
-                    sums.push((slot, Ex::Bin(*op, Box::new(old), Box::new(v))));
+                    let sum = Ex::Bin(*op, Box::new(old.clone()), Box::new(v));
+                    let sum = match guard {
+                        Some(c) => Ex::If(Box::new(self.scalar(c)), Box::new(sum), Box::new(old)),
+                        None => sum,
+                    };
+                    sums.push((slot, sum));
                 }
                 for (slot, sum) in sums {
                     code.push(St::Store(dest.base.clone(), slot, sum));

@@ -13,7 +13,7 @@ pub mod cse;
 pub mod dead_states;
 pub mod elements;
 pub mod equal;
-pub mod flat_scans;
+pub mod flat_states;
 pub mod forward;
 pub mod fuse;
 pub mod hoist;

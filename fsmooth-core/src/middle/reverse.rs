@@ -50,7 +50,7 @@ mod terms;
 mod tests;
 
 use loops::Count;
-use terms::{placed, scatter_step, sum_step};
+use terms::{chain_terms, placed, scatter_step};
 
 /// Bindings in evaluation order.
 type Lets = Vec<(VarId, Core)>;
@@ -201,9 +201,10 @@ fn bind_sums(e: &mut Core, names: &mut Vec<String>) {
     }
 }
 
-/// Whether `e` is a float sum-fold (`ifold(n, a, |acc, i| acc + term)`).
+/// Whether `e` is a float sum-fold (`ifold(n, a, |acc, i| acc + term)`, or a chain of
+/// terms from `acc`).
 fn is_sum(e: &Core) -> bool {
-    matches!(&e.kind, Kind::Ifold(_, _, acc, _, step) if e.ty.is_float() && sum_step(step, *acc).is_some())
+    matches!(&e.kind, Kind::Ifold(_, _, acc, _, step) if e.ty.is_float() && chain_terms(step, *acc).is_some())
 }
 
 /// Replace each sum-fold `e` evaluates once by a new variable, its binding pushed on `sums`
@@ -551,7 +552,7 @@ impl<'a> Reverse<'a> {
                     value: (**n).clone(),
                     size: n.sym.clone(),
                 };
-                let term = match sum_step(body, *acc) {
+                let term = match chain_terms(body, *acc) {
                     Some(term) => Some(term),
                     None => scatter_step(body, *acc, self.names),
                 };

@@ -9,7 +9,7 @@
 //! ([`crate::middle::state_parts`]).
 
 use crate::middle::ir::{Core, Kind, Type, new_var};
-use crate::middle::{dead_states, flat_scans, state_parts};
+use crate::middle::{dead_states, flat_states, state_parts};
 
 /// Take tuples apart throughout `e`; `names` gets the components' variables.
 pub fn split(e: &mut Core, names: &mut Vec<String>) {
@@ -28,7 +28,7 @@ fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
     if state_parts::rows(e, names)
         || state_parts::pieces(e, names)
         || dead_states::rule(e, names)
-        || flat_scans::rule(e, names)
+        || flat_states::rule(e, names)
     {
         return true;
     }

@@ -486,23 +486,8 @@ impl Reverse<'_> {
         // where one sum of the placed arrays would be O(array) (the lowering updates a
         // chain of rows in place, `lower/accumulate.rs`).
         for c in hots {
-            let Some((e, v)) = placed_in(&c, ty, lets) else {
-                continue;
-            };
-            let (e, v) = (fresh(e.clone(), self.names), fresh(v.clone(), self.names));
             let prev = self.atom(running, "adj", lets);
-            let p = self.new_var("p");
-            let elem = ty.elem();
-            let own = at(prev, index(p, span));
-            let mut inner = Vec::new();
-            let added = self.total(vec![own.clone(), v], &elem, span, &mut inner);
-            let hit = bin(BinOp::Eq, index(p, span), e);
-            let row = pick(hit, wrap(inner, added), own);
-            running = Core::new(
-                Kind::Build(ty.dims()[0].clone(), p, Box::new(row)),
-                ty.clone(),
-                span,
-            );
+            running = self.add_placed(prev, &c, ty, lets);
         }
         for f in folds {
             let Some(k) = from_zero(self, &f, lets) else {
@@ -519,6 +504,34 @@ impl Reverse<'_> {
             );
         }
         running
+    }
+
+    /// `sum + c` for a contribution `c` placed at one index of zeros ([`placed_in`]): `sum`
+    /// with that index alone updated, `build(n, |p| if p == e { sum[p] + v } else { sum[p]
+    /// })`, and so on down where `v` is placed in turn (an element `x[e][k]` of a row: no
+    /// `+ 0.0` at the row's other elements, which IEEE arithmetic would keep).
+    fn add_placed(&mut self, sum: Core, c: &Core, ty: &Type, lets: &Lets) -> Core {
+        let span = sum.span;
+        let Some((e, v)) = placed_in(c, ty, lets) else {
+            return bin(BinOp::Add, sum, c.clone());
+        };
+        let (e, v) = (fresh(e.clone(), self.names), fresh(v.clone(), self.names));
+        let p = self.new_var("p");
+        let elem = ty.elem();
+        let own = at(sum, index(p, span));
+        let added = if elem.is_arr() && placed_in(&v, &elem, lets).is_some() {
+            self.add_placed(own.clone(), &v, &elem, lets)
+        } else {
+            let mut inner = Vec::new();
+            let added = self.total(vec![own.clone(), v], &elem, span, &mut inner);
+            wrap(inner, added)
+        };
+        let hit = bin(BinOp::Eq, index(p, span), e);
+        Core::new(
+            Kind::Build(ty.dims()[0].clone(), p, Box::new(pick(hit, added, own))),
+            ty.clone(),
+            span,
+        )
     }
 
     /// An `ifold` whose state carries from step to step (`s` the adjoint of its last state),

@@ -4,7 +4,7 @@
 //! element of its adjoint.
 
 use crate::front::ast::BinOp;
-use crate::middle::forward::{is_zero, wrap};
+use crate::middle::forward::{bin, is_zero, neg, wrap};
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
 /// The step of a sum-fold: `term` when `body` is `acc + term` or `term + acc` after `let`s
@@ -42,6 +42,43 @@ pub(super) fn sum_step(body: &Core, acc: VarId) -> Option<Core> {
                 terms.push(term);
             }
             Some(Core::new(Kind::Tuple(terms), body.ty.clone(), body.span))
+        }
+        _ => None,
+    }
+}
+
+/// The terms a float fold's step adds to its state `acc` written as one chain from it,
+/// `acc + t1 + t2 - t3` (Rust's `((acc + t1) + t2) - t3`), after `let`s that do not read
+/// `acc`: `t1 + t2 - t3`, with [`sum_step`]'s forms. The step's derivative, each term's
+/// adjoint the state's, but not its value to the bit (the additions regrouped): the sweep
+/// reverses it as a sum, the fold's value computed as written.
+pub(super) fn chain_terms(body: &Core, acc: VarId) -> Option<Core> {
+    if let Some(term) = sum_step(body, acc) {
+        return Some(term);
+    }
+    match &body.kind {
+        Kind::Let(x, value, rest) if !value.mentions(acc) => {
+            let term = chain_terms(rest, acc)?;
+            Some(wrap(vec![(*x, (**value).clone())], term))
+        }
+        _ => chain(body, acc)?,
+    }
+}
+
+/// `Some(None)` for `acc` itself, `Some(Some(t))` for a chain from it adding `t`.
+fn chain(e: &Core, acc: VarId) -> Option<Option<Core>> {
+    match &e.kind {
+        Kind::Var(v) if *v == acc && e.ty.is_float() => Some(None),
+        Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) if e.ty.is_float() && !b.mentions(acc) => {
+            let left = chain(a, acc)?;
+            let b = match op {
+                BinOp::Sub => neg((**b).clone()),
+                _ => (**b).clone(),
+            };
+            Some(Some(match left {
+                None => b,
+                Some(l) => bin(BinOp::Add, l, b),
+            }))
         }
         _ => None,
     }

@@ -1,22 +1,30 @@
-//! A `scan` whose state is a tuple of tuples (forward mode pairs each state with its
-//! tangent: `((y1, y2), (dy1, dy2))`) runs over the flat tuple of its leaves, the nested
-//! state rebuilt where the step reads it and the result rebuilt from the flat one. The
-//! lowering then gives each leaf its own place, as for a flat tuple state: a component read
-//! only as a state lives in a local, one read after the scan goes to its destination
-//! (LANGUAGE.md section 8: "components of a tuple scan that nothing reads are not stored";
-//! a `jvp` of a two-state filter took 5n slots where the filter takes none).
+//! A `scan` or `ifold` whose state is a tuple of tuples (forward mode pairs each state with
+//! its tangent: `((y1, y2), (dy1, dy2))`; a user's `((x, r, p), rs)`) runs over the flat
+//! tuple of its leaves, the nested state rebuilt where the step reads it and the result
+//! rebuilt from the flat one. The lowering then gives each leaf its own place, as for a flat
+//! tuple state: a component read only as a state lives in a local, one read after the loop
+//! goes to its destination (LANGUAGE.md section 8: "components of a tuple scan that nothing
+//! reads are not stored"; a `jvp` of a two-state filter took 5n slots where the filter takes
+//! none), and a fold's arrays are updated in place.
 
 use crate::middle::ir::{Core, Kind, Type, new_var};
 
-/// `scan(n, init, |s, i| body)` with a nested tuple state as the scan over its leaves; true
-/// when it applied. (Not an `ifold`: the lowering places a fold's nested state already, and
-/// taken apart it would place the fold's result elsewhere than its siblings' spelling does.)
+/// `scan(n, init, |s, i| body)` or `ifold(n, init, |s, i| body)` with a nested tuple state
+/// as the loop over its leaves; true when it applied. A fold's leaves each get a place of
+/// their own, as a flat tuple state's, so that the lowering updates its arrays in place
+/// (conjugate gradients' `((x, r, p), rs)`: 3n slots as `(x, r, p, rs)`, 11n nested).
 pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
     let (Kind::Scan(_, init, acc, _, _) | Kind::Ifold(_, init, acc, _, _)) = &e.kind else {
         return false;
     };
     let state_ty = init.ty.clone();
     if !state_ty.parts().iter().any(Type::is_tuple) {
+        return false;
+    }
+    // A fold's start whose inner tuples are not written out (a fold's result as one
+    // component) is placed whole where the state lives, as its siblings' spelling places it;
+    // taken apart it would be computed elsewhere and copied.
+    if matches!(e.kind, Kind::Ifold(..)) && !written_out(init) {
         return false;
     }
     let acc = *acc;
@@ -76,6 +84,14 @@ pub(super) fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
         span,
     );
     true
+}
+
+/// Whether `e` is a tuple literal whose tuple components are tuple literals, at every level.
+fn written_out(e: &Core) -> bool {
+    match &e.kind {
+        Kind::Tuple(items) => items.iter().all(|x| !x.ty.is_tuple() || written_out(x)),
+        _ => false,
+    }
 }
 
 /// The flat tuple of `ty`'s leaves.

@@ -128,6 +128,12 @@ impl Elab<'_> {
 
     /// Report a name bound nowhere, with the closest name in scope as a hint.
     pub(super) fn unknown_name(&mut self, env: &Env, n: &Name, what: &str) {
+        self.unknown_name_of(env, n, what, &Type::F64);
+    }
+
+    /// [`Elab::unknown_name`] where the context wants a `float` (the module a Rust constant's
+    /// name is suggested from).
+    pub(super) fn unknown_name_of(&mut self, env: &Env, n: &Name, what: &str, float: &Type) {
         let mut cands: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
         cands.extend(self.scope.visible(self.block));
         cands.extend(["build", "ifold", "scan", "iterate", "scatter_add", "length"]);
@@ -137,12 +143,12 @@ impl Elab<'_> {
             .any(|(c, _)| *c == n.text);
         let hint = match (constant, what) {
             (true, "function") => format!(
-                "\n  help: `{0}` is Rust's constant, not a function: write `std::f64::consts::{0}` (or `{0}` after `use std::f64::consts::{0};` in the block), without `()`",
-                n.text
+                "\n  help: `{0}` is Rust's constant, not a function: write `core::{1}::consts::{0}` (or `{0}` after `use core::{1}::consts::{0};` in the block), without `()`",
+                n.text, float
             ),
             (true, _) => format!(
-                "\n  help: write `std::f64::consts::{0}`, or bring it in with `use std::f64::consts::{0};` inside the block",
-                n.text
+                "\n  help: write `core::{1}::consts::{0}`, or bring it in with `use core::{1}::consts::{0};` inside the block",
+                n.text, float
             ),
             _ => closest(&n.text, cands)
                 .map(|c| format!("\n  help: did you mean `{c}`?"))
@@ -205,7 +211,7 @@ impl Elab<'_> {
                     Err(())
                 }
                 None => {
-                    self.unknown_name(env, n, "value");
+                    self.unknown_name_of(env, n, "value", &want.float());
                     Err(())
                 }
             },

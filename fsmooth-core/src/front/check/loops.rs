@@ -71,8 +71,53 @@ impl Elab<'_> {
     /// `(0.0, x)`) expects what `want` says, else it is an `f64` unless the body clashes
     /// with that (`acc + v[i]` with v of `f32`s, or a body giving an `f32`): then it is
     /// elaborated again with those parts `f32`s ([`super::infer`]).
+    ///
+    /// A start that fails with an integer literal (`ifold(n, 0, |acc, i| acc + x[i])` over
+    /// floats) but checks with it written as a float is one error on the literal, naming
+    /// the float to write (a cast of the state, which the clash alone would suggest, gives a
+    /// loop that compiles and counts wrong).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn state_loop(
+        &mut self,
+        form: &str,
+        state: &str,
+        init: &Expr,
+        acc: &Name,
+        i: &Name,
+        body: &Expr,
+        env: &Env,
+        want: &Want,
+    ) -> Result<StateLoop, ()> {
+        let m = self.mark();
+        let r = self.state_loop_typed(form, state, init, acc, i, body, env, want);
+        if r.is_ok() {
+            return r;
+        }
+        for (floats, ints) in ints_as_floats(init) {
+            self.rewind(&m);
+            let fits = self
+                .state_loop_typed(form, state, &floats, acc, i, body, env, want)
+                .is_ok();
+            self.rewind(&m);
+            if fits {
+                for (v, span) in ints {
+                    self.err(
+                        span,
+                        format!(
+                            "mismatched types: {state} of this `{form}` starts as `{v}`, an integer literal (a `usize`), but its body makes it a float\n  help: write `{v}.0`"
+                        ),
+                    );
+                }
+                return Err(());
+            }
+        }
+        self.rewind(&m);
+        self.state_loop_typed(form, state, init, acc, i, body, env, want)
+    }
+
+    /// [`Elab::state_loop`] with the start as written.
+    #[allow(clippy::too_many_arguments)]
+    fn state_loop_typed(
         &mut self,
         form: &str,
         state: &str,
@@ -236,5 +281,46 @@ pub(super) fn only_lit_parts(init: &Expr, w: Want) -> Want {
         (ExprKind::Tuple(_), _) => Want::Any,
         (_, w) if lit_only(init) => w,
         _ => Want::Any,
+    }
+}
+
+/// A loop's start with its integer literals written as float literals, and those literals
+/// with their spans: all of them (the whole start, or every part of a tuple start), then
+/// each part of a tuple alone. Empty when it has none.
+fn ints_as_floats(init: &Expr) -> Vec<(Expr, Vec<(u64, Sp)>)> {
+    let int = |e: &Expr| match e.kind {
+        ExprKind::Int(v) => Some((v, e.span)),
+        _ => None,
+    };
+    let float = |e: &mut Expr| {
+        if let ExprKind::Int(v) = e.kind {
+            e.kind = ExprKind::Float(v as f64, None);
+        }
+    };
+    match &init.kind {
+        ExprKind::Tuple(xs) => {
+            let parts: Vec<usize> = (0..xs.len()).filter(|k| int(&xs[*k]).is_some()).collect();
+            let mut out = Vec::new();
+            let mut sets = vec![parts.clone()];
+            if parts.len() > 1 {
+                sets.extend(parts.iter().map(|k| vec![*k]));
+            }
+            for set in sets.into_iter().filter(|s| !s.is_empty()) {
+                let mut floats = init.clone();
+                if let ExprKind::Tuple(ys) = &mut floats.kind {
+                    set.iter().for_each(|k| float(&mut ys[*k]));
+                }
+                out.push((floats, set.iter().filter_map(|k| int(&xs[*k])).collect()));
+            }
+            out
+        }
+        _ => int(init)
+            .map(|i| {
+                let mut floats = init.clone();
+                float(&mut floats);
+                (floats, vec![i])
+            })
+            .into_iter()
+            .collect(),
     }
 }

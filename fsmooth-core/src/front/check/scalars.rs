@@ -56,7 +56,8 @@ impl Elab<'_> {
                 let blame_left = if usize_wanted && (whole(a) || whole(b)) {
                     whole(a)
                 } else {
-                    ca.ty == Type::Usize || (cb.ty != Type::Usize && suffixed(a) && !suffixed(b))
+                    ca.ty == Type::Usize
+                        || (cb.ty != Type::Usize && typed_by_suffix(a) && !typed_by_suffix(b))
                 };
                 let (bad, bad_ty, to) = if blame_left {
                     (a, &ca.ty, &cb.ty)
@@ -68,9 +69,14 @@ impl Elab<'_> {
                         "\n  help: a `usize` is wanted here (an index or a size): write `{}` (`/` on `usize` rounds down)",
                         *v as u64
                     ),
-                    _ => convert_help(bad, bad_ty, to),
+                    _ => match constant_in(bad) {
+                        Some(name) if to.is_float() => format!(
+                            "\n  help: `{name}` here is the `{bad_ty}` constant: write `core::{to}::consts::{name}` (or `std::{to}::consts::{name}`)"
+                        ),
+                        _ => convert_help(bad, bad_ty, to),
+                    },
                 };
-                if bad_ty.is_float() && to.is_float() && !help.is_empty() && !suffixed(bad) {
+                if bad_ty.is_float() && to.is_float() && !help.is_empty() && !typed_by_suffix(bad) {
                     help += &format!(" (or convert the other side with `as {bad_ty}`)");
                 }
                 self.clash(&ca, &cb);
@@ -340,8 +346,43 @@ fn numeric(t: &Type) -> bool {
 }
 
 /// A float literal with a suffix (`2.0f32`).
-fn suffixed(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Float(_, Some(_)))
+/// Whether `e` is literals alone (`2.0 * PI`, a constant being a suffixed literal) with a
+/// suffix among them: its type is the suffix's.
+fn typed_by_suffix(e: &Expr) -> bool {
+    fn literals(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Float(..) => true,
+            ExprKind::Bin(_, a, b) => literals(a) && literals(b),
+            ExprKind::Un(_, a) => literals(a),
+            _ => false,
+        }
+    }
+    fn any_suffix(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Float(_, Some(_)) => true,
+            ExprKind::Bin(_, a, b) => any_suffix(a) || any_suffix(b),
+            ExprKind::Un(_, a) => any_suffix(a),
+            _ => false,
+        }
+    }
+    literals(e) && any_suffix(e)
+}
+
+/// The name of a Rust float constant in `e` when `e` is literals alone with one whose value
+/// is that constant's (the parser writes `core::f64::consts::PI` as its value).
+fn constant_in(e: &Expr) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Float(v, Some(t)) => crate::front::parse::FLOAT_CONSTS
+            .iter()
+            .find(|(_, c)| match t {
+                CastTy::F32 => f64::from(*c as f32) == *v,
+                _ => c == v,
+            })
+            .map(|(name, _)| *name),
+        ExprKind::Bin(_, a, b) if typed_by_suffix(e) => constant_in(a).or_else(|| constant_in(b)),
+        ExprKind::Un(_, a) if typed_by_suffix(e) => constant_in(a),
+        _ => None,
+    }
 }
 
 /// A help line: how to make `e`, of type `from`, a `to` (empty when no cast does it).

@@ -50,6 +50,12 @@ fsmooth::fsmooth! {
             acc + sum(build(3, |k| sqnorm(sub(x[f[j][k]], x[f[j][(k + 1) % 3]]))))
         }), v)
     }
+    pub fn face_sum(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| sum(build(p, |j| {
+            let [a, b, c] = f[j];
+            sqnorm(sub(x[a], x[b])) + sqnorm(sub(x[b], x[c])) + sqnorm(sub(x[c], x[a]))
+        })), v)
+    }
     pub fn face_chain(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
         grad(|x| ifold(p, 0.0, |acc, j| acc + sqnorm(sub(x[f[j][0]], x[f[j][1]]))
             + sqnorm(sub(x[f[j][1]], x[f[j][2]])) - dot(x[f[j][2]], x[f[j][0]])), v)
@@ -211,13 +217,21 @@ fn rows_of_one_array_each_step_reads_are_added_where_they_lie() {
         assert_eq!(g, want);
     }
     let mut g = [[9.0; 2]; 3];
-    assert_eq!(one_end(&mut g, &v, &e, &mut Region::new()), Ok(0.0 + 1.0 + 5.0 + 1.0));
+    assert_eq!(
+        one_end(&mut g, &v, &e, &mut Region::new()),
+        Ok(0.0 + 1.0 + 5.0 + 1.0)
+    );
     assert_eq!(g, ends);
     let mut g = [9.0; 3];
     let value = pair_products(&mut g, &x, &e, &mut Region::new()).unwrap();
     assert_eq!(value, x[0] * x[1] + x[1] * x[2] + x[2] * x[0] + x[1] * x[1]);
     assert_eq!(g, pairs);
-    let v3 = [[0.0, 1.0, 2.0], [1.0, -1.0, 0.5], [2.0, 0.0, 1.0], [0.5, 0.5, 0.5]];
+    let v3 = [
+        [0.0, 1.0, 2.0],
+        [1.0, -1.0, 0.5],
+        [2.0, 0.0, 1.0],
+        [0.5, 0.5, 0.5],
+    ];
     let f = [[0usize, 1, 2], [1, 2, 3], [3, 3, 0]];
     let mut want = [[0.0; 3]; 4];
     let mut value = 0.0;
@@ -247,8 +261,14 @@ fn mesh_energies_in_users_spellings_keep_nothing_and_agree() {
         assert_eq!(edge_coords::scratch_len(m, p), 0);
         assert_eq!(face_cycle::scratch_len(m, p), 0);
         assert_eq!(face_chain::scratch_len(m, p), 0);
+        assert_eq!(face_sum::scratch_len(m, p), 0);
     }
-    let v = [[0.0, 1.0, 2.0], [1.0, -1.0, 0.5], [2.0, 0.0, 1.0], [0.5, 0.5, 0.5]];
+    let v = [
+        [0.0, 1.0, 2.0],
+        [1.0, -1.0, 0.5],
+        [2.0, 0.0, 1.0],
+        [0.5, 0.5, 0.5],
+    ];
     let e = [[0usize, 1], [1, 2], [3, 3], [2, 0]];
     let f = [[0usize, 1, 2], [1, 2, 3], [3, 3, 0]];
     let d = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -291,10 +311,12 @@ fn mesh_energies_in_users_spellings_keep_nothing_and_agree() {
             want_chain[a][k] -= v[c][k];
         }
     }
-    let mut g = [[9.0; 3]; 4];
-    let got = face_cycle(&mut g, &v, &f, &mut Region::new()).unwrap();
-    assert!((got - cycle).abs() <= 1e-12 * cycle);
-    close(&g.concat(), &want_cycle.concat());
+    for k in [face_cycle, face_sum] {
+        let mut g = [[9.0; 3]; 4];
+        let got = k(&mut g, &v, &f, &mut Region::new()).unwrap();
+        assert!((got - cycle).abs() <= 1e-12 * cycle);
+        close(&g.concat(), &want_cycle.concat());
+    }
     let mut g = [[9.0; 3]; 4];
     let got = face_chain(&mut g, &v, &f, &mut Region::new()).unwrap();
     assert!((got - chain).abs() <= 1e-12 * chain.abs());

@@ -34,6 +34,7 @@ pub mod images;
 pub mod kernels;
 pub mod kernels_v2;
 pub mod linalg;
+pub mod meshes;
 pub mod micro;
 pub mod naive;
 pub mod num_dual;
@@ -347,6 +348,8 @@ macro_rules! each_workload {
         $f::<$crate::workloads::scatters::Resample>($($arg),*);
         $f::<$crate::workloads::scatters::ScatterHistogram>($($arg),*);
         $f::<$crate::workloads::scatters::CentroidSums>($($arg),*);
+        $f::<$crate::workloads::meshes::MeshEdges>($($arg),*);
+        $f::<$crate::workloads::meshes::MeshFaces>($($arg),*);
     }};
 }
 pub(crate) use each_workload;

@@ -210,7 +210,11 @@ impl Root {
     fn read_by(&self, e: &Core) -> bool {
         e.mentions(self.var)
             || self.aliases.iter().any(|(a, _)| e.mentions(*a))
-            || self.row_aliases.iter().chain(&self.outer_rows).any(|a| e.mentions(*a))
+            || self
+                .row_aliases
+                .iter()
+                .chain(&self.outer_rows)
+                .any(|a| e.mentions(*a))
     }
 
     /// The `let`s at the head of `e`, and what follows them (which reads no name a link
@@ -247,16 +251,17 @@ impl Root {
             match alias {
                 Some(part) => self.aliases.push((*v, part)),
                 None if a.ty.is_arr() && self.read_by(a) && self.row_index.is_empty() => {
-                    let (part, ty, inc) = comps
-                        .iter()
-                        .filter(|(_, t)| t.same(&a.ty))
-                        .find_map(|(part, t)| {
-                            let root = Root {
-                                part: *part,
-                                ..self.clone()
-                            };
-                            increment(a, root, t).map(|inc| (*part, (*t).clone(), inc))
-                        })?;
+                    let (part, ty, inc) =
+                        comps
+                            .iter()
+                            .filter(|(_, t)| t.same(&a.ty))
+                            .find_map(|(part, t)| {
+                                let root = Root {
+                                    part: *part,
+                                    ..self.clone()
+                                };
+                                increment(a, root, t).map(|inc| (*part, (*t).clone(), inc))
+                            })?;
                     self.link(part, *v);
                     lets.push(Bind::Link {
                         var: *v,
@@ -378,7 +383,8 @@ fn increment<'a>(body: &'a Core, mut acc: Root, ty: &Type) -> Option<Increment<'
     {
         let mut terms = Vec::new();
         for (k, item) in items.iter().enumerate() {
-            let literal = |i: &Core| matches!(&i.kind, Kind::Size(n) if n.as_const() == Some(k as u64));
+            let literal =
+                |i: &Core| matches!(&i.kind, Kind::Size(n) if n.as_const() == Some(k as u64));
             let own = |e: &Core| matches!(&e.kind, Kind::Index(a, i) if literal(i) && acc.is(a));
             if own(item) {
                 continue;
@@ -742,22 +748,45 @@ impl Dps<'_> {
             }
             Increment::Items { lets, terms } => {
                 code.extend(self.bind_steps(lets, &Loc::View(dest.clone())));
-                // Every term computed before any store: a term may read the state's
-                // other places only through `let`s, which come before.
-                let mut sums = Vec::new();
-                for (k, t, op, guard) in terms {
-                    let slot = plus(&dest.off, Ex::Usize(*k));
-                    let old = Ex::Ld(dest.base.clone(), Box::new(slot.clone()));
-                    let v = self.scalar(t);
-                    let sum = Ex::Bin(*op, Box::new(old.clone()), Box::new(v));
-                    let sum = match guard {
-                        Some(c) => Ex::If(Box::new(self.scalar(c)), Box::new(sum), Box::new(old)),
-                        None => sum,
+                let width = ty.dims()[0].as_const().unwrap_or(0) as usize;
+                if terms.len() < width {
+                    // Some items alone: each loaded, changed and stored (all computed first).
+                    let mut sums = Vec::new();
+                    for (k, t, op, guard) in terms {
+                        let slot = plus(&dest.off, Ex::Usize(*k));
+                        let old = Ex::Ld(dest.base.clone(), Box::new(slot.clone()));
+                        let v = self.scalar(t);
+                        let sum = Ex::Bin(*op, Box::new(old.clone()), Box::new(v));
+                        let sum = match guard {
+                            Some(c) => {
+                                Ex::If(Box::new(self.scalar(c)), Box::new(sum), Box::new(old))
+                            }
+                            None => sum,
+                        };
+                        sums.push((slot, sum));
+                    }
+                    for (slot, sum) in sums {
+                        code.push(St::Store(dest.base.clone(), slot, sum));
+                    }
+                } else {
+                    // Every item changed: the row read and stored whole, one range check.
+                    let elem = ty.scalar().unwrap_or(Scalar::F64);
+                    let off = dest.off.clone().unwrap_or(Ex::Usize(0));
+                    let old = |k: usize| {
+                        Ex::LdRow(dest.base.clone(), Box::new(off.clone()), width, k, elem)
                     };
-                    sums.push((slot, sum));
-                }
-                for (slot, sum) in sums {
-                    code.push(St::Store(dest.base.clone(), slot, sum));
+                    let mut items: Vec<Ex> = (0..width).map(old).collect();
+                    for (k, t, op, guard) in terms {
+                        let v = self.scalar(t);
+                        let sum = Ex::Bin(*op, Box::new(old(*k)), Box::new(v));
+                        items[*k] = match guard {
+                            Some(c) => {
+                                Ex::If(Box::new(self.scalar(c)), Box::new(sum), Box::new(old(*k)))
+                            }
+                            None => sum,
+                        };
+                    }
+                    code.push(St::StoreRow(dest.base.clone(), off, items));
                 }
             }
             Increment::Fold(nested) => {
@@ -841,7 +870,8 @@ impl Dps<'_> {
     ) -> Vec<St> {
         let len = self.sizes.get(&ty.dims()[0]);
         let id = self.temp(name);
-        let proven = self.proven_below(at, &ty.dims()[0]);
+        let proven =
+            self.proven_below(at, &ty.dims()[0]) || self.checked_already(at, &ty.dims()[0]);
         let val = if proven {
             match self.running_index(at) {
                 Some(run) => run,

@@ -152,14 +152,37 @@ impl Dps<'_> {
     /// of `x` is checked), and `dim` is known at entry. The column is then checked there
     /// (once for each column and length).
     pub(super) fn gathered(&mut self, i: &Core, dim: &Size) -> bool {
-        if dim.has_loop() {
-            return false;
-        }
-        let Some(o) = self.origin(i) else {
+        let Some(g) = self.gather_of(i, dim) else {
             return false;
         };
+        if !self.is_checked(&g) {
+            self.gathers.push(g);
+        }
+        true
+    }
+
+    /// True when index `i` of an array whose first dimension is `dim` is an element of an
+    /// index array column already checked at entry for that length (another read of the
+    /// same element proved in bounds that way): proven, with no check added for it.
+    pub(super) fn checked_already(&self, i: &Core, dim: &Size) -> bool {
+        self.gather_of(i, dim).is_some_and(|g| self.is_checked(&g))
+    }
+
+    /// Whether the entry checks the column `g` already.
+    fn is_checked(&self, g: &Gather) -> bool {
+        self.gathers.iter().any(|k| {
+            k.param == g.param && k.at.same(&g.at) && k.stride.same(&g.stride) && k.len.same(&g.len)
+        })
+    }
+
+    /// The column check that proves index `i` below `dim` ([`Dps::gathered`]).
+    fn gather_of(&self, i: &Core, dim: &Size) -> Option<Gather> {
+        if dim.has_loop() {
+            return None;
+        }
+        let o = self.origin(i)?;
         if o.at.len() != o.dims.len() || o.dims.is_empty() {
-            return false;
+            return None;
         }
         // The offset of the element in its row, and the row's length.
         let mut at = Size::Lit(0);
@@ -171,28 +194,21 @@ impl Dps<'_> {
                 At::Const(c) if !whole => {
                     let last = Size::minus(o.dims[d].clone(), Size::Lit(c + 1));
                     if !names_nonneg(&last) {
-                        return false;
+                        return None;
                     }
                     at = Size::plus(Size::times(Size::Lit(c), stride.clone()), at);
                     stride = Size::times(o.dims[d].clone(), stride);
                 }
                 At::Whole => whole = true,
-                _ => return false,
+                _ => return None,
             }
         }
-        let (at, stride) = (at.fold(), stride.fold());
-        let known = self.gathers.iter().any(|g| {
-            g.param == o.param && g.at.same(&at) && g.stride.same(&stride) && g.len.same(dim)
-        });
-        if !known {
-            self.gathers.push(Gather {
-                param: o.param,
-                at,
-                stride,
-                len: dim.clone(),
-            });
-        }
-        true
+        Some(Gather {
+            param: o.param,
+            at: at.fold(),
+            stride: stride.fold(),
+            len: dim.clone(),
+        })
     }
 
     /// The entry's checks of the index array columns the loops use unchecked.

@@ -702,10 +702,18 @@ impl<'a> Reverse<'a> {
                 _ => Core::usize_bin(BinOp::Add, lo, index(j, span), "start + i", span),
             };
             let body = simplify::subst_index(*i, &at, (**body).clone(), span);
-            let part = Core::new(Kind::Build(ty.dims()[0].clone(), j, Box::new(body)), ty.clone(), span);
+            let part = Core::new(
+                Kind::Build(ty.dims()[0].clone(), j, Box::new(body)),
+                ty.clone(),
+                span,
+            );
             return fresh(part, self.names);
         }
-        Core::new(Kind::Slice(Box::new(s.clone()), Box::new(lo)), ty.clone(), span)
+        Core::new(
+            Kind::Slice(Box::new(s.clone()), Box::new(lo)),
+            ty.clone(),
+            span,
+        )
     }
 
     /// The adjoint of array `a` (of type `ty`) from its element at `i` with adjoint `s`:

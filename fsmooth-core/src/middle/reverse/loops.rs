@@ -485,9 +485,30 @@ impl Reverse<'_> {
         // ends) added where it lies, one update of one row after the other: O(row) each
         // where one sum of the placed arrays would be O(array) (the lowering updates a
         // chain of rows in place, `lower/accumulate.rs`).
+        // Contributions at one index (the same expression) go to that row in one update.
+        let mut groups: Vec<(String, Vec<Core>)> = Vec::new();
         for c in hots {
+            let Some((e, _)) = placed_in(&c, ty, lets) else {
+                continue;
+            };
+            let key = crate::middle::cse::key(e);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, cs)) => cs.push(c),
+                None => groups.push((key, vec![c])),
+            }
+        }
+        if std::env::var("FSMOOTH_DEBUG_GROUPS").is_ok() {
+            eprintln!(
+                "groups: {:?}",
+                groups
+                    .iter()
+                    .map(|(k, cs)| (k.clone(), cs.len()))
+                    .collect::<Vec<_>>()
+            );
+        }
+        for (_, cs) in groups {
             let prev = self.atom(running, "adj", lets);
-            running = self.add_placed(prev, &c, ty, lets);
+            running = self.add_placed(prev, &cs, ty, lets);
         }
         for f in folds {
             let Some(k) = from_zero(self, &f, lets) else {
@@ -506,32 +527,79 @@ impl Reverse<'_> {
         running
     }
 
-    /// `sum + c` for a contribution `c` placed at one index of zeros ([`placed_in`]): `sum`
-    /// with that index alone updated, `build(n, |p| if p == e { sum[p] + v } else { sum[p]
-    /// })`, and so on down where `v` is placed in turn (an element `x[e][k]` of a row: no
-    /// `+ 0.0` at the row's other elements, which IEEE arithmetic would keep).
-    fn add_placed(&mut self, sum: Core, c: &Core, ty: &Type, lets: &Lets) -> Core {
+    /// `sum + c1 + c2 ..` for contributions `cs` placed at one index `e` of zeros
+    /// ([`placed_in`]): `sum` with that row alone updated, `build(n, |p| if p == e { sum[p]
+    /// + v1 + v2 .. } else { sum[p] })`, and so on down where the `v`s are placed in turn
+    /// (elements `x[e][k]` of a row: each added to its element alone, no `+ 0.0` at the
+    /// others, which IEEE arithmetic would keep).
+    fn add_placed(&mut self, sum: Core, cs: &[Core], ty: &Type, lets: &Lets) -> Core {
         let span = sum.span;
-        let Some((e, v)) = placed_in(c, ty, lets) else {
-            return bin(BinOp::Add, sum, c.clone());
+        let Some((e, _)) = cs.first().and_then(|c| placed_in(c, ty, lets)) else {
+            return sum;
         };
-        let (e, v) = (fresh(e.clone(), self.names), fresh(v.clone(), self.names));
+        let e = fresh(e.clone(), self.names);
+        let vs: Vec<Core> = cs
+            .iter()
+            .filter_map(|c| placed_in(c, ty, lets))
+            .map(|(_, v)| fresh(v.clone(), self.names))
+            .collect();
         let p = self.new_var("p");
-        let elem = ty.elem();
         let own = at(sum, index(p, span));
-        let added = if elem.is_arr() && placed_in(&v, &elem, lets).is_some() {
-            self.add_placed(own.clone(), &v, &elem, lets)
-        } else {
-            let mut inner = Vec::new();
-            let added = self.total(vec![own.clone(), v], &elem, span, &mut inner);
-            wrap(inner, added)
-        };
+        let added = self.add_to_row(own.clone(), vs, &ty.elem(), lets);
         let hit = bin(BinOp::Eq, index(p, span), e);
         Core::new(
             Kind::Build(ty.dims()[0].clone(), p, Box::new(pick(hit, added, own))),
             ty.clone(),
             span,
         )
+    }
+
+    /// `own + v1 + v2 ..` for a row `own` of type `ty`: where every `v` is placed at one
+    /// index of the row, and those indexes are one expression or distinct literals, each
+    /// element gets its own contributions alone (`build(n, |q| if q == 0 { own[q] + t0 }
+    /// else if q == 1 { .. } else { own[q] })`); otherwise the sum.
+    fn add_to_row(&mut self, own: Core, vs: Vec<Core>, ty: &Type, lets: &Lets) -> Core {
+        let span = own.span;
+        let placed: Option<Vec<(Core, Core)>> = match ty.is_arr() {
+            true => vs
+                .iter()
+                .map(|v| placed_in(v, ty, lets).map(|(e, w)| (e.clone(), w.clone())))
+                .collect(),
+            false => None,
+        };
+        if let Some(placed) = placed {
+            let mut groups: Vec<(String, Core, Vec<Core>)> = Vec::new();
+            for (e, w) in placed {
+                let key = crate::middle::cse::key(&e);
+                match groups.iter_mut().find(|(k, ..)| *k == key) {
+                    Some((.., ws)) => ws.push(w),
+                    None => groups.push((key, e, vec![w])),
+                }
+            }
+            let literal = |e: &Core| matches!(&e.kind, Kind::Size(n) if n.as_const().is_some());
+            if groups.len() == 1 || groups.iter().all(|(_, e, _)| literal(e)) {
+                let p = self.new_var("q");
+                let mine = at(own, index(p, span));
+                let mut row = mine.clone();
+                for (_, e, ws) in groups.into_iter().rev() {
+                    let ws = ws.into_iter().map(|w| fresh(w, self.names)).collect();
+                    let added = self.add_to_row(mine.clone(), ws, &ty.elem(), lets);
+                    let hit = bin(BinOp::Eq, index(p, span), fresh(e, self.names));
+                    row = pick(hit, added, row);
+                }
+                return Core::new(
+                    Kind::Build(ty.dims()[0].clone(), p, Box::new(row)),
+                    ty.clone(),
+                    span,
+                );
+            }
+        }
+        // `own + (v1 + v2 ..)`: one addition to the state's element, which the lowering
+        // then makes in place.
+        let mut inner = Vec::new();
+        let more = self.total(vs, ty, span, &mut inner);
+        let added = self.total(vec![own, more], ty, span, &mut inner);
+        wrap(inner, added)
     }
 
     /// An `ifold` whose state carries from step to step (`s` the adjoint of its last state),

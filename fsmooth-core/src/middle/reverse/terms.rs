@@ -69,7 +69,9 @@ pub(super) fn chain_terms(body: &Core, acc: VarId) -> Option<Core> {
 fn chain(e: &Core, acc: VarId) -> Option<Option<Core>> {
     match &e.kind {
         Kind::Var(v) if *v == acc && e.ty.is_float() => Some(None),
-        Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) if e.ty.is_float() && !b.mentions(acc) => {
+        Kind::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _)
+            if e.ty.is_float() && !b.mentions(acc) =>
+        {
             let left = chain(a, acc)?;
             let b = match op {
                 BinOp::Sub => neg((**b).clone()),

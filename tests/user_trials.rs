@@ -1,6 +1,7 @@
-//! Cases from two trials by users writing kernels from the contract alone (issue 40's
-//! sections 14 to 17 and section 13's spellings, 2026-12-07), each once a failure: a valid
-//! kernel rejected or failing at run time, a size function that could not be used.
+//! Cases from trials by users writing kernels from the contract alone (issue 40's sections
+//! 14 to 17 and section 13's spellings, 2026-12-07; firmware kernels in `f32`, 2026-12-07),
+//! each once a failure: a valid kernel rejected or failing at run time, a size function
+//! that could not be used, a view that was copied.
 
 use fsmooth::{Error, Region, fsmooth};
 
@@ -15,6 +16,18 @@ fsmooth! {
     }
     pub fn scaled_by_label(x: [f64; n], labels: [usize; n]) -> [f64; n] {
         map2(x, labels, |a, l| a * (l as f64))
+    }
+
+    /// An FIR filter over its history and the block: a window of a `concat` is read where
+    /// it is read (LANGUAGE.md section 9: reading a view never copies), as the indexed
+    /// spelling is.
+    pub fn fir_windows(x: [f32; n], hist: [f32; 7], h: [f32; 8]) -> [f32; n] {
+        let xp = concat(hist, x);
+        build(n, |i| dot(h, reverse(xp[i..i + 8])))
+    }
+    pub fn fir_indexed(x: [f32; n], hist: [f32; 7], h: [f32; 8]) -> [f32; n] {
+        let xp = concat(hist, x);
+        build(n, |i| sum(build(8, |k| h[k] * xp[i + 7 - k])))
     }
 
     /// A literal in an `iterate`'s tuple state takes its type from the step (section 16).
@@ -275,6 +288,26 @@ fn two_sums_side_by_side_keep_nothing_in_reverse() {
             (g[k] - (c[k] + 2.0 * c[k] * w[k])).abs() < 1e-12,
             "{k}: {}",
             g[k]
+        );
+    }
+}
+
+#[test]
+fn a_window_of_a_concat_is_not_copied() {
+    assert_eq!(fir_windows::scratch_len(20), 0);
+    assert_eq!(fir_windows::scratch_len(20), fir_indexed::scratch_len(20));
+    let x: Vec<f32> = (0..20).map(|k| (k as f32 * 0.37).sin()).collect();
+    let hist = [0.5f32, -0.25, 0.125, 1.0, -1.0, 0.75, 0.3];
+    let h = [0.1f32, 0.2, 0.3, 0.4, -0.1, -0.2, 0.05, 0.6];
+    let (mut a, mut b) = ([0.0f32; 20], [0.0f32; 20]);
+    fir_windows(&mut a, &x, &hist, &h, &mut Region::new()).unwrap();
+    fir_indexed(&mut b, &x, &hist, &h, &mut Region::new()).unwrap();
+    let xp: Vec<f32> = hist.iter().chain(&x).copied().collect();
+    for i in 0..20 {
+        let want: f32 = (0..8).map(|k| h[k] * xp[i + 7 - k]).sum();
+        assert!(
+            (a[i] - want).abs() <= 1e-6 && (b[i] - want).abs() <= 1e-6,
+            "{i}"
         );
     }
 }

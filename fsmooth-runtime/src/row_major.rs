@@ -46,7 +46,7 @@ use alloc::{boxed::Box, rc::Rc, sync::Arc, vec::Vec};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a contiguous row-major run of `{T}`, which this kernel argument needs",
     label = "not a contiguous row-major run of `{T}`",
-    note = "an array argument of element type `{T}` takes `&[{T}]`, `&[{T}; N]`, `&[[{T}; N]]`, `&[[{T}; N]; M]`, `&Vec<{T}>`, `&Vec<[{T}; N]>`, `&Box<[{T}]>` or (feature `ndarray`) an ndarray array or view of `{T}`"
+    note = "an array argument of element type `{T}` takes `&[{T}]`, `&[{T}; N]`, `&[[{T}; N]]`, `&[[{T}; N]; M]`, `&Vec<{T}>`, `&Vec<[{T}; N]>`, `&Box<[{T}]>` (feature `alloc`, a default) or (feature `ndarray`) an ndarray array or view of `{T}`"
 )]
 pub trait RowMajor<T> {
     /// The elements, flat and in row-major order; `None` when they are not one contiguous

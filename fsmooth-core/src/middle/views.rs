@@ -25,6 +25,18 @@ pub fn after(e: &mut Core, names: &mut Vec<String>) -> bool {
         return false;
     };
     match &a.kind {
+        // An element of a window of a `concat` (`concat(hist, x)[i..i + 8][k]`, an FIR's
+        // taps over its history and the signal) is an element of the `concat`.
+        Kind::Slice(base, _) if matches!(base.kind, Kind::Concat(..)) => {
+            let (ty, span) = (e.ty.clone(), e.span);
+            let (Kind::Slice(base, lo), k) = (a.take().kind, k.take()) else {
+                return false;
+            };
+            let at = Core::usize_bin(BinOp::Add, *lo, k, "start + index", span);
+            *e = Core::new(Kind::Index(base, Box::new(at)), ty, span);
+            after(e, names);
+            true
+        }
         Kind::Concat(..) => {
             let span = e.span;
             let (Kind::Concat(x, y), k) = (a.take().kind, k.take()) else {
@@ -100,7 +112,11 @@ fn inline_view_let(e: &mut Core) -> bool {
     let Kind::Let(x, a, b) = &mut e.kind else {
         return false;
     };
-    if !matches!(a.kind, Kind::Concat(..) | Kind::Reshape(_)) || !view_of_vars(a) {
+    let slice_of_view = matches!(&a.kind, Kind::Slice(base, lo)
+        if matches!(base.kind, Kind::Concat(..)) && view_of_vars(base) && cheap_index(lo));
+    if !slice_of_view
+        && (!matches!(a.kind, Kind::Concat(..) | Kind::Reshape(_)) || !view_of_vars(a))
+    {
         return false;
     }
     let (x, value, mut body) = (*x, a.take(), b.take());

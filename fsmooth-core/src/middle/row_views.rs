@@ -16,6 +16,110 @@ pub fn bind(e: &mut Core, names: &mut Vec<String>) {
     let mut states = HashSet::new();
     fold_states(e, &mut states);
     bind_in(e, &states, names);
+    bind_fixed(e, &states, names);
+}
+
+/// Bind before a loop of a literal count of one or more steps the rows it reads at an index
+/// fixed during the loop, at the loop's index, in every step (`x[a][i]` in `ifold(3, .., |s,
+/// i| .. x[a][i] ..)`: the elements of `sub(x[a], x[b])` written out): `let r = x[a];` and
+/// `r[i]`, the form a row bound before the loop has. Reverse mode then adds the row's
+/// adjoint to its row of the matrix's once, whole, not element by element. Read in every
+/// step, so binding it first reads nothing the loop would not.
+fn bind_fixed(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
+    for c in e.children_mut() {
+        bind_fixed(c, states, names);
+    }
+    let (i, count, body) = match &e.kind {
+        Kind::Build(n, i, body) => (*i, n.as_const(), body),
+        Kind::Ifold(n, _, _, i, body) => (*i, n.sym.as_ref().and_then(Size::as_const), body),
+        _ => return,
+    };
+    if !count.is_some_and(|c| c >= 1) {
+        return;
+    }
+    let mut binders = vec![i];
+    bound(body, &mut binders);
+    if let Kind::Ifold(_, _, acc, _, _) = &e.kind {
+        binders.push(*acc);
+    }
+    let mut rows: Vec<(String, Core)> = Vec::new();
+    fixed_rows(body, i, &binders, states, &mut rows);
+    if rows.is_empty() {
+        return;
+    }
+    let mut bound_rows = Vec::new();
+    for (key, row) in rows {
+        names.push("row".to_string());
+        let v = (names.len() - 1) as VarId;
+        bound_rows.push((key, v, row));
+    }
+    let mut cur = e.take();
+    replace_fixed(&mut cur, &bound_rows);
+    for (_, v, row) in bound_rows.into_iter().rev() {
+        let (ty, span, sym) = (cur.ty.clone(), cur.span, cur.sym.clone());
+        cur = Core {
+            kind: Kind::Let(v, Box::new(row), Box::new(cur)),
+            ty,
+            sym,
+            span,
+        };
+    }
+    *e = cur;
+}
+
+/// The rows `x[a]` that `e` reads at the loop index `i` in every step (`x[a][i]`, not under
+/// a branch or an inner loop), `x` and `a` bound outside the loop, `x` no fold's state: each
+/// once, by its key.
+fn fixed_rows(
+    e: &Core,
+    i: VarId,
+    binders: &[VarId],
+    states: &HashSet<VarId>,
+    out: &mut Vec<(String, Core)>,
+) {
+    match &e.kind {
+        Kind::Index(row, k) if matches!(k.kind, Kind::Var(v) if v == i) => {
+            if let Kind::Index(x, a) = &row.kind
+                && let Kind::Var(xv) = x.kind
+                && row.ty.is_arr()
+                && !states.contains(&xv)
+                && !binders.contains(&xv)
+                && !binders.iter().any(|b| a.mentions(*b))
+            {
+                let key = crate::middle::cse::key(row);
+                if !out.iter().any(|(k, _)| *k == key) {
+                    out.push((key, (**row).clone()));
+                }
+                return;
+            }
+            fixed_rows(row, i, binders, states, out);
+        }
+        Kind::If(c, ..) => fixed_rows(c, i, binders, states, out),
+        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..) => {}
+        _ => {
+            for c in e.children() {
+                fixed_rows(c, i, binders, states, out);
+            }
+        }
+    }
+}
+
+/// Every read of one of `rows` in `e` (the loop) as its variable.
+fn replace_fixed(e: &mut Core, rows: &[(String, VarId, Core)]) {
+    if e.ty.is_arr()
+        && let Kind::Index(x, _) = &e.kind
+        && matches!(x.kind, Kind::Var(_))
+    {
+        let key = crate::middle::cse::key(e);
+        if let Some((_, v, _)) = rows.iter().find(|(k, ..)| *k == key) {
+            let (ty, span) = (e.ty.clone(), e.span);
+            *e = Core::new(Kind::Var(*v), ty, span);
+            return;
+        }
+    }
+    for c in e.children_mut() {
+        replace_fixed(c, rows);
+    }
 }
 
 /// The states of the folds and scans in `e`: their rows are not bound (a state's row is read

@@ -276,7 +276,7 @@ impl Root {
                 None if a.ty.is_arr() && self.read_by(a) => return None,
                 None => {}
             }
-            lets.push(Bind::Let(*v, &**a));
+            lets.push(Bind::Let(*v, a));
             cur = b;
         }
         (!self.reads_stale(cur)).then_some((lets, cur))

@@ -34,7 +34,7 @@ fn bind_fixed(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
         Kind::Ifold(n, _, _, i, body) => (*i, n.sym.as_ref().and_then(Size::as_const), body),
         _ => return,
     };
-    if !count.is_some_and(|c| c >= 1) {
+    if count.is_none_or(|c| c < 1) {
         return;
     }
     let mut binders = vec![i];

@@ -528,10 +528,10 @@ impl Reverse<'_> {
     }
 
     /// `sum + c1 + c2 ..` for contributions `cs` placed at one index `e` of zeros
-    /// ([`placed_in`]): `sum` with that row alone updated, `build(n, |p| if p == e { sum[p]
-    /// + v1 + v2 .. } else { sum[p] })`, and so on down where the `v`s are placed in turn
-    /// (elements `x[e][k]` of a row: each added to its element alone, no `+ 0.0` at the
-    /// others, which IEEE arithmetic would keep).
+    /// ([`placed_in`]): `sum` with that row alone updated, `build(n, |p| if p == e {
+    /// sum[p] + (v1 + v2 ..) } else { sum[p] })`, and so on down where the `v`s are placed
+    /// in turn (elements `x[e][k]` of a row: each added to its element alone, no `+ 0.0`
+    /// at the others, which IEEE arithmetic would keep).
     fn add_placed(&mut self, sum: Core, cs: &[Core], ty: &Type, lets: &Lets) -> Core {
         let span = sum.span;
         let Some((e, _)) = cs.first().and_then(|c| placed_in(c, ty, lets)) else {

@@ -113,6 +113,14 @@ impl Gen {
         });
         match self.r.below(2) {
             0 => format!("sum(build(g, |{j}| dot(c[jx[{j}][0]], c[ix[{j}]]) * {x}))"),
+            // The terms added to the state one by one (reversed as a sum), or an edge's
+            // energy by its coordinates (each a row's element placed in its row).
+            _ if x.len() % 3 == 1 => format!(
+                "ifold(g, 0.0, |{acc}, {j}| {acc} + sqnorm(c[ix[{j}]]) * {x} - dot(c[jx[{j}][0]], c[ix[{j}]]))"
+            ),
+            _ if x.len() % 3 == 2 => format!(
+                "ifold(g, 0.0, |{acc}, {j}| {acc} + sum(map2(c[ix[{j}]], c[jx[{j}][0]], |u, w| (u - w) * (u - w))) * {x})"
+            ),
             _ => format!(
                 "ifold(g, 0.0, |{acc}, {j}| {acc} + sqnorm(sub(c[ix[{j}]], c[jx[{j}][0]])) * {x})"
             ),

@@ -32,6 +32,7 @@ mod bounds;
 mod counters;
 #[cfg(test)]
 mod counters_tests;
+mod increments;
 pub(crate) use bounds::divisions_exact;
 pub mod dps;
 mod entry;

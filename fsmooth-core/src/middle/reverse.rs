@@ -44,6 +44,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod keep;
 mod loops;
+mod placed;
 mod rows;
 mod terms;
 #[cfg(test)]

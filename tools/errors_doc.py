@@ -31,7 +31,7 @@ groups = [
     ("Loops that stop and scatters", ["iterate_condition_not_bool", "iterate_step_shape", "grad_through_iterate", "scatter_arguments", "iterate_not_the_form", "scatter_step_not_pair", "scatter_value_tuple", "reduce_by_index_start_type", "vjp_reduce_by_index_max"]),
     ("Block options", ["option_unknown", "option_not_bool"]),
     ("Several errors at once", ["two_errors_and_a_valid_kernel", "errors_in_source_order"]),
-    ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size"]),
+    ("One mistake, one error", ["failed_let_branches", "failed_let_loop_index_size", "return_size_not_fixed_read", "unsupported_return_type"]),
     ("Warnings, denied: unused names", ["unused_let", "unused_parameter", "unused_closure_parameter", "unused_tuple_component", "unused_helper", "unused_import", "unused_expectation_unmet"]),
     ("Remarks, denied: what the frame stores (`remarks = true`, docs/remarks.md)", ["remarks_stored", "remarks_reverse"]),
 ]

@@ -208,6 +208,9 @@ pub struct FnDef {
     pub params: Vec<Param>,
     /// The declared return type.
     pub ret: Ty,
+    /// Whether the return type had an error of its own (a type fsmooth does not have, read
+    /// as `f64`): the body is then not compared with it (one mistake, one error).
+    pub ret_failed: bool,
     /// The body.
     pub body: Expr,
     /// The span of the whole signature (for errors about the function as a whole).

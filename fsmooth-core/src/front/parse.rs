@@ -170,6 +170,7 @@ impl Parser<'_> {
                 syn::FnArg::Receiver(r) => self.err(r.span(), "fsmooth functions take no `self`"),
             }
         }
+        let errors = self.diags.len();
         let ret = match &sig.output {
             syn::ReturnType::Type(_, t) => self.ty(t),
             syn::ReturnType::Default => {
@@ -180,6 +181,7 @@ impl Parser<'_> {
                 Ty::F64(sig.ident.span())
             }
         };
+        let ret_failed = self.diags.len() > errors;
         let attrs = f
             .attrs
             .iter()
@@ -200,6 +202,7 @@ impl Parser<'_> {
             name: name(&sig.ident),
             params,
             ret,
+            ret_failed,
             body,
             sig_span: sig.span(),
         }

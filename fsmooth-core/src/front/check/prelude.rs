@@ -62,6 +62,7 @@ fn restamp_fn(f: &mut FnDef, at: Span) {
         name,
         params,
         ret,
+        ret_failed: _,
         body,
         sig_span,
     } = f;

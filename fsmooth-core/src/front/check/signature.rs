@@ -287,6 +287,9 @@ pub(super) fn check_fn(
                 f.ret.span(),
                 format!("size `{nm}` in the return type is not fixed by any parameter\n  help: add a parameter `{nm}: usize`, or use a size from the parameters"),
             );
+            // Bound, so that the body's uses of it raise nothing more (one mistake, one
+            // error).
+            env.push((nm.clone(), Bind::Failed));
             ok = false;
         }
     }
@@ -301,8 +304,9 @@ pub(super) fn check_fn(
         (Ok(b), Some(r)) => (b, r),
         _ => return None,
     };
-    // With a size the parameters do not fix, the comparison would only repeat that error.
-    if ok && !body.ty.same(&ret) {
+    // With a size the parameters do not fix, or a return type fsmooth does not have, the
+    // comparison would only repeat that error.
+    if ok && !f.ret_failed && !body.ty.same(&ret) {
         let help = convert_help(tail_expr(&f.body), &body.ty, &ret);
         el.err(
             tail_expr(&f.body).span,

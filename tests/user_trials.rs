@@ -30,6 +30,46 @@ fsmooth! {
         build(n, |i| sum(build(8, |k| h[k] * xp[i + 7 - k])))
     }
 
+    /// Conjugate gradients with a nested tuple state, `((x, r, p), rs)`: its leaves updated
+    /// in place as the flat tuple's (3n slots, was 11n).
+    fn poisson(v: [f64; n]) -> [f64; n] {
+        build(n, |i| {
+            let left = if i > 0 { v[i - 1] } else { 0.0 };
+            let right = if i + 1 < n { v[i + 1] } else { 0.0 };
+            2.0 * v[i] - left - right
+        })
+    }
+    pub fn cg_nested(b: [f64; n], steps: usize) -> [f64; n] {
+        let ((x, _, _), _) = ifold(steps, ((build(n, |_| 0.0), b, b), dot(b, b)), |((x, r, p), rs), _| {
+            let ap = poisson(p);
+            let alpha = rs / dot(p, ap);
+            let r1 = sub(r, smul(ap, alpha));
+            let rs1 = dot(r1, r1);
+            ((add(x, smul(p, alpha)), r1, add(r1, smul(p, rs1 / rs))), rs1)
+        });
+        x
+    }
+    pub fn cg_flat(b: [f64; n], steps: usize) -> [f64; n] {
+        let (x, _, _, _) = ifold(steps, (build(n, |_| 0.0), b, b, dot(b, b)), |(x, r, p, rs), _| {
+            let ap = poisson(p);
+            let alpha = rs / dot(p, ap);
+            let r1 = sub(r, smul(ap, alpha));
+            let rs1 = dot(r1, r1);
+            (add(x, smul(p, alpha)), r1, add(r1, smul(p, rs1 / rs)), rs1)
+        });
+        x
+    }
+
+    /// A user's chain of two row updates in a fold: in place, nothing stored.
+    pub fn two_bins(x: [f64; m], e: [[usize; 2]; p]) -> [f64; m] {
+        ifold(p, build(m, |_| 0.0), |s, j| {
+            let a = e[j][0];
+            let b = e[j][1];
+            let s1 = build(m, |q| if q == a { s[q] + x[b] } else { s[q] });
+            build(m, |q| if q == b { s1[q] - x[a] } else { s1[q] })
+        })
+    }
+
     /// A literal in an `iterate`'s tuple state takes its type from the step (section 16).
     pub fn prefix_until(x: [f32; n], limit: f32) -> f32 {
         let (s, _) = iterate((0.0, 0), |(s, k)| k < n && s < limit, |(s, k)| (s + x[k], k + 1));
@@ -310,4 +350,30 @@ fn a_window_of_a_concat_is_not_copied() {
             "{i}"
         );
     }
+}
+
+#[test]
+fn a_nested_fold_state_and_a_chain_of_row_updates_are_in_place() {
+    assert_eq!(cg_nested::scratch_len(100), 300);
+    assert_eq!(cg_nested::scratch_len(100), cg_flat::scratch_len(100));
+    let b: Vec<f64> = (0..8).map(|k| 1.0 + k as f64 * 0.25).collect();
+    let (mut x1, mut x2) = ([0.0; 8], [0.0; 8]);
+    cg_nested(&mut x1, &b, 5, &mut Region::new()).unwrap();
+    cg_flat(&mut x2, &b, 5, &mut Region::new()).unwrap();
+    assert_eq!(x1, x2);
+    assert_eq!(two_bins::scratch_len(3, 2), 0);
+    assert_eq!(two_bins::scratch_len(1000, 3000), 0);
+    let x = [1.0, 2.0, 4.0];
+    let e = [[0usize, 1], [2, 2], [1, 0]];
+    let mut want = [0.0; 3];
+    for [a, b] in e {
+        want[a] += x[b];
+        want[b] -= x[a];
+    }
+    let mut got = [9.0; 3];
+    two_bins(&mut got, &x, &e, &mut Region::new()).unwrap();
+    assert_eq!(got, want);
+    let mut kept = [9.0; 3];
+    assert!(two_bins(&mut kept, &x, &[[0, 3]], &mut Region::new()).is_err());
+    assert_eq!(kept, [9.0; 3]);
 }

@@ -1,4 +1,5 @@
-//! Contributions placed at one index of an array's adjoint (a one-hot element or row, an
+//! A sum's contributions added to it ([`Reverse::accumulated`]): a sum from zero continued
+//! from the sum, and contributions placed at one index of an array's adjoint (a one-hot element or row, an
 //! element within a row: a mesh edge's two ends `x[e[j][0]]`, `x[e[j][1]]`), added where they
 //! lie: those at one index in one update of that row, each element of it alone, and the
 //! updates of different indexes one after the other (two indexes may be equal at run time).
@@ -7,11 +8,89 @@
 
 use super::terms::placed;
 use super::{Lets, Reverse, at, index, pick};
-use crate::front::ast::BinOp;
-use crate::middle::forward::{bin, wrap};
+use crate::front::ast::{BinOp, Sp};
+use crate::middle::forward::{bin, is_zero, wrap};
 use crate::middle::ir::{Core, Kind, Type, fresh};
 
 impl Reverse<'_> {
+    /// `sum` plus the contributions `cs` (bound in `lets`). A contribution that is a sum
+    /// over steps starting from zero continues from the sum so far instead (`acc +
+    /// ifold(m, 0, f)` is `ifold(m, acc, f)`, up to rounding), so nested sums all add into
+    /// one array, in place ([`crate::lower`]'s accumulation). A carried fold's sweep is not
+    /// such a sum: its state is transformed by the steps ([`CARRIED`]).
+    pub(super) fn accumulated(
+        &mut self,
+        sum: Core,
+        cs: Vec<Core>,
+        ty: &Type,
+        span: Sp,
+        lets: &mut Lets,
+    ) -> Core {
+        let from_zero = |rev: &Self, c: &Core, lets: &Lets| {
+            let Kind::Var(x) = c.kind else { return None };
+            let k = lets.iter().position(|(v, _)| *v == x)?;
+            let used = lets.iter().any(|(_, value)| value.mentions(x));
+            (rev.is_sum_from_zero(x, &lets[k].1) && !used).then_some(k)
+        };
+        let (folds, others): (Vec<Core>, Vec<Core>) = cs
+            .into_iter()
+            .filter(|c| !is_zero(c))
+            .partition(|c| from_zero(self, c, lets).is_some());
+        let (hots, dense): (Vec<Core>, Vec<Core>) = others
+            .into_iter()
+            .partition(|c| placed_in(c, ty, lets).is_some());
+        let mut running = sum;
+        if !dense.is_empty() {
+            let rest = self.total(dense, ty, span, lets);
+            let rest = self.atom(rest, "adj", lets);
+            running = self.total(vec![running, rest], ty, span, lets);
+        }
+        // Each element or row placed at one index (`v[e[j][0]]`, `v[e[j][1]]`: a mesh edge's
+        // ends) added where it lies, one update of one row after the other: O(row) each
+        // where one sum of the placed arrays would be O(array) (the lowering updates a
+        // chain of rows in place, `lower/accumulate.rs`).
+        // Contributions at one index (the same expression) go to that row in one update.
+        let mut groups: Vec<(String, Vec<Core>)> = Vec::new();
+        for c in hots {
+            let Some((e, _)) = placed_in(&c, ty, lets) else {
+                continue;
+            };
+            let key = crate::middle::cse::key(e);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, cs)) => cs.push(c),
+                None => groups.push((key, vec![c])),
+            }
+        }
+        if std::env::var("FSMOOTH_DEBUG_GROUPS").is_ok() {
+            eprintln!(
+                "groups: {:?}",
+                groups
+                    .iter()
+                    .map(|(k, cs)| (k.clone(), cs.len()))
+                    .collect::<Vec<_>>()
+            );
+        }
+        for (_, cs) in groups {
+            let prev = self.atom(running, "adj", lets);
+            running = self.add_placed(prev, &cs, ty, lets);
+        }
+        for f in folds {
+            let Some(k) = from_zero(self, &f, lets) else {
+                continue;
+            };
+            let (_, fold) = lets.remove(k);
+            let Kind::Ifold(m, _, acc, i, body) = fold.kind else {
+                continue;
+            };
+            running = Core::new(
+                Kind::Ifold(m, Box::new(running), acc, i, body),
+                ty.clone(),
+                span,
+            );
+        }
+        running
+    }
+
     /// `sum + c1 + c2 ..` for contributions `cs` placed at one index `e` of zeros
     /// ([`placed_in`]): `sum` with that row alone updated, `build(n, |p| if p == e {
     /// sum[p] + (v1 + v2 ..) } else { sum[p] })`, and so on down where the `v`s are placed

@@ -636,7 +636,7 @@ fn frame_rows_along_a_fold_and_loads_made_before_it_match_the_interpreter_to_the
     // The two loads of `x` bound before the loop over `k`, not in its step.
     let inner = text.rfind("for (").unwrap_or(0);
     let loads: Vec<usize> = text
-        .match_indices("ldr :: < 4usize > (scratch")
+        .match_indices("ldr_row :: < 4usize > (scratch")
         .map(|(i, _)| i)
         .collect();
     assert!(

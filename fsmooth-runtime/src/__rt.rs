@@ -77,6 +77,28 @@ pub fn ldr_of<const N: usize, T: Elem>(s: &[T], off: usize, k: usize) -> T {
     }
 }
 
+/// [`ldr_row_of`] on an `f64` buffer (`ldr_row::<N>`), as [`ldr`] is [`ldr_of`]'s.
+#[inline(always)]
+pub fn ldr_row<const N: usize>(s: &[f64], r: usize, k: usize) -> f64 {
+    ldr_row_of::<N, f64>(s, r, k)
+}
+
+/// Element `k` of row `r` of `s` taken as rows of `N` (`N > 0`), both proven in bounds: the
+/// row at offset `r * N` that [`ldr_of`] reads, with one comparison of `r` against the number
+/// of rows (computed once per buffer) where an offset needs its multiplication, an overflow
+/// test and a comparison of its end.
+#[inline(always)]
+pub fn ldr_row_of<const N: usize, T: Elem>(s: &[T], r: usize, k: usize) -> T {
+    let row: &[T; N] = match s.as_chunks::<N>().0.get(r) {
+        Some(row) => row,
+        None => &const { [T::ZERO; N] },
+    };
+    match row.get(k) {
+        Some(v) => *v,
+        None => T::ZERO,
+    }
+}
+
 /// The rows of width `w` of `s`, one after the other: a loop's row stream. Each step is one
 /// length test (a `get` of row `l` would also compute and test its offset). Rows of width 0
 /// never end; the loops that take them have another part of their length.
@@ -204,6 +226,15 @@ pub fn row_at_mut<T>(s: &mut [T], off: usize, len: usize) -> Option<&mut [T]> {
 pub fn st_row<T: Elem, const N: usize>(s: &mut [T], off: usize, v: [T; N]) {
     if let Some(d) = s.get_mut(off..off.wrapping_add(N)) {
         d.copy_from_slice(&v);
+    }
+}
+
+/// Store the proven-in-bounds row `r` of `s` taken as rows of `N` (`N > 0`): [`st_row`] at
+/// offset `r * N`, with one comparison as in [`ldr_row_of`].
+#[inline(always)]
+pub fn st_row_at<T: Elem, const N: usize>(s: &mut [T], r: usize, v: [T; N]) {
+    if let Some(d) = s.as_chunks_mut::<N>().0.get_mut(r) {
+        *d = v;
     }
 }
 

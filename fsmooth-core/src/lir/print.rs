@@ -175,12 +175,12 @@ impl ToTokens for Ex {
                 quote!({ let __at: usize = #at; ::fsmooth::__rt::ld(#b, __at) })
             }
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
-            Ex::LdRow(b, off, width, k, Scalar::F64) => {
-                quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k))
-            }
-            Ex::LdRow(b, off, width, k, _) => {
-                quote!(::fsmooth::__rt::ldr_of::<#width, _>(#b, #off, #k))
-            }
+            Ex::LdRow(b, off, width, k, scalar) => match (row_of_offset(off, *width), scalar) {
+                (Some(r), Scalar::F64) => quote!(::fsmooth::__rt::ldr_row::<#width>(#b, #r, #k)),
+                (Some(r), _) => quote!(::fsmooth::__rt::ldr_row_of::<#width, _>(#b, #r, #k)),
+                (None, Scalar::F64) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
+                (None, _) => quote!(::fsmooth::__rt::ldr_of::<#width, _>(#b, #off, #k)),
+            },
             Ex::Check(i, d) => quote!(::fsmooth::__rt::check(#i, #d)?),
             Ex::Elem(e) => quote!((*#e)),
             Ex::Block(st, v) => quote!({ #(#st)* #v }),
@@ -387,6 +387,18 @@ fn lane_tree(acc: &Ident, a: usize, b: usize) -> TokenStream {
     }
 }
 
+/// `r` when a row's offset is `r * width` (a whole row of a buffer of rows of `width > 0`):
+/// then the row is read or written as row `r` of the buffer taken as rows, one comparison
+/// of `r` with their number in place of the offset's multiplication and range test.
+fn row_of_offset(off: &Ex, width: usize) -> Option<&Ex> {
+    match off {
+        Ex::Wrap(Wrap::Mul, r, w) if width > 0 && matches!(**w, Ex::Usize(v) if v == width) => {
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
 impl ToTokens for St {
     fn to_tokens(&self, ts: &mut TokenStream) {
         ts.extend(match self {
@@ -402,9 +414,10 @@ impl ToTokens for St {
             }
             St::Assign(id, v) => quote!(#id = #v;),
             St::Store(b, at, v) => quote!(let __v = #v; ::fsmooth::__rt::st(#b, #at, __v);),
-            St::StoreRow(b, off, vs) => {
-                quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row(#b, #off, __v);)
-            }
+            St::StoreRow(b, off, vs) => match row_of_offset(off, vs.len()) {
+                Some(r) => quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row_at(#b, #r, __v);),
+                None => quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row(#b, #off, __v);),
+            },
             St::Slot(v) => quote!(*__slot = #v;),
             St::SlotAdd(v) => quote!(*__slot = *__slot + #v;),
             St::Put(e, v) => quote!(*#e = #v;),

@@ -153,7 +153,7 @@ impl Dps<'_> {
     /// (once for each column and length).
     pub(super) fn gathered(&mut self, i: &Core, dim: &Size) -> bool {
         let Some(g) = self.gather_of(i, dim) else {
-            return false;
+            return self.in_checked_array(i, dim);
         };
         if !self.is_checked(&g) {
             self.gathers.push(g);
@@ -165,14 +165,42 @@ impl Dps<'_> {
     /// index array column already checked at entry for that length (another read of the
     /// same element proved in bounds that way): proven, with no check added for it.
     pub(super) fn checked_already(&self, i: &Core, dim: &Size) -> bool {
-        self.gather_of(i, dim).is_some_and(|g| self.is_checked(&g))
+        match self.gather_of(i, dim) {
+            Some(g) => self.is_checked(&g),
+            None => self.in_checked_array(i, dim),
+        }
+    }
+
+    /// True when `i` is an element of an index array at any place (`f[j][(k + 1) % 3]`)
+    /// and the entry already checks every element of that array below `dim`: the whole
+    /// array, or each of its columns (other reads of it at constant places).
+    fn in_checked_array(&self, i: &Core, dim: &Size) -> bool {
+        if dim.has_loop() {
+            return false;
+        }
+        let Some(o) = self.origin(i) else {
+            return false;
+        };
+        if o.at.len() != o.dims.len() || o.dims.is_empty() {
+            return false;
+        }
+        let ours = |k: &&Gather| k.param == o.param && k.len.same(dim);
+        self.gathers.iter().filter(ours).any(|g| match g.stride {
+            Size::Lit(1) => g.at.same(&Size::Lit(0)),
+            Size::Lit(w) => (0..w).all(|c| {
+                self.gathers
+                    .iter()
+                    .any(|k| k.column_of(g) && k.at.same(&Size::Lit(c)))
+            }),
+            _ => false,
+        })
     }
 
     /// Whether the entry checks the column `g` already.
     fn is_checked(&self, g: &Gather) -> bool {
-        self.gathers.iter().any(|k| {
-            k.param == g.param && k.at.same(&g.at) && k.stride.same(&g.stride) && k.len.same(&g.len)
-        })
+        self.gathers
+            .iter()
+            .any(|k| k.column_of(g) && k.at.same(&g.at))
     }
 
     /// The column check that proves index `i` below `dim` ([`Dps::gathered`]).
@@ -213,7 +241,7 @@ impl Dps<'_> {
 
     /// The entry's checks of the index array columns the loops use unchecked.
     pub(super) fn gather_checks(&mut self) -> Vec<St> {
-        let gathers = std::mem::take(&mut self.gathers);
+        let gathers = whole_arrays(std::mem::take(&mut self.gathers));
         gathers
             .iter()
             .map(|g| St::CheckColumn {
@@ -223,5 +251,45 @@ impl Dps<'_> {
                 len: self.sizes.get(&g.len),
             })
             .collect()
+    }
+}
+
+/// The checks of every column of one array's rows against one length as one check of the
+/// whole array (`e: [[usize; 2]; p]` read as `x[e[j][0]]` and `x[e[j][1]]`): one pass over
+/// the elements in order, where a pass per column reads every row once for each. A bad index
+/// is then the first in the array's order rather than the first of its column.
+fn whole_arrays(gathers: Vec<Gather>) -> Vec<Gather> {
+    let mut out: Vec<Gather> = Vec::new();
+    for g in &gathers {
+        let every_column = match g.stride {
+            Size::Lit(width) if width > 1 => (0..width).all(|c| {
+                gathers
+                    .iter()
+                    .any(|k| k.column_of(g) && k.at.same(&Size::Lit(c)))
+            }),
+            _ => false,
+        };
+        let g = if every_column {
+            Gather {
+                param: g.param.clone(),
+                at: Size::Lit(0),
+                stride: Size::Lit(1),
+                len: g.len.clone(),
+            }
+        } else {
+            g.clone()
+        };
+        if !out.iter().any(|k| k.column_of(&g) && k.at.same(&g.at)) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+impl Gather {
+    /// Whether `self` checks a column of the rows `other` checks one of: the same array,
+    /// row length and bound.
+    fn column_of(&self, other: &Gather) -> bool {
+        self.param == other.param && self.stride.same(&other.stride) && self.len.same(&other.len)
     }
 }

@@ -23,7 +23,11 @@ fn constant_elements_of_a_run_time_row_load_from_the_whole_row() {
             build(p, |i| sum(cams[i % n][3..6]) * cams[i % n][9])
         }",
     );
-    assert_eq!(out.matches("ldr :: < 11usize > (cams").count(), 4, "{out}");
+    assert_eq!(
+        out.matches("ldr_row :: < 11usize > (cams").count(),
+        4,
+        "{out}"
+    );
     assert!(!out.contains(":: ld (cams"), "{out}");
 }
 
@@ -902,8 +906,8 @@ fn constant_elements_of_a_row_taken_whole_share_its_range_check() {
     // `r` and `c`: each of the two 4 x 4 rows is loaded through one check of its 16 slots
     // (`Dps::blocks`), not one per row of 4.
     let out = expand(BONE_CHAIN);
-    assert!(out.contains("ldr :: < 16usize > (out"), "{out}");
-    assert!(!out.contains("ldr :: < 4usize > (out"), "{out}");
+    assert!(out.contains("ldr_row :: < 16usize > (out"), "{out}");
+    assert!(!out.contains("< 4usize > (out"), "{out}");
 }
 
 #[test]
@@ -985,7 +989,7 @@ fn loads_fixed_during_a_loop_are_made_before_it() {
     let out = expand(SKINNING);
     let inner = out.rfind("for (").expect("the loop over the bones");
     let loads: Vec<usize> = out
-        .match_indices("ldr :: < 3usize > (pos")
+        .match_indices("ldr_row :: < 3usize > (pos")
         .map(|(i, _)| i)
         .collect();
     assert_eq!(loads.len(), 3, "{out}");
@@ -1018,7 +1022,7 @@ fn a_pair_into_the_frame_is_one_row_store_into_an_output_two() {
             build(n, |i| t[n - 1 - i][0] * t[i][1])
         }",
     );
-    assert!(frame.contains("st_row (scratch"), "{frame}");
+    assert!(frame.contains("st_row_at (scratch"), "{frame}");
     let out = expand(
         "pub fn k(a: [f64; n], b: [f64; n]) -> [[f64; 2]; n] {
             build(n, |i| [a[i] * 2.0, b[i] + 1.0])

@@ -16,6 +16,7 @@ const STATES_MAX: usize = 8;
 /// Every run of sibling folds in `e` made one fold, outermost first.
 pub fn siblings(e: &mut Core, names: &mut Vec<String>) {
     bind_operands(e, names);
+    bind_result_folds(e, names);
     merge_run(e, names);
     for c in e.children_mut() {
         siblings(c, names);
@@ -38,7 +39,7 @@ fn bind_operands(e: &mut Core, names: &mut Vec<String>) {
     }
     let first = e
         .children()
-        .find(|c| joins(c, None, &[]))
+        .find(|c| joins(c, None, &[], false))
         .and_then(|c| match &c.kind {
             Kind::Ifold(n, ..) => Some((**n).clone()),
             _ => None,
@@ -46,7 +47,7 @@ fn bind_operands(e: &mut Core, names: &mut Vec<String>) {
     let Some(count) = first else {
         return;
     };
-    let alike = |c: &Core| joins(c, Some(&count), &[]);
+    let alike = |c: &Core| joins(c, Some(&count), &[], false);
     if e.children().filter(|c| alike(c)).count() < 2 {
         return;
     }
@@ -71,6 +72,61 @@ fn bind_operands(e: &mut Core, names: &mut Vec<String>) {
     *e = out;
 }
 
+/// The folds among the components of a tuple that ends a run of fold `let`s, bound by
+/// `let`s before it when they join the run (`let v = ifold(n, ..); (v, ifold(n, ..))`: a
+/// sum's value beside the gradient the reverse sweep adds up over the same steps), so that
+/// [`merge_run`] takes them with it. A tuple's components are all evaluated and none reads
+/// another, so binding them first changes nothing else.
+fn bind_result_folds(e: &mut Core, names: &mut Vec<String>) {
+    let mut run: Vec<VarId> = Vec::new();
+    let mut count: Option<Core> = None;
+    let mut arrays = 0;
+    let mut cur = &mut *e;
+    while let Kind::Let(v, value, _) = &cur.kind {
+        if run.len() == STATES_MAX || !joins(value, count.as_ref(), &run, arrays == 0) {
+            return;
+        }
+        if let Kind::Ifold(n, ..) = &value.kind {
+            count.get_or_insert_with(|| (**n).clone());
+        }
+        arrays += usize::from(value.ty.is_arr());
+        run.push(*v);
+        let Kind::Let(_, _, body) = &mut cur.kind else {
+            return;
+        };
+        cur = body;
+    }
+    let Some(count) = count else {
+        return;
+    };
+    if !matches!(cur.kind, Kind::Tuple(_)) {
+        return;
+    }
+    let mut bound: Vec<(VarId, Core)> = Vec::new();
+    for c in cur.children_mut() {
+        if run.len() + bound.len() == STATES_MAX {
+            break;
+        }
+        if joins(c, Some(&count), &run, arrays == 0) {
+            arrays += usize::from(c.ty.is_arr());
+            let v = names.len() as VarId;
+            names.push("s".into());
+            let read = Core::new(Kind::Var(v), c.ty.clone(), c.span);
+            bound.push((v, std::mem::replace(c, read)));
+        }
+    }
+    let (ty, span) = (cur.ty.clone(), cur.span);
+    let mut out = cur.take();
+    for (v, value) in bound.into_iter().rev() {
+        out = Core::new(
+            Kind::Let(v, Box::new(value), Box::new(out)),
+            ty.clone(),
+            span,
+        );
+    }
+    *cur = out;
+}
+
 /// A fold `let`'s parts: its variable, count, first state, state, index and step.
 struct Fold {
     var: VarId,
@@ -82,13 +138,13 @@ struct Fold {
 }
 
 /// Whether `value`, a fold, may join a run whose folds bind `earlier` and count `count`: a
-/// scalar state, the same count, and neither its start nor its step reads a value of the
-/// run.
-fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId]) -> bool {
+/// scalar state (or an array one, when `array` allows it), the same count, and neither its
+/// start nor its step reads a value of the run.
+fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId], array: bool) -> bool {
     let Kind::Ifold(n, init, ..) = &value.kind else {
         return false;
     };
-    if value.ty.is_arr() || value.ty.is_tuple() {
+    if value.ty.is_tuple() || value.ty.is_arr() && !array {
         return false;
     }
     // Counts known alike: the same size, or the same variable or projection of one (a
@@ -128,10 +184,14 @@ fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
     let mut run: Vec<VarId> = Vec::new();
     let mut count: Option<Core> = None;
     let mut cur = &*e;
+    // One array state at most: the lowering updates one array in place beside scalar states
+    // (a sum's value beside the gradient the sweep adds to, `acc + t1 + t2` reversed).
+    let mut arrays = 0;
     while let Kind::Let(v, value, body) = &cur.kind {
-        if run.len() == STATES_MAX || !joins(value, count.as_ref(), &run) {
+        if run.len() == STATES_MAX || !joins(value, count.as_ref(), &run, arrays == 0) {
             break;
         }
+        arrays += usize::from(value.ty.is_arr());
         if let Kind::Ifold(n, ..) = &value.kind {
             count.get_or_insert_with(|| (**n).clone());
         }

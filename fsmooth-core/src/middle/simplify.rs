@@ -275,6 +275,13 @@ pub fn fold(e: &mut Core) {
                     (BinOp::Sub, Some(p), Some(q)) => p
                         .checked_sub(q)
                         .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    // `f[j][(k + 1) % 3]` in a loop `unroll` wrote out.
+                    (BinOp::Div, Some(p), Some(q)) => p
+                        .checked_div(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                    (BinOp::Rem, Some(p), Some(q)) => p
+                        .checked_rem(q)
+                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
                     _ => None,
                 }
             }
@@ -313,7 +320,14 @@ pub fn fold(e: &mut Core) {
     // The kept operand or branch is moved up, not copied (a chain of `* 1.0` would copy the
     // rest of the chain at every step); the node keeps its type, symbolic value and span.
     match new {
-        Some(Folded::To(k)) => e.kind = k,
+        Some(Folded::To(k)) => {
+            // A constant size is its own symbolic value (an operation the sizes do not
+            // model, `%`, had none).
+            if let Kind::Size(n) = &k {
+                e.sym = Some(n.clone());
+            }
+            e.kind = k;
+        }
         Some(side) => {
             let (Kind::Bin(_, left, right, _) | Kind::If(_, left, right)) = &mut e.kind else {
                 unreachable!("only operations and branches keep a side")

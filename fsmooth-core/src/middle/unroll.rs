@@ -84,6 +84,7 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
                     .collect();
                 e.kind = Kind::Array(items);
                 e.sym = None;
+                written(e);
             }
         }
         // An array state too, written out as a chain of `let`s whose steps fuse and take
@@ -93,10 +94,19 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
             let count = n.sym.as_ref().and_then(Size::as_const);
             if let Some(n) = trips(count, body) {
                 e.kind = written_out(n, init, *acc, *i, body, names).kind;
+                written(e);
             }
         }
         _ => {}
     }
+}
+
+/// A loop just written out, its copies' constant tests and index arithmetic folded (`if 1 ==
+/// 0`, `(1 + 1) % 3`): the size an enclosing loop's [`trips`] measures is then the code that
+/// remains, not the copies' dead branches (a face's `sum(build(3, ..))` reversed inside
+/// a fold over 3 corners stayed a loop, its rows' indexes computed and checked at run time).
+fn written(e: &mut Core) {
+    crate::middle::simplify::fold(e);
 }
 
 /// Whether `e` holds a `build` replacing one row and keeping the others.

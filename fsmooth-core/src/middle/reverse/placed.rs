@@ -61,15 +61,6 @@ impl Reverse<'_> {
                 None => groups.push((key, vec![c])),
             }
         }
-        if std::env::var("FSMOOTH_DEBUG_GROUPS").is_ok() {
-            eprintln!(
-                "groups: {:?}",
-                groups
-                    .iter()
-                    .map(|(k, cs)| (k.clone(), cs.len()))
-                    .collect::<Vec<_>>()
-            );
-        }
         for (_, cs) in groups {
             let prev = self.atom(running, "adj", lets);
             running = self.add_placed(prev, &cs, ty, lets);

@@ -125,6 +125,66 @@ impl Reverse<'_> {
         Ok(true)
     }
 
+    /// Steps of a literal count `unroll` would write out (at most
+    /// [`crate::middle::unroll::MAX_TRIPS`], within its budget), reversed as written out:
+    /// each step's body with its index a constant, reversed in turn, its contributions
+    /// gathered with the others of the enclosing sweep. The derivative of `sum(build(3, |k|
+    /// sqnorm(sub(x[f[j][k]], x[f[j][(k + 1) % 3]]))))` is then the written-out sum's: one
+    /// update of each of the three rows the corners name, not two a step over a loop of
+    /// three (LANGUAGE.md section 13: a loop of literal count costs the same written out or
+    /// not). False when the count is no such literal (nothing done).
+    fn written_out(
+        &mut self,
+        count: &Count,
+        i: VarId,
+        body: &Core,
+        step: &Core,
+        lets: &mut Lets,
+        adj: &mut Adjoints,
+    ) -> Result<bool, Unsupported> {
+        use crate::middle::unroll::{BUDGET, MAX_TRIPS};
+        let Some(n) = count.size.as_ref().and_then(Size::as_const) else {
+            return Ok(false);
+        };
+        if !self.reads_through(body, i) {
+            return Ok(false);
+        }
+        let size = crate::middle::ir::nodes(body).saturating_add(crate::middle::ir::nodes(step));
+        if !(1..=MAX_TRIPS).contains(&n) || size.saturating_mul(n as usize) > BUDGET {
+            return Ok(false);
+        }
+        let span = body.span;
+        for k in 0..n {
+            let at_k = Core::size(Size::Lit(k), span);
+            let mut b = fresh(body.clone(), self.names);
+            b.subst(i, &at_k);
+            crate::middle::simplify::fold(&mut b);
+            let mut s = step.clone();
+            s.subst(i, &at_k);
+            crate::middle::simplify::fold(&mut s);
+            let s = self.atom(s, "adj", lets);
+            self.back(&b, &s, lets, adj)?;
+        }
+        Ok(true)
+    }
+
+    /// Whether `e` reads an active array at an index that depends on `i` other than `i`
+    /// itself (`x[f[j][k]]`, `x[(k + 1) % 3]`): the rows a step's contributions go to then
+    /// change with the step, and written out, steps naming the same row share its update.
+    /// Reads at `i` alone (a coordinate loop's `a[k] - b[k]`) keep the loop: its adjoint is
+    /// a `build`, one row of values.
+    fn reads_through(&self, e: &Core, i: VarId) -> bool {
+        if let Kind::Index(a, k) = &e.kind
+            && let Kind::Var(y) = &a.kind
+            && self.active.contains(y)
+            && k.mentions(i)
+            && !matches!(k.kind, Kind::Var(j) if j == i)
+        {
+            return true;
+        }
+        e.children().any(|c| self.reads_through(c, i))
+    }
+
     /// Whether a binding after `lets[pos]` that is still needed reads `x`: needed by the
     /// adjoint `s`, a contribution not yet summed, a value computed after the sweep, or
     /// another needed binding. (The scalar rules bind operands' values some never read.)
@@ -176,6 +236,12 @@ impl Reverse<'_> {
         }
         for (_, value) in &kept_rows {
             own_reads(value, i, &mut reads);
+        }
+        if sum.is_none()
+            && kept_rows.is_empty()
+            && self.written_out(count, i, body, &step, lets, adj)?
+        {
+            return Ok(false);
         }
         let own: Vec<VarId> = reads
             .into_iter()

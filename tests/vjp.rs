@@ -345,6 +345,28 @@ fn a_bad_gather_index_is_an_error_and_the_gradient_is_untouched() {
 }
 
 #[test]
+fn a_bad_corner_in_any_column_is_an_entry_error_and_the_gradient_is_untouched() {
+    // Every column of the faces is checked in one pass over them: a bad index in the
+    // second or third column, in the first face or the last, is reported before anything
+    // is written, the first bad value in the array's order.
+    let v = [[0.5, 1.0, 2.0], [1.5, -1.0, 0.25], [3.0, 0.0, -2.0]];
+    for (f, bad) in [
+        ([[0, 3, 1], [1, 2, 0]], 3),
+        ([[0, 1, 2], [2, 1, 7]], 7),
+        ([[9, 1, 2], [2, 8, 0]], 9),
+    ] {
+        for kernel in [triangles, face_cycle, face_chain] {
+            let mut g = [[-4.0; 3]; 3];
+            assert_eq!(
+                kernel(&mut g, &v, &f, &mut Region::new()),
+                Err(fsmooth::Error::Index { index: bad, len: 3 })
+            );
+            assert_eq!(g, [[-4.0; 3]; 3]);
+        }
+    }
+}
+
+#[test]
 fn a_product_s_gradient_is_the_product_of_the_others() {
     let mut g = [0.0; 5];
     let value = product(&mut g, &X, &mut Region::new()).unwrap();

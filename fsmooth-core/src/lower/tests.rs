@@ -1030,3 +1030,50 @@ fn a_pair_into_the_frame_is_one_row_store_into_an_output_two() {
     );
     assert!(!out.contains("st_row"), "{out}");
 }
+
+#[test]
+fn every_column_of_an_index_array_is_one_check_of_the_whole_array() {
+    // `x[e[j][0]]` and `x[e[j][1]]`: one pass over `e` at entry, not one a column; and an
+    // element at a place known only at run time (`f[j][q % 3]`) needs no check of its own
+    // once every column is checked.
+    let out = expand(
+        "pub fn k(x: [f64; m], e: [[usize; 2]; p]) -> [f64; p] {
+            build(p, |j| x[e[j][0]] - x[e[j][1]])
+        }",
+    );
+    assert_eq!(out.matches("check_column").count(), 1, "{out}");
+    assert!(
+        out.contains("check_column (e , 0usize , 1usize , m)"),
+        "{out}"
+    );
+    let out = expand(
+        "pub fn k(x: [f64; m], f: [[usize; 3]; p], q: usize) -> [f64; p] {
+            build(p, |j| x[f[j][0]] + x[f[j][1]] + x[f[j][2]] + x[f[j][q % 3]])
+        }",
+    );
+    assert_eq!(out.matches("check_column").count(), 1, "{out}");
+    assert!(!out.contains("check ("), "{out}");
+    // One column alone is checked alone: the others may hold anything.
+    let out = expand(
+        "pub fn k(x: [f64; m], e: [[usize; 2]; p]) -> [f64; p] {
+            build(p, |j| x[e[j][0]] * 2.0)
+        }",
+    );
+    assert!(
+        out.contains("check_column (e , 0usize , 2usize , m)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_row_at_a_multiple_of_its_width_is_read_as_a_row_of_the_buffer() {
+    // `v[a]` of rows of 3, `a` an index: `ldr_row` with the row's index (one comparison with
+    // the number of rows), not `ldr` with the offset `a * 3`.
+    let out = expand(
+        "pub fn k(v: [[f64; 3]; m], e: [usize; p]) -> [f64; p] {
+            build(p, |j| v[e[j]][0] * v[e[j]][2])
+        }",
+    );
+    assert_eq!(out.matches("ldr_row :: < 3usize > (v").count(), 2, "{out}");
+    assert!(!out.contains("ldr :: <"), "{out}");
+}

@@ -455,4 +455,25 @@ mod tests {
             assert_eq!(folds(src), 2, "{src}\n{}", optimized(src));
         }
     }
+
+    #[test]
+    fn a_sum_beside_an_array_fold_over_its_steps_is_one_fold() {
+        // A sum and a fold of an array state over the same count, the pair the result: one
+        // fold (the value of `acc + t1 - t2` beside the gradient the sweep adds up, which
+        // were two passes over the faces). Two array states stay apart.
+        let pair = "pub fn k(x: [f64; m], f: [[usize; 2]; p]) -> (f64, [f64; m]) {
+            grad(|y| ifold(p, 0.0, |acc, j| acc + y[f[j][0]] * y[f[j][1]] - y[f[j][1]]), x)
+        }";
+        assert_eq!(folds(pair), 1, "{}", optimized(pair));
+        let written = "pub fn k(x: [f64; m], c: [usize; p]) -> (f64, [f64; m]) {
+            let s = ifold(p, 0.0, |acc, j| acc + x[c[j]]);
+            (s, ifold(p, build(m, |q| 0.0), |h, j| build(m, |q| if q == c[j] { h[q] + 1.0 } else { h[q] })))
+        }";
+        assert_eq!(folds(written), 1, "{}", optimized(written));
+        let two = "pub fn k(x: [f64; m], c: [usize; p]) -> ([f64; m], [f64; m]) {
+            let s = ifold(p, x, |h, j| build(m, |q| if q == c[j] { h[q] * 2.0 } else { h[q] }));
+            (s, ifold(p, build(m, |q| 0.0), |h, j| build(m, |q| if q == c[j] { h[q] + 1.0 } else { h[q] })))
+        }";
+        assert_eq!(folds(two), 2, "{}", optimized(two));
+    }
 }

@@ -406,3 +406,44 @@ fn a_dense_layer_s_gradient_adds_into_its_sums_in_place() {
     assert_eq!(count(&k.body, &zero_start), 1, "{k}");
     assert_eq!(scratch_of(src), "0usize", "{k}");
 }
+
+#[test]
+fn corners_named_by_a_step_of_literal_count_share_their_row_updates() {
+    // A face's energy as `sum(build(3, |k| ..))` over its corners, `f[j][k]` and
+    // `f[j][(k + 1) % 3]`, reversed written out: the three terms' code written by hand,
+    // one update of each corner's row a face (it was a loop of three, two row
+    // updates a step, each corner's index computed and checked at run time).
+    let looped = "pub fn k(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| ifold(p, 0.0, |acc, j| {
+            acc + sum(build(3, |k| sqnorm(sub(x[f[j][k]], x[f[j][(k + 1) % 3]]))))
+        }), v)
+    }";
+    let written = "pub fn k(v: [[f64; 3]; m], f: [[usize; 3]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| ifold(p, 0.0, |acc, j| {
+            acc + (sqnorm(sub(x[f[j][0]], x[f[j][1]])) + sqnorm(sub(x[f[j][1]], x[f[j][2]]))
+                + sqnorm(sub(x[f[j][2]], x[f[j][0]])))
+        }), v)
+    }";
+    // The same code but for the order the corners' adjoints are computed in: three rows
+    // a face, the zeroing of the gradient, no check, one loop over the faces.
+    for src in [looped, written] {
+        let out = crate::expand(src.parse().unwrap()).to_string();
+        assert_eq!(out.matches("st_row_at (out1").count(), 4, "{out}");
+        assert_eq!(out.matches("ldr_row :: < 3usize > (v").count(), 9, "{out}");
+        assert_eq!(out.matches(" in 0 .. ").count(), 2, "{out}");
+        assert!(!out.contains("check ("), "{out}");
+        assert_eq!(scratch_of(src), "0usize");
+    }
+}
+
+#[test]
+fn a_coordinate_loop_keeps_its_row_adjoint() {
+    // Steps that read the differentiated rows at their own index only (`a[k] - b[k]`) are
+    // not written out by the sweep: their adjoint stays one row of values.
+    let src = "pub fn k(v: [[f64; 3]; m], e: [[usize; 2]; p]) -> (f64, [[f64; 3]; m]) {
+        grad(|x| sum(build(p, |j| sqnorm(sub(x[e[j][0]], x[e[j][1]])))), v)
+    }";
+    let out = crate::expand(src.parse().unwrap()).to_string();
+    assert!(!out.contains("0f64 + "), "{out}");
+    assert_eq!(out.matches("st_row_at (out1").count(), 3, "{out}");
+}

@@ -649,6 +649,12 @@ impl Parser<'_> {
                 }
             }
             syn::Expr::Array(a) => ExprKind::Array(a.elems.iter().map(|x| self.expr(x)).collect()),
+            // `if c { return v; }` and the rest of the body after it: Rust's early return, one
+            // mistake, so one error, not one for the missing `else` and one for the `return`.
+            syn::Expr::If(i) if i.else_branch.is_none() && ends_in_return(&i.then_branch) => {
+                self.teach(i.if_token.span(), EARLY_RETURN);
+                return placeholder(span);
+            }
             syn::Expr::If(i) => {
                 let c = self.expr(&i.cond);
                 let t = self.block(&i.then_branch);
@@ -767,6 +773,16 @@ const FOR_LOOP: &str = "`for` loops are not part of fsmooth: write `build(n, |i|
 const WHILE_LOOP: &str = "`while` loops are not part of fsmooth: write `iterate(init, |s| cond, |s| next)` for a loop that stops, `ifold(n, init, |acc, i| ..)` for a counted loop, `scan(n, init, |acc, i| ..)` for every intermediate state";
 const LOOP_LOOP: &str = "`loop` is not part of fsmooth: write `iterate(init, |s| cond, |s| next)` for a loop that stops, `ifold(n, init, |acc, i| ..)` for a counted loop, `scan(n, init, |acc, i| ..)` for every intermediate state";
 const ASSIGNMENT: &str = "fsmooth values are immutable: nothing is assigned\n  help: to add into elements by index, write `scatter_add(m, n, |i| (k, v))`; to update one row of a state, write the new row inside an `ifold`: `build(m, |j| if j == k { h[j] + v } else { h[j] })`; for a new value, bind a new name with `let`";
+
+const EARLY_RETURN: &str = "fsmooth has no early `return`: a function's value is its body's last expression\n  help: write the rest of the body as the `else` branch: `if cond { value } else { rest }`";
+
+/// Whether `b`'s last statement is a `return`.
+fn ends_in_return(b: &syn::Block) -> bool {
+    matches!(
+        b.stmts.last(),
+        Some(syn::Stmt::Expr(syn::Expr::Return(_), _))
+    )
+}
 
 /// `+=`, `-=`, `*=`, ..: an assignment.
 fn is_compound_assignment(op: &syn::BinOp) -> bool {

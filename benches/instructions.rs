@@ -136,6 +136,13 @@ fn measure<W: Workload>(t: &mut Tables) {
             W::GROUP
         );
     }
+    if let (Some(dynamic), Some(b)) = (get(Variant::HandDyn), get(Variant::SpellingB)) {
+        eprintln!(
+            "{}: hand-dyn {dynamic:.0} instructions per call (spelling B {:.3} of it)",
+            W::GROUP,
+            b / dynamic
+        );
+    }
     // A workload of fsmooth alone (a gradient, compared with its objective's row).
     let Some(hand) = get(Variant::Hand) else {
         eprintln!("{}: fsmooth {fs:.0} instructions per call", W::GROUP);

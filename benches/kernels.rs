@@ -29,6 +29,7 @@ fn group<W: Workload>(c: &mut Criterion) {
             Variant::NumDual => b.iter(|| w.num_dual()),
             Variant::SpellingB => b.iter(|| w.spelling::<1>()),
             Variant::SpellingC => b.iter(|| w.spelling::<2>()),
+            Variant::HandDyn => b.iter(|| w.hand_dyn()),
         });
     }
     g.finish();

@@ -5,7 +5,7 @@
 //! and [`Variant::SpellingC`]; each workload's doc says which is which. The hand-written
 //! variants are plain loops over slices with fixed-size local arrays.
 
-use super::{Rng, SPELLED, Variant, Workload, spelled_slot as slot};
+use super::{Rng, SPELLED, SPELLED_DYN, Variant, Workload, spelled_slot as slot};
 use fsmooth::{Region, fsmooth};
 use std::hint::black_box;
 
@@ -65,7 +65,7 @@ fsmooth! {
 pub struct Welford {
     x: Vec<[f64; WF_D]>,
     region: Region<'static>,
-    out: [([f64; WF_D], [f64; WF_D]); 4],
+    out: [([f64; WF_D], [f64; WF_D]); 5],
 }
 
 /// Welford by hand: the mean and M2 in local arrays, one pass over the rows.
@@ -88,6 +88,26 @@ pub fn welford_hand(mean_out: &mut [f64; WF_D], var_out: &mut [f64; WF_D], x: &[
     }
 }
 
+/// Welford by hand over a run-time number of features `d` (spelling B's size name): the
+/// mean and M2 kept in the outputs, as a Rust programmer writes the size-generic version.
+#[inline]
+pub fn welford_hand_dyn(mean: &mut [f64], var: &mut [f64], x: &[f64], d: usize) {
+    mean.fill(0.0);
+    var.fill(0.0);
+    for (i, row) in x.chunks_exact(d).enumerate() {
+        let k = (i + 1) as f64;
+        for ((m, m2), &v) in mean.iter_mut().zip(var.iter_mut()).zip(row) {
+            let delta = v - *m;
+            *m += delta / k;
+            *m2 += delta * (v - *m);
+        }
+    }
+    let n = (x.len() / d) as f64;
+    for v in var.iter_mut() {
+        *v /= n;
+    }
+}
+
 impl Workload for Welford {
     const GROUP: &'static str = "welford_1e4";
     const SIZE: &'static str = "10^4 samples of 16 features";
@@ -102,14 +122,14 @@ impl Workload for Welford {
         let mut w = Welford {
             x,
             region: Region::new(),
-            out: [([0.0; WF_D], [0.0; WF_D]); 4],
+            out: [([0.0; WF_D], [0.0; WF_D]); 5],
         };
         super::check(&mut w);
         w
     }
 
     fn variants() -> &'static [Variant] {
-        &SPELLED
+        &SPELLED_DYN
     }
 
     #[inline]
@@ -132,6 +152,12 @@ impl Workload for Welford {
     fn hand(&mut self) {
         let (m, v) = &mut self.out[3];
         welford_hand(m, v, black_box(&self.x));
+    }
+
+    #[inline]
+    fn hand_dyn(&mut self) {
+        let (m, v) = &mut self.out[4];
+        welford_hand_dyn(m, v, black_box(&self.x).as_flattened(), black_box(WF_D));
     }
 
     fn output(&self, v: Variant) -> Vec<f64> {

@@ -160,7 +160,8 @@ impl<const N: usize> Workload for MatChain<N> {
             | Variant::NoViews
             | Variant::NumDual
             | Variant::SpellingB
-            | Variant::SpellingC => unreachable!(),
+            | Variant::SpellingC
+            | Variant::HandDyn => unreachable!(),
             Variant::Nalgebra => self.na_out.transpose().as_slice().to_vec(),
             Variant::Ndarray => self.nd_out.iter().copied().collect(),
             Variant::Naive => self.naive_out.clone(),
@@ -478,7 +479,8 @@ impl Workload for Layer {
             | Variant::NoViews
             | Variant::NumDual
             | Variant::SpellingB
-            | Variant::SpellingC => unreachable!(),
+            | Variant::SpellingC
+            | Variant::HandDyn => unreachable!(),
         }
     }
 }

@@ -133,7 +133,8 @@ impl Workload for Add3 {
             | Variant::Reassociated
             | Variant::NumDual
             | Variant::SpellingB
-            | Variant::SpellingC => unreachable!(),
+            | Variant::SpellingC
+            | Variant::HandDyn => unreachable!(),
         }
     }
 

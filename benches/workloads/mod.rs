@@ -87,6 +87,10 @@ pub enum Variant {
     SpellingB,
     /// A third spelling.
     SpellingC,
+    /// Hand-written loops over the sizes at run time, where a spelling takes a size as a
+    /// name (`d: usize`) and the hand version has it as a literal: what a Rust programmer
+    /// writes for the size name's kernel.
+    HandDyn,
 }
 
 impl Variant {
@@ -107,6 +111,7 @@ impl Variant {
             Variant::NumDual => "num-dual",
             Variant::SpellingB => "fsmooth-spelling-b",
             Variant::SpellingC => "fsmooth-spelling-c",
+            Variant::HandDyn => "hand-dyn",
         }
     }
 
@@ -125,19 +130,30 @@ pub const SPELLED: [Variant; 4] = [
     Variant::SpellingC,
 ];
 
-/// Where a workload of [`SPELLED`] keeps variant `v`'s result: A, B, C, hand.
+/// [`SPELLED`] and the hand-written version over run-time sizes ([`Variant::HandDyn`]).
+pub const SPELLED_DYN: [Variant; 5] = [
+    Variant::Fsmooth,
+    Variant::Hand,
+    Variant::SpellingB,
+    Variant::SpellingC,
+    Variant::HandDyn,
+];
+
+/// Where a workload of [`SPELLED`] keeps variant `v`'s result: A, B, C, hand (and
+/// [`SPELLED_DYN`]'s hand over run-time sizes).
 pub fn spelled_slot(v: Variant) -> usize {
     match v {
         Variant::Fsmooth => 0,
         Variant::SpellingB => 1,
         Variant::SpellingC => 2,
         Variant::Hand => 3,
+        Variant::HandDyn => 4,
         _ => unreachable!("not a variant of this workload"),
     }
 }
 
 /// Every variant, in table order.
-pub const ALL: [Variant; 14] = [
+pub const ALL: [Variant; 15] = [
     Variant::Fsmooth,
     Variant::Hand,
     Variant::HandIjk,
@@ -152,6 +168,7 @@ pub const ALL: [Variant; 14] = [
     Variant::NumDual,
     Variant::SpellingB,
     Variant::SpellingC,
+    Variant::HandDyn,
 ];
 
 /// The standard variants and the steps of the paper's ablation.
@@ -199,6 +216,8 @@ pub trait Workload: Sized {
     fn fsmooth(&mut self);
     fn hand(&mut self);
     fn hand_ijk(&mut self) {}
+    /// Hand-written over run-time sizes; only workloads listing [`Variant::HandDyn`] have it.
+    fn hand_dyn(&mut self) {}
     /// A step of the ablation (0 = D, 1 = DF, 2 = DFB); only workloads listing
     /// [`WITH_ABLATION`] have them.
     fn ablation<const STEP: usize>(&mut self) {}
@@ -241,6 +260,7 @@ pub fn call<W: Workload>(w: &mut W, v: Variant) {
         Variant::NumDual => w.num_dual(),
         Variant::SpellingB => w.spelling::<1>(),
         Variant::SpellingC => w.spelling::<2>(),
+        Variant::HandDyn => w.hand_dyn(),
     }
 }
 
@@ -263,6 +283,7 @@ pub fn repeat<W: Workload>(w: &mut W, v: Variant, iters: u64) {
         Variant::NumDual => (0..iters).for_each(|_| w.num_dual()),
         Variant::SpellingB => (0..iters).for_each(|_| w.spelling::<1>()),
         Variant::SpellingC => (0..iters).for_each(|_| w.spelling::<2>()),
+        Variant::HandDyn => (0..iters).for_each(|_| w.hand_dyn()),
     }
 }
 

@@ -4,7 +4,7 @@
 //! `reduce_by_index`. Spelling A is [`Variant::Fsmooth`], B and C are
 //! [`Variant::SpellingB`] and [`Variant::SpellingC`]; each workload's doc says which is which.
 
-use super::{Rng, SPELLED, Variant, Workload, spelled_slot as slot};
+use super::{Rng, SPELLED, SPELLED_DYN, Variant, Workload, spelled_slot as slot};
 use fsmooth::{Region, fsmooth};
 use std::hint::black_box;
 
@@ -265,6 +265,18 @@ pub fn centroid_sums_hand(sums: &mut [[f64; CS_D]], pts: &[[f64; CS_D]], labels:
     }
 }
 
+/// The centroid sums by hand over a run-time dimension `d` (spelling B's size name).
+#[inline]
+pub fn centroid_sums_hand_dyn(sums: &mut [f64], pts: &[f64], labels: &[usize], d: usize) {
+    sums.fill(0.0);
+    for (p, &l) in pts.chunks_exact(d).zip(labels) {
+        let s = &mut sums[l * d..l * d + d];
+        for (a, b) in s.iter_mut().zip(p) {
+            *a += b;
+        }
+    }
+}
+
 /// k-means' centroid sums: 10^4 points of dimension 8 added into the rows of their 16
 /// clusters. A: section 15's `scatter_add` of rows; B: `reduce_by_index` with `add`, the
 /// dimension a size name; C: the row a `build`, the label `let`-bound.
@@ -272,7 +284,7 @@ pub struct CentroidSums {
     pts: Vec<[f64; CS_D]>,
     labels: Vec<usize>,
     region: Region<'static>,
-    out: [Vec<[f64; CS_D]>; 4],
+    out: [Vec<[f64; CS_D]>; 5],
 }
 
 impl Workload for CentroidSums {
@@ -297,7 +309,7 @@ impl Workload for CentroidSums {
     }
 
     fn variants() -> &'static [Variant] {
-        &SPELLED
+        &SPELLED_DYN
     }
 
     #[inline]
@@ -324,6 +336,12 @@ impl Workload for CentroidSums {
             black_box(&self.pts),
             black_box(&self.labels),
         );
+    }
+
+    #[inline]
+    fn hand_dyn(&mut self) {
+        let (pts, labels) = (black_box(&self.pts).as_flattened(), black_box(&self.labels));
+        centroid_sums_hand_dyn(self.out[4].as_flattened_mut(), pts, labels, black_box(CS_D));
     }
 
     fn output(&self, v: Variant) -> Vec<f64> {

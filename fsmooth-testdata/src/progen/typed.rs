@@ -121,6 +121,16 @@ impl Gen {
             _ if x.len() % 3 == 2 => format!(
                 "ifold(g, 0.0, |{acc}, {j}| {acc} + sum(map2(c[ix[{j}]], c[jx[{j}][0]], |u, w| (u - w) * (u - w))) * {x})"
             ),
+            // A loop of literal count over an edge's ends, each step reading rows at indexes
+            // that move with it (a face's corners `f[j][k]`, `f[j][(k + 1) % 3]`): its
+            // reverse is written out. (No draw of its own: the other programs stay as
+            // they were.)
+            _ if x.len() % 2 == 0 => {
+                let k = self.name("k");
+                format!(
+                    "ifold(g, 0.0, |{acc}, {j}| {acc} + sum(build(2, |{k}| sqnorm(sub(c[[ix[{j}], jx[{j}][0]][{k}]], c[[ix[{j}], jx[{j}][0]][({k} + 1) % 2]])))) * {x})"
+                )
+            }
             _ => format!(
                 "ifold(g, 0.0, |{acc}, {j}| {acc} + sqnorm(sub(c[ix[{j}]], c[jx[{j}][0]])) * {x})"
             ),

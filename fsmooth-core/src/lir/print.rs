@@ -197,6 +197,11 @@ impl ToTokens for Ex {
 /// `for pat in it { body }` with the streams zipped in (and the slots of `__d` when
 /// `slot`). `zip` rather than `enumerate`: no counter that could overflow.
 fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
+    in_loop(var, || loop_tokens(var, n, slot, streams, body))
+}
+
+/// [`for_tokens`], its index in scope.
+fn loop_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
     // Slices alone when the index is unused: a zip of slice iterators only is one LLVM
     // vectorises (a range in the chain keeps a bound check per element). Every slice has
     // exactly n elements, so the count is the same.
@@ -390,12 +395,45 @@ fn lane_tree(acc: &Ident, a: usize, b: usize) -> TokenStream {
 /// `r` when a row's offset is `r * width` (a whole row of a buffer of rows of `width > 0`):
 /// then the row is read or written as row `r` of the buffer taken as rows, one comparison
 /// of `r` with their number in place of the offset's multiplication and range test.
+///
+/// Not when `r` is index arithmetic of the enclosing loops' indexes (`pts[i]` in a loop over
+/// `i`): there LLVM proves the offset's range from the loop's bound and the entry's length
+/// check and drops the test, which it does not do for the number of rows (the centroid
+/// sums' points 7% dearer as rows). The row form is for indexes read from data (`v[e[j][0]]`),
+/// whose test no proof removes.
 fn row_of_offset(off: &Ex, width: usize) -> Option<&Ex> {
     match off {
-        Ex::Wrap(Wrap::Mul, r, w) if width > 0 && matches!(**w, Ex::Usize(v) if v == width) => {
+        Ex::Wrap(Wrap::Mul, r, w)
+            if width > 0 && matches!(**w, Ex::Usize(v) if v == width) && !loop_arithmetic(r) =>
+        {
             Some(r)
         }
         _ => None,
+    }
+}
+
+std::thread_local! {
+    /// The indexes of the `for` loops whose bodies are being printed, innermost last.
+    static LOOP_INDEXES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f()` with `var` among the loop indexes in scope ([`row_of_offset`]).
+fn in_loop<T>(var: &Ident, f: impl FnOnce() -> T) -> T {
+    LOOP_INDEXES.with(|l| l.borrow_mut().push(var.to_string()));
+    let out = f();
+    LOOP_INDEXES.with(|l| l.borrow_mut().pop());
+    out
+}
+
+/// Whether `e` is computed from the enclosing loops' indexes and constants alone.
+fn loop_arithmetic(e: &Ex) -> bool {
+    match e {
+        Ex::Usize(_) => true,
+        Ex::Var(id) => LOOP_INDEXES.with(|l| l.borrow().iter().any(|v| *id == v)),
+        Ex::Wrap(_, a, b) | Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) => {
+            loop_arithmetic(a) && loop_arithmetic(b)
+        }
+        _ => false,
     }
 }
 
@@ -434,7 +472,7 @@ impl ToTokens for St {
                 n,
                 streams,
                 body,
-            } => lanes_tokens(acc, *elem, var, n, streams, body),
+            } => in_loop(var, || lanes_tokens(acc, *elem, var, n, streams, body)),
             St::Fill {
                 base,
                 off,

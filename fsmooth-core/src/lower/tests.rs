@@ -1022,7 +1022,7 @@ fn a_pair_into_the_frame_is_one_row_store_into_an_output_two() {
             build(n, |i| t[n - 1 - i][0] * t[i][1])
         }",
     );
-    assert!(frame.contains("st_row_at (scratch"), "{frame}");
+    assert!(frame.contains("st_row (scratch"), "{frame}");
     let out = expand(
         "pub fn k(a: [f64; n], b: [f64; n]) -> [[f64; 2]; n] {
             build(n, |i| [a[i] * 2.0, b[i] + 1.0])
@@ -1067,13 +1067,15 @@ fn every_column_of_an_index_array_is_one_check_of_the_whole_array() {
 
 #[test]
 fn a_row_at_a_multiple_of_its_width_is_read_as_a_row_of_the_buffer() {
-    // `v[a]` of rows of 3, `a` an index: `ldr_row` with the row's index (one comparison with
-    // the number of rows), not `ldr` with the offset `a * 3`.
+    // `v[a]` of rows of 3, `a` an index read from data: `ldr_row` with the row's index (one
+    // comparison with the number of rows), not `ldr` with the offset `a * 3`; a row at the
+    // loop's own index keeps its offset, whose range LLVM proves.
     let out = expand(
-        "pub fn k(v: [[f64; 3]; m], e: [usize; p]) -> [f64; p] {
-            build(p, |j| v[e[j]][0] * v[e[j]][2])
+        "pub fn k(v: [[f64; 3]; m], e: [usize; p], w: [[f64; 3]; p]) -> [f64; p] {
+            build(p, |j| v[e[j]][0] * v[e[j]][2] + w[j][0] * w[j][1])
         }",
     );
     assert_eq!(out.matches("ldr_row :: < 3usize > (v").count(), 2, "{out}");
-    assert!(!out.contains("ldr :: <"), "{out}");
+    assert!(!out.contains("ldr :: < 3usize > (v"), "{out}");
+    assert!(!out.contains("ldr_row :: < 3usize > (w"), "{out}");
 }

@@ -175,7 +175,7 @@ impl ToTokens for Ex {
                 quote!({ let __at: usize = #at; ::fsmooth::__rt::ld(#b, __at) })
             }
             Ex::Ld(b, at) => quote!(::fsmooth::__rt::ld(#b, #at)),
-            Ex::LdRow(b, off, width, k, scalar) => match (row_of_offset(off, *width), scalar) {
+            Ex::LdRow(b, off, width, k, scalar) => match (row_of_offset(b, off, *width), scalar) {
                 (Some(r), Scalar::F64) => quote!(::fsmooth::__rt::ldr_row::<#width>(#b, #r, #k)),
                 (Some(r), _) => quote!(::fsmooth::__rt::ldr_row_of::<#width, _>(#b, #r, #k)),
                 (None, Scalar::F64) => quote!(::fsmooth::__rt::ldr::<#width>(#b, #off, #k)),
@@ -197,7 +197,7 @@ impl ToTokens for Ex {
 /// `for pat in it { body }` with the streams zipped in (and the slots of `__d` when
 /// `slot`). `zip` rather than `enumerate`: no counter that could overflow.
 fn for_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St]) -> TokenStream {
-    in_loop(var, || loop_tokens(var, n, slot, streams, body))
+    in_loop(var, n, || loop_tokens(var, n, slot, streams, body))
 }
 
 /// [`for_tokens`], its index in scope.
@@ -392,44 +392,101 @@ fn lane_tree(acc: &Ident, a: usize, b: usize) -> TokenStream {
     }
 }
 
-/// `r` when a row's offset is `r * width` (a whole row of a buffer of rows of `width > 0`):
-/// then the row is read or written as row `r` of the buffer taken as rows, one comparison
-/// of `r` with their number in place of the offset's multiplication and range test.
+/// `r` when a row's offset is `r * width` (a whole row of a buffer of rows of `width > 0`)
+/// and the row is better read as row `r` of `base` taken as rows: one comparison of `r`
+/// with their number in place of the offset's multiplication and range test.
 ///
 /// Not when `r` is index arithmetic of the enclosing loops' indexes (`pts[i]` in a loop over
-/// `i`): there LLVM proves the offset's range from the loop's bound and the entry's length
-/// check and drops the test, which it does not do for the number of rows (the centroid
-/// sums' points 7% dearer as rows). The row form is for indexes read from data (`v[e[j][0]]`),
-/// whose test no proof removes.
-fn row_of_offset(off: &Ex, width: usize) -> Option<&Ex> {
-    match off {
-        Ex::Wrap(Wrap::Mul, r, w)
-            if width > 0 && matches!(**w, Ex::Usize(v) if v == width) && !loop_arithmetic(r) =>
-        {
-            Some(r)
-        }
-        _ => None,
+/// `i`, the count read from another argument): there LLVM proves the offset's range from the
+/// loop's bound and the entry's length check and drops the test, which it does not do for the
+/// number of rows (the centroid sums' points 7% dearer as rows), unless the loop counts
+/// `base`'s own rows (`e[j]` in a loop over `p = e.len() / 2`: the same number, proven).
+/// The row form is for indexes read from data (`v[e[j][0]]`), whose test no proof removes.
+fn row_of_offset<'a>(base: &Base, off: &'a Ex, width: usize) -> Option<&'a Ex> {
+    let Ex::Wrap(Wrap::Mul, r, w) = off else {
+        return None;
+    };
+    if width == 0 || !matches!(**w, Ex::Usize(v) if v == width) {
+        return None;
     }
+    if let Ex::Var(i) = &**r
+        && counts_rows_of(i, base, width)
+    {
+        return Some(r);
+    }
+    (!loop_arithmetic(r)).then_some(&**r)
 }
 
 std::thread_local! {
-    /// The indexes of the `for` loops whose bodies are being printed, innermost last.
-    static LOOP_INDEXES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The indexes of the loops whose bodies are being printed, innermost last, each with
+    /// its count when that is a variable.
+    static LOOP_INDEXES: std::cell::RefCell<Vec<(String, Option<String>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// The sizes read from a buffer's length at entry, `n = from_len(b.len(), w)`: the
+    /// number of rows of width `w` of `b`.
+    static ROW_COUNTS: std::cell::RefCell<Vec<(String, String, usize)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// `f()` with `var` among the loop indexes in scope ([`row_of_offset`]).
-fn in_loop<T>(var: &Ident, f: impl FnOnce() -> T) -> T {
-    LOOP_INDEXES.with(|l| l.borrow_mut().push(var.to_string()));
+/// `f()` with `var`, counted by `n`, among the loop indexes in scope ([`row_of_offset`]).
+fn in_loop<T>(var: &Ident, n: &Ex, f: impl FnOnce() -> T) -> T {
+    let count = match n {
+        Ex::Var(c) => Some(c.to_string()),
+        _ => None,
+    };
+    LOOP_INDEXES.with(|l| l.borrow_mut().push((var.to_string(), count)));
     let out = f();
     LOOP_INDEXES.with(|l| l.borrow_mut().pop());
     out
+}
+
+/// Note `id = from_len(b.len(), w)` ([`ROW_COUNTS`]).
+fn note_row_count(id: &Ident, val: &Ex) {
+    if let Ex::Entry(Entry::FromLen, xs) = val
+        && let [Ex::Len(b), w] = xs.as_slice()
+    {
+        let w = match w {
+            Ex::Usize(w) => Some(*w),
+            Ex::Const(s) => s.as_const().and_then(|w| usize::try_from(w).ok()),
+            _ => None,
+        };
+        let (id, b) = (id.to_string(), quote!(#b).to_string());
+        ROW_COUNTS.with(|r| {
+            let mut r = r.borrow_mut();
+            r.retain(|(x, ..)| *x != id);
+            if let Some(w) = w {
+                r.push((id, b, w));
+            }
+        });
+    }
+}
+
+/// Whether `i` is the index of an enclosing loop counted by the number of rows of width
+/// `width` of `base`.
+fn counts_rows_of(i: &Ident, base: &Base, width: usize) -> bool {
+    let count = LOOP_INDEXES.with(|l| {
+        l.borrow()
+            .iter()
+            .rev()
+            .find(|(v, _)| *i == v)
+            .and_then(|(_, c)| c.clone())
+    });
+    let Some(count) = count else {
+        return false;
+    };
+    let base = quote!(#base).to_string();
+    ROW_COUNTS.with(|r| {
+        r.borrow()
+            .iter()
+            .any(|(n, b, w)| *n == count && *b == base && *w == width)
+    })
 }
 
 /// Whether `e` is computed from the enclosing loops' indexes and constants alone.
 fn loop_arithmetic(e: &Ex) -> bool {
     match e {
         Ex::Usize(_) => true,
-        Ex::Var(id) => LOOP_INDEXES.with(|l| l.borrow().iter().any(|v| *id == v)),
+        Ex::Var(id) => LOOP_INDEXES.with(|l| l.borrow().iter().any(|(v, _)| *id == v)),
         Ex::Wrap(_, a, b) | Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) => {
             loop_arithmetic(a) && loop_arithmetic(b)
         }
@@ -446,13 +503,14 @@ impl ToTokens for St {
                 usize_ty,
                 val,
             } => {
+                note_row_count(id, val);
                 let m = mutable.then(|| quote!(mut));
                 let t = usize_ty.then(|| quote!(: usize));
                 quote!(let #m #id #t = #val;)
             }
             St::Assign(id, v) => quote!(#id = #v;),
             St::Store(b, at, v) => quote!(let __v = #v; ::fsmooth::__rt::st(#b, #at, __v);),
-            St::StoreRow(b, off, vs) => match row_of_offset(off, vs.len()) {
+            St::StoreRow(b, off, vs) => match row_of_offset(b, off, vs.len()) {
                 Some(r) => quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row_at(#b, #r, __v);),
                 None => quote!(let __v = [#(#vs),*]; ::fsmooth::__rt::st_row(#b, #off, __v);),
             },
@@ -472,7 +530,7 @@ impl ToTokens for St {
                 n,
                 streams,
                 body,
-            } => in_loop(var, || lanes_tokens(acc, *elem, var, n, streams, body)),
+            } => in_loop(var, n, || lanes_tokens(acc, *elem, var, n, streams, body)),
             St::Fill {
                 base,
                 off,

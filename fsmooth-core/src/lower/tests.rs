@@ -1078,4 +1078,12 @@ fn a_row_at_a_multiple_of_its_width_is_read_as_a_row_of_the_buffer() {
     assert_eq!(out.matches("ldr_row :: < 3usize > (v").count(), 2, "{out}");
     assert!(!out.contains("ldr :: < 3usize > (v"), "{out}");
     assert!(!out.contains("ldr_row :: < 3usize > (w"), "{out}");
+    // A row at the index of a loop over the buffer's own rows (`e[j]`, `p` read from
+    // `e.len()`): as a row, the loop's bound is the number of rows.
+    let out = expand(
+        "pub fn k(v: [f64; m], e: [[usize; 2]; p]) -> [f64; p] {
+            build(p, |j| v[e[j][0]] * v[e[j][1]])
+        }",
+    );
+    assert!(out.contains("ldr_row_of :: < 2usize , _ > (e"), "{out}");
 }

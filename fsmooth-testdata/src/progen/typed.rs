@@ -125,7 +125,7 @@ impl Gen {
             // that move with it (a face's corners `f[j][k]`, `f[j][(k + 1) % 3]`): its
             // reverse is written out. (No draw of its own: the other programs stay as
             // they were.)
-            _ if x.len() % 2 == 0 => {
+            _ if x.len().is_multiple_of(2) => {
                 let k = self.name("k");
                 format!(
                     "ifold(g, 0.0, |{acc}, {j}| {acc} + sum(build(2, |{k}| sqnorm(sub(c[[ix[{j}], jx[{j}][0]][{k}]], c[[ix[{j}], jx[{j}][0]][({k} + 1) % 2]])))) * {x})"

@@ -51,25 +51,28 @@ fn bind_operands(e: &mut Core, names: &mut Vec<String>) {
     if e.children().filter(|c| alike(c)).count() < 2 {
         return;
     }
+    let mut taken = 0;
+    bind_first(e, names, |c| {
+        let take = taken < STATES_MAX && alike(c);
+        taken += usize::from(take);
+        take
+    });
+}
+
+/// The operands of `e` that `take` accepts (in order) bound by `let`s before it, each
+/// replaced by its variable.
+fn bind_first(e: &mut Core, names: &mut Vec<String>, mut take: impl FnMut(&Core) -> bool) {
     let mut bound: Vec<(VarId, Core)> = Vec::new();
     for c in e.children_mut() {
-        if bound.len() < STATES_MAX && alike(c) {
+        if take(c) {
             let v = names.len() as VarId;
             names.push("s".into());
             let read = Core::new(Kind::Var(v), c.ty.clone(), c.span);
             bound.push((v, std::mem::replace(c, read)));
         }
     }
-    let (ty, span) = (e.ty.clone(), e.span);
-    let mut out = e.take();
-    for (v, value) in bound.into_iter().rev() {
-        out = Core::new(
-            Kind::Let(v, Box::new(value), Box::new(out)),
-            ty.clone(),
-            span,
-        );
-    }
-    *e = out;
+    let body = e.take();
+    *e = crate::middle::forward::wrap(bound, body);
 }
 
 /// The folds among the components of a tuple that ends a run of fold `let`s, bound by
@@ -102,29 +105,13 @@ fn bind_result_folds(e: &mut Core, names: &mut Vec<String>) {
     if !matches!(cur.kind, Kind::Tuple(_)) {
         return;
     }
-    let mut bound: Vec<(VarId, Core)> = Vec::new();
-    for c in cur.children_mut() {
-        if run.len() + bound.len() == STATES_MAX {
-            break;
-        }
-        if joins(c, Some(&count), &run, arrays == 0) {
-            arrays += usize::from(c.ty.is_arr());
-            let v = names.len() as VarId;
-            names.push("s".into());
-            let read = Core::new(Kind::Var(v), c.ty.clone(), c.span);
-            bound.push((v, std::mem::replace(c, read)));
-        }
-    }
-    let (ty, span) = (cur.ty.clone(), cur.span);
-    let mut out = cur.take();
-    for (v, value) in bound.into_iter().rev() {
-        out = Core::new(
-            Kind::Let(v, Box::new(value), Box::new(out)),
-            ty.clone(),
-            span,
-        );
-    }
-    *cur = out;
+    let mut states = run.len();
+    bind_first(cur, names, |c| {
+        let take = states < STATES_MAX && joins(c, Some(&count), &run, arrays == 0);
+        states += usize::from(take);
+        arrays += usize::from(take && c.ty.is_arr());
+        take
+    });
 }
 
 /// A fold `let`'s parts: its variable, count, first state, state, index and step.

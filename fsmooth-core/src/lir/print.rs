@@ -399,7 +399,7 @@ fn lane_tree(acc: &Ident, a: usize, b: usize) -> TokenStream {
 /// Not when `r` is index arithmetic of the enclosing loops' indexes (`pts[i]` in a loop over
 /// `i`, the count read from another argument): there LLVM proves the offset's range from the
 /// loop's bound and the entry's length check and drops the test, which it does not do for the
-/// number of rows (the centroid sums' points 7% dearer as rows), unless the loop counts
+/// number of rows (the centroid sums' points 10% dearer as rows), unless the loop counts
 /// `base`'s own rows (`e[j]` in a loop over `p = e.len() / 2`: the same number, proven).
 /// The row form is for indexes read from data (`v[e[j][0]]`), whose test no proof removes.
 fn row_of_offset<'a>(base: &Base, off: &'a Ex, width: usize) -> Option<&'a Ex> {
@@ -440,25 +440,29 @@ fn in_loop<T>(var: &Ident, n: &Ex, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// Note `id = from_len(b.len(), w)` ([`ROW_COUNTS`]).
+/// Note what `let id = val` binds ([`ROW_COUNTS`]): `id = from_len(b.len(), w)` is a number
+/// of rows; any other binding of `id` (a size taken from a parameter, another kernel's
+/// entry) forgets what `id` was.
 fn note_row_count(id: &Ident, val: &Ex) {
-    if let Ex::Entry(Entry::FromLen, xs) = val
-        && let [Ex::Len(b), w] = xs.as_slice()
-    {
-        let w = match w {
-            Ex::Usize(w) => Some(*w),
-            Ex::Const(s) => s.as_const().and_then(|w| usize::try_from(w).ok()),
+    let id = id.to_string();
+    let rows = match val {
+        Ex::Entry(Entry::FromLen, xs) => match xs.as_slice() {
+            [Ex::Len(b), Ex::Usize(w)] => Some((quote!(#b).to_string(), *w)),
+            [Ex::Len(b), Ex::Const(s)] => s
+                .as_const()
+                .and_then(|w| usize::try_from(w).ok())
+                .map(|w| (quote!(#b).to_string(), w)),
             _ => None,
-        };
-        let (id, b) = (id.to_string(), quote!(#b).to_string());
-        ROW_COUNTS.with(|r| {
-            let mut r = r.borrow_mut();
-            r.retain(|(x, ..)| *x != id);
-            if let Some(w) = w {
-                r.push((id, b, w));
-            }
-        });
-    }
+        },
+        _ => None,
+    };
+    ROW_COUNTS.with(|r| {
+        let mut r = r.borrow_mut();
+        r.retain(|(x, ..)| *x != id);
+        if let Some((b, w)) = rows {
+            r.push((id, b, w));
+        }
+    });
 }
 
 /// Whether `i` is the index of an enclosing loop counted by the number of rows of width

@@ -125,13 +125,16 @@ struct Fold {
 }
 
 /// Whether `value`, a fold, may join a run whose folds bind `earlier` and count `count`: a
-/// scalar state (or an array one, when `array` allows it), the same count, and neither its
-/// start nor its step reads a value of the run.
+/// scalar state (or, when `array` allows it, an array state whose step replaces elements or
+/// rows of it, which the lowering updates in place beside scalar states; an array rebuilt whole each
+/// step would take a second buffer in a tuple state), the same count, and neither its start
+/// nor its step reads a value of the run.
 fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId], array: bool) -> bool {
-    let Kind::Ifold(n, init, ..) = &value.kind else {
+    let Kind::Ifold(n, init, _, _, step) = &value.kind else {
         return false;
     };
-    if value.ty.is_tuple() || value.ty.is_arr() && !array {
+    let in_place = || array && crate::middle::unroll::one_update(step);
+    if value.ty.is_tuple() || value.ty.is_arr() && !in_place() {
         return false;
     }
     // Counts known alike: the same size, or the same variable or projection of one (a
@@ -457,6 +460,13 @@ mod tests {
             (s, ifold(p, build(m, |q| 0.0), |h, j| build(m, |q| if q == c[j] { h[q] + 1.0 } else { h[q] })))
         }";
         assert_eq!(folds(written), 1, "{}", optimized(written));
+        // An array rebuilt whole each step stays apart (in a tuple state it took a second
+        // buffer: 2m slots against m).
+        let whole = "pub fn k(x: [f64; m], c: [usize; p]) -> (f64, [f64; m]) {
+            let s = ifold(p, 0.0, |acc, j| acc + x[c[j]]);
+            (s, ifold(p, x, |h, j| build(m, |q| h[q] * 0.5 + h[(q + 1) % m] * 0.25)))
+        }";
+        assert_eq!(folds(whole), 2, "{}", optimized(whole));
         let two = "pub fn k(x: [f64; m], c: [usize; p]) -> ([f64; m], [f64; m]) {
             let s = ifold(p, x, |h, j| build(m, |q| if q == c[j] { h[q] * 2.0 } else { h[q] }));
             (s, ifold(p, build(m, |q| 0.0), |h, j| build(m, |q| if q == c[j] { h[q] + 1.0 } else { h[q] })))

@@ -54,6 +54,12 @@ pub fn literal_tail(e: &Core) -> bool {
 /// new state a step, copied whole (LANGUAGE.md section 13: unrolling never turns an update in
 /// place into a copy). Rows of scalars are written out: the state then lives in locals.
 fn replaces_one_row(i: VarId, body: &Core) -> bool {
+    body.ty.is_arr() && keeps_all_but_one(i, body)
+}
+
+/// Whether a `build`'s element (index `i`) chooses one element or row and keeps the others:
+/// `if i == r { new } else { s[i] }` (or `!=` the other way round).
+fn keeps_all_but_one(i: VarId, body: &Core) -> bool {
     let Kind::If(c, a, b) = &body.kind else {
         return false;
     };
@@ -63,7 +69,7 @@ fn replaces_one_row(i: VarId, body: &Core) -> bool {
         Kind::Bin(BinOp::Ne, x, y, _) if is_i(x) || is_i(y) => a,
         _ => return false,
     };
-    body.ty.is_arr() && matches!(&keep.kind, Kind::Index(_, k) if is_i(k))
+    matches!(&keep.kind, Kind::Index(_, k) if is_i(k))
 }
 
 /// Unroll every small fixed loop of `e`; `names` gets the copies' variables.
@@ -107,6 +113,13 @@ pub fn unroll(e: &mut Core, names: &mut Vec<String>) {
 /// a fold over 3 corners stayed a loop, its rows' indexes computed and checked at run time).
 fn written(e: &mut Core) {
     crate::middle::simplify::fold(e);
+}
+
+/// Whether `e` holds a `build` replacing one element or row and keeping the others (a
+/// scatter's step, a gradient's row update): an update the lowering makes in place.
+pub(crate) fn one_update(e: &Core) -> bool {
+    matches!(&e.kind, Kind::Build(_, i, body) if keeps_all_but_one(*i, body))
+        || e.children().any(one_update)
 }
 
 /// Whether `e` holds a `build` replacing one row and keeping the others.

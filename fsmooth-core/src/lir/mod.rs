@@ -22,6 +22,7 @@ mod print;
 #[cfg(test)]
 mod print_tests;
 mod rebase;
+mod row_form;
 mod rows;
 #[cfg(test)]
 mod rows_tests;

@@ -184,16 +184,13 @@ impl Dps<'_> {
         if o.at.len() != o.dims.len() || o.dims.is_empty() {
             return false;
         }
-        let ours = |k: &&Gather| k.param == o.param && k.len.same(dim);
-        self.gathers.iter().filter(ours).any(|g| match g.stride {
-            Size::Lit(1) => g.at.same(&Size::Lit(0)),
-            Size::Lit(w) => (0..w).all(|c| {
-                self.gathers
-                    .iter()
-                    .any(|k| k.column_of(g) && k.at.same(&Size::Lit(c)))
-            }),
-            _ => false,
-        })
+        self.gathers
+            .iter()
+            .filter(|k| k.param == o.param && k.len.same(dim))
+            .any(|g| match g.stride {
+                Size::Lit(1) => g.at.same(&Size::Lit(0)),
+                _ => g.every_column_in(&self.gathers),
+            })
     }
 
     /// Whether the entry checks the column `g` already.
@@ -261,15 +258,7 @@ impl Dps<'_> {
 fn whole_arrays(gathers: Vec<Gather>) -> Vec<Gather> {
     let mut out: Vec<Gather> = Vec::new();
     for g in &gathers {
-        let every_column = match g.stride {
-            Size::Lit(width) if width > 1 => (0..width).all(|c| {
-                gathers
-                    .iter()
-                    .any(|k| k.column_of(g) && k.at.same(&Size::Lit(c)))
-            }),
-            _ => false,
-        };
-        let g = if every_column {
+        let g = if g.every_column_in(&gathers) {
             Gather {
                 param: g.param.clone(),
                 at: Size::Lit(0),
@@ -287,6 +276,19 @@ fn whole_arrays(gathers: Vec<Gather>) -> Vec<Gather> {
 }
 
 impl Gather {
+    /// Whether `gathers` check every column of the rows `self` checks one of (rows of a
+    /// literal width of two or more).
+    fn every_column_in(&self, gathers: &[Gather]) -> bool {
+        match self.stride {
+            Size::Lit(width) if width > 1 => (0..width).all(|c| {
+                gathers
+                    .iter()
+                    .any(|k| k.column_of(self) && k.at.same(&Size::Lit(c)))
+            }),
+            _ => false,
+        }
+    }
+
     /// Whether `self` checks a column of the rows `other` checks one of: the same array,
     /// row length and bound.
     fn column_of(&self, other: &Gather) -> bool {

@@ -1087,3 +1087,24 @@ fn a_row_at_a_multiple_of_its_width_is_read_as_a_row_of_the_buffer() {
     );
     assert!(out.contains("ldr_row_of :: < 2usize , _ > (e"), "{out}");
 }
+
+#[test]
+fn a_sum_beside_a_fold_of_a_rebuilt_array_keeps_that_fold_s_one_buffer() {
+    // `siblings` leaves an array rebuilt whole each step out of the sum's fold: alone it
+    // iterates in the output and one buffer (m slots); in the pair's tuple state it took
+    // two (2m). A row update beside the sum joins it and needs none.
+    let whole = expand(
+        "pub fn k(x: [f64; m], c: [usize; p]) -> (f64, [f64; m]) {
+            let s = ifold(p, 0.0, |acc, j| acc + x[c[j]]);
+            (s, ifold(p, x, |h, j| build(m, |q| h[q] * 0.5 + h[(q + 1) % m] * 0.25)))
+        }",
+    );
+    assert_eq!(scratch(&whole), "m", "{whole}");
+    let row = expand(
+        "pub fn k(x: [f64; m], c: [usize; p]) -> (f64, [f64; m]) {
+            let s = ifold(p, 0.0, |acc, j| acc + x[c[j]]);
+            (s, ifold(p, build(m, |q| 0.0), |h, j| build(m, |q| if q == c[j] { h[q] + 1.0 } else { h[q] })))
+        }",
+    );
+    assert_eq!(scratch(&row), "0usize", "{row}");
+}

@@ -55,16 +55,21 @@ fn bind_fixed(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
     }
     let mut cur = e.take();
     replace_fixed(&mut cur, &bound_rows);
-    for (_, v, row) in bound_rows.into_iter().rev() {
+    *e = after_rows(bound_rows, cur);
+}
+
+/// `body` after a `let` of each row (`v = row`, in order), each `let` keeping the body's
+/// type and symbolic value.
+fn after_rows<K>(rows: Vec<(K, VarId, Core)>, body: Core) -> Core {
+    rows.into_iter().rev().fold(body, |cur, (_, v, row)| {
         let (ty, span, sym) = (cur.ty.clone(), cur.span, cur.sym.clone());
-        cur = Core {
+        Core {
             kind: Kind::Let(v, Box::new(row), Box::new(cur)),
             ty,
             sym,
             span,
-        };
-    }
-    *e = cur;
+        }
+    })
 }
 
 /// The rows `x[a]` that `e` reads at the loop index `i` in every step (`x[a][i]`, not under
@@ -156,17 +161,8 @@ fn bind_in(e: &mut Core, states: &HashSet<VarId>, names: &mut Vec<String>) {
         };
         let mut rows: Vec<(VarId, VarId, Core)> = Vec::new();
         replace(body, &loop_row, &mut rows, names);
-        let mut cur = body.take();
-        for (_, v, row) in rows.into_iter().rev() {
-            let (ty, span, sym) = (cur.ty.clone(), cur.span, cur.sym.clone());
-            cur = Core {
-                kind: Kind::Let(v, Box::new(row), Box::new(cur)),
-                ty,
-                sym,
-                span,
-            };
-        }
-        **body = cur;
+        let cur = body.take();
+        **body = after_rows(rows, cur);
     }
     for c in e.children_mut() {
         bind_in(c, states, names);

@@ -264,26 +264,17 @@ pub fn fold(e: &mut Core) {
             }
             (Kind::Float(x), _) if *x == 1.0 && *op == BinOp::Mul => Some(Folded::Right),
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize && e.ty == Type::Usize => {
-                // Only operations that cannot fail on constants, so no error moves.
-                match (op, x.as_const(), y.as_const()) {
-                    (BinOp::Add, Some(p), Some(q)) => p
-                        .checked_add(q)
-                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
-                    (BinOp::Mul, Some(p), Some(q)) => p
-                        .checked_mul(q)
-                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
-                    (BinOp::Sub, Some(p), Some(q)) => p
-                        .checked_sub(q)
-                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
-                    // `f[j][(k + 1) % 3]` in a loop `unroll` wrote out.
-                    (BinOp::Div, Some(p), Some(q)) => p
-                        .checked_div(q)
-                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
-                    (BinOp::Rem, Some(p), Some(q)) => p
-                        .checked_rem(q)
-                        .map(|v| Folded::To(Kind::Size(Size::Lit(v)))),
+                // Only operations that cannot fail on constants, so no error moves (`/` and
+                // `%` by a constant: `f[j][(k + 1) % 3]` in a loop `unroll` wrote out).
+                let v = match (op, x.as_const(), y.as_const()) {
+                    (BinOp::Add, Some(p), Some(q)) => p.checked_add(q),
+                    (BinOp::Mul, Some(p), Some(q)) => p.checked_mul(q),
+                    (BinOp::Sub, Some(p), Some(q)) => p.checked_sub(q),
+                    (BinOp::Div, Some(p), Some(q)) => p.checked_div(q),
+                    (BinOp::Rem, Some(p), Some(q)) => p.checked_rem(q),
                     _ => None,
-                }
+                };
+                v.map(|v| Folded::To(Kind::Size(Size::Lit(v))))
             }
             (Kind::Size(x), Kind::Size(y)) if a.ty == Type::Usize => {
                 // Comparisons of constants (a written-out loop's `i == 0`).

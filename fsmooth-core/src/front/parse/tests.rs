@@ -119,3 +119,19 @@ fn block_options() {
     );
     assert_eq!(d.messages().len(), 1, "{:?}", d.messages());
 }
+
+#[test]
+fn a_guard_clause_is_one_error_however_it_is_written() {
+    // `return v;`, `return v` without its semicolon, a `let` before it: each the one error
+    // naming the `else` spelling.
+    for guard in [
+        "if t < 0.0 { return 0.0; }",
+        "if t < 0.0 { return 0.0 }",
+        "if t < 0.0 { let z = 2.0 * t; return z; }",
+    ] {
+        let src = format!("pub fn k(t: f64) -> f64 {{ {guard} t * 3.0 }}");
+        let (_, errs) = parse_str(&src);
+        assert_eq!(errs.len(), 1, "{src}: {errs:?}");
+        assert!(errs[0].contains("no early `return`"), "{src}: {errs:?}");
+    }
+}

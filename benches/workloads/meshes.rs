@@ -116,27 +116,110 @@ fn mesh<const K: usize>(seed: u64) -> (Vec<[f64; 3]>, Vec<[usize; K]>) {
     (v, e)
 }
 
-/// Gradient of a mesh's spring energy, the sum over 3,000 edges of the squared distance of
-/// their ends, 1,000 vertices in 3-D. A: `sum(build(..))` of `sqnorm(sub(..))`; B: an
-/// `ifold` with `let [a, b] = e[j]` and `dot(d, d)`; C: `map` over the edges with a pattern
-/// parameter and a scalar helper.
-pub struct MeshEdges {
+/// The kernels of one mesh workload: its index rows of `K` vertices (an edge's two ends, a
+/// face's three corners), its three spellings and its hand-written gradient.
+pub trait MeshKernels<const K: usize> {
+    const GROUP: &'static str;
+    const SIZE: &'static str;
+    /// The mesh's seed.
+    const SEED: u64;
+    /// Spelling `s` (0 = A, 1 = B, 2 = C): the energy, its gradient into `g`.
+    fn spelling(
+        s: usize,
+        g: &mut [[f64; 3]],
+        v: &[[f64; 3]],
+        idx: &[[usize; K]],
+        r: &mut Region<'static>,
+    ) -> f64;
+    /// The hand-written gradient.
+    fn hand(g: &mut [[f64; 3]], v: &[[f64; 3]], idx: &[[usize; K]]) -> f64;
+}
+
+/// A mesh workload over index rows of `K` vertices, its kernels those of [`MeshKernels`].
+pub struct Mesh<const K: usize> {
     v: Vec<[f64; 3]>,
-    e: Vec<[usize; 2]>,
+    idx: Vec<[usize; K]>,
     region: Region<'static>,
     out: [(f64, Vec<[f64; 3]>); 4],
 }
 
-impl Workload for MeshEdges {
+/// Gradient of a mesh's spring energy, the sum over 3,000 edges of the squared distance of
+/// their ends, 1,000 vertices in 3-D. A: `sum(build(..))` of `sqnorm(sub(..))`; B: an
+/// `ifold` with `let [a, b] = e[j]` and `dot(d, d)`; C: `map` over the edges with a pattern
+/// parameter and a scalar helper.
+pub type MeshEdges = Mesh<2>;
+
+/// Gradient of the squared edge lengths of 3,000 faces of a mesh of 1,000 vertices in 3-D:
+/// three rows per step. A: a pattern, the three `sqnorm`s added in `sum(build(..))`; B: an
+/// `ifold` of `sum(build(3, ..))` over the corners, `f[j][(k + 1) % 3]`; C: an `ifold`
+/// adding the three terms to the state one by one.
+pub type MeshFaces = Mesh<3>;
+
+impl MeshKernels<2> for Mesh<2> {
     const GROUP: &'static str = "mesh_edges_grad";
     const SIZE: &'static str = "1,000 vertices, 3,000 edges";
+    const SEED: u64 = 3701;
+
+    #[inline]
+    fn spelling(
+        s: usize,
+        g: &mut [[f64; 3]],
+        v: &[[f64; 3]],
+        e: &[[usize; 2]],
+        r: &mut Region<'static>,
+    ) -> f64 {
+        match s {
+            0 => edges_a(g, v, e, r).unwrap(),
+            1 => edges_b(g, v, e, r).unwrap(),
+            _ => edges_c(g, v, e, r).unwrap(),
+        }
+    }
+
+    #[inline]
+    fn hand(g: &mut [[f64; 3]], v: &[[f64; 3]], e: &[[usize; 2]]) -> f64 {
+        edges_hand(g, v, e)
+    }
+}
+
+impl MeshKernels<3> for Mesh<3> {
+    const GROUP: &'static str = "mesh_faces_grad";
+    const SIZE: &'static str = "1,000 vertices, 3,000 faces";
+    const SEED: u64 = 3702;
+
+    #[inline]
+    fn spelling(
+        s: usize,
+        g: &mut [[f64; 3]],
+        v: &[[f64; 3]],
+        f: &[[usize; 3]],
+        r: &mut Region<'static>,
+    ) -> f64 {
+        match s {
+            0 => faces_a(g, v, f, r).unwrap(),
+            1 => faces_b(g, v, f, r).unwrap(),
+            _ => faces_c(g, v, f, r).unwrap(),
+        }
+    }
+
+    #[inline]
+    fn hand(g: &mut [[f64; 3]], v: &[[f64; 3]], f: &[[usize; 3]]) -> f64 {
+        faces_hand(g, v, f)
+    }
+}
+
+impl<const K: usize> Workload for Mesh<K>
+where
+    Mesh<K>: MeshKernels<K>,
+{
+    const GROUP: &'static str = <Self as MeshKernels<K>>::GROUP;
+    const SIZE: &'static str = <Self as MeshKernels<K>>::SIZE;
     const NALGEBRA: &'static str = "";
 
     fn new() -> Self {
-        let (v, e) = mesh::<2>(3701);
-        let mut w = MeshEdges {
+        let (v, idx) = mesh::<K>(<Self as MeshKernels<K>>::SEED);
+        let mut w = Mesh {
             v,
-            e,
+            idx,
             region: Region::new(),
             out: std::array::from_fn(|_| (0.0, vec![[0.0; 3]; MESH_M])),
         };
@@ -150,24 +233,20 @@ impl Workload for MeshEdges {
 
     #[inline]
     fn fsmooth(&mut self) {
-        let (s, g) = &mut self.out[0];
-        *s = edges_a(g, black_box(&self.v), &self.e, &mut self.region).unwrap();
+        self.spelling::<0>();
     }
 
     #[inline]
-    fn spelling<const K: usize>(&mut self) {
-        let (s, g) = &mut self.out[K];
-        let (v, e) = (black_box(&self.v), &self.e);
-        *s = match K {
-            1 => edges_b(g, v, e, &mut self.region).unwrap(),
-            _ => edges_c(g, v, e, &mut self.region).unwrap(),
-        };
+    fn spelling<const S: usize>(&mut self) {
+        let (s, g) = &mut self.out[S];
+        let (v, idx) = (black_box(&self.v), &self.idx);
+        *s = <Self as MeshKernels<K>>::spelling(S, g, v, idx, &mut self.region);
     }
 
     #[inline]
     fn hand(&mut self) {
         let (s, g) = &mut self.out[3];
-        *s = edges_hand(g, black_box(&self.v), &self.e);
+        *s = <Self as MeshKernels<K>>::hand(g, black_box(&self.v), &self.idx);
     }
 
     fn output(&self, v: Variant) -> Vec<f64> {
@@ -179,72 +258,6 @@ impl Workload for MeshEdges {
 
     fn tolerance() -> f64 {
         // The sums of the gradient's rows and of the energy run in each spelling's order.
-        1e-10
-    }
-}
-
-/// Gradient of the squared edge lengths of 3,000 faces of a mesh of 1,000 vertices in 3-D:
-/// three rows per step. A: a pattern, the three `sqnorm`s added in `sum(build(..))`; B: an
-/// `ifold` of `sum(build(3, ..))` over the corners, `f[j][(k + 1) % 3]`; C: an `ifold`
-/// adding the three terms to the state one by one.
-pub struct MeshFaces {
-    v: Vec<[f64; 3]>,
-    f: Vec<[usize; 3]>,
-    region: Region<'static>,
-    out: [(f64, Vec<[f64; 3]>); 4],
-}
-
-impl Workload for MeshFaces {
-    const GROUP: &'static str = "mesh_faces_grad";
-    const SIZE: &'static str = "1,000 vertices, 3,000 faces";
-    const NALGEBRA: &'static str = "";
-
-    fn new() -> Self {
-        let (v, f) = mesh::<3>(3702);
-        let mut w = MeshFaces {
-            v,
-            f,
-            region: Region::new(),
-            out: std::array::from_fn(|_| (0.0, vec![[0.0; 3]; MESH_M])),
-        };
-        super::check(&mut w);
-        w
-    }
-
-    fn variants() -> &'static [Variant] {
-        &SPELLED
-    }
-
-    #[inline]
-    fn fsmooth(&mut self) {
-        let (s, g) = &mut self.out[0];
-        *s = faces_a(g, black_box(&self.v), &self.f, &mut self.region).unwrap();
-    }
-
-    #[inline]
-    fn spelling<const K: usize>(&mut self) {
-        let (s, g) = &mut self.out[K];
-        let (v, f) = (black_box(&self.v), &self.f);
-        *s = match K {
-            1 => faces_b(g, v, f, &mut self.region).unwrap(),
-            _ => faces_c(g, v, f, &mut self.region).unwrap(),
-        };
-    }
-
-    #[inline]
-    fn hand(&mut self) {
-        let (s, g) = &mut self.out[3];
-        *s = faces_hand(g, black_box(&self.v), &self.f);
-    }
-
-    fn output(&self, v: Variant) -> Vec<f64> {
-        let (s, g) = &self.out[slot(v)];
-        std::iter::once(*s)
-            .chain(g.iter().flatten().copied())
-            .collect()
-    }
-
-    fn tolerance() -> f64 {
         1e-10
     }
 }

@@ -167,13 +167,7 @@ impl Dps<'_> {
         for b in lets {
             match b {
                 Bind::Let(v, a) => code.extend(self.bind(*v, a)),
-                Bind::Link {
-                    var,
-                    value,
-                    part,
-                    ty,
-                    inc,
-                } => {
+                Bind::Link { var, part, ty, inc } => {
                     let place = match (state, part) {
                         (Loc::View(w), _) => Some(w.clone()),
                         (Loc::Tuple(ps), Some(k)) => match ps.get(*k) {
@@ -187,9 +181,13 @@ impl Dps<'_> {
                             code.extend(self.add_in_place(inc, ty, &w));
                             self.env.insert(*var, Loc::View(w));
                         }
-                        // Not reached (a component with an increment has a place): the
-                        // link computed apart, as any `let`.
-                        None => code.extend(self.bind(*var, value)),
+                        // Not reached: a component with an increment has a place. Computed
+                        // apart, as a `let`, the link would be wrong (the later links add to
+                        // the state while reading it), so it is an internal error instead.
+                        None => code.push(St::Assign(
+                            quote::format_ident!("__internal"),
+                            Ex::Internal("a link of a chain of row updates has no place"),
+                        )),
                     }
                 }
             }

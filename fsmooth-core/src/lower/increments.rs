@@ -62,7 +62,6 @@ pub(super) enum Bind<'a> {
     /// ends in reverse mode). The names of the component before it are read no more.
     Link {
         var: VarId,
-        value: &'a Core,
         part: Option<usize>,
         ty: Type,
         inc: Increment<'a>,
@@ -255,7 +254,6 @@ impl Root {
                     self.link(part, *v);
                     lets.push(Bind::Link {
                         var: *v,
-                        value: a,
                         part,
                         ty,
                         inc,

@@ -13,6 +13,18 @@ fsmooth! {
         })
     }
 
+    /// Welford over `d` features, the variance its second result: the M2 state iterates in
+    /// that output (no scratch), in local arrays when `d <= 16`.
+    pub fn welford_dyn(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {
+        let zero = build(d, |_| 0.0);
+        let (mean, m2) = ifold(n, (zero, zero), |(mean, m2), i| {
+            let delta = sub(x[i], mean);
+            let mean1 = add(mean, map(delta, |v| v / ((i + 1) as f64)));
+            (mean1, add(m2, emul(delta, sub(x[i], mean1))))
+        });
+        (mean, map(m2, |v| v / (n as f64)))
+    }
+
     /// A sized array, a scalar and a counter in one state (the frame's buffers, the
     /// scalars in locals): each step reads the other components' old values.
     pub fn mixed(a: [f64; m], steps: usize) -> ([f64; m], f64, usize) {
@@ -67,4 +79,42 @@ fn tuple_states_with_arrays_step_right_at_every_count() {
         let (rv, rs, rc) = mixed_ref(&a, steps);
         assert_eq!((v, s, c), (rv, rs, rc), "steps = {steps}");
     }
+}
+
+fn welford_dyn_ref(x: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
+    let (mut mean, mut m2) = (vec![0.0; d], vec![0.0; d]);
+    for (i, row) in x.chunks_exact(d).enumerate() {
+        let k = (i + 1) as f64;
+        for j in 0..d {
+            let delta = row[j] - mean[j];
+            let m1 = mean[j] + delta / k;
+            m2[j] += delta * (row[j] - m1);
+            mean[j] = m1;
+        }
+    }
+    let n = (x.len() / d) as f64;
+    (mean, m2.iter().map(|v| v / n).collect())
+}
+
+#[test]
+fn a_size_generic_state_is_right_in_locals_and_in_its_outputs() {
+    // d <= 16 runs the state in local arrays, d > 16 in the outputs.
+    for d in [1usize, 3, 16, 17, 40] {
+        for n in [1usize, 2, 7] {
+            let x: Vec<f64> = (0..n * d)
+                .map(|k| ((k * 7) % 13) as f64 * 0.5 - 2.0)
+                .collect();
+            let (mut mean, mut var) = (vec![f64::NAN; d], vec![f64::NAN; d]);
+            welford_dyn(&mut mean, &mut var, &x, d, &mut Region::new()).unwrap();
+            let (rm, rv) = welford_dyn_ref(&x, d);
+            assert_eq!((mean, var), (rm, rv), "d = {d}, n = {n}");
+        }
+        assert_eq!(welford_dyn::scratch_len(d, 5), 0);
+        assert_eq!(welford_dyn::scratch_len(d, 5000), 0);
+    }
+    // A bad length changes nothing.
+    let (mut mean, mut var) = (vec![7.0; 3], vec![7.0; 3]);
+    let e = welford_dyn(&mut mean, &mut var, &[1.0; 7], 3, &mut Region::new());
+    assert!(e.is_err());
+    assert_eq!((mean, var), (vec![7.0; 3], vec![7.0; 3]));
 }

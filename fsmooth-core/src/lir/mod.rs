@@ -34,7 +34,7 @@ mod visit;
 pub use hoist::invariant_loads;
 pub use in_place::in_place_streams;
 pub use pieces::frame_pieces;
-pub use rebase::rebase;
+pub use rebase::{rebase, rename};
 pub use rows::shared_rows;
 pub use streams::{row_streams, row_streams_ex, whole_of, whole_read};
 pub use visit::{

@@ -536,6 +536,8 @@ impl ToTokens for St {
                     }
                 }
             }
+            // (A step's note for the executor dropped by a rename leaves an empty block.)
+            St::Block(b) if b.is_empty() => TokenStream::new(),
             St::Block(b) => quote!({ #(#b)* }),
             St::Segment {
                 id,

@@ -131,7 +131,7 @@ impl Dps<'_> {
             code.push(self.copy(&from, &to));
         }
         self.frame.truncate(depth);
-        Some(vec![St::Block(code)])
+        Some(self.small_states(vec![St::Block(code)], &places))
     }
 
     /// `body` with each component of its result that is another component of the old state

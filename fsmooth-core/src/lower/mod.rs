@@ -52,6 +52,7 @@ mod peel;
 mod results;
 mod scans;
 pub mod sizes;
+mod small_states;
 mod split;
 mod step_plan;
 pub mod storage;

@@ -179,3 +179,84 @@ fn view_of(e: &Core, names: &[VarId]) -> bool {
         _ => false,
     }
 }
+
+/// The component of a tuple `let` of `lets` that may live, from that `let` on, in the
+/// destination of `x`, the array the chain's `last` expression writes at `path` (LANGUAGE.md
+/// section 13, results written where they live): one of `x`'s type, not in `taken`, read
+/// after the tuple only by `x` and there only element by element at the element being
+/// written (`let (mean, m2) = ifold(..); (mean, map(m2, |v| v / n))`: `m2` iterates in the
+/// second output and is divided there). Sound as [`homes_before`]: `x` reads each old
+/// element before it stores the new one over it, and nothing reads the component after.
+pub(super) fn state_under(
+    lets: &[(VarId, &Core)],
+    last: &Core,
+    path: &[usize],
+    x: &Core,
+    taken: &[(VarId, usize)],
+) -> Option<(VarId, usize)> {
+    for at in (0..lets.len()).rev() {
+        let (t, a) = lets[at];
+        if !a.ty.is_tuple() {
+            continue;
+        }
+        for (c, ty) in a.ty.parts().iter().enumerate() {
+            if *ty != x.ty || taken.contains(&(t, c)) {
+                continue;
+            }
+            // The component's names: `let y = t.c` and the views of those.
+            let mut names: Vec<VarId> = Vec::new();
+            for &(v, b) in &lets[at + 1..] {
+                if matches!(&b.kind, Kind::Proj(s, k) if *k == c && matches!(s.kind, Kind::Var(s) if s == t))
+                {
+                    names.extend(views(lets, v));
+                }
+            }
+            let is_part = |e: &Core| match &e.kind {
+                Kind::Var(v) => names.contains(v),
+                Kind::Proj(s, k) => *k == c && matches!(s.kind, Kind::Var(s) if s == t),
+                _ => false,
+            };
+            let reads = |e: &Core| reads_component(e, t, c, &names);
+            let later_lets = lets[at + 1..]
+                .iter()
+                .any(|(v, b)| !names.contains(v) && reads(b));
+            if later_lets || reads_beside(last, path, &reads) {
+                continue;
+            }
+            if !reads_whole(x, t) && own_element(x, &is_part, &is_part) {
+                return Some((t, c));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `e` reads component `c` of tuple `t` (as `t.c`, `t` whole, or one of `names`).
+fn reads_component(e: &Core, t: VarId, c: usize, names: &[VarId]) -> bool {
+    match &e.kind {
+        Kind::Proj(s, k) if matches!(s.kind, Kind::Var(s) if s == t) => *k == c,
+        Kind::Var(v) => *v == t || names.contains(v),
+        _ => e.children().any(|y| reads_component(y, t, c, names)),
+    }
+}
+
+/// Whether `e` reads tuple `t` whole (not as one of its components).
+fn reads_whole(e: &Core, t: VarId) -> bool {
+    match &e.kind {
+        Kind::Proj(s, _) if matches!(s.kind, Kind::Var(s) if s == t) => false,
+        Kind::Var(v) => *v == t,
+        _ => e.children().any(|y| reads_whole(y, t)),
+    }
+}
+
+/// Whether a part of tuple expression `last` other than the one at `path` satisfies `reads`.
+fn reads_beside(last: &Core, path: &[usize], reads: &dyn Fn(&Core) -> bool) -> bool {
+    match (path.split_first(), &last.kind) {
+        (None, _) => false,
+        (Some((k, rest)), Kind::Tuple(xs)) => xs.iter().enumerate().any(|(j, y)| match j == *k {
+            true => reads_beside(y, rest, reads),
+            false => reads(y),
+        }),
+        (Some(_), _) => reads(last),
+    }
+}

@@ -146,3 +146,102 @@ fn a_tuple_state_of_literal_count_costs_what_it_costs_written_out() {
         written.matches("for ").count()
     );
 }
+
+const WELFORD_STEP: &str = "fn wstep(mean: [f64; d], m2: [f64; d], xi: [f64; d], k: f64)
+    -> ([f64; d], [f64; d]) {
+    let delta = sub(xi, mean);
+    let mean1 = add(mean, map(delta, |v| v / k));
+    (mean1, add(m2, emul(delta, sub(xi, mean1))))
+}";
+
+#[test]
+fn a_state_divided_into_its_result_iterates_in_that_output() {
+    // `m2` is read after the fold only by the second result, element by element: it
+    // iterates in `out1` and is divided there, as `mean` iterates in `out0`.
+    for last in [
+        "(mean, map(m2, |v| v / (n as f64)))",
+        "(mean, build(d, |j| m2[j] / (n as f64)))",
+    ] {
+        let out = expand(&format!(
+            "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+                let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                    wstep(mean, m2, x[i], (i + 1) as f64)
+                }});
+                {last}
+            }}"
+        ));
+        assert_eq!(scratch(&out), "0usize", "{last}: {out}");
+    }
+    // Through the tuple's projection, unnamed.
+    let out = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let s = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |s, i| {{
+                wstep(s.0, s.1, x[i], (i + 1) as f64)
+            }});
+            (s.0, map(s.1, |v| v / (n as f64)))
+        }}"
+    ));
+    assert_eq!(scratch(&out), "0usize", "{out}");
+}
+
+#[test]
+fn a_state_read_beside_its_successor_keeps_a_place_of_its_own() {
+    // The first result reads `m2` at another index, the second result is computed over
+    // it: `m2` cannot iterate in `out1`.
+    let out = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }});
+            (build(d, |j| mean[j] + m2[d - 1 - j]), map(m2, |v| v / (n as f64)))
+        }}"
+    ));
+    assert_eq!(scratch(&out), "d", "{out}");
+    // Read at another index by the array written over it.
+    let out = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }});
+            (mean, build(d, |j| m2[d - 1 - j] / (n as f64)))
+        }}"
+    ));
+    assert_eq!(scratch(&out), "d", "{out}");
+}
+
+#[test]
+fn a_small_state_of_run_time_length_has_a_local_version() {
+    let out = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }});
+            (mean, map(m2, |v| v / (n as f64)))
+        }}"
+    ));
+    let squeezed: String = out.split_whitespace().collect();
+    assert!(squeezed.contains("if(d<=16usize){"), "{out}");
+    assert!(
+        squeezed.contains("letlocal_0:&mut[f64;16usize]=&mut[0f64;16usize];"),
+        "{out}"
+    );
+    assert!(squeezed.contains("letlocal_1:&mut[f64;16usize]"), "{out}");
+    // A literal length already has its locals; a state in the frame stays there.
+    let literal = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; 4]; n]) -> ([f64; 4], [f64; 4]) {{
+            ifold(n, (build(4, |_| 0.0), build(4, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }})
+        }}"
+    ));
+    assert!(!literal.contains("<= 16usize"), "{literal}");
+    let summed = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> f64 {{
+            let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }});
+            sum(mean) + sum(m2)
+        }}"
+    ));
+    assert!(!summed.contains("<= 16usize"), "{summed}");
+}

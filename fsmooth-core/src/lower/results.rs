@@ -15,9 +15,10 @@
 //! written, or is read by it only element by element at the element being written; no
 //! later array is written over such an array (`Dps::over`).
 
-use crate::lir::St;
+use crate::lir::{Base, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::folds::lets_of;
+use crate::lower::overwrite::state_under;
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, VarId};
 
@@ -104,6 +105,33 @@ impl Dps<'_> {
                 && lets[..at].iter().any(|(x, a)| *x == tv && a.ty.is_tuple())
             {
                 parts.push((tv, *k, w.clone()));
+            }
+        }
+        // A tuple's component read last, element by element, by the array written to a
+        // destination lives there from the tuple on ([`state_under`]).
+        let mut under = Vec::new();
+        states_under(
+            last,
+            last,
+            dest,
+            &lets,
+            &mut Vec::new(),
+            &mut parts,
+            &mut under,
+        );
+        // Only into an output that nothing the chain reads lives in: a fold's step updating
+        // its state in place has the old state in its destination.
+        let read = self.bases_read(&lets, last);
+        let before = parts.len() - under.len();
+        let mut k = 0;
+        while k < under.len() {
+            let free = matches!(under[k].base, Base::Out | Base::OutPart(_))
+                && !read.contains(&under[k].base);
+            if free {
+                k += 1;
+            } else {
+                under.remove(k);
+                parts.remove(before + k);
             }
         }
         // Arrays computed in a destination before the value that lives there, while it is
@@ -225,11 +253,28 @@ impl Dps<'_> {
             self.env.insert(v, Loc::View(View { dims, ..w }));
             homed.0.push(path);
         }
+        // The arrays computed over those components replace them whole.
+        stmts.extend(self.restated_all(&under));
         if let (true, Loc::View(w)) = (last_over, dest) {
             // The last expression is written over the first of `over`.
             stmts.extend(self.restated_all([w]));
         }
         (stmts, last, homed)
+    }
+
+    /// The buffers holding what the chain of `lets` and `last` reads from outside it.
+    fn bases_read(&self, lets: &[(VarId, &Core)], last: &Core) -> Vec<Base> {
+        let mut vars = std::collections::HashSet::new();
+        for e in lets.iter().map(|(_, a)| *a).chain([last]) {
+            e.occurring(&mut vars);
+        }
+        let mut bases = Vec::new();
+        for v in vars {
+            if let Some(loc) = self.env.get(&v) {
+                loc_bases(loc, &mut bases);
+            }
+        }
+        bases
     }
 
     /// Write the last expression of a chain into `dest`, but for the components `homed`
@@ -256,6 +301,47 @@ impl Dps<'_> {
             return code;
         }
         self.write_parts(last, dest)
+    }
+}
+
+/// For each array of `last` (a part of the chain's last expression `root`) written whole to
+/// a view of `dest` and computed there (not a variable), a tuple component of `lets` that may live in that view first
+/// ([`state_under`]): added to `parts`, the view to `under`.
+fn states_under(
+    root: &Core,
+    last: &Core,
+    dest: &Loc,
+    lets: &[(VarId, &Core)],
+    path: &mut Vec<usize>,
+    parts: &mut Vec<(VarId, usize, View)>,
+    under: &mut Vec<View>,
+) {
+    match (&last.kind, dest) {
+        (Kind::Var(_) | Kind::Proj(..), _) => {}
+        (Kind::Tuple(xs), Loc::Tuple(ds)) => {
+            for (k, (x, d)) in xs.iter().zip(ds).enumerate() {
+                path.push(k);
+                states_under(root, x, d, lets, path, parts, under);
+                path.pop();
+            }
+        }
+        (_, Loc::View(w)) if last.ty.is_arr() => {
+            let taken: Vec<(VarId, usize)> = parts.iter().map(|(t, c, _)| (*t, *c)).collect();
+            if let Some((t, c)) = state_under(lets, root, path, last, &taken) {
+                parts.push((t, c, w.clone()));
+                under.push(w.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The buffers of the views in `loc`.
+fn loc_bases(loc: &Loc, out: &mut Vec<Base>) {
+    match loc {
+        Loc::View(w) => out.push(w.base.clone()),
+        Loc::Tuple(ls) => ls.iter().for_each(|l| loc_bases(l, out)),
+        Loc::Scalar(_) | Loc::Nowhere => {}
     }
 }
 

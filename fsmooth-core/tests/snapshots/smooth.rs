@@ -64,33 +64,88 @@ pub fn smooth(
             });
         }
         let _ = region;
-        {
+        if (d <= 16usize) {
             {
+                let local_0: &mut [f64; 16usize] = &mut [0f64; 16usize];
+                {
+                    {
+                        if let (Some(__d), Some(__s)) = (
+                            local_0.get_mut(0usize..d),
+                            x
+                                .get(
+                                    (::fsmooth::__rt::check(0usize, t)?)
+                                        .wrapping_mul(
+                                            d,
+                                        )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                        .wrapping_add(d),
+                                ),
+                        ) {
+                            for (__x, __y) in __d.iter_mut().zip(__s) {
+                                *__x = *__y;
+                            }
+                        }
+                    }
+                    if let (::core::option::Option::Some(__ri_4_0),) = (
+                        x.get(0usize..),
+                    ) {
+                        for (i_4, __ri_4_0) in (0..t)
+                            .zip(::fsmooth::__rt::rows(__ri_4_0, d))
+                        {
+                            let s_6 = (1f64 - alpha);
+                            if let (
+                                ::core::option::Option::Some(__e13_1),
+                                ::core::option::Option::Some(__pm1),
+                            ) = (__ri_4_0.get(0usize..d), local_0.get_mut(0usize..d)) {
+                                for (__e13_1, __pm1) in (__e13_1.iter())
+                                    .zip(__pm1.iter_mut())
+                                {
+                                    *__pm1 = (((*__pm1) * s_6) + ((*__e13_1) * alpha));
+                                }
+                            }
+                        }
+                    }
+                }
                 if let (Some(__d), Some(__s)) = (
                     out.get_mut(0usize..d),
-                    x
-                        .get(
-                            (::fsmooth::__rt::check(0usize, t)?)
-                                .wrapping_mul(
-                                    d,
-                                )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
-                                .wrapping_add(d),
-                        ),
+                    local_0.get(0usize..d),
                 ) {
                     for (__x, __y) in __d.iter_mut().zip(__s) {
                         *__x = *__y;
                     }
                 }
             }
-            if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
-                for (i_4, __ri_4_0) in (0..t).zip(::fsmooth::__rt::rows(__ri_4_0, d)) {
-                    let s_6 = (1f64 - alpha);
-                    if let (
-                        ::core::option::Option::Some(__e13_1),
-                        ::core::option::Option::Some(__pm1),
-                    ) = (__ri_4_0.get(0usize..d), out.get_mut(0usize..d)) {
-                        for (__e13_1, __pm1) in (__e13_1.iter()).zip(__pm1.iter_mut()) {
-                            *__pm1 = (((*__pm1) * s_6) + ((*__e13_1) * alpha));
+        } else {
+            {
+                {
+                    if let (Some(__d), Some(__s)) = (
+                        out.get_mut(0usize..d),
+                        x
+                            .get(
+                                (::fsmooth::__rt::check(0usize, t)?)
+                                    .wrapping_mul(
+                                        d,
+                                    )..((::fsmooth::__rt::check(0usize, t)?).wrapping_mul(d))
+                                    .wrapping_add(d),
+                            ),
+                    ) {
+                        for (__x, __y) in __d.iter_mut().zip(__s) {
+                            *__x = *__y;
+                        }
+                    }
+                }
+                if let (::core::option::Option::Some(__ri_4_0),) = (x.get(0usize..),) {
+                    for (i_4, __ri_4_0) in (0..t).zip(::fsmooth::__rt::rows(__ri_4_0, d))
+                    {
+                        let s_6 = (1f64 - alpha);
+                        if let (
+                            ::core::option::Option::Some(__e13_1),
+                            ::core::option::Option::Some(__pm2),
+                        ) = (__ri_4_0.get(0usize..d), out.get_mut(0usize..d)) {
+                            for (__e13_1, __pm2) in (__e13_1.iter())
+                                .zip(__pm2.iter_mut())
+                            {
+                                *__pm2 = (((*__pm2) * s_6) + ((*__e13_1) * alpha));
+                            }
                         }
                     }
                 }

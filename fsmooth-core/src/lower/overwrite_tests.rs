@@ -210,6 +210,23 @@ fn a_state_read_beside_its_successor_keeps_a_place_of_its_own() {
 }
 
 #[test]
+fn a_state_summed_with_another_array_keeps_its_place() {
+    // The variance reads another fold's array beside `m2` (as a gradient sums adjoints):
+    // `m2` stays in the frame (moving it into `out1` only saves scratch, and slowed the GMM
+    // gradient's fold).
+    let out = expand(&format!(
+        "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{
+            let (mean, m2) = ifold(n, (build(d, |_| 0.0), build(d, |_| 0.0)), |(mean, m2), i| {{
+                wstep(mean, m2, x[i], (i + 1) as f64)
+            }});
+            let top = ifold(n, build(d, |_| 0.0), |s, i| build(d, |j| s[j].max(x[i][j])));
+            (mean, build(d, |j| m2[j] / (n as f64) + top[j]))
+        }}"
+    ));
+    assert_eq!(scratch(&out), "usize :: saturating_add (d , d)", "{out}");
+}
+
+#[test]
 fn a_small_state_of_run_time_length_has_a_local_version() {
     let out = expand(&format!(
         "{WELFORD_STEP} pub fn k(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d]) {{

@@ -38,9 +38,9 @@ pub use rebase::{rebase, rename};
 pub use rows::shared_rows;
 pub use streams::{row_streams, row_streams_ex, whole_of, whole_read};
 pub use visit::{
-    Node, idents, mentions_var, plain, plain_ex, read_every_step, read_every_step_ex, replace_elem,
-    replace_ex, rewrite_ex, rewrite_sts, same, strided_in, unit_offset, uses, uses_ex, walk_ex,
-    walk_st, walk_sts, writes, writes_ex,
+    Node, drop_unread_lets, drop_unread_lets_ex, idents, mentions_var, plain, plain_ex,
+    read_every_step, read_every_step_ex, replace_elem, replace_ex, rewrite_ex, rewrite_sts, same,
+    strided_in, unit_offset, uses, uses_ex, walk_ex, walk_st, walk_sts, writes, writes_ex,
 };
 
 use crate::front::ast::{BinOp, MathFn};

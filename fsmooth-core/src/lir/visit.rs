@@ -497,6 +497,46 @@ pub fn same(a: &Ex, b: &Ex) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
+/// Drop each `let` of a block expression under `sts` that nothing after it in the block
+/// reads and whose value cannot fail: a peeled step's index (`let i = j + 1`) once every
+/// read of it has become a stream, so that the loop runs over its slices alone.
+pub fn drop_unread_lets(sts: &mut [St]) {
+    rewrite_sts(sts, &mut drop_unread);
+}
+
+/// [`drop_unread_lets`] for an expression.
+pub fn drop_unread_lets_ex(e: &mut Ex) {
+    rewrite_ex(e, &mut drop_unread);
+}
+
+fn drop_unread(e: &mut Ex) -> bool {
+    {
+        if let Ex::Block(b, v) = e {
+            let mut k = b.len();
+            while k > 0 {
+                k -= 1;
+                // Named nowhere after it, by any token (an assignment, a swap, a stream's
+                // start): the printed rest is the test.
+                let unread = match &b[k] {
+                    St::Let { id, val, .. } if plain_ex(val) => {
+                        let rest = &b[k + 1..];
+                        let name = id.to_string();
+                        let text = quote::quote!(#(#rest)* #v).to_string();
+                        !text
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .any(|t| t == name)
+                    }
+                    _ => false,
+                };
+                if unread {
+                    b.remove(k);
+                }
+            }
+        }
+        false
+    }
+}
+
 /// True when local `var` is read anywhere under `sts`.
 pub fn mentions_var(sts: &[St], var: &Ident) -> bool {
     let mut hit = false;

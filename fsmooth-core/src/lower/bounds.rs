@@ -152,7 +152,7 @@ impl Dps<'_> {
 
     /// The bounds that `c` being `holds` puts on `usize` values other than a loop index
     /// (those narrow the index's range, [`Dps::facts`]), pushed on [`Dps::below`]: `x < e`
-    /// true (or `x >= e` false) bounds `x` by `e`, `x <= e` by `e + 1`, for any `x` (a `let`
+    /// true (or `x >= e` false) bounds `x` by `e`, `x <= e` and `x == e` by `e + 1`, for any `x` (a `let`
     /// bound bin, a clamp written inline), `e` a size. Sound because the language is pure:
     /// wherever the branch runs, `x` written again is the value the condition compared (and
     /// computed without an error there, so written again it needs no checked arithmetic).
@@ -174,7 +174,9 @@ impl Dps<'_> {
                     };
                     let bound = match (op, holds) {
                         (BinOp::Lt, true) | (BinOp::Ge, false) => e.clone(),
-                        (BinOp::Le, true) | (BinOp::Gt, false) => {
+                        // (`x == e`: a row chosen by a constant, `if 0 == x[i] { h[x[i]] }`
+                        // once a literal-count `build` is written out.)
+                        (BinOp::Le | BinOp::Eq, true) | (BinOp::Gt | BinOp::Ne, false) => {
                             Size::plus(e.clone(), Size::Lit(1))
                         }
                         _ => continue,

@@ -267,7 +267,10 @@ impl Dps<'_> {
             }
             body.push(St::let_usize(&rv, r));
             // Where the row is proven below the length (a scatter's checked index), no test.
-            let inside = match self.in_bounds(step.row, &state.dims[0]) {
+            // Not by a check of an index array at entry: a row past the end chooses no row,
+            // which is no error (`if q == x[i] { h[q] + 1 } else { h[q] }` counts only the
+            // labels in range).
+            let inside = match self.proven_below(step.row, &state.dims[0]) {
                 true => None,
                 false => Some(Ex::Bin(
                     BinOp::Lt,

@@ -158,6 +158,7 @@ impl Dps<'_> {
         let mut v = self.scalar(&step);
         self.frame.truncate(depth);
         let streams = self.leave_loop_ex(&mut v, Some(&dest.base));
+        crate::lir::drop_unread_lets_ex(&mut v);
         let inner = View {
             base: dest.base.clone(),
             off: Some(plus(&dest.off, lo_ex)),
@@ -179,23 +180,54 @@ impl Dps<'_> {
     /// The narrowest interior `c0 <= i < n - k` (fewest steps peeled, then fewest at the
     /// start) on which every `if` of `body` testing `i` is decided, with the element there.
     fn interior(&mut self, n: &Size, i: VarId, body: &Core) -> Option<Interior> {
+        let ends = (1..=2 * MAX_PEEL).flat_map(|edges| {
+            (edges.saturating_sub(MAX_PEEL)..=edges.min(MAX_PEEL)).map(move |c0| (c0, edges - c0))
+        });
+        self.first_interior(n, i, body, ends)
+    }
+
+    /// For a `scan`'s step, which runs in order: the fewest first steps `c0` (at most
+    /// `MAX_PEEL`, none at the end) after which every `if` of `body` testing `i` is
+    /// decided, with the step there (a seeded average's `if i == 0 { x[0] } else { .. }`).
+    pub(super) fn leading_interior(
+        &mut self,
+        n: &Size,
+        i: VarId,
+        body: &Core,
+    ) -> Option<(usize, Core)> {
+        if n.as_const().is_some_and(|c| c <= SHORT) || !tests_index(body, i) {
+            return None;
+        }
+        let iv = self.local(i);
+        self.enter_plain_loop(i, &iv);
+        let found = self.first_interior(n, i, body, (1..=MAX_PEEL).map(|c0| (c0, 0)));
+        self.loops.pop();
+        found.map(|x| (x.c0, x.inside))
+    }
+
+    /// The first interior of `ends` (steps peeled at the start and at the end) on which
+    /// every `if` of `body` testing `i` is decided.
+    fn first_interior(
+        &mut self,
+        n: &Size,
+        i: VarId,
+        body: &Core,
+        ends: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<Interior> {
         let saved = self.guards.get(&i).cloned();
         let mut found = None;
-        'search: for edges in 1..=2 * MAX_PEEL {
-            for c0 in edges.saturating_sub(MAX_PEEL)..=edges.min(MAX_PEEL) {
-                let k = edges - c0;
-                let guard = Guard {
-                    floor: Size::Lit(c0 as u64),
-                    bound: Size::minus(n.clone(), Size::Lit(k as u64)),
-                };
-                self.guards.insert(i, guard);
-                let mut inside = body.clone();
-                let mut d = Decisions::default();
-                self.decide(&mut inside, i, &mut d);
-                if d.stuck == 0 && d.decided > 0 {
-                    found = Some(Interior { c0, k, inside });
-                    break 'search;
-                }
+        for (c0, k) in ends {
+            let guard = Guard {
+                floor: Size::Lit(c0 as u64),
+                bound: Size::minus(n.clone(), Size::Lit(k as u64)),
+            };
+            self.guards.insert(i, guard);
+            let mut inside = body.clone();
+            let mut d = Decisions::default();
+            self.decide(&mut inside, i, &mut d);
+            if d.stuck == 0 && d.decided > 0 {
+                found = Some(Interior { c0, k, inside });
+                break;
             }
         }
         match saved {

@@ -1,9 +1,13 @@
 //! `scan` in the translation (LANGUAGE.md section 8): each step's state written straight into
 //! its row of the destination and read back from there; a scalar component kept in a local.
 
+use crate::front::ast::BinOp;
+use crate::front::size::Size;
 use crate::lir::{Ex, St, plus, wadd};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::middle::ir::{Core, Kind, Type};
+use crate::middle::simplify::subst_index;
+use quote::format_ident;
 
 impl Dps<'_> {
     /// `scan(n, init, |acc, i| body)` into `dest` (a view for a scalar or array state, a
@@ -118,7 +122,94 @@ impl Dps<'_> {
             }
             out
         };
-        if !arrays {
+        let peel = match arrays {
+            false => self.leading_interior(n, *i, body),
+            true => None,
+        };
+        if let Some((c0, inside)) = peel {
+            // Scalar states and a step testing its index (`if i == 0 { x[0] } else { .. }`):
+            // the first `c0` steps whole, the rest with the tests decided, the state kept in
+            // the same locals.
+            let cur = cur_of(self, None);
+            self.env.insert(*acc, cur);
+            let lo = self.temp("lo");
+            let c0e = Ex::Usize(c0);
+            let short = Ex::Bin(BinOp::Lt, Box::new(nt.clone()), Box::new(c0e.clone()));
+            code.push(St::let_usize(
+                &lo,
+                Ex::If(Box::new(short), Box::new(nt.clone()), Box::new(c0e)),
+            ));
+            self.enter_plain_loop(*i, &iv);
+            let nxt = nxt_of(self, &Ex::Var(iv.clone()));
+            let mut first = self.write_parts(body, &nxt);
+            self.loops.pop();
+            first.extend(finish(&Ex::Var(iv.clone())));
+            code.push(St::For {
+                var: iv,
+                n: Ex::Var(lo.clone()),
+                streams: Vec::new(),
+                body: first,
+            });
+            // Step j of the rest is i = j + c0.
+            let j = self.fresh_index();
+            let jv = format_ident!("j_{}", j);
+            self.env.insert(j, Loc::Scalar(jv.clone()));
+            self.bounds
+                .insert(j, Size::minus(n.clone(), Size::Lit(c0 as u64)));
+            let span = inside.span;
+            let mut at = Core::new(Kind::Var(j), Type::Usize, span);
+            at.sym = Some(Size::Loop(j));
+            let shifted = Core::usize_bin(
+                BinOp::Add,
+                at,
+                Core::size(Size::Lit(c0 as u64), span),
+                "i",
+                span,
+            );
+            let step_core = subst_index(*i, &shifted, inside, span);
+            let at = wadd(Ex::Var(jv.clone()), Ex::Usize(c0));
+            let rest = Ex::Wrap(
+                crate::lir::Wrap::Sub,
+                Box::new(nt.clone()),
+                Box::new(Ex::Var(lo)),
+            );
+            self.enter_loop(j, &jv);
+            let nxt = nxt_of(self, &at);
+            let mut step = self.write_parts(&step_core, &nxt);
+            let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
+            let slots = match stored.as_slice() {
+                [d] => {
+                    let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
+                    (!self.reads(&whole, &d.base)).then(|| (*d).clone())
+                }
+                _ => None,
+            };
+            if let Some(d) = slots {
+                for (c, nx, kept) in &scalars {
+                    step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+                    if kept.is_some() {
+                        step.push(St::Slot(Ex::Var(c.clone())));
+                    }
+                }
+                let streams = self.leave_loop_sts(&mut step, Some(&d.base));
+                crate::lir::drop_unread_lets(&mut step);
+                let inner = View {
+                    off: Some(plus(&d.off, Ex::Usize(c0))),
+                    ..d
+                };
+                code.push(crate::lower::dps::fill(&inner, &jv, &rest, streams, step));
+            } else {
+                step.extend(finish(&at));
+                let streams = self.leave_loop_sts(&mut step, None);
+                crate::lir::drop_unread_lets(&mut step);
+                code.push(St::For {
+                    var: jv,
+                    n: rest,
+                    streams,
+                    body: step,
+                });
+            }
+        } else if !arrays {
             // Scalar states only: one loop, each stored state kept in a local.
             let cur = cur_of(self, None);
             self.env.insert(*acc, cur);

@@ -116,15 +116,11 @@ pub fn blur_steps(
                                 scratch.get(0usize..__mid_4),
                                 scratch.get(1usize..(1usize).wrapping_add(__mid_4)),
                             ) {
-                                for (((j_1048585, __slot), __e1048585_0), __e1048585_1) in (0..__mid_4)
-                                    .zip(__d)
+                                for ((__slot, __e1048585_0), __e1048585_1) in (__d)
                                     .zip(__e1048585_0.iter())
                                     .zip(__e1048585_1.iter())
                                 {
-                                    *__slot = {
-                                        let j_4 = (j_1048585).wrapping_add(1usize);
-                                        ((*__e1048585_0) + (*__e1048585_1))
-                                    };
+                                    *__slot = { ((*__e1048585_0) + (*__e1048585_1)) };
                                 }
                             }
                         }
@@ -174,15 +170,11 @@ pub fn blur_steps(
                                 out.get(0usize..__mid_4),
                                 out.get(1usize..(1usize).wrapping_add(__mid_4)),
                             ) {
-                                for (((j_1048586, __slot), __e1048586_0), __e1048586_1) in (0..__mid_4)
-                                    .zip(__d)
+                                for ((__slot, __e1048586_0), __e1048586_1) in (__d)
                                     .zip(__e1048586_0.iter())
                                     .zip(__e1048586_1.iter())
                                 {
-                                    *__slot = {
-                                        let j_4 = (j_1048586).wrapping_add(1usize);
-                                        ((*__e1048586_0) + (*__e1048586_1))
-                                    };
+                                    *__slot = { ((*__e1048586_0) + (*__e1048586_1)) };
                                 }
                             }
                         }
@@ -231,15 +223,11 @@ pub fn blur_steps(
                                 scratch.get(0usize..__mid_4),
                                 scratch.get(1usize..(1usize).wrapping_add(__mid_4)),
                             ) {
-                                for (((j_1048587, __slot), __e1048587_0), __e1048587_1) in (0..__mid_4)
-                                    .zip(__d)
+                                for ((__slot, __e1048587_0), __e1048587_1) in (__d)
                                     .zip(__e1048587_0.iter())
                                     .zip(__e1048587_1.iter())
                                 {
-                                    *__slot = {
-                                        let j_4 = (j_1048587).wrapping_add(1usize);
-                                        ((*__e1048587_0) + (*__e1048587_1))
-                                    };
+                                    *__slot = { ((*__e1048587_0) + (*__e1048587_1)) };
                                 }
                             }
                         }

@@ -19,6 +19,7 @@ use crate::lir::{Base, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::folds::lets_of;
 use crate::lower::overwrite::state_under;
+use crate::lower::scans::two_rows;
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, VarId};
 
@@ -181,6 +182,12 @@ impl Dps<'_> {
             if parts.iter().any(|(t, _, _)| *t == v) {
                 let mut loc = Vec::new();
                 for (c, ty) in a.ty.parts().iter().enumerate() {
+                    let unread = matches!(a.kind, Kind::Scan(..))
+                        && !lets[at + 1..].iter().any(|(_, x)| reads_part(x, v, c))
+                        && !reads_part(last, v, c);
+                    // A scan's array state nothing reads after it (a Kalman filter's
+                    // covariance beside the estimates it returns): two rows, not one per step.
+                    let ring = unread.then(|| two_rows(ty)).flatten();
                     match parts.iter().find(|(t, k, _)| *t == v && *k == c) {
                         Some((_, _, w)) if ty.is_arr() => loc.push(Loc::View(View {
                             dims: ty.dims().to_vec(),
@@ -188,12 +195,10 @@ impl Dps<'_> {
                         })),
                         // A scan's scalar state nothing reads after it (the second
                         // state of a filter, a tangent's lagged copy): kept in a local only.
-                        _ if matches!(a.kind, Kind::Scan(..))
-                            && ty.dims().len() == 1
-                            && !lets[at + 1..].iter().any(|(_, x)| reads_part(x, v, c))
-                            && !reads_part(last, v, c) =>
-                        {
-                            loc.push(Loc::Nowhere)
+                        _ if unread && ty.dims().len() == 1 => loc.push(Loc::Nowhere),
+                        _ if ring.is_some() => {
+                            let ring = ring.as_ref().unwrap_or(ty);
+                            loc.push(self.place(ring, &Holds::value(a), a.span, &mut stmts))
                         }
                         _ if matches!(a.kind, Kind::Ifold(..)) => {
                             loc.push(self.fold_place(ty, &Holds::value(a), a.span, &mut stmts))

@@ -82,7 +82,7 @@ impl Dps<'_> {
                         Loc::Scalar(id)
                     }
                     Loc::View(w) => match (read, &leaves[li].1) {
-                        (Some(r), Loc::View(d)) => Loc::View(this.row(d, r.clone())),
+                        (Some(r), Loc::View(d)) => Loc::View(this.row(d, ring(d, n, r))),
                         _ => Loc::View(w.clone()),
                     },
                     other => other.clone(),
@@ -101,7 +101,7 @@ impl Dps<'_> {
                         si += 1;
                         Loc::Scalar(id)
                     }
-                    (_, Loc::View(d)) => Loc::View(this.row(d, at.clone())),
+                    (_, Loc::View(d)) => Loc::View(this.row(d, ring(d, n, at))),
                     (other, _) => other.clone(),
                 };
                 li += 1;
@@ -288,6 +288,31 @@ impl Dps<'_> {
         }
         self.frame.truncate(depth);
         vec![St::Block(code)]
+    }
+}
+
+/// The place of a scan's array state nothing reads after it (`ty`, the state's rows): two
+/// rows, which the steps take in turn ([`ring`]), not one per step. `None` for a scalar
+/// state (kept in a local only).
+pub(super) fn two_rows(ty: &Type) -> Option<Type> {
+    match ty {
+        Type::Arr(elem, dims) if dims.len() >= 2 => {
+            let mut two = dims.clone();
+            two[0] = Size::Lit(2);
+            Some(Type::Arr(*elem, two))
+        }
+        _ => None,
+    }
+}
+
+/// Row `r` of a scan's destination `d` of the scan's `n` rows, or of two rows that the steps
+/// take in turn (a state nothing reads after the scan, `Dps::bind_chain`): `r % 2` there.
+fn ring(d: &View, n: &Size, r: &Ex) -> Ex {
+    match d.dims.first() {
+        Some(rows) if !rows.same(n) && rows.as_const() == Some(2) => {
+            Ex::Bin(BinOp::Rem, Box::new(r.clone()), Box::new(Ex::Usize(2)))
+        }
+        _ => r.clone(),
     }
 }
 

@@ -178,6 +178,8 @@ impl Dps<'_> {
                         Loc::View(dest.clone())
                     } else if scan && ty.dims().len() == 1 {
                         Loc::Nowhere
+                    } else if let (true, Some(two)) = (scan, crate::lower::scans::two_rows(ty)) {
+                        self.place(&two, &Holds::value(t), t.span, &mut code)
                     } else if matches!(t.kind, Kind::Ifold(..)) {
                         // Unread: the fold keeps the state where it needs it, copies nothing.
                         Loc::Nowhere

@@ -7,6 +7,7 @@ use crate::lir::{Ex, St, plus, wadd};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::middle::ir::{Core, Kind, Type};
 use crate::middle::simplify::subst_index;
+use proc_macro2::Ident;
 use quote::format_ident;
 
 impl Dps<'_> {
@@ -175,78 +176,18 @@ impl Dps<'_> {
             );
             self.enter_loop(j, &jv);
             let nxt = nxt_of(self, &at);
-            let mut step = self.write_parts(&step_core, &nxt);
-            let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
-            let slots = match stored.as_slice() {
-                [d] => {
-                    let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
-                    (!self.reads(&whole, &d.base)).then(|| (*d).clone())
-                }
-                _ => None,
-            };
-            if let Some(d) = slots {
-                for (c, nx, kept) in &scalars {
-                    step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
-                    if kept.is_some() {
-                        step.push(St::Slot(Ex::Var(c.clone())));
-                    }
-                }
-                let streams = self.leave_loop_sts(&mut step, Some(&d.base));
-                crate::lir::drop_unread_lets(&mut step);
-                let inner = View {
-                    off: Some(plus(&d.off, Ex::Usize(c0))),
-                    ..d
-                };
-                code.push(crate::lower::dps::fill(&inner, &jv, &rest, streams, step));
-            } else {
-                step.extend(finish(&at));
-                let streams = self.leave_loop_sts(&mut step, None);
-                crate::lir::drop_unread_lets(&mut step);
-                code.push(St::For {
-                    var: jv,
-                    n: rest,
-                    streams,
-                    body: step,
-                });
-            }
+            let step = self.write_parts(&step_core, &nxt);
+            let tail = finish(&at);
+            code.push(self.scalar_steps(jv, rest, c0, step, &scalars, tail));
         } else if !arrays {
             // Scalar states only: one loop, each stored state kept in a local.
             let cur = cur_of(self, None);
             self.env.insert(*acc, cur);
             self.enter_loop(*i, &iv);
             let nxt = nxt_of(self, &Ex::Var(iv.clone()));
-            let mut step = self.write_parts(body, &nxt);
-            // One stored state (a scalar scan, or a tuple scan read for one component): the
-            // loop iterates the destination's slots themselves, with no bounds check, unless
-            // the step reads that buffer (another part of the frame), which the loop would
-            // then hold borrowed.
-            let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
-            let slots = match stored.as_slice() {
-                [d] => {
-                    let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
-                    (!self.reads(&whole, &d.base)).then(|| (*d).clone())
-                }
-                _ => None,
-            };
-            if let Some(d) = slots {
-                for (c, nx, kept) in &scalars {
-                    step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
-                    if kept.is_some() {
-                        step.push(St::Slot(Ex::Var(c.clone())));
-                    }
-                }
-                let streams = self.leave_loop_sts(&mut step, Some(&d.base));
-                code.push(crate::lower::dps::fill(&d, &iv, &nt, streams, step));
-            } else {
-                step.extend(finish(&Ex::Var(iv.clone())));
-                let streams = self.leave_loop_sts(&mut step, None);
-                code.push(St::For {
-                    var: iv,
-                    n: nt,
-                    streams,
-                    body: step,
-                });
-            }
+            let step = self.write_parts(body, &nxt);
+            let tail = finish(&Ex::Var(iv.clone()));
+            code.push(self.scalar_steps(iv, nt, 0, step, &scalars, tail));
         } else {
             // Step 0 from the initial state.
             let zero = Ex::Usize(0);
@@ -288,6 +229,60 @@ impl Dps<'_> {
         }
         self.frame.truncate(depth);
         vec![St::Block(code)]
+    }
+}
+
+impl Dps<'_> {
+    /// The loop `var in 0..n` of a scan's steps of scalar states from step `from` on, its
+    /// context entered: `step` computes the next states, `tail` takes them and stores the
+    /// kept ones. One stored state (a scalar scan, or a tuple scan read for one component):
+    /// the loop iterates the destination's slots themselves, with no bounds check, unless the
+    /// step reads that buffer (another part of the frame), which the loop would then hold
+    /// borrowed.
+    fn scalar_steps(
+        &mut self,
+        var: Ident,
+        n: Ex,
+        from: usize,
+        mut step: Vec<St>,
+        scalars: &[(Ident, Ident, Option<View>)],
+        tail: Vec<St>,
+    ) -> St {
+        let stored: Vec<&View> = scalars.iter().filter_map(|(_, _, d)| d.as_ref()).collect();
+        let slots = match stored.as_slice() {
+            [d] => {
+                let whole = Ex::Block(step.clone(), Box::new(Ex::Bool(false)));
+                (!self.reads(&whole, &d.base)).then(|| (*d).clone())
+            }
+            _ => None,
+        };
+        let Some(d) = slots else {
+            step.extend(tail);
+            let streams = self.leave_loop_sts(&mut step, None);
+            crate::lir::drop_unread_lets(&mut step);
+            return St::For {
+                var,
+                n,
+                streams,
+                body: step,
+            };
+        };
+        for (c, nx, kept) in scalars {
+            step.push(St::Assign(c.clone(), Ex::Var(nx.clone())));
+            if kept.is_some() {
+                step.push(St::Slot(Ex::Var(c.clone())));
+            }
+        }
+        let streams = self.leave_loop_sts(&mut step, Some(&d.base));
+        crate::lir::drop_unread_lets(&mut step);
+        let inner = match from {
+            0 => d,
+            k => View {
+                off: Some(plus(&d.off, Ex::Usize(k))),
+                ..d
+            },
+        };
+        crate::lower::dps::fill(&inner, &var, &n, streams, step)
     }
 }
 

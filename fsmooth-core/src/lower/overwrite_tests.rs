@@ -262,3 +262,18 @@ fn a_small_state_of_run_time_length_has_a_local_version() {
     ));
     assert!(!summed.contains("<= 16usize"), "{summed}");
 }
+
+#[test]
+fn rows_scaled_by_a_factor_bound_first_are_written_over_their_array() {
+    // `smul(s[j], f)` binds `f` before its `build`: the scaled rows are still computed over
+    // the scatter's sums, as `map(s[j], |v| v * f)` is.
+    for row in ["smul(s[j], 1.0 / c[j])", "map(s[j], |v| v * (1.0 / c[j]))"] {
+        let out = expand(&format!(
+            "pub fn k(pts: [[f64; d]; n], labels: [usize; n], c: [f64; k]) -> [[f64; d]; k] {{
+                let s = scatter_add(k, n, |i| (labels[i], pts[i]));
+                build(k, |j| {row})
+            }}"
+        ));
+        assert_eq!(scratch(&out), "0usize", "{row}: {out}");
+    }
+}

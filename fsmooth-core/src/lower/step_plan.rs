@@ -420,6 +420,11 @@ fn own_below<'a>(
             index[last] = At::Loop(j);
             chosen && own_below(f, index, rank, direct, any)
         }
+        // A scalar computed before a level's elements, reading nothing of the old array
+        // (`smul(s[j], 1.0 / c[j])` binds the factor before its `build`).
+        Kind::Let(_, v, b) if index.len() < rank && !v.ty.is_arr() && !v.ty.is_tuple() => {
+            only_own(v, &|_| false, any) && own_below(b, index, rank, direct, any)
+        }
         Kind::Array(items) if index.len() < rank => items.iter().enumerate().all(|(c, item)| {
             index.push(At::Const(c as u64));
             let ok = own_below(item, index, rank, direct, any);

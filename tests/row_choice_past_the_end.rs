@@ -74,6 +74,9 @@ fn rows_of_counts_and_sums_ignore_indexes_past_the_end() {
     let mut h = vec![99usize; 4];
     cnt_2d(&mut h, x.as_flattened(), 2, 2, &mut Region::new()).unwrap();
     assert_eq!(h, [1, 1, 0, 2]);
+    // Updated in place, as the one-feature count is (it took d b slots).
+    assert_eq!(cnt_2d::scratch_len(2, 3, 2), 0);
+    assert_eq!(cnt_2d::scratch_len(16, 1000, 64), 0);
     let v = [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]];
     let mut o = vec![99.0; 4];
     rows_acc(

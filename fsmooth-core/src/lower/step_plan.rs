@@ -400,26 +400,12 @@ fn own_below<'a>(
             ok
         }
         Kind::If(c, t, f) if e.ty.is_arr() && index.len() < rank => {
-            let Some(At::Loop(j)) = index.last().cloned() else {
-                return false;
-            };
-            let Kind::Bin(BinOp::Eq, l, r, _) = &c.kind else {
-                return false;
-            };
-            let k = match (&l.kind, &r.kind) {
-                (Kind::Var(w), _) if *w == j && !r.mentions(j) => &**r,
-                (_, Kind::Var(w)) if *w == j && !l.mentions(j) => &**l,
-                _ => return false,
-            };
-            if !only_own(c, &own(index), any) || !only_own(k, &|_| false, any) {
-                return false;
-            }
-            let last = index.len() - 1;
-            index[last] = At::Equal(k);
-            let chosen = own_below(t, index, rank, direct, any);
-            index[last] = At::Loop(j);
-            chosen && own_below(f, index, rank, direct, any)
+            chosen_own(c, t, f, index, rank, direct, any).unwrap_or(false)
         }
+        // An element chosen the same way (`if q == x[i][j] { h[j][q] + 1 } else { h[j][q] }`,
+        // a count per feature); any other test, as any other element.
+        Kind::If(c, t, f) if index.len() == rank => chosen_own(c, t, f, index, rank, direct, any)
+            .unwrap_or_else(|| only_own(e, &own(index), any)),
         // A scalar computed before a level's elements, reading nothing of the old array
         // (`smul(s[j], 1.0 / c[j])` binds the factor before its `build`).
         Kind::Let(_, v, b) if index.len() < rank && !v.ty.is_arr() && !v.ty.is_tuple() => {
@@ -435,6 +421,43 @@ fn own_below<'a>(
         // A row of the old array at its own place (`r[j]`, kept by a row update).
         _ => own(index)(e),
     }
+}
+
+/// [`own_below`] for `if c { t } else { f }` at `index` when `c` is `j == k` for the last
+/// loop index `j` (`k` free of `j` and of the array): `t` is read at `k` for `j`. `None` for
+/// another test.
+fn chosen_own<'a>(
+    c: &'a Core,
+    t: &'a Core,
+    f: &'a Core,
+    index: &mut Vec<At<'a>>,
+    rank: usize,
+    direct: &dyn Fn(&Core) -> bool,
+    any: &dyn Fn(&Core) -> bool,
+) -> Option<bool> {
+    let Some(At::Loop(j)) = index.last().cloned() else {
+        return None;
+    };
+    let Kind::Bin(BinOp::Eq, l, r, _) = &c.kind else {
+        return None;
+    };
+    let k = match (&l.kind, &r.kind) {
+        (Kind::Var(w), _) if *w == j && !r.mentions(j) => &**r,
+        (_, Kind::Var(w)) if *w == j && !l.mentions(j) => &**l,
+        _ => return None,
+    };
+    let own = {
+        let index = index.to_vec();
+        move |y: &Core| indexed_at(y, &index).is_some_and(direct)
+    };
+    if !only_own(c, &own, any) || !only_own(k, &|_| false, any) {
+        return Some(false);
+    }
+    let last = index.len() - 1;
+    index[last] = At::Equal(k);
+    let chosen = own_below(t, index, rank, direct, any);
+    index[last] = At::Loop(j);
+    Some(chosen && own_below(f, index, rank, direct, any))
 }
 
 /// The array `e` indexes at `index` (each index the loop's variable, or an expression equal

@@ -6,7 +6,7 @@
 //! link of a chain of updates applied in place).
 
 use super::dps::Loc;
-use super::folds::row_choice;
+use super::row_updates::row_choice;
 use crate::front::ast::BinOp;
 use crate::front::size::Size;
 use crate::middle::cse;

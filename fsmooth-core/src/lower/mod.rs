@@ -50,6 +50,7 @@ mod overwrite_tests;
 mod parallel;
 mod peel;
 mod results;
+mod row_updates;
 mod scans;
 pub mod sizes;
 mod small_states;

@@ -50,7 +50,7 @@ pub fn literal_tail(e: &Core) -> bool {
 
 /// Whether a `build`'s element (index `i`) chooses one row, itself an array, and keeps the
 /// others: `if i == r { new } else { s[i] }` (or `!=` the other way round). Such a `build` is
-/// the step of a fold updating one row in place (`lower/folds.rs`); written out it would be a
+/// the step of a fold updating one row in place (`lower/row_updates.rs`); written out it would be a
 /// new state a step, copied whole (LANGUAGE.md section 13: unrolling never turns an update in
 /// place into a copy). Rows of scalars are written out: the state then lives in locals.
 fn replaces_one_row(i: VarId, body: &Core) -> bool {

@@ -25,6 +25,18 @@ fsmooth! {
         (mean, map(m2, |v| v / (n as f64)))
     }
 
+    /// A state in its output, updated in place, whose step combines the old state with a
+    /// component of an inner fold element by element (the shape of the executor
+    /// differential's program 300, which caught a component put where the old state lives).
+    pub fn inner_into_state(x: [f64; p], steps: usize) -> [f64; p] {
+        ifold(steps, x, |v, _| {
+            let (g, w) = ifold(p, (1.0, build(p, |_| 0.5)), |(g, w), k| {
+                (g * 0.5 + v[0], build(p, |j| w[p - 1 - j] * 0.5 - (k as f64) * 0.125))
+            });
+            build(p, |j| v[j] * 0.5 + (w[j] + w[j] * g.tanh()))
+        })
+    }
+
     /// A sized array, a scalar and a counter in one state (the frame's buffers, the
     /// scalars in locals): each step reads the other components' old values.
     pub fn mixed(a: [f64; m], steps: usize) -> ([f64; m], f64, usize) {
@@ -117,4 +129,39 @@ fn a_size_generic_state_is_right_in_locals_and_in_its_outputs() {
     let e = welford_dyn(&mut mean, &mut var, &[1.0; 7], 3, &mut Region::new());
     assert!(e.is_err());
     assert_eq!((mean, var), (vec![7.0; 3], vec![7.0; 3]));
+}
+
+fn inner_into_state_ref(x: &[f64], steps: usize) -> Vec<f64> {
+    let p = x.len();
+    let mut v = x.to_vec();
+    for _ in 0..steps {
+        let (mut g, mut w) = (1.0f64, vec![0.5; p]);
+        for k in 0..p {
+            let w1: Vec<f64> = (0..p)
+                .map(|j| w[p - 1 - j] * 0.5 - (k as f64) * 0.125)
+                .collect();
+            g = g * 0.5 + v[0];
+            w = w1;
+        }
+        v = (0..p)
+            .map(|j| v[j] * 0.5 + (w[j] + w[j] * g.tanh()))
+            .collect();
+    }
+    v
+}
+
+#[test]
+fn an_inner_fold_does_not_take_the_place_of_the_old_state() {
+    for (p, steps) in [(1usize, 1usize), (3, 2), (5, 3)] {
+        let x: Vec<f64> = (0..p).map(|j| j as f64 - 1.0).collect();
+        let mut out = vec![f64::NAN; p];
+        inner_into_state(&mut out, &x, steps, &mut Region::new()).unwrap();
+        let want = inner_into_state_ref(&x, steps);
+        for (a, b) in out.iter().zip(&want) {
+            assert!(
+                (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                "p = {p}: {out:?} {want:?}"
+            );
+        }
+    }
 }

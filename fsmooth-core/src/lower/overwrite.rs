@@ -239,7 +239,7 @@ pub(super) fn state_under(
 }
 
 /// Whether `e` reads component `c` of tuple `t` (as `t.c`, `t` whole, or one of `names`).
-fn reads_component(e: &Core, t: VarId, c: usize, names: &[VarId]) -> bool {
+pub(super) fn reads_component(e: &Core, t: VarId, c: usize, names: &[VarId]) -> bool {
     match &e.kind {
         Kind::Proj(s, k) if matches!(s.kind, Kind::Var(s) if s == t) => *k == c,
         Kind::Var(v) => *v == t || names.contains(v),

@@ -18,7 +18,7 @@
 use crate::lir::{Base, St};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::folds::lets_of;
-use crate::lower::overwrite::state_under;
+use crate::lower::overwrite::{reads_component, state_under};
 use crate::lower::scans::two_rows;
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, VarId};
@@ -183,8 +183,10 @@ impl Dps<'_> {
                 let mut loc = Vec::new();
                 for (c, ty) in a.ty.parts().iter().enumerate() {
                     let unread = matches!(a.kind, Kind::Scan(..))
-                        && !lets[at + 1..].iter().any(|(_, x)| reads_part(x, v, c))
-                        && !reads_part(last, v, c);
+                        && !lets[at + 1..]
+                            .iter()
+                            .any(|(_, x)| reads_component(x, v, c, &[]))
+                        && !reads_component(last, v, c, &[]);
                     // A scan's array state nothing reads after it (a Kalman filter's
                     // covariance beside the estimates it returns): two rows, not one per step.
                     let ring = unread.then(|| two_rows(ty)).flatten();
@@ -369,14 +371,5 @@ fn loc_bases(loc: &Loc, out: &mut Vec<Base>) {
         Loc::View(w) => out.push(w.base.clone()),
         Loc::Tuple(ls) => ls.iter().for_each(|l| loc_bases(l, out)),
         Loc::Scalar(_) | Loc::Nowhere => {}
-    }
-}
-
-/// Whether `e` reads component `c` of tuple variable `v`: as `v.c`, or `v` whole.
-fn reads_part(e: &Core, v: VarId, c: usize) -> bool {
-    match &e.kind {
-        Kind::Proj(t, k) if matches!(t.kind, Kind::Var(x) if x == v) => *k == c,
-        Kind::Var(x) => *x == v,
-        _ => e.children().any(|x| reads_part(x, v, c)),
     }
 }

@@ -25,6 +25,30 @@ fsmooth! {
         (mean, map(m2, |v| v / (n as f64)))
     }
 
+    /// The variance a `let` read by a third result, the standard deviation: M2 iterates in
+    /// the variance's output, which the third reads (no scratch, as `welford_dyn`).
+    pub fn welford_std(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d], [f64; d]) {
+        let zero = build(d, |_| 0.0);
+        let (mean, m2) = ifold(n, (zero, zero), |(mean, m2), i| {
+            let delta = sub(x[i], mean);
+            let mean1 = add(mean, map(delta, |v| v / ((i + 1) as f64)));
+            (mean1, add(m2, emul(delta, sub(x[i], mean1))))
+        });
+        let var = map(m2, |v| v / (n as f64));
+        (mean, var, map(var, |v| v.sqrt()))
+    }
+
+    /// The same, the variance written in both places it is read.
+    pub fn welford_std_inline(x: [[f64; d]; n], d: usize) -> ([f64; d], [f64; d], [f64; d]) {
+        let zero = build(d, |_| 0.0);
+        let (mean, m2) = ifold(n, (zero, zero), |(mean, m2), i| {
+            let delta = sub(x[i], mean);
+            let mean1 = add(mean, map(delta, |v| v / ((i + 1) as f64)));
+            (mean1, add(m2, emul(delta, sub(x[i], mean1))))
+        });
+        (mean, map(m2, |v| v / (n as f64)), map(map(m2, |v| v / (n as f64)), |v| v.sqrt()))
+    }
+
     /// A state in its output, updated in place, whose step combines the old state with a
     /// component of an inner fold element by element (the shape of the executor
     /// differential's program 300, which caught a component put where the old state lives).
@@ -162,6 +186,40 @@ fn an_inner_fold_does_not_take_the_place_of_the_old_state() {
                 (a - b).abs() <= 1e-12 * b.abs().max(1.0),
                 "p = {p}: {out:?} {want:?}"
             );
+        }
+    }
+}
+
+#[test]
+fn a_let_over_a_state_read_by_a_later_result_needs_no_scratch() {
+    for d in [1usize, 3, 16, 17, 40] {
+        for n in [1usize, 2, 7] {
+            let x: Vec<f64> = (0..n * d)
+                .map(|k| ((k * 5) % 11) as f64 * 0.75 - 3.0)
+                .collect();
+            let (rm, rv) = welford_dyn_ref(&x, d);
+            let rs: Vec<f64> = rv.iter().map(|v| v.sqrt()).collect();
+            type Kernel = fn(
+                &mut Vec<f64>,
+                &mut Vec<f64>,
+                &mut Vec<f64>,
+                &Vec<f64>,
+                usize,
+                &mut Region<'_>,
+            ) -> Result<(), fsmooth::Error>;
+            let kernels: [Kernel; 2] = [
+                |a, b, c, x, d, r| welford_std(a, b, c, x, d, r),
+                |a, b, c, x, d, r| welford_std_inline(a, b, c, x, d, r),
+            ];
+            for k in kernels {
+                let mut o = (vec![f64::NAN; d], vec![f64::NAN; d], vec![f64::NAN; d]);
+                k(&mut o.0, &mut o.1, &mut o.2, &x, d, &mut Region::new()).unwrap();
+                assert_eq!(o, (rm.clone(), rv.clone(), rs.clone()), "d = {d}, n = {n}");
+            }
+        }
+        for n in [5, 5000] {
+            assert_eq!(welford_std::scratch_len(d, n), 0);
+            assert_eq!(welford_std_inline::scratch_len(d, n), 0);
         }
     }
 }

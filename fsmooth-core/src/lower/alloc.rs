@@ -67,8 +67,15 @@ impl Dps<'_> {
     /// (An `f32` state stays in the frame: Goertzel's `[f32; 8]` pair ran 1.86x slower in
     /// locals, which LLVM kept as scalars instead of vectors.)
     pub(super) fn alloc_local(&mut self, elem: Scalar, dims: &[Size]) -> Option<(St, View)> {
-        let len = Size::product(dims).as_const()?;
-        if self.heap.is_some() || len > LOCAL_MAX || len == 0 || elem != Scalar::F64 {
+        let product = Size::product(dims);
+        let len = match product.as_const() {
+            Some(len) if elem == Scalar::F64 => len,
+            Some(_) => return None,
+            // A run-time length an enclosing test bounds (`if m <= 16`: an interchanged
+            // fold's states), any element type.
+            None => self.size_at_most(&product)?,
+        };
+        if self.heap.is_some() || len > LOCAL_MAX || len == 0 {
             return None;
         }
         let id = self.local_elems.len();

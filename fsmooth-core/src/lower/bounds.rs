@@ -188,6 +188,18 @@ impl Dps<'_> {
         }
     }
 
+    /// The largest value size `s` can take here, where an enclosing test bounds it by a
+    /// literal ([`Dps::below_facts`]: `if m <= 16`).
+    pub(super) fn size_at_most(&self, s: &Size) -> Option<u64> {
+        let k = key(&Core::size(s.clone(), crate::front::ast::Sp::from(proc_macro2::Span::call_site())));
+        self.below
+            .iter()
+            .filter(|(x, _)| *x == k)
+            .filter_map(|(_, b)| b.as_const())
+            .min()
+            .map(|b| b.saturating_sub(1))
+    }
+
     /// `i` is known below `dim` where it is used: an enclosing branch compared it
     /// ([`Dps::below_facts`], [`Dps::knowing_below`]) with a bound at most `dim` over every
     /// value the loop indexes take.

@@ -595,13 +595,13 @@ impl<'k> Dps<'k> {
                 out
             }
             Kind::If(c, a, b) => {
-                let c = self.scalar(c);
+                let cond = self.scalar(c);
                 let depth = self.frame.depth();
-                let a = self.write(a, dest);
+                let a = self.guarded(c, true, |d| d.write(a, dest));
                 self.frame.truncate(depth);
-                let b = self.write(b, dest);
+                let b = self.guarded(c, false, |d| d.write(b, dest));
                 self.frame.truncate(depth);
-                vec![St::If(c, a, b)]
+                vec![St::If(cond, a, b)]
             }
             Kind::Let(..) => {
                 let depth = self.frame.depth();

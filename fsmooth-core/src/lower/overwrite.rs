@@ -186,18 +186,21 @@ fn view_of(e: &Core, names: &[VarId]) -> bool {
 /// section 13, results written where they live): one of `x`'s type, not in `taken`, read
 /// after the tuple only by `x` and there only element by element at the element being
 /// written (`let (mean, m2) = ifold(..); (mean, map(m2, |v| v / n))`: `m2` iterates in the
-/// second output and is divided there). Sound as [`homes_before`]: `x` reads each old
-/// element before it stores the new one over it, and nothing reads the component after.
+/// second output and is divided there). `x` is the value of `lets[k]` where `x_at` is
+/// `Some(k)`, a `let` the result gives whole to that destination (`let var = map(m2, ..);
+/// (mean, var, map(var, |v| v.sqrt()))`): then nothing else, `last` included, may read the
+/// component. Sound as [`homes_before`]: `x` reads each old element before it stores the
+/// new one over it, and nothing reads the component after.
 pub(super) fn state_under(
     lets: &[(VarId, &Core)],
     last: &Core,
     path: &[usize],
-    x: &Core,
+    (x, x_at): (&Core, Option<usize>),
     taken: &[(VarId, usize)],
 ) -> Option<(VarId, usize)> {
     for at in (0..lets.len()).rev() {
         let (t, a) = lets[at];
-        if !a.ty.is_tuple() {
+        if !a.ty.is_tuple() || x_at.is_some_and(|k| k <= at) {
             continue;
         }
         for (c, ty) in a.ty.parts().iter().enumerate() {
@@ -224,10 +227,16 @@ pub(super) fn state_under(
                 _ => false,
             };
             let reads = |e: &Core| reads_component(e, t, c, &names);
-            let later_lets = lets[at + 1..]
+            let later_lets = lets
                 .iter()
-                .any(|(v, b)| !names.contains(v) && reads(b));
-            if later_lets || reads_beside(last, path, &reads) {
+                .enumerate()
+                .skip(at + 1)
+                .any(|(k, (v, b))| Some(k) != x_at && !names.contains(v) && reads(b));
+            let beside = match x_at {
+                Some(_) => reads(last),
+                None => reads_beside(last, path, &reads),
+            };
+            if later_lets || beside {
                 continue;
             }
             if !reads_whole(x, t) && own_element(x, &is_part, &is_part) {

@@ -122,6 +122,28 @@ impl Dps<'_> {
             &mut parts,
             &mut under,
         );
+        // And a `let` given whole to an output, computed there over a component the same
+        // way (`let var = map(m2, ..); (mean, var, map(var, |v| v.sqrt()))`).
+        for (v, w, _) in &found {
+            let Some(at) = lets.iter().position(|(x, _)| x == v) else {
+                continue;
+            };
+            let x = lets[at].1;
+            if !matches!(w.base, Base::Out | Base::OutPart(_))
+                || read.contains(&w.base)
+                || matches!(x.kind, Kind::Var(_) | Kind::Proj(..))
+                || *w.dims != *x.ty.dims()
+            {
+                continue;
+            }
+            let taken: Vec<(VarId, usize)> = parts.iter().map(|(t, c, _)| (*t, *c)).collect();
+            if let Some((t, c)) = state_under(&lets, last, &[], (x, Some(at)), &taken)
+                && self.reads_one_state(&lets, x, t)
+            {
+                parts.push((t, c, w.clone()));
+                under.push(w.clone());
+            }
+        }
         // Arrays computed in a destination before the value that lives there, while it is
         // free ([`crate::lower::overwrite::homes_before`]): the last expression's, and each
         // homed variable's. (Not beside a tuple's components written in place: those hold
@@ -312,7 +334,7 @@ impl Dps<'_> {
                     && !read.contains(&w.base) =>
             {
                 let taken: Vec<(VarId, usize)> = parts.iter().map(|(t, c, _)| (*t, *c)).collect();
-                if let Some((t, c)) = state_under(lets, root, path, last, &taken)
+                if let Some((t, c)) = state_under(lets, root, path, (last, None), &taken)
                     && self.reads_one_state(lets, last, t)
                 {
                     parts.push((t, c, w.clone()));

@@ -56,9 +56,12 @@ pub fn interchange_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
         },
         _ => return false,
     };
-    if !m.as_const().is_some_and(|l| (2..=LANES_MAX).contains(&l)) {
-        return false;
-    }
+    // A count known only at run time: both forms, the interchanged one under `m <= 16`.
+    let original = match m.as_const() {
+        Some(l) if (2..=LANES_MAX).contains(&l) => None,
+        Some(_) => return false,
+        None => Some(e.clone()),
+    };
     let elem = match &mut e.kind {
         Kind::Build(_, _, body) => &mut **body,
         Kind::Ifold(_, _, _, _, body) => match &mut body.kind {
@@ -67,18 +70,42 @@ pub fn interchange_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
         },
         _ => return false,
     };
-    let Some((t, fold)) = lift(elem, &m, k, names) else {
+    let Some((t, fold)) = lift(elem, &m, k, original.is_some(), names) else {
         return false;
     };
     let (ty, span) = (e.ty.clone(), e.span);
-    *e = Core::new(Kind::Let(t, Box::new(fold), Box::new(e.take())), ty, span);
+    *e = Core::new(Kind::Let(t, Box::new(fold), Box::new(e.take())), ty.clone(), span);
+    if let Some(original) = original {
+        let fits = Core::new(
+            Kind::Bin(
+                BinOp::Le,
+                Box::new(Core::size(m, span)),
+                Box::new(Core::size(Size::Lit(LANES_MAX), span)),
+                String::new(),
+            ),
+            Type::Bool,
+            span,
+        );
+        let original = fresh(original, names);
+        *e = Core::new(
+            Kind::If(Box::new(fits), Box::new(e.take()), Box::new(original)),
+            ty,
+            span,
+        );
+    }
     true
 }
 
 /// The fold of [`interchange_loop`] taken out of `elem`, the element of a loop of `m` steps
 /// at index `k`: `elem` rewritten to read its state from the new fold, which is returned
 /// with the variable to bind it to. `None`, `elem` untouched, where the rule does not apply.
-fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<(VarId, Core)> {
+fn lift(
+    elem: &mut Core,
+    m: &Size,
+    k: VarId,
+    run_time: bool,
+    names: &mut Vec<String>,
+) -> Option<(VarId, Core)> {
     // The `let`s before the fold, and the fold, bound by a `let` or the element itself.
     let mut prefix: Vec<(VarId, &Core)> = Vec::new();
     let mut at = &*elem;
@@ -86,7 +113,7 @@ fn lift(elem: &mut Core, m: &Size, k: VarId, names: &mut Vec<String>) -> Option<
         match &at.kind {
             Kind::Ifold(..) => break at,
             Kind::Let(_, v, _) if matches!(v.kind, Kind::Ifold(..)) => break &**v,
-            Kind::Let(x, v, b) if nodes(v) <= PREFIX_NODES_MAX && !has_loop(v) => {
+            Kind::Let(x, v, b) if cheap_prefix(v, run_time) => {
                 prefix.push((*x, &**v));
                 at = b;
             }
@@ -252,6 +279,23 @@ fn adds_to(step: &Core, acc: VarId) -> bool {
         Kind::Let(_, v, b) => !v.mentions(acc) && adds_to(b, acc),
         Kind::Bin(BinOp::Add, a, t, _) => {
             matches!(a.kind, Kind::Var(v) if v == acc) && !t.mentions(acc)
+        }
+        _ => false,
+    }
+}
+
+/// True when a `let` before the fold may be computed again in each step of the new fold:
+/// small and loop-free at a literal count; at a run-time count, where the lanes may be many
+/// and the loop over them is the inner one, only an element read or a value read as is
+/// (`let ck = c[k]`), which costs what reading the `let` would.
+fn cheap_prefix(v: &Core, run_time: bool) -> bool {
+    if !run_time {
+        return nodes(v) <= PREFIX_NODES_MAX && !has_loop(v);
+    }
+    match &v.kind {
+        Kind::Var(_) | Kind::Float(_) | Kind::Bool(_) | Kind::Size(_) => true,
+        Kind::Index(a, i) => {
+            matches!(a.kind, Kind::Var(_)) && matches!(i.kind, Kind::Var(_) | Kind::Size(_))
         }
         _ => false,
     }

@@ -1,6 +1,8 @@
 //! Tests of the interchange of a `build` over folds, through the code the kernels expand to.
 
 use crate::middle::fuse::tests::{count, optimized};
+use crate::front::ast::BinOp;
+use crate::front::size::Size;
 use crate::middle::ir::Kind;
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
@@ -107,9 +109,13 @@ fn a_map_over_a_fold_of_one_scalar_is_one_fold() {
 #[test]
 fn folds_that_share_no_read_or_run_apart_stay_as_written() {
     for src in [
-        // A run-time count of elements: the state would be an array of the frame.
-        "pub fn k(x: [f32; n], c: [f32; m]) -> [f32; m] {
-            build(m, |k| ifold(n, 0.0f32, |s, i| s * c[k] + x[i]))
+        // A run-time count of elements whose fold starts with a computed row: computed
+        // again at every step of an interchanged fold.
+        "pub fn k(t: [[f64; 4]; n], b: [f64; m], p: usize) -> [f64; n] {
+            build(n, |j| {
+                let row = t[(j + p) % n];
+                ifold(m, 0.0, |acc, k| acc * 0.5 + (row[0] + row[3]) * b[k])
+            })
         }",
         // Each fold reads only its own row: nothing read once for all.
         "pub fn k(a: [[f64; n]; 4]) -> [f64; 4] {
@@ -131,4 +137,29 @@ fn folds_that_share_no_read_or_run_apart_stay_as_written() {
         );
         assert_eq!(array_state, 0, "{src}\n{k}");
     }
+}
+
+#[test]
+fn a_run_time_count_runs_interchanged_when_at_most_16() {
+    // Goertzel at `m` frequencies: the array-state fold under `m <= 16` (its states in
+    // local arrays of 16), the folds as written otherwise (`m` states would be in the
+    // frame, swept once per sample: Horner's rule at many points).
+    let src = "pub fn k(x: [f32; n], c: [f32; m]) -> [f32; m] {
+        build(m, |k| ifold(n, 0.0f32, |s, i| s * c[k] + x[i]))
+    }";
+    let k = optimized(src);
+    let tests = count(&k.body, &|e| {
+        matches!(e, Kind::If(c, ..) if matches!(&c.kind, Kind::Bin(BinOp::Le, _, b, _)
+            if matches!(b.kind, Kind::Size(Size::Lit(16)))))
+    });
+    assert_eq!(tests, 1, "{k}");
+    let array_state = count(
+        &k.body,
+        &|e| matches!(e, Kind::Ifold(_, init, ..) if init.ty.is_arr()),
+    );
+    assert_eq!(array_state, 1, "{k}");
+    assert_eq!(folds(src), 2, "{k}");
+    let rust = crate::expand(src.parse().unwrap()).to_string();
+    assert!(rust.contains("local_0"), "{rust}");
+    assert!(rust.contains("scratch_len (n : usize , m : usize) -> usize { 0usize }"), "{rust}");
 }

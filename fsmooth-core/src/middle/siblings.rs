@@ -92,7 +92,7 @@ fn bind_result_folds(e: &mut Core, names: &mut Vec<String>) {
         if let Kind::Ifold(n, ..) = &value.kind {
             count.get_or_insert_with(|| (**n).clone());
         }
-        arrays += usize::from(value.ty.is_arr());
+        arrays += usize::from(replaces_rows(value));
         run.push(*v);
         let Kind::Let(_, _, body) = &mut cur.kind else {
             return;
@@ -109,7 +109,7 @@ fn bind_result_folds(e: &mut Core, names: &mut Vec<String>) {
     bind_first(cur, names, |c| {
         let take = states < STATES_MAX && joins(c, Some(&count), &run, arrays == 0);
         states += usize::from(take);
-        arrays += usize::from(take && c.ty.is_arr());
+        arrays += usize::from(take && replaces_rows(c));
         take
     });
 }
@@ -130,11 +130,11 @@ struct Fold {
 /// step would take a second buffer in a tuple state), the same count, and neither its start
 /// nor its step reads a value of the run.
 fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId], array: bool) -> bool {
-    let Kind::Ifold(n, init, _, _, step) = &value.kind else {
+    let Kind::Ifold(n, init, acc, _, step) = &value.kind else {
         return false;
     };
     let in_place = || array && crate::middle::unroll::one_update(step);
-    if value.ty.is_tuple() || value.ty.is_arr() && !in_place() {
+    if value.ty.is_tuple() || value.ty.is_arr() && !in_place() && !own_elements(step, *acc) {
         return false;
     }
     // Counts known alike: the same size, or the same variable or projection of one (a
@@ -155,6 +155,35 @@ fn joins(value: &Core, count: Option<&Core>, earlier: &[VarId], array: bool) -> 
         && earlier
             .iter()
             .all(|v| !value.mentions(*v) && !init.mentions(*v))
+}
+
+/// Whether `value` is a fold of an array state that [`joins`] takes as replacing elements
+/// or rows one at a time (at most one a run: the lowering updates one such array in place
+/// beside other states).
+fn replaces_rows(value: &Core) -> bool {
+    matches!(&value.kind, Kind::Ifold(_, _, acc, _, step)
+        if value.ty.is_arr() && !own_elements(step, *acc))
+}
+
+/// Whether `step` is a `build` (after `let`s not reading `acc`) whose element reads, of the
+/// old state `acc`, only its own element or row (`map2(lo, x[i], |a, b| a.min(b))`): the
+/// lowering updates such states in place, several side by side in one tuple state, as it
+/// does one alone.
+fn own_elements(step: &Core, acc: VarId) -> bool {
+    fn own(e: &Core, acc: VarId, j: VarId) -> bool {
+        match &e.kind {
+            Kind::Index(a, i) if matches!(a.kind, Kind::Var(v) if v == acc) => {
+                matches!(i.kind, Kind::Var(v) if v == j)
+            }
+            Kind::Var(v) => *v != acc,
+            _ => e.children().all(|c| own(c, acc, j)),
+        }
+    }
+    match &step.kind {
+        Kind::Let(_, v, b) => !v.mentions(acc) && own_elements(b, acc),
+        Kind::Build(_, j, body) => own(body, acc, *j),
+        _ => false,
+    }
 }
 
 /// `let v1 = ifold(n, z1, |a1, i1| s1); .. let vk = ifold(n, zk, |ak, ik| sk); body` (k >=
@@ -181,7 +210,7 @@ fn merge_run(e: &mut Core, names: &mut Vec<String>) -> bool {
         if run.len() == STATES_MAX || !joins(value, count.as_ref(), &run, arrays == 0) {
             break;
         }
-        arrays += usize::from(value.ty.is_arr());
+        arrays += usize::from(replaces_rows(value));
         if let Kind::Ifold(n, ..) = &value.kind {
             count.get_or_insert_with(|| (**n).clone());
         }

@@ -191,7 +191,10 @@ impl Dps<'_> {
     /// The largest value size `s` can take here, where an enclosing test bounds it by a
     /// literal ([`Dps::below_facts`]: `if m <= 16`).
     pub(super) fn size_at_most(&self, s: &Size) -> Option<u64> {
-        let k = key(&Core::size(s.clone(), crate::front::ast::Sp::from(proc_macro2::Span::call_site())));
+        let k = key(&Core::size(
+            s.clone(),
+            crate::front::ast::Sp::from(proc_macro2::Span::call_site()),
+        ));
         self.below
             .iter()
             .filter(|(x, _)| *x == k)

@@ -25,6 +25,122 @@ pub fn interchange(e: &mut Core, names: &mut Vec<String>) {
         interchange(c, names);
     }
     interchange_loop(e, names);
+    transposed_scans(e, names);
+}
+
+/// `let m = build(d, |j| scan(n, init, |s, i| step)); body`, a scan of one scalar state
+/// per element over a count free of the element, read in `body` only element by element
+/// as `m[a][b]`, becomes one scan of an array state whose rows are `m`'s columns:
+///
+/// ```text
+/// let r = scan(n, build(d, |j| init), |u, i| build(d, |j| { let s = u[j]; step }));
+/// body[m[a][b] := r[b][a]]
+/// ```
+///
+/// One form for `transpose(build(d, |j| scan(n, ..)))` (running sums per feature by
+/// column) and the scan of rows, `scan(n, zeros, |s, i| add(s, x[i]))`: the signal is read
+/// once, row by row, and the states written as the result's rows, where the columns took
+/// `n * d` slots of the frame. Each state sees the same operations in the same order.
+/// True when it applied.
+pub fn transposed_scans(e: &mut Core, names: &mut Vec<String>) -> bool {
+    let Kind::Let(m, value, body) = &e.kind else {
+        return false;
+    };
+    let Kind::Build(d, j, scan) = &value.kind else {
+        return false;
+    };
+    let Kind::Scan(n, _, _, _, _) = &scan.kind else {
+        return false;
+    };
+    let state = match &scan.ty {
+        Type::Arr(_, dims) if dims.len() == 1 => scan.ty.elem(),
+        _ => return false,
+    };
+    if !matches!(state, Type::F64 | Type::F32 | Type::Usize)
+        || Core::size(n.clone(), scan.span).mentions(*j)
+        || !read_transposed(body, *m)
+    {
+        return false;
+    }
+    let (m, j, d, n) = (*m, *j, d.clone(), n.clone());
+    let Kind::Let(_, value, body) = e.take().kind else {
+        unreachable!("matched above");
+    };
+    let Kind::Build(_, _, scan) = value.kind else {
+        unreachable!("matched above");
+    };
+    let span = scan.span;
+    let Kind::Scan(_, init, s, i, step) = scan.kind else {
+        unreachable!("matched above");
+    };
+    let row = Type::array_of(&state, d.clone()).unwrap_or_else(|| unreachable!());
+    let rows = Type::array_of(&row, n.clone()).unwrap_or_else(|| unreachable!());
+    let u = new_var(names, s);
+    let r = new_var(names, m);
+    let init = Core::new(Kind::Build(d.clone(), j, init), row.clone(), span);
+    let own = Core::new(
+        Kind::Index(
+            Box::new(Core::new(Kind::Var(u), row.clone(), span)),
+            Box::new(Core::index_var(j, span)),
+        ),
+        state.clone(),
+        span,
+    );
+    let step_ty = step.ty.clone();
+    let step = Core::new(Kind::Let(s, Box::new(own), step), step_ty, span);
+    let step = fresh(
+        Core::new(Kind::Build(d, j, Box::new(step)), row, span),
+        names,
+    );
+    let scan = Core::new(
+        Kind::Scan(n, Box::new(init), u, i, Box::new(step)),
+        rows.clone(),
+        span,
+    );
+    let mut body = *body;
+    swap_reads(&mut body, m, r, &rows);
+    let ty = body.ty.clone();
+    *e = Core::new(Kind::Let(r, Box::new(scan), Box::new(body)), ty, span);
+    true
+}
+
+/// Whether every read of `m` in `e` is an element, `m[a][b]`.
+fn read_transposed(e: &Core, m: VarId) -> bool {
+    if let Kind::Index(a, b) = &e.kind
+        && let Kind::Index(v, inner) = &a.kind
+        && matches!(v.kind, Kind::Var(x) if x == m)
+    {
+        return !e.ty.is_arr() && read_transposed(inner, m) && read_transposed(b, m);
+    }
+    match &e.kind {
+        Kind::Var(x) => *x != m,
+        _ => e.children().all(|c| read_transposed(c, m)),
+    }
+}
+
+/// Every `m[a][b]` in `e` read as `r[b][a]` (`r` of type `rows`).
+fn swap_reads(e: &mut Core, m: VarId, r: VarId, rows: &Type) {
+    if let Kind::Index(a, b) = &mut e.kind
+        && let Kind::Index(v, inner) = &mut a.kind
+        && matches!(v.kind, Kind::Var(x) if x == m)
+    {
+        let span = v.span;
+        let (outer, inner) = (b.take(), inner.take());
+        let row = rows.elem();
+        let read = Core::new(
+            Kind::Index(
+                Box::new(Core::new(Kind::Var(r), rows.clone(), span)),
+                Box::new(outer),
+            ),
+            row,
+            span,
+        );
+        **a = read;
+        **b = inner;
+    }
+    for c in e.children_mut() {
+        swap_reads(c, m, r, rows);
+    }
 }
 
 /// `build(m, |k| { lets; let s = ifold(n, init, |acc, i| step); rest })`, with `m` a
@@ -74,7 +190,11 @@ pub fn interchange_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
         return false;
     };
     let (ty, span) = (e.ty.clone(), e.span);
-    *e = Core::new(Kind::Let(t, Box::new(fold), Box::new(e.take())), ty.clone(), span);
+    *e = Core::new(
+        Kind::Let(t, Box::new(fold), Box::new(e.take())),
+        ty.clone(),
+        span,
+    );
     if let Some(original) = original {
         let fits = Core::new(
             Kind::Bin(

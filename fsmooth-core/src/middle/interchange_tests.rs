@@ -1,8 +1,8 @@
 //! Tests of the interchange of a `build` over folds, through the code the kernels expand to.
 
-use crate::middle::fuse::tests::{count, optimized};
 use crate::front::ast::BinOp;
 use crate::front::size::Size;
+use crate::middle::fuse::tests::{count, optimized};
 use crate::middle::ir::Kind;
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::HashMap;
@@ -161,5 +161,42 @@ fn a_run_time_count_runs_interchanged_when_at_most_16() {
     assert_eq!(folds(src), 2, "{k}");
     let rust = crate::expand(src.parse().unwrap()).to_string();
     assert!(rust.contains("local_0"), "{rust}");
-    assert!(rust.contains("scratch_len (n : usize , m : usize) -> usize { 0usize }"), "{rust}");
+    assert!(
+        rust.contains("scratch_len (n : usize , m : usize) -> usize { 0usize }"),
+        "{rust}"
+    );
+}
+
+#[test]
+fn a_transposed_build_of_scans_compiles_as_the_scan_of_rows() {
+    // Running sums per feature, by columns then transposed, and as one scan of rows.
+    let rows = "pub fn k(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+        scan(n, build(d, |_| 0.0), |s, i| add(s, x[i]))
+    }";
+    let want = code(rows);
+    for src in [
+        "pub fn k(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+            transpose(build(d, |j| scan(n, 0.0, |s, i| s + x[i][j])))
+        }",
+        "pub fn k(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+            let cols = build(d, |j| scan(n, 0.0, |s, i| s + x[i][j]));
+            build(n, |i| build(d, |j| cols[j][i]))
+        }",
+    ] {
+        assert_eq!(code(src), want, "{src}\n{}", optimized(src));
+    }
+    // Columns read whole stay as written (the result, written column by column).
+    let src = "pub fn k(x: [[f64; d]; n], d: usize) -> ([[f64; n]; d], f64) {
+        let cols = build(d, |j| scan(n, 0.0, |s, i| s + x[i][j]));
+        (cols, cols[0][0])
+    }";
+    let k = optimized(src);
+    assert_eq!(
+        count(
+            &k.body,
+            &|e| matches!(e, Kind::Scan(_, init, ..) if init.ty.is_arr())
+        ),
+        0,
+        "{k}"
+    );
 }

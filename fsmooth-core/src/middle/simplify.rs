@@ -306,6 +306,16 @@ pub fn fold(e: &mut Core) {
             Kind::Bool(false) => Some(Folded::Right),
             _ => None,
         },
+        // `build(n, |i| a[i])` of an `a` of `n` elements is `a` (a copy: the transposed
+        // scans' `transpose(transpose(..))`, a helper returning its argument's rows).
+        Kind::Build(_, i, body) => match &body.kind {
+            Kind::Index(a, k)
+                if matches!(k.kind, Kind::Var(v) if v == *i) && !a.mentions(*i) && a.ty == e.ty =>
+            {
+                Some(Folded::Element)
+            }
+            _ => None,
+        },
         _ => None,
     };
     // The kept operand or branch is moved up, not copied (a chain of `* 1.0` would copy the
@@ -318,6 +328,15 @@ pub fn fold(e: &mut Core) {
                 e.sym = Some(n.clone());
             }
             e.kind = k;
+        }
+        Some(Folded::Element) => {
+            let Kind::Build(_, _, body) = &mut e.kind else {
+                unreachable!("only a build is its element's array");
+            };
+            let Kind::Index(a, _) = &mut body.kind else {
+                unreachable!("matched above");
+            };
+            e.kind = std::mem::replace(&mut a.kind, Kind::Bool(false));
         }
         Some(side) => {
             let (Kind::Bin(_, left, right, _) | Kind::If(_, left, right)) = &mut e.kind else {
@@ -342,6 +361,8 @@ enum Folded {
     Left,
     /// Its right operand (of an `if`, the `else` branch).
     Right,
+    /// Of `build(n, |i| a[i])`, the array `a`.
+    Element,
 }
 
 fn is_neg_zero(x: f64) -> bool {

@@ -46,8 +46,9 @@ pub enum Rewrite {
     /// compile, not their tokens.
     TupleStateAsRows,
     /// `ifold(k, (i0, i1, ..), |(s0, s1, ..), i| (e0, e1, ..))`, a tuple state whose new
-    /// components are each arithmetic (so scalars: arrays have no operators) reading no
-    /// other component's state, as the folds side by side: `{ let f0 = ifold(k, i0, |s0,
+    /// components are each arithmetic (so scalars: arrays have no operators) or a `build`
+    /// reading its own state only at its own element (`build(n, |j| s0[j] + x[i][j])`),
+    /// reading no other component's state, as the folds side by side: `{ let f0 = ifold(k, i0, |s0,
     /// i| e0); let f1 = ifold(k, i1, |s1, i| e1); .. (f0, f1, ..) }` (LANGUAGE.md section 13
     /// as docs/language.md lists it: sums side by side are one loop).
     TupleFoldAsSiblings,
@@ -178,6 +179,43 @@ fn mentions(e: &Expr, name: &str) -> bool {
     let mut v = Names(name, false);
     syn::visit::visit_expr(&mut v, e);
     v.1
+}
+
+/// Is `e` a `build(n, |j| body)` whose body reads `s` only as `s[j]`: an array state's new
+/// value reading only its own element of the old one (which the compiler's `siblings`
+/// runs in one fold beside others, as the tuple state).
+fn own_build(e: &Expr, s: &str) -> bool {
+    struct Reads<'n> {
+        s: &'n str,
+        j: String,
+        other: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Reads<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            if is_elem(e, self.s, &self.j) {
+                return;
+            }
+            syn::visit::visit_expr(self, e);
+        }
+        fn visit_ident(&mut self, i: &'ast syn::Ident) {
+            self.other |= i == self.s;
+        }
+    }
+    let Some(c) = call(e, "build", 2) else {
+        return false;
+    };
+    let Expr::Closure(f) = &c.args[1] else {
+        return false;
+    };
+    let Some(j) = f.inputs.first().and_then(param) else {
+        return false;
+    };
+    if f.inputs.len() != 1 || mentions(&c.args[0], s) {
+        return false;
+    }
+    let mut v = Reads { s, j, other: false };
+    syn::visit::Visit::visit_expr(&mut v, &f.body);
+    !v.other
 }
 
 /// Is `e` arithmetic at its top (`+ - * / %`): a scalar.
@@ -343,7 +381,7 @@ impl Respeller {
                     })
                     .collect::<Option<_>>()?;
                 let own = news.elems.iter().enumerate().all(|(k, e)| {
-                    is_arithmetic(e)
+                    (is_arithmetic(e) || names[k].as_ref().is_some_and(|s| own_build(e, s)))
                         && names
                             .iter()
                             .enumerate()
@@ -614,5 +652,15 @@ mod tests {
             let src = format!("pub fn k(x: [f64; n]) -> (f64, f64) {{ {kept} }}");
             assert_eq!(one(&src), None, "{kept}");
         }
+        // Array states updated at their own element, side by side too; one reading another
+        // element of its state is left as written.
+        let src = "pub fn k(x: [[f64; d]; n]) -> ([f64; d], [f64; d]) { ifold(n, (x[0], x[0]), |(lo, hi), i| (build(d, |j| lo[j].min(x[i][j])), build(d, |j| hi[j].max(x[i][j])))) }";
+        let s = one(src).unwrap();
+        assert!(
+            s.contains("ifold (n , x [0] , | lo , i | build (d , | j | lo [j] . min (x [i] [j])))"),
+            "{s}"
+        );
+        let src = "pub fn k(x: [[f64; d]; n]) -> ([f64; d], f64) { ifold(n, (x[0], 0.0), |(lo, t), i| (build(d, |j| lo[(j + 1) % d].min(x[i][j])), t + 1.0)) }";
+        assert_eq!(one(src), None);
     }
 }

@@ -64,15 +64,16 @@ impl Dps<'_> {
     /// one heap buffer of twice the length (so that swapping offsets swaps them).
     /// A local array for a value of `dims` when it is small and of constant length (at most
     /// [`LOCAL_MAX`] elements), of `f64`, and arrays live in the frame: its marker and view.
-    /// (An `f32` state stays in the frame: Goertzel's `[f32; 8]` pair ran 1.86x slower in
-    /// locals, which LLVM kept as scalars instead of vectors.)
+    /// (An `f32` state of literal length stays in the frame: Goertzel's `[f32; 8]` pair ran
+    /// 1.86x slower in locals, which LLVM kept as scalars instead of vectors.) Also, of any
+    /// element type, a local as long as the bound an enclosing test puts on a run-time length,
+    /// if at most [`LOCAL_MAX`] (an interchanged fold's states under `if m <= 16`: Goertzel at `m` frequencies
+    /// took 245,899 instructions with them in the frame, 55,346 in locals).
     pub(super) fn alloc_local(&mut self, elem: Scalar, dims: &[Size]) -> Option<(St, View)> {
         let product = Size::product(dims);
         let len = match product.as_const() {
             Some(len) if elem == Scalar::F64 => len,
             Some(_) => return None,
-            // A run-time length an enclosing test bounds (`if m <= 16`: an interchanged
-            // fold's states), any element type.
             None => self.size_at_most(&product)?,
         };
         if self.heap.is_some() || len > LOCAL_MAX || len == 0 {

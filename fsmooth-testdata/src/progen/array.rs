@@ -252,6 +252,18 @@ impl Gen {
                 format!("outer({x}, {y})")
             }
             7 | 8 => self.view_matrix(r, c, depth),
+            // (Not of `p` or `g` rows or columns, which may be 0: the interpreter cannot
+            // transpose an empty matrix.)
+            9 if !matches!(r, D::P | D::G) && !matches!(c, D::P | D::G) && self.r.one_in(3) => {
+                // Scans of a scalar state, one per column, transposed (the compiler's one
+                // scan of rows).
+                let j = self.name("j");
+                let col = self.with(&j, T::U, Some(c), |g| {
+                    let init = g.scalar(depth + 2);
+                    g.scan(r, &T::F, init, depth + 1)
+                });
+                format!("transpose(build({}, |{j}| {col}))", c.text())
+            }
             9 => {
                 // A scan with a vector state: its states are the rows.
                 let init = self.vector(c, depth + 1);

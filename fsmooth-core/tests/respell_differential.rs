@@ -452,12 +452,6 @@ const KNOWN: &[(u64, Rewrite, &str)] = &[
          `((x, y), (dx, dy))`, its siblings as `(x, dx), (y, dy)`; the same scratch, the same \
          work in another order",
     ),
-    (
-        8405,
-        Rewrite::TupleFoldAsSiblings,
-        "two independent folds (one counted by a tuple's component read from a fold, `t.0`) \
-         computed in the other order; the same code otherwise",
-    ),
 ];
 
 #[test]

@@ -181,8 +181,8 @@ fn mentions(e: &Expr, name: &str) -> bool {
     v.1
 }
 
-/// Is `e` a `build(n, |j| body)` whose body reads `s` only as `s[j]`: an array state's new
-/// value reading only its own element of the old one (which the compiler's `siblings`
+/// Is `e` a `build(n, |j| body)`, `n` not a literal, whose body reads `s` only as `s[j]`:
+/// an array state's new value reading only its own element of the old one (which the compiler's `siblings`
 /// runs in one fold beside others, as the tuple state).
 fn own_build(e: &Expr, s: &str) -> bool {
     struct Reads<'n> {
@@ -210,7 +210,9 @@ fn own_build(e: &Expr, s: &str) -> bool {
     let Some(j) = f.inputs.first().and_then(param) else {
         return false;
     };
-    if f.inputs.len() != 1 || mentions(&c.args[0], s) {
+    // Not of a literal length: alone, such a state becomes scalars (`flat_states`), in a
+    // tuple it stays an array, so the two spellings differ there by design.
+    if f.inputs.len() != 1 || mentions(&c.args[0], s) || matches!(c.args[0], Expr::Lit(_)) {
         return false;
     }
     let mut v = Reads { s, j, other: false };

@@ -16,6 +16,9 @@ pub fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
     match &mut e.kind {
         Kind::Let(t, a, body) if matches!(a.kind, Kind::Ifold(..)) && a.ty.is_tuple() => {
             let t = *t;
+            // A pattern's component bound and never read (`let (x, v) = ifold(..); x + x`)
+            // needs nothing: its `let` goes first.
+            drop_unread_parts(body, t);
             let Some(used) = projections(body, t) else {
                 return false;
             };
@@ -41,6 +44,19 @@ pub fn rule(e: &mut Core, names: &mut Vec<String>) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+/// Every `let v = t.k` in `e` whose body does not read `v`, removed.
+fn drop_unread_parts(e: &mut Core, t: VarId) {
+    while let Kind::Let(v, a, b) = &mut e.kind
+        && matches!(&a.kind, Kind::Proj(x, _) if matches!(x.kind, Kind::Var(x) if x == t))
+        && !b.mentions(*v)
+    {
+        *e = b.take();
+    }
+    for c in e.children_mut() {
+        drop_unread_parts(c, t);
     }
 }
 

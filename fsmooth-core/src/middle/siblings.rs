@@ -165,23 +165,28 @@ fn replaces_rows(value: &Core) -> bool {
         if value.ty.is_arr() && !own_elements(step, *acc))
 }
 
-/// Whether `step` is a `build` (after `let`s not reading `acc`) whose element reads, of the
-/// old state `acc`, only its own element or row (`map2(lo, x[i], |a, b| a.min(b))`): the
+/// Whether `step` is a `build` or an array literal (after `let`s not reading `acc`) whose
+/// element reads, of the old state `acc`, only its own element or row (`map2(lo, x[i], |a, b| a.min(b))`): the
 /// lowering updates such states in place, several side by side in one tuple state, as it
 /// does one alone.
 fn own_elements(step: &Core, acc: VarId) -> bool {
-    fn own(e: &Core, acc: VarId, j: VarId) -> bool {
+    /// Whether `e` reads `acc` only at the index `at` accepts.
+    fn own(e: &Core, acc: VarId, at: &dyn Fn(&Core) -> bool) -> bool {
         match &e.kind {
-            Kind::Index(a, i) if matches!(a.kind, Kind::Var(v) if v == acc) => {
-                matches!(i.kind, Kind::Var(v) if v == j)
-            }
+            Kind::Index(a, i) if matches!(a.kind, Kind::Var(v) if v == acc) => at(i),
             Kind::Var(v) => *v != acc,
-            _ => e.children().all(|c| own(c, acc, j)),
+            _ => e.children().all(|c| own(c, acc, at)),
         }
     }
     match &step.kind {
         Kind::Let(_, v, b) => !v.mentions(acc) && own_elements(b, acc),
-        Kind::Build(_, j, body) => own(body, acc, *j),
+        Kind::Build(_, j, body) => own(body, acc, &|i| matches!(i.kind, Kind::Var(v) if v == *j)),
+        // Written out by `unroll` (a literal length): element `k` reads `acc[k]`.
+        Kind::Array(items) => items.iter().enumerate().all(|(k, x)| {
+            own(x, acc, &|i| {
+                i.sym.as_ref().and_then(|s| s.as_const()) == Some(k as u64)
+            })
+        }),
         _ => false,
     }
 }

@@ -59,6 +59,19 @@ mod k {
             n / 2 + 7 / 2
         }
 
+        /// Rust's associated float constants (where section 16 is silent, as Rust has them):
+        /// a running maximum from `f64::NEG_INFINITY`, a minimum from `std::f64::INFINITY`,
+        /// a tolerance of `f32::EPSILON`, the largest finite values.
+        pub fn extremes(x: [f64; n]) -> (f64, f64, f64) {
+            let hi = ifold(n, f64::NEG_INFINITY, |m, i| m.max(x[i]));
+            let lo = ifold(n, std::f64::INFINITY, |m, i| m.min(x[i]));
+            (hi, lo, f64::MAX.min(hi) + core::f64::MIN_POSITIVE * 0.0 - f64::EPSILON * 0.0)
+        }
+
+        pub fn near_one(x: [f32; n]) -> [f32; n] {
+            map(x, |t| if (t - 1.0).abs() < f32::EPSILON { 1.0 } else { t.min(f32::MAX) })
+        }
+
         /// Sizes from the simplest length: `no` from `b`, not from `w` (empty for ni = 0).
         pub fn dense(x: [f32; ni], w: [[f32; ni]; no], b: [f32; no]) -> [f32; no] {
             build(no, |o| b[o] + ifold(ni, 0.0, |acc, i| acc + w[o][i] * x[i]))
@@ -104,6 +117,24 @@ fn f32s(v: &[f32]) -> Value {
 
 fn rows_of(v: &[f64], m: usize) -> Value {
     Value::Array(v.chunks(m).map(f64s).collect())
+}
+
+#[test]
+fn associated_float_constants_are_rusts() {
+    for x in [&[][..], &[1.5, -2.0, 7.25][..]] {
+        let got = k::extremes(x, &mut Region::new()).unwrap();
+        let hi = x.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+        let lo = x.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+        let third = f64::MAX.min(hi) + f64::MIN_POSITIVE * 0.0 - f64::EPSILON * 0.0;
+        assert_eq!(got, (hi, lo, third));
+    }
+    let t = [1.0f32 + f32::EPSILON / 2.0, 1.5, f32::INFINITY];
+    let mut out = [0f32; 3];
+    k::near_one(&mut out, &t, &mut Region::new()).unwrap();
+    assert_eq!(out, [1.0, 1.5, f32::MAX]);
+    let interp = reference(k::SRC, "near_one", &[f32s(&t)]);
+    let got: Vec<f64> = out.iter().map(|x| f64::from(*x)).collect();
+    assert_eq!(got, interp);
 }
 
 #[test]

@@ -134,7 +134,17 @@ fn constants_have_their_own_type() {
     );
     let e = error("use std::f64::consts::PY;\npub fn k() -> f64 { 1.0 }");
     assert!(e.contains("no constant `PY`"), "{e}");
-    let e = error("pub fn k() -> f64 { std::f64::MAX }");
+    // Rust's associated constants, where the contract is silent, are Rust's too.
+    assert_eq!(
+        literals("pub fn k() -> f64 { std::f64::MAX }"),
+        literals(&format!("pub fn k() -> f64 {{ {:?} }}", f64::MAX))
+    );
+    let e = error("pub fn k() -> f64 { f64::NEG_INFINITYY }");
+    assert!(
+        e.contains("no constant `NEG_INFINITYY` of `f64`") && e.contains("`NEG_INFINITY`?"),
+        "{e}"
+    );
+    let e = error("pub fn k() -> f64 { i64::MAX as f64 }");
     assert!(e.contains("float constants"), "{e}");
 }
 

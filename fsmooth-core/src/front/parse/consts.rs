@@ -1,6 +1,8 @@
 //! Rust's float constants (LANGUAGE.md section 16): `std::f64::consts::PI`,
 //! `core::f32::consts::TAU`, `f64::consts::E`, and the names a `use` of those modules brings
-//! into the block (`use std::f64::consts::PI;`, `use core::f32::consts::*;`). The parser
+//! into the block (`use std::f64::consts::PI;`, `use core::f32::consts::*;`); and, where the
+//! contract is silent, the associated constants a Rust user reaches for as readily
+//! (`f64::NEG_INFINITY`, `f32::EPSILON`, `f64::MAX`, also as `std::f64::INFINITY`). The parser
 //! turns each into a float literal of its type (an f32 constant is Rust's f32 value, which
 //! is the f64 value rounded to f32), so nothing after it sees a constant.
 
@@ -52,6 +54,50 @@ pub(super) fn consts_module(segments: &[String]) -> Option<CastTy> {
     }
 }
 
+/// The type of a path to a float type or its module (`f64`, `std::f32`, `core::f64`), given
+/// as its segments: where Rust defines `INFINITY`, `MAX`, `EPSILON` and the others.
+fn float_type(segments: &[String]) -> Option<CastTy> {
+    let rest = match segments.first().map(String::as_str) {
+        Some("std" | "core") => &segments[1..],
+        _ => segments,
+    };
+    match rest {
+        [t] if t == "f64" => Some(CastTy::F64),
+        [t] if t == "f32" => Some(CastTy::F32),
+        _ => None,
+    }
+}
+
+/// The value of `f64::name` (or `f32::name`, as f64): Rust's associated float constants a
+/// running maximum or a tolerance starts from (`f64::NEG_INFINITY`, `f32::EPSILON`).
+fn assoc_value(name: &str, ty: CastTy) -> Option<f64> {
+    let (d, s) = match name {
+        "INFINITY" => (f64::INFINITY, f32::INFINITY),
+        "NEG_INFINITY" => (f64::NEG_INFINITY, f32::NEG_INFINITY),
+        "NAN" => (f64::NAN, f32::NAN),
+        "MAX" => (f64::MAX, f32::MAX),
+        "MIN" => (f64::MIN, f32::MIN),
+        "MIN_POSITIVE" => (f64::MIN_POSITIVE, f32::MIN_POSITIVE),
+        "EPSILON" => (f64::EPSILON, f32::EPSILON),
+        _ => return None,
+    };
+    Some(match ty {
+        CastTy::F32 => f64::from(s),
+        _ => d,
+    })
+}
+
+/// The names [`assoc_value`] knows.
+const ASSOC_CONSTS: [&str; 7] = [
+    "INFINITY",
+    "NEG_INFINITY",
+    "NAN",
+    "MAX",
+    "MIN",
+    "MIN_POSITIVE",
+    "EPSILON",
+];
+
 /// The value of constant `name` of the module of type `ty`.
 fn value(name: &str, ty: CastTy) -> Option<f64> {
     let v = FLOAT_CONSTS.iter().find(|(n, _)| *n == name)?.1;
@@ -93,11 +139,27 @@ impl Parser<'_> {
             .map(|s| s.ident.to_string())
             .collect();
         let (last, module) = segs.split_last()?;
+        if let Some(ty) = float_type(module) {
+            if let Some(v) = assoc_value(last, ty) {
+                return Some(ExprKind::Float(v, Some(ty)));
+            }
+            let hint = closest(last, ASSOC_CONSTS.iter().copied())
+                .map(|c| format!("; did you mean `{c}`?"))
+                .unwrap_or_default();
+            self.err(
+                p.path.segments.last()?.ident.span(),
+                format!(
+                    "no constant `{last}` of `{}` in fsmooth: `INFINITY`, `NEG_INFINITY`, `NAN`, `MAX`, `MIN`, `MIN_POSITIVE`, `EPSILON`, and the `consts` module's{hint}",
+                    module.join("::")
+                ),
+            );
+            return None;
+        }
         let Some(ty) = consts_module(module) else {
             self.err(
                 p.span(),
                 format!(
-                    "`{}` is not part of fsmooth: paths name Rust's float constants, `std::f64::consts::PI`, `core::f32::consts::TAU`",
+                    "`{}` is not part of fsmooth: paths name Rust's float constants, `std::f64::consts::PI`, `core::f32::consts::TAU`, `f64::INFINITY`",
                     p.to_token_stream().to_string().replace(' ', "")
                 ),
             );

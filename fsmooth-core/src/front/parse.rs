@@ -616,6 +616,15 @@ impl Parser<'_> {
                 self.teach(Sp::of(a), ASSIGNMENT);
                 return placeholder(span);
             }
+            syn::Expr::Repeat(r) => {
+                // `[0.0; d]`, Rust's array of copies: the `build` that says the same.
+                let (v, n) = (r.expr.to_token_stream(), r.len.to_token_stream());
+                self.err(
+                    Sp::of(r),
+                    format!("`[v; n]` is not part of fsmooth: write `build({n}, |_| {v})`"),
+                );
+                return placeholder(span);
+            }
 
             other => {
                 self.err(

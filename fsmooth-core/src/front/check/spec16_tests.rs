@@ -295,3 +295,9 @@ fn a_size_is_read_from_the_length_that_is_the_name_alone() {
         matches!(&k.pins[..], [Pin::FromLen { name, others, .. }] if name == "n" && others.len() == 1)
     );
 }
+
+#[test]
+fn an_array_of_copies_names_build() {
+    let e = error("pub fn k(x: [f64; d]) -> [f64; d] { let z = [0.0; d]; add(x, z) }");
+    assert!(e.contains("`[v; n]` is not part of fsmooth: write `build(d, |_| 0.0)`"), "{e}");
+}

@@ -253,7 +253,9 @@ fn lift(
         Type::Tuple(_) => return None,
         t => vec![t.clone()],
     };
-    if parts.iter().any(|t| t.is_arr() || t.is_tuple()) {
+    // Each component's new value is computed in a `build` of its own: a step running a loop
+    // (k-means' distance to each centre) would run it once per component.
+    if parts.iter().any(|t| t.is_arr() || t.is_tuple()) || parts.len() > 1 && has_loop(step) {
         return None;
     }
     let mut local: Vec<VarId> = prefix.iter().map(|(x, _)| *x).collect();

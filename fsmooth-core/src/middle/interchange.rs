@@ -147,7 +147,8 @@ fn swap_reads(e: &mut Core, m: VarId, r: VarId, rows: &Type) {
 /// literal of at most 16 (`LANES_MAX`), `n` free of `k` and of the `lets` (each small and
 /// loop-free), a state of scalars (one, or a tuple of at most 4 (`PARTS_MAX`)), and a step
 /// reading some array at an index of `i` that every element reads alike (the signal `x[i]`)
-/// (and not a sum, `acc + t`) becomes
+/// (and not a sum, `acc + t`; for a tuple state, a step running no loop of its own, which
+/// each component's `build` would run again) becomes
 ///
 /// ```text
 /// let t = ifold(n, (build(m, |k| { lets; init.0 }), ..),

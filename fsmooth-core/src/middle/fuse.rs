@@ -9,7 +9,7 @@
 //! every length is already a size.)
 
 use crate::middle::elements;
-use crate::middle::ir::{Core, Kind, VarId, new_var};
+use crate::middle::ir::{Core, Kind, Type, VarId, new_var};
 use crate::middle::placed;
 use crate::middle::simplify::{count_reads, subst_index};
 
@@ -132,24 +132,41 @@ impl Pass<'_> {
                     *e = subst_index(i, &k, body, span);
                     return true;
                 }
-                // `(if c { a } else { b })[k] ~> if c { a[k] } else { b[k] }`, for an index
-                // that costs nothing to repeat: a choice of rows read at one element.
-                Kind::If(c, x, y)
-                    if matches!(k.kind, Kind::Var(_) | Kind::Size(_))
-                        && matches!(x.kind, Kind::Var(_) | Kind::Build(..))
-                        && matches!(y.kind, Kind::Var(_) | Kind::Build(..)) =>
-                {
-                    let (c, x, y, k) = (c.take(), x.take(), y.take(), k.take());
+                // `(if c { a } else { b })[k] ~> if c { a[k] } else { b[k] }`: a choice of
+                // rows read at one element (a padded matrix's row, `pad(m, 1, 1, zeros)[r][c]`)
+                // reads that element of the row chosen, with no row stored. Only one branch
+                // runs either way; an index that costs something is bound once before.
+                Kind::If(c, x, y) if chooses_rows(x) && chooses_rows(y) => {
+                    let (c, x, y, mut k) = (c.take(), x.take(), y.take(), k.take());
                     let ty = e.ty.clone();
+                    let mut bound = None;
+                    if !matches!(k.kind, Kind::Var(_) | Kind::Size(_)) {
+                        let t = self.names.len() as VarId;
+                        self.names.push("at".into());
+                        let sym = k.sym.clone();
+                        let value =
+                            std::mem::replace(&mut k, Core::new(Kind::Var(t), Type::Usize, span));
+                        k.sym = sym;
+                        bound = Some((t, value));
+                    }
                     let at = |a: Core| {
                         let t = a.ty.elem();
                         Core::new(Kind::Index(Box::new(a), Box::new(k.clone())), t, span)
                     };
-                    *e = Core::new(
+                    let choice = Core::new(
                         Kind::If(Box::new(c), Box::new(at(x)), Box::new(at(y))),
-                        ty,
+                        ty.clone(),
                         span,
                     );
+                    if bound.is_some() {
+                        self.forget_reads();
+                    }
+                    *e = match bound {
+                        Some((t, value)) => {
+                            Core::new(Kind::Let(t, Box::new(value), Box::new(choice)), ty, span)
+                        }
+                        None => choice,
+                    };
                     return true;
                 }
                 Kind::Array(items) => {
@@ -333,6 +350,19 @@ impl Pass<'_> {
 
 // The walks below that look for the reads of a variable `x` take `left`, at least how many
 // reads of `x` they have still to meet, and stop when it reaches 0.
+
+/// Whether `a`, a branch of an array `if` read at an index, is a value whose element is
+/// read as cheaply as the whole: a variable, a `build`, a row or slice of one, an array
+/// literal, another such choice, or one of those after scalar `let`s.
+fn chooses_rows(a: &Core) -> bool {
+    match &a.kind {
+        Kind::Var(_) | Kind::Build(..) | Kind::Array(_) => true,
+        Kind::Index(x, _) | Kind::Slice(x, _) => chooses_rows(x),
+        Kind::If(_, x, y) => chooses_rows(x) && chooses_rows(y),
+        Kind::Let(_, v, b) => !v.ty.is_arr() && chooses_rows(b),
+        _ => false,
+    }
+}
 
 /// True when every occurrence of `x` in `e` is `x[k]` with a constant `k < len`.
 fn const_reads_only(e: &Core, x: VarId, len: usize, left: &mut u32) -> bool {

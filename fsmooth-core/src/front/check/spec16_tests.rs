@@ -299,5 +299,8 @@ fn a_size_is_read_from_the_length_that_is_the_name_alone() {
 #[test]
 fn an_array_of_copies_names_build() {
     let e = error("pub fn k(x: [f64; d]) -> [f64; d] { let z = [0.0; d]; add(x, z) }");
-    assert!(e.contains("`[v; n]` is not part of fsmooth: write `build(d, |_| 0.0)`"), "{e}");
+    assert!(
+        e.contains("`[v; n]` is not part of fsmooth: write `build(d, |_| 0.0)`"),
+        "{e}"
+    );
 }

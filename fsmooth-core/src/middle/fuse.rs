@@ -8,6 +8,7 @@
 //! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
 //! every length is already a size.)
 
+use crate::front::size::Size;
 use crate::middle::elements;
 use crate::middle::ir::{Core, Kind, Type, VarId, new_var};
 use crate::middle::placed;
@@ -236,6 +237,31 @@ impl Pass<'_> {
             *e = b.take();
             return true;
         }
+        // A `let`-bound build of scalars read at an outer loop's index inside that loop's
+        // inner loops (`means[i]` in `build(n, |i| map(x[i], |t| t - means[i]))`): the
+        // element read once at the head of the step, where the rule below computes it.
+        // Then computed there at once (a row pulled out as a view would be put back by
+        // `propagate` before the next pass): only when that makes it fusable.
+        if let Kind::Let(x, a, b) = &mut e.kind
+            && let Kind::Build(n, _, body) = &a.kind
+            && (!a.ty.elem().is_arr() || cheap_elements(body))
+            && !should_fuse(*x, body, b, self.left(*x))
+        {
+            let mut pulled = match would_pull(b, *x, n, false) {
+                true => (**b).clone(),
+                false => Core::new(Kind::Bool(false), Type::Bool, span),
+            };
+            if pull_reads(&mut pulled, (*x, &a.ty), n, false, self.names)
+                && should_fuse(*x, body, &pulled, u32::MAX)
+            {
+                **b = pulled;
+                let value = a.take();
+                replace_reads(b, *x, &value, &mut { u32::MAX }, self.names);
+                *e = b.take();
+                self.forget_reads();
+                return true;
+            }
+        }
         // Push a let-bound build into its readers.
         if let Kind::Let(x, a, b) = &mut e.kind
             && let Kind::Build(_, _, body) = &a.kind
@@ -350,6 +376,112 @@ impl Pass<'_> {
 
 // The walks below that look for the reads of a variable `x` take `left`, at least how many
 // reads of `x` they have still to meet, and stop when it reaches 0.
+
+/// In `e` (the scope of `let x = build(n, ..)`), outside any loop, each `build(n, |j|
+/// body)` whose body reads `x[j]` inside a loop of its own: `let xj = x[j]` bound at the
+/// head of `body`, every `x[j]` there read as `xj`. True when one was bound. Each step reads
+/// its own element, which exists (`j < n`), and the stored array computes every element
+/// anyway, so reading it once per step at the head changes no value and raises no error.
+/// Whether `row`, a `build`'s element that is an array, computes each of its elements with
+/// no loop of its own after the `let`s that head it (`let m = sum(x[i]); map(x[i], |t| t -
+/// m)`): pulled to the head of a step, it is that row once. A row of sums (a product's)
+/// stays where the products' own rules find it.
+fn cheap_elements(row: &Core) -> bool {
+    match &row.kind {
+        Kind::Let(_, _, b) => cheap_elements(b),
+        Kind::Build(_, _, elem) => !runs_loop(elem),
+        _ => false,
+    }
+}
+
+/// Whether [`pull_reads`] would bind a read in `e` (without changing it).
+fn would_pull(e: &Core, x: VarId, n: &Size, in_loop: bool) -> bool {
+    if !in_loop
+        && let Kind::Build(m, j, body) = &e.kind
+        && m.same(n)
+        && read_inside(body, x, *j, false)
+    {
+        return true;
+    }
+    let in_loop = in_loop || is_loop(e);
+    e.children().any(|c| would_pull(c, x, n, in_loop))
+}
+
+/// Whether `e` reads `x[j]` inside a loop (`inner`: already inside one).
+fn read_inside(e: &Core, x: VarId, j: VarId, inner: bool) -> bool {
+    if is_read_at(e, x, j) {
+        return inner;
+    }
+    let inner = inner || is_loop(e);
+    e.children().any(|c| read_inside(c, x, j, inner))
+}
+
+/// Whether `e` is `x[j]`.
+fn is_read_at(e: &Core, x: VarId, j: VarId) -> bool {
+    matches!(&e.kind, Kind::Index(a, k)
+        if matches!(a.kind, Kind::Var(v) if v == x) && matches!(k.kind, Kind::Var(v) if v == j))
+}
+
+fn pull_reads(
+    e: &mut Core,
+    (x, ty): (VarId, &Type),
+    n: &Size,
+    in_loop: bool,
+    names: &mut Vec<String>,
+) -> bool {
+    fn replace(e: &mut Core, x: VarId, j: VarId, by: VarId) {
+        if is_read_at(e, x, j) {
+            e.kind = Kind::Var(by);
+            return;
+        }
+        for c in e.children_mut() {
+            replace(c, x, j, by);
+        }
+    }
+    if !in_loop
+        && let Kind::Build(m, j, body) = &mut e.kind
+        && m.same(n)
+        && read_inside(body, x, *j, false)
+    {
+        let j = *j;
+        let xj = names.len() as VarId;
+        let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());
+        names.push(base);
+        let span = body.span;
+        let elem = body.ty.clone();
+        replace(body, x, j, xj);
+        let read = Core::new(
+            Kind::Index(
+                Box::new(Core::new(Kind::Var(x), ty.clone(), span)),
+                Box::new(Core::index_var(j, span)),
+            ),
+            ty.elem(),
+            span,
+        );
+        let inner = body.take();
+        **body = Core::new(Kind::Let(xj, Box::new(read), Box::new(inner)), elem, span);
+        return true;
+    }
+    let in_loop = in_loop || is_loop(e);
+    let mut any = false;
+    for c in e.children_mut() {
+        any |= pull_reads(c, (x, ty), n, in_loop, names);
+    }
+    any
+}
+
+/// Whether `e` runs a loop, or holds one.
+fn runs_loop(e: &Core) -> bool {
+    is_loop(e) || e.children().any(runs_loop)
+}
+
+/// Whether `e` runs a loop of its own.
+fn is_loop(e: &Core) -> bool {
+    matches!(
+        e.kind,
+        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+    )
+}
 
 /// Whether `a`, a branch of an array `if` read at an index, is a value whose element is
 /// read as cheaply as the whole: a variable, a `build`, a row or slice of one, an array

@@ -167,3 +167,24 @@ fn a_written_out_argmin_does_not_compare_its_start_with_itself() {
     });
     assert_eq!(gt, 2, "{k}");
 }
+
+#[test]
+fn a_value_per_row_bound_first_compiles_as_written_in_the_step() {
+    // `means[i]` read inside each row's map: the mean computed once at the head of step `i`.
+    let bound = "pub fn k(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+        let means = map(x, |row| sum(row) / (d as f64));
+        build(n, |i| map(x[i], |t| t - means[i]))
+    }";
+    let written = "pub fn k(x: [[f64; d]; n], d: usize) -> [[f64; d]; n] {
+        build(n, |i| { let m = sum(x[i]) / (d as f64); map(x[i], |t| t - m) })
+    }";
+    let code = crate::middle::interchange::tests::code;
+    assert_eq!(code(bound), code(written), "{}", optimized(bound));
+    // A row of sums (a product's) read by rows stays where the products' rules find it.
+    let k = optimized(
+        "pub fn k(a: [[f64; m]; n], b: [[f64; m]; m], c: [[f64; m]; m]) -> [[f64; m]; n] {
+            matmul(matmul(a, b), c)
+        }",
+    );
+    assert!(matches!(k.body.kind, Kind::Let(..)), "{k}");
+}

@@ -611,6 +611,7 @@ impl<'k> Dps<'k> {
                 self.frame.truncate(depth);
                 vec![St::Block(stmts)]
             }
+            Kind::Ifold(..) if let Some(code) = self.fold_through(e, dest) => code,
             Kind::Ifold(..) if let Some(code) = self.update_in_place(e, dest) => code,
             Kind::Ifold(..) if let Some(code) = self.fold_in_place(e, &Loc::View(dest.clone())) => {
                 code
@@ -634,6 +635,17 @@ impl<'k> Dps<'k> {
                 // A variable, row or slice: copy its elements.
                 let depth = self.frame.depth();
                 let (mut pre, w) = self.view(e);
+                // A value already where it goes (a fold's state as the start of the inner
+                // fold run in its buffer, `Dps::fold_through`): nothing to copy.
+                if w.base == dest.base
+                    && crate::lir::same(
+                        &w.off.clone().unwrap_or(Ex::Usize(0)),
+                        &dest.off.clone().unwrap_or(Ex::Usize(0)),
+                    )
+                {
+                    self.frame.truncate(depth);
+                    return pre;
+                }
                 if matches!(dest.base, Base::Out | Base::OutPart(_)) {
                     self.frame.copies.push(Copied {
                         what: match e.kind {

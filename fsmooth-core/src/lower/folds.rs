@@ -108,6 +108,47 @@ impl Dps<'_> {
         vec![St::Block(code)]
     }
 
+    /// A fold whose step is a fold started from its state, reading the state nowhere else
+    /// (Gauss-Seidel's sweeps, `ifold(steps, u0, |u, _| ifold(n, u, |v, i| ..))`): the outer
+    /// state is the inner fold's start in the same place, so each sweep runs the inner fold
+    /// in `dest` itself (its start already there), with no second buffer and no copy per
+    /// sweep, as the flat `ifold(steps * n, ..)` does.
+    pub(super) fn fold_through(&mut self, e: &Core, dest: &View) -> Option<Vec<St>> {
+        let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
+            return None;
+        };
+        let Kind::Ifold(count, start, _, _, step) = &body.kind else {
+            return None;
+        };
+        if !matches!(start.kind, Kind::Var(v) if v == *acc)
+            || count.mentions(*acc)
+            || step.mentions(*acc)
+            || self.heap.is_some()
+        {
+            return None;
+        }
+        let depth = self.frame.depth();
+        let here = View {
+            dims: e.ty.dims().to_vec(),
+            ..dest.clone()
+        };
+        let mut code = self.write(init, &here);
+        let count = self.scalar(n);
+        let iv = self.fold_index(n, *i);
+        self.env.insert(*acc, Loc::View(here.clone()));
+        self.enter_plain_loop(*i, &iv);
+        let inner = self.write(body, &here);
+        self.loops.pop();
+        code.push(St::For {
+            var: iv,
+            n: count,
+            streams: Vec::new(),
+            body: inner,
+        });
+        self.frame.truncate(depth);
+        Some(vec![St::Block(code)])
+    }
+
     /// An `ifold` with an array state written to an output: the state lives in the output
     /// and one buffer of the frame, the steps writing one from the other in turn, so the last
     /// step writes the output (no final copy, one buffer instead of two). The initial value

@@ -258,7 +258,7 @@ fn bad_index_read(i: &Inputs, w: &str) -> bool {
 /// at a time, tiles of two rows, the frame cut into pieces, rows of one length indexed at
 /// one index, and row streams in scalar kernels (of the first 1,200, in that order: 32, 53,
 /// 48, 6, 11, 158, 142, 46, 246, 2 and 4; 1,200 since rows of one length, 2 in the first
-/// 600 before, were 0 there after the seventh session of issues 37, 38 and 40, which
+/// 600 before, were 0 there after the eighth session of issues 37, 38 and 40, which
 /// changed both the generator and fusion; one program in three is
 /// written without tuples, scans and views so that these stay common); and one trial in four has sizes that make the
 /// groups and tiles run.

@@ -113,10 +113,26 @@ impl Gen {
                 let (acc, i) = (self.name("acc"), self.name("i"));
                 let half = self.lit_s("0.5");
                 let update = self.v2 && self.r.one_in(3);
+                // Sweeps: the step a fold started from the state (Gauss-Seidel's), which the
+                // compiler runs in the state's own buffer.
+                let sweep = self.v2 && !update && self.r.one_in(4);
                 let j = self.name("j");
                 let body = self.with(&acc, T::V(d), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
-                        if update {
+                        if sweep {
+                            let (cnt2, trip2) = g.count(depth + 1);
+                            let (v, k) = (g.name("v"), g.name("i"));
+                            let inner = g.with(&v, T::V(d), None, |g| {
+                                g.with_vars(vec![Var::counter(&k, trip2)], |g| {
+                                    let x = g.scalar(depth + 1);
+                                    format!(
+                                        "build({}, |{j}| if {j} == {k} {{ {x} }} else {{ {v}[{j}] }})",
+                                        d.text()
+                                    )
+                                })
+                            });
+                            format!("ifold({cnt2}, {acc}, |{v}, {k}| {inner})")
+                        } else if update {
                             // One element replaced per step (updated in place, issue 21);
                             // none once `i` is past the end.
                             let x = g.scalar(depth + 1);

@@ -1,7 +1,7 @@
 use fsmooth::fsmooth;
 
 fsmooth! {
-    pub fn running_max(x: [[f64; d]; n]) -> [f64; d] {
+    pub fn running_max(x: [[f64; d]; n], d: usize) -> [f64; d] {
         ifold(n, [0.0; d], |m, i| map2(m, x[i], |a, b| a.max(b)))
     }
 }

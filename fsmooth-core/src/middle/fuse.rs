@@ -8,10 +8,11 @@
 //! materialised by the DPS translation. (`build(n, f).len() ~> n` happens in `check`, where
 //! every length is already a size.)
 
-use crate::front::size::Size;
+use crate::middle::choices;
 use crate::middle::elements;
-use crate::middle::ir::{Core, Kind, Type, VarId, new_var};
+use crate::middle::ir::{Core, Kind, Type, VarId};
 use crate::middle::placed;
+use crate::middle::pull;
 use crate::middle::simplify::{count_reads, subst_index};
 
 /// Fuse until nothing changes. `names` holds the kernel's variable names (fusion may add
@@ -116,7 +117,7 @@ impl Pass<'_> {
         // whole, the state took a buffer of its own).
         if let Kind::Ifold(_, _, _, i, body) = &mut e.kind {
             let i = *i;
-            if choices_by_element(body.tail_mut(), i, self.names) {
+            if choices::choices_by_element(body.tail_mut(), i, self.names) {
                 return true;
             }
         }
@@ -137,7 +138,7 @@ impl Pass<'_> {
                 // rows read at one element (a padded matrix's row, `pad(m, 1, 1, zeros)[r][c]`)
                 // reads that element of the row chosen, with no row stored. Only one branch
                 // runs either way; an index that costs something is bound once before.
-                Kind::If(c, x, y) if chooses_rows(x) && chooses_rows(y) => {
+                Kind::If(c, x, y) if choices::chooses_rows(x) && choices::chooses_rows(y) => {
                     let (c, x, y, mut k) = (c.take(), x.take(), y.take(), k.take());
                     let ty = e.ty.clone();
                     let mut bound = None;
@@ -237,21 +238,21 @@ impl Pass<'_> {
             *e = b.take();
             return true;
         }
-        // A `let`-bound build of scalars read at an outer loop's index inside that loop's
-        // inner loops (`means[i]` in `build(n, |i| map(x[i], |t| t - means[i]))`): the
-        // element read once at the head of the step, where the rule below computes it.
-        // Then computed there at once (a row pulled out as a view would be put back by
-        // `propagate` before the next pass): only when that makes it fusable.
+        // A `let`-bound build read at an outer loop's index inside that loop's inner loops
+        // (`means[i]` in `build(n, |i| map(x[i], |t| t - means[i]))`): the element read once
+        // at the head of the step (`middle/pull.rs`) and computed there at once (a row
+        // pulled out as a view would be put back by `propagate` before the next pass), when
+        // that makes it fusable: scalars, and rows whose elements run no loop of their own.
         if let Kind::Let(x, a, b) = &mut e.kind
             && let Kind::Build(n, _, body) = &a.kind
-            && (!a.ty.elem().is_arr() || cheap_elements(body))
+            && (!a.ty.elem().is_arr() || pull::cheap_elements(body))
             && !should_fuse(*x, body, b, self.left(*x))
         {
-            let mut pulled = match would_pull(b, *x, n, false) {
+            let mut pulled = match pull::would_pull(b, *x, n, false) {
                 true => (**b).clone(),
                 false => Core::new(Kind::Bool(false), Type::Bool, span),
             };
-            if pull_reads(&mut pulled, (*x, &a.ty), n, false, self.names)
+            if pull::pull_reads(&mut pulled, (*x, &a.ty), n, false, self.names)
                 && should_fuse(*x, body, &pulled, u32::MAX)
             {
                 **b = pulled;
@@ -376,125 +377,6 @@ impl Pass<'_> {
 
 // The walks below that look for the reads of a variable `x` take `left`, at least how many
 // reads of `x` they have still to meet, and stop when it reaches 0.
-
-/// In `e` (the scope of `let x = build(n, ..)`), outside any loop, each `build(n, |j|
-/// body)` whose body reads `x[j]` inside a loop of its own: `let xj = x[j]` bound at the
-/// head of `body`, every `x[j]` there read as `xj`. True when one was bound. Each step reads
-/// its own element, which exists (`j < n`), and the stored array computes every element
-/// anyway, so reading it once per step at the head changes no value and raises no error.
-/// Whether `row`, a `build`'s element that is an array, computes each of its elements with
-/// no loop of its own after the `let`s that head it (`let m = sum(x[i]); map(x[i], |t| t -
-/// m)`): pulled to the head of a step, it is that row once. A row of sums (a product's)
-/// stays where the products' own rules find it.
-fn cheap_elements(row: &Core) -> bool {
-    match &row.kind {
-        Kind::Let(_, _, b) => cheap_elements(b),
-        Kind::Build(_, _, elem) => !runs_loop(elem),
-        _ => false,
-    }
-}
-
-/// Whether [`pull_reads`] would bind a read in `e` (without changing it).
-fn would_pull(e: &Core, x: VarId, n: &Size, in_loop: bool) -> bool {
-    if !in_loop
-        && let Kind::Build(m, j, body) = &e.kind
-        && m.same(n)
-        && read_inside(body, x, *j, false)
-    {
-        return true;
-    }
-    let in_loop = in_loop || is_loop(e);
-    e.children().any(|c| would_pull(c, x, n, in_loop))
-}
-
-/// Whether `e` reads `x[j]` inside a loop (`inner`: already inside one).
-fn read_inside(e: &Core, x: VarId, j: VarId, inner: bool) -> bool {
-    if is_read_at(e, x, j) {
-        return inner;
-    }
-    let inner = inner || is_loop(e);
-    e.children().any(|c| read_inside(c, x, j, inner))
-}
-
-/// Whether `e` is `x[j]`.
-fn is_read_at(e: &Core, x: VarId, j: VarId) -> bool {
-    matches!(&e.kind, Kind::Index(a, k)
-        if matches!(a.kind, Kind::Var(v) if v == x) && matches!(k.kind, Kind::Var(v) if v == j))
-}
-
-fn pull_reads(
-    e: &mut Core,
-    (x, ty): (VarId, &Type),
-    n: &Size,
-    in_loop: bool,
-    names: &mut Vec<String>,
-) -> bool {
-    fn replace(e: &mut Core, x: VarId, j: VarId, by: VarId) {
-        if is_read_at(e, x, j) {
-            e.kind = Kind::Var(by);
-            return;
-        }
-        for c in e.children_mut() {
-            replace(c, x, j, by);
-        }
-    }
-    if !in_loop
-        && let Kind::Build(m, j, body) = &mut e.kind
-        && m.same(n)
-        && read_inside(body, x, *j, false)
-    {
-        let j = *j;
-        let xj = names.len() as VarId;
-        let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());
-        names.push(base);
-        let span = body.span;
-        let elem = body.ty.clone();
-        replace(body, x, j, xj);
-        let read = Core::new(
-            Kind::Index(
-                Box::new(Core::new(Kind::Var(x), ty.clone(), span)),
-                Box::new(Core::index_var(j, span)),
-            ),
-            ty.elem(),
-            span,
-        );
-        let inner = body.take();
-        **body = Core::new(Kind::Let(xj, Box::new(read), Box::new(inner)), elem, span);
-        return true;
-    }
-    let in_loop = in_loop || is_loop(e);
-    let mut any = false;
-    for c in e.children_mut() {
-        any |= pull_reads(c, (x, ty), n, in_loop, names);
-    }
-    any
-}
-
-/// Whether `e` runs a loop, or holds one.
-fn runs_loop(e: &Core) -> bool {
-    is_loop(e) || e.children().any(runs_loop)
-}
-
-/// Whether `e` runs a loop of its own.
-fn is_loop(e: &Core) -> bool {
-    matches!(
-        e.kind,
-        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
-    )
-}
-
-/// Whether `a`, a branch of an array `if` read at an index, is a value whose element is
-/// read as cheaply as the whole: a variable, a `build`, a row or slice of one, an array
-/// literal, another such choice, or one of those after scalar `let`s.
-fn chooses_rows(a: &Core) -> bool {
-    match &a.kind {
-        Kind::Var(_) | Kind::Build(..) | Kind::Array(_) => true,
-        Kind::Index(x, _) | Kind::Slice(x, _) => chooses_rows(x),
-        Kind::If(_, x, y) => chooses_rows(x) && chooses_rows(y),
-        Kind::Let(_, v, b) => !v.ty.is_arr() && chooses_rows(b),
-        _ => false,
-    }
-}
 
 /// True when every occurrence of `x` in `e` is `x[k]` with a constant `k < len`.
 fn const_reads_only(e: &Core, x: VarId, len: usize, left: &mut u32) -> bool {
@@ -880,74 +762,5 @@ fn replace_var(e: &mut Core, x: VarId, copy: &mut dyn FnMut() -> Core) {
     }
     for c in e.children_mut() {
         replace_var(c, x, copy);
-    }
-}
-
-/// Whether `e`, a branch of an array `if`, is chosen whole at no cost: a variable, a `build`,
-/// or a row of a variable (`x[0]`), each of which an index reads element by element.
-fn chosen_whole(e: &Core) -> bool {
-    match &e.kind {
-        Kind::Var(_) | Kind::Build(..) => true,
-        Kind::Index(a, _) => e.ty.is_arr() && chosen_whole(a) && !matches!(a.kind, Kind::Build(..)),
-        _ => false,
-    }
-}
-
-/// Whether `e` is [`chosen_whole`] after `let`s of scalars (`let s = 1.0 - alpha;
-/// build(..)`), which the element of the choice computes again (once per element).
-fn chosen_after_scalars(e: &Core) -> bool {
-    match &e.kind {
-        Kind::Let(_, v, b) => !v.ty.is_arr() && !v.ty.is_tuple() && chosen_after_scalars(b),
-        _ => chosen_whole(e),
-    }
-}
-
-/// Element `j` of `e` ([`chosen_after_scalars`]): the index at the end of its `let`s.
-fn element_at(e: Core, j: VarId) -> Core {
-    let (ty, span) = (e.ty.clone(), e.span);
-    match e.kind {
-        Kind::Let(x, v, b) => {
-            let b = element_at(*b, j);
-            Core::new(Kind::Let(x, v, Box::new(b)), ty.elem(), span)
-        }
-        kind => {
-            let whole = Core { kind, ..e };
-            Core::new(
-                Kind::Index(Box::new(whole), Box::new(Core::index_var(j, span))),
-                ty.elem(),
-                span,
-            )
-        }
-    }
-}
-
-/// The new state `tail` of a fold's step (or each component of a tuple of them) that is an
-/// `if` between one-dimensional arrays chosen whole ([`chosen_after_scalars`]), written as
-/// the `build` of the choice of their elements; true when one was.
-fn choices_by_element(tail: &mut Core, like: VarId, names: &mut Vec<String>) -> bool {
-    match &mut tail.kind {
-        Kind::Tuple(xs) => {
-            let mut changed = false;
-            for x in xs {
-                changed |= choices_by_element(x.tail_mut(), like, names);
-            }
-            changed
-        }
-        Kind::If(c, a, b)
-            if tail.ty.dims().len() == 1 && chosen_after_scalars(a) && chosen_after_scalars(b) =>
-        {
-            let (ty, span) = (tail.ty.clone(), tail.span);
-            let n = ty.dims()[0].clone();
-            let j = new_var(names, like);
-            let (c, a, b) = (c.take(), element_at(a.take(), j), element_at(b.take(), j));
-            let choice = Core::new(
-                Kind::If(Box::new(c), Box::new(a), Box::new(b)),
-                ty.elem(),
-                span,
-            );
-            *tail = Core::new(Kind::Build(n, j, Box::new(choice)), ty, span);
-            true
-        }
-        _ => false,
     }
 }

@@ -9,6 +9,7 @@
 //! (for `vjp` and `grad`).
 
 pub mod anf;
+pub mod choices;
 pub mod cse;
 pub mod dead_states;
 pub mod elements;
@@ -21,6 +22,7 @@ pub mod interchange;
 pub mod ir;
 pub mod placed;
 pub mod print;
+pub mod pull;
 pub mod reuse;
 pub mod reverse;
 pub mod row_views;

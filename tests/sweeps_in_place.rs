@@ -26,6 +26,16 @@ fsmooth! {
         }))
     }
 
+    /// One flat fold over `steps * n` steps, the point `t % n`: the nested sweeps.
+    pub fn gs_flat(f: [f64; n], h2: f64, steps: usize) -> [f64; n] {
+        ifold(steps * n, build(n, |_| 0.0), |v, t| {
+            let i = t % n;
+            let l = if i > 0 { v[i - 1] } else { 0.0 };
+            let r = if i + 1 < n { v[i + 1] } else { 0.0 };
+            build(n, |j| if j == i { 0.5 * (l + r + h2 * f[i]) } else { v[j] })
+        })
+    }
+
     /// A sweep as a helper.
     fn sweep(u: [f64; n], f: [f64; n], h2: f64) -> [f64; n] {
         ifold(n, u, |v, i| {
@@ -81,6 +91,8 @@ fn sweeps_agree_with_plain_rust() {
             assert_eq!(out, want, "n = {n}, steps = {steps}");
             gs_helper(&mut out, &f, 0.01, steps, &mut Region::new()).unwrap();
             assert_eq!(out, want, "n = {n}, steps = {steps}");
+            gs_flat(&mut out, &f, 0.01, steps, &mut Region::new()).unwrap();
+            assert_eq!(out, want, "n = {n}, steps = {steps}");
             for k in [0usize, 1, 2, 3] {
                 smooth_rounds(&mut out, &f, steps, k, &mut Region::new()).unwrap();
                 assert_eq!(
@@ -99,5 +111,6 @@ fn sweeps_take_no_scratch() {
         assert_eq!(gs_eq::scratch_len(n), 0);
         assert_eq!(gs_ne::scratch_len(n), 0);
         assert_eq!(gs_helper::scratch_len(n), 0);
+        assert_eq!(gs_flat::scratch_len(n), 0);
     }
 }

@@ -669,3 +669,122 @@ impl Workload for KalmanPacked {
         0.0
     }
 }
+
+// ---- Gauss-Seidel sweeps ------------------------------------------------------------------
+
+/// Grid points and sweeps.
+pub const GS_N: usize = 1_000;
+pub const GS_SWEEPS: usize = 20;
+
+fsmooth! {
+    /// Spelling A: the sweeps as a fold whose step is a fold over the points started from
+    /// the state, one point replaced per step (`j == i`).
+    pub fn gauss_seidel_a(f: [f64; n], h2: f64, sweeps: usize) -> [f64; n] {
+        ifold(sweeps, build(n, |_| 0.0), |u, _| ifold(n, u, |v, i| {
+            let l = if i > 0 { v[i - 1] } else { 0.0 };
+            let r = if i + 1 < n { v[i + 1] } else { 0.0 };
+            let nv = 0.5 * (l + r + h2 * f[i]);
+            build(n, |j| if j == i { nv } else { v[j] })
+        }))
+    }
+
+    /// Spelling B: one flat fold over `sweeps * n` steps, the point `t % n`.
+    pub fn gauss_seidel_b(f: [f64; n], h2: f64, sweeps: usize) -> [f64; n] {
+        ifold(sweeps * n, build(n, |_| 0.0), |v, t| {
+            let i = t % n;
+            let l = if i > 0 { v[i - 1] } else { 0.0 };
+            let r = if i + 1 < n { v[i + 1] } else { 0.0 };
+            build(n, |j| if j != i { v[j] } else { 0.5 * (l + r + h2 * f[i]) })
+        })
+    }
+
+    /// One sweep as a helper.
+    fn gs_sweep(u: [f64; n], f: [f64; n], h2: f64) -> [f64; n] {
+        ifold(n, u, |v, i| {
+            let l = if i > 0 { v[i - 1] } else { 0.0 };
+            let r = if i + 1 < n { v[i + 1] } else { 0.0 };
+            build(n, |j| if j == i { 0.5 * (l + r + h2 * f[i]) } else { v[j] })
+        })
+    }
+
+    /// Spelling C: the sweep a helper, `ifold`ed.
+    pub fn gauss_seidel_c(f: [f64; n], h2: f64, sweeps: usize) -> [f64; n] {
+        ifold(sweeps, build(n, |_| 0.0), |u, _| gs_sweep(u, f, h2))
+    }
+}
+
+/// Gauss-Seidel for `-u'' = f` on 1,000 points (zero ends), 20 sweeps: A nested folds, the
+/// inner one started from the state; B one flat fold over `t % n`; C the sweep a helper.
+pub struct GaussSeidel {
+    f: Vec<f64>,
+    region: Region<'static>,
+    out: [Vec<f64>; 4],
+}
+
+/// Gauss-Seidel by hand: the sweeps over one array, in place.
+#[inline]
+pub fn gauss_seidel_hand(u: &mut [f64], f: &[f64], h2: f64, sweeps: usize) {
+    let n = u.len();
+    u.fill(0.0);
+    for _ in 0..sweeps {
+        for i in 0..n {
+            let l = if i > 0 { u[i - 1] } else { 0.0 };
+            let r = if i + 1 < n { u[i + 1] } else { 0.0 };
+            u[i] = 0.5 * (l + r + h2 * f[i]);
+        }
+    }
+}
+
+const GS_H2: f64 = 1e-6;
+
+impl Workload for GaussSeidel {
+    const GROUP: &'static str = "gauss_seidel_1e3";
+    const SIZE: &'static str = "1,000 points, 20 sweeps";
+    const NALGEBRA: &'static str = "";
+
+    fn new() -> Self {
+        let mut rng = Rng::new(2207);
+        let f = (0..GS_N).map(|_| rng.f64() - 0.5).collect();
+        let mut w = GaussSeidel {
+            f,
+            region: Region::new(),
+            out: std::array::from_fn(|_| vec![0.0; GS_N]),
+        };
+        super::check(&mut w);
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &SPELLED
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let f = black_box(&self.f);
+        gauss_seidel_a(&mut self.out[0], f, GS_H2, GS_SWEEPS, &mut self.region).unwrap();
+    }
+
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let f = black_box(&self.f);
+        let out = &mut self.out[K];
+        match K {
+            1 => gauss_seidel_b(out, f, GS_H2, GS_SWEEPS, &mut self.region).unwrap(),
+            _ => gauss_seidel_c(out, f, GS_H2, GS_SWEEPS, &mut self.region).unwrap(),
+        }
+    }
+
+    #[inline]
+    fn hand(&mut self) {
+        gauss_seidel_hand(&mut self.out[3], black_box(&self.f), GS_H2, GS_SWEEPS);
+    }
+
+    fn output(&self, v: Variant) -> Vec<f64> {
+        self.out[slot(v)].clone()
+    }
+
+    fn tolerance() -> f64 {
+        // The same operations in the same order.
+        0.0
+    }
+}

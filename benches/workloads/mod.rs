@@ -366,6 +366,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::images::Downsample>($($arg),*);
         $f::<$crate::workloads::images::Pyramid>($($arg),*);
         $f::<$crate::workloads::folds::KalmanPacked>($($arg),*);
+        $f::<$crate::workloads::folds::GaussSeidel>($($arg),*);
         $f::<$crate::workloads::scatters::Resample>($($arg),*);
         $f::<$crate::workloads::scatters::ScatterHistogram>($($arg),*);
         $f::<$crate::workloads::scatters::CentroidSums>($($arg),*);

@@ -26,6 +26,107 @@ pub fn interchange(e: &mut Core, names: &mut Vec<String>) {
     }
     interchange_loop(e, names);
     transposed_scans(e, names);
+    unflattened(e, names);
+}
+
+/// `ifold(a * n, init, |v, t| { let i = t % n; step })`, a fold over the points of `a`
+/// rounds of `n` whose step reads `t` only as `t % n`, is the fold of rounds of the fold
+/// over the points, `ifold(a, init, |u, _| ifold(n, u, |v, i| step))`: the same steps in
+/// the same order, with `i` a loop index (proven below `n`, so its reads need no checks)
+/// and no division per step. One form for Gauss-Seidel's sweeps written flat and nested.
+/// (The flat count's product is no longer computed: an `a * n` past `usize::MAX`, an error
+/// there, runs its steps here, which no run could finish anyway.) True when it applied.
+pub fn unflattened(e: &mut Core, names: &mut Vec<String>) -> bool {
+    let Kind::Ifold(count, _, _, t, body) = &e.kind else {
+        return false;
+    };
+    let Some(Size::Mul(x, y)) = &count.sym else {
+        return false;
+    };
+    let Kind::Let(i, value, rest) = &body.kind else {
+        return false;
+    };
+    let Kind::Bin(BinOp::Rem, tv, nv, _) = &value.kind else {
+        return false;
+    };
+    let Some(n) = &nv.sym else {
+        return false;
+    };
+    if !matches!(tv.kind, Kind::Var(v) if v == *t) || n.has_loop() {
+        return false;
+    }
+    let rounds = match (x.same(n), y.same(n)) {
+        (_, true) => (**x).clone(),
+        (true, false) => (**y).clone(),
+        _ => return false,
+    };
+    let (t, i) = (*t, *i);
+    let from = value
+        .sym
+        .clone()
+        .unwrap_or_else(|| Size::Rem(Box::new(Size::Loop(t)), Box::new(n.clone())));
+    let mut rest = (**rest).clone();
+    swap_syms(&mut rest, &from, &Size::Loop(i));
+    if rest.mentions(t) {
+        return false;
+    }
+    let (n, nv) = (n.clone(), (**nv).clone());
+    let Kind::Ifold(_, init, acc, _, _) = e.take().kind else {
+        unreachable!("matched above");
+    };
+    let span = e.span;
+    let ty = init.ty.clone();
+    let (u, s) = (new_var(names, acc), new_var(names, t));
+    let mut count = nv;
+    count.sym = Some(n);
+    let inner = Core::new(
+        Kind::Ifold(
+            Box::new(count),
+            Box::new(Core::new(Kind::Var(u), ty.clone(), span)),
+            acc,
+            i,
+            Box::new(rest),
+        ),
+        ty.clone(),
+        span,
+    );
+    *e = Core::new(
+        Kind::Ifold(
+            Box::new(Core::size(rounds, span)),
+            init,
+            u,
+            s,
+            Box::new(inner),
+        ),
+        ty,
+        span,
+    );
+    true
+}
+
+/// Every symbolic value in `e` with `from` replaced by `to` (the point `t % n` become the
+/// inner loop's index).
+fn swap_syms(e: &mut Core, from: &Size, to: &Size) {
+    fn swap(s: &Size, from: &Size, to: &Size) -> Size {
+        if s == from {
+            return to.clone();
+        }
+        let b = |x: &Size| Box::new(swap(x, from, to));
+        match s {
+            Size::Add(a, c) => Size::Add(b(a), b(c)),
+            Size::Sub(a, c) => Size::Sub(b(a), b(c)),
+            Size::Mul(a, c) => Size::Mul(b(a), b(c)),
+            Size::Div(a, c) => Size::Div(b(a), b(c)),
+            Size::Rem(a, c) => Size::Rem(b(a), b(c)),
+            other => other.clone(),
+        }
+    }
+    if let Some(s) = &e.sym {
+        e.sym = Some(swap(s, from, to));
+    }
+    for c in e.children_mut() {
+        swap_syms(c, from, to);
+    }
 }
 
 /// `let m = build(d, |j| scan(n, init, |s, i| step)); body`, a scan of one scalar state

@@ -200,3 +200,46 @@ fn a_transposed_build_of_scans_compiles_as_the_scan_of_rows() {
         "{k}"
     );
 }
+
+#[test]
+fn a_flat_fold_over_rounds_of_points_compiles_as_the_nested_folds() {
+    let nested = "pub fn k(f: [f64; n], steps: usize) -> [f64; n] {
+        ifold(steps, build(n, |_| 0.0), |u, _| ifold(n, u, |v, i| {
+            let l = if i > 0 { v[i - 1] } else { 0.0 };
+            build(n, |j| if j == i { 0.5 * (l + f[i]) } else { v[j] })
+        }))
+    }";
+    let want = code(nested);
+    for flat in [
+        "pub fn k(f: [f64; n], steps: usize) -> [f64; n] {
+            ifold(steps * n, build(n, |_| 0.0), |v, t| {
+                let i = t % n;
+                let l = if i > 0 { v[i - 1] } else { 0.0 };
+                build(n, |j| if j == i { 0.5 * (l + f[i]) } else { v[j] })
+            })
+        }",
+        "pub fn k(f: [f64; n], steps: usize) -> [f64; n] {
+            ifold(n * steps, build(n, |_| 0.0), |v, t| {
+                let i = t % n;
+                let l = if i > 0 { v[i - 1] } else { 0.0 };
+                build(n, |j| if j == i { 0.5 * (l + f[i]) } else { v[j] })
+            })
+        }",
+    ] {
+        assert_eq!(code(flat), want, "{flat}\n{}", optimized(flat));
+    }
+    // A step reading the round (`t / n`) stays flat.
+    let k = optimized(
+        "pub fn k(f: [f64; n], steps: usize) -> [f64; n] {
+            ifold(steps * n, build(n, |_| 0.0), |v, t| {
+                let i = t % n;
+                build(n, |j| if j == i { v[j] + ((t / n) as f64) * f[i] } else { v[j] })
+            })
+        }",
+    );
+    assert_eq!(folds_in(&k.body), 1, "{k}");
+}
+
+fn folds_in(e: &crate::middle::ir::Core) -> usize {
+    count(e, &|k| matches!(k, Kind::Ifold(..)))
+}

@@ -117,6 +117,18 @@ impl Gen {
                 // compiler runs in the state's own buffer.
                 let sweep = self.v2 && !update && self.r.one_in(4);
                 let j = self.name("j");
+                if sweep && self.r.one_in(2) {
+                    // The sweeps written flat: `steps * d` steps, the point `t % d` (the
+                    // compiler's nested folds).
+                    let k = self.name("i");
+                    let x = self.with(&acc, T::V(d), None, |g| {
+                        g.with_vars(vec![Var::new(&k, T::U, Some(d))], |g| g.scalar(depth + 1))
+                    });
+                    let n = d.text();
+                    return format!(
+                        "ifold(({cnt}) * ({n}), {init}, |{acc}, {i}| {{ let {k} = {i} % ({n}); build({n}, |{j}| if {j} == {k} {{ {x} }} else {{ {acc}[{j}] }}) }})"
+                    );
+                }
                 let body = self.with(&acc, T::V(d), None, |g| {
                     g.with_vars(vec![Var::counter(&i, trip)], |g| {
                         if sweep {

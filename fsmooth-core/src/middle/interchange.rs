@@ -179,14 +179,7 @@ pub fn transposed_scans(e: &mut Core, names: &mut Vec<String>) -> bool {
     let u = new_var(names, s);
     let r = new_var(names, m);
     let init = Core::new(Kind::Build(d.clone(), j, init), row.clone(), span);
-    let own = Core::new(
-        Kind::Index(
-            Box::new(Core::new(Kind::Var(u), row.clone(), span)),
-            Box::new(Core::index_var(j, span)),
-        ),
-        state.clone(),
-        span,
-    );
+    let own = Core::read_at(u, &row, j, span);
     let step_ty = step.ty.clone();
     let step = Core::new(Kind::Let(s, Box::new(own), step), step_ty, span);
     let step = fresh(
@@ -357,7 +350,7 @@ fn lift(
     };
     // Each component's new value is computed in a `build` of its own: a step running a loop
     // (k-means' distance to each centre) would run it once per component.
-    if parts.iter().any(|t| t.is_arr() || t.is_tuple()) || parts.len() > 1 && has_loop(step) {
+    if parts.iter().any(|t| t.is_arr() || t.is_tuple()) || parts.len() > 1 && step.runs_loop() {
         return None;
     }
     let mut local: Vec<VarId> = prefix.iter().map(|(x, _)| *x).collect();
@@ -514,7 +507,7 @@ fn adds_to(step: &Core, acc: VarId) -> bool {
 /// (`let ck = c[k]`), which costs what reading the `let` would.
 fn cheap_prefix(v: &Core, run_time: bool) -> bool {
     if !run_time {
-        return nodes(v) <= PREFIX_NODES_MAX && !has_loop(v);
+        return nodes(v) <= PREFIX_NODES_MAX && !v.runs_loop();
     }
     match &v.kind {
         Kind::Var(_) | Kind::Float(_) | Kind::Bool(_) | Kind::Size(_) => true,
@@ -523,14 +516,6 @@ fn cheap_prefix(v: &Core, run_time: bool) -> bool {
         }
         _ => false,
     }
-}
-
-/// True when `e` runs a loop.
-fn has_loop(e: &Core) -> bool {
-    matches!(
-        e.kind,
-        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
-    ) || e.children().any(has_loop)
 }
 
 /// True when `step` reads an array free of every variable of `local` at an index of `i`

@@ -297,6 +297,30 @@ impl Core {
         c
     }
 
+    /// Element `j` of the array variable `v` of type `ty` (`v[j]`, `j` a loop index).
+    pub fn read_at(v: VarId, ty: &Type, j: VarId, span: Sp) -> Core {
+        let array = Core::new(Kind::Var(v), ty.clone(), span);
+        let index = Core::index_var(j, span);
+        Core::new(
+            Kind::Index(Box::new(array), Box::new(index)),
+            ty.elem(),
+            span,
+        )
+    }
+
+    /// Whether `self` is a loop of its own (`build`, `ifold`, `scan`, `iterate`).
+    pub fn is_loop(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
+        )
+    }
+
+    /// Whether `self` runs a loop: is one or holds one.
+    pub fn runs_loop(&self) -> bool {
+        self.is_loop() || self.children().any(Core::runs_loop)
+    }
+
     /// A static size as a value.
     pub fn size(s: Size, span: Sp) -> Core {
         Core {

@@ -14,7 +14,7 @@ use crate::middle::ir::{Core, Kind, Type, VarId};
 pub(super) fn cheap_elements(row: &Core) -> bool {
     match &row.kind {
         Kind::Let(_, _, b) => cheap_elements(b),
-        Kind::Build(_, _, elem) => !runs_loop(elem),
+        Kind::Build(_, _, elem) => !elem.runs_loop(),
         _ => false,
     }
 }
@@ -24,7 +24,7 @@ pub(super) fn would_pull(e: &Core, x: VarId, n: &Size, in_loop: bool) -> bool {
     if !in_loop && site(e, x, n).is_some() {
         return true;
     }
-    let in_loop = in_loop || is_loop(e);
+    let in_loop = in_loop || e.is_loop();
     e.children().any(|c| would_pull(c, x, n, in_loop))
 }
 
@@ -41,7 +41,7 @@ fn read_inside(e: &Core, x: VarId, j: VarId, inner: bool) -> bool {
     if is_read_at(e, x, j) {
         return inner;
     }
-    let inner = inner || is_loop(e);
+    let inner = inner || e.is_loop();
     e.children().any(|c| read_inside(c, x, j, inner))
 }
 
@@ -82,35 +82,15 @@ pub(super) fn pull_reads(
         let span = body.span;
         let elem = body.ty.clone();
         replace(body, x, j, xj);
-        let read = Core::new(
-            Kind::Index(
-                Box::new(Core::new(Kind::Var(x), ty.clone(), span)),
-                Box::new(Core::index_var(j, span)),
-            ),
-            ty.elem(),
-            span,
-        );
+        let read = Core::read_at(x, ty, j, span);
         let inner = body.take();
         **body = Core::new(Kind::Let(xj, Box::new(read), Box::new(inner)), elem, span);
         return true;
     }
-    let in_loop = in_loop || is_loop(e);
+    let in_loop = in_loop || e.is_loop();
     let mut any = false;
     for c in e.children_mut() {
         any |= pull_reads(c, (x, ty), n, in_loop, names);
     }
     any
-}
-
-/// Whether `e` runs a loop, or holds one.
-fn runs_loop(e: &Core) -> bool {
-    is_loop(e) || e.children().any(runs_loop)
-}
-
-/// Whether `e` runs a loop of its own.
-fn is_loop(e: &Core) -> bool {
-    matches!(
-        e.kind,
-        Kind::Build(..) | Kind::Ifold(..) | Kind::Scan(..) | Kind::Iterate(..)
-    )
 }

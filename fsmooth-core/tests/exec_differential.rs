@@ -512,6 +512,16 @@ fn program_94094_matches_the_interpreter() {
     generated_program_matches(94094);
 }
 
+/// Generated program 5308 (found by the generator's flat sweeps, a fault since before
+/// issue 37's eighth session): a fold's array state updated in place in its output, `add(smul(v28,
+/// 0.5), ifold(..))`, had the inner fold computed in that output first (an array written in
+/// a destination before the value that lives there), which lost `v28`. As the main test
+/// runs it, every trial.
+#[test]
+fn program_5308_matches_the_interpreter() {
+    generated_program_matches(5308);
+}
+
 /// Generated program `j` as the main test runs it with the default options, every trial.
 fn generated_program_matches(j: u64) {
     let p = program(j);

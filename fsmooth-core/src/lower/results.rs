@@ -147,15 +147,21 @@ impl Dps<'_> {
         // Arrays computed in a destination before the value that lives there, while it is
         // free ([`crate::lower::overwrite::homes_before`]): the last expression's, and each
         // homed variable's. (Not beside a tuple's components written in place: those hold
-        // their destinations from the tuple on.)
+        // their destinations from the tuple on. Nor in a destination holding a value the
+        // chain reads from outside it: a fold's state updated in place there, `add(smul(w,
+        // 0.5), ifold(..))`, whose inner fold written there first lost `w`; the executor
+        // differential's program 5308.)
         let mut occupants: Vec<(usize, View)> = Vec::new();
         if self.heap.is_none() && self.overwrite && parts.is_empty() {
             for (v, w, _) in &found {
-                if let Some(at) = lets.iter().position(|(x, _)| x == v) {
+                if let Some(at) = lets.iter().position(|(x, _)| x == v)
+                    && !read.contains(&w.base)
+                {
                     occupants.push((at, w.clone()));
                 }
             }
             if let Loc::View(w) = dest
+                && !read.contains(&w.base)
                 && last.ty.is_arr()
                 && !matches!(last.kind, Kind::Var(v) if found.iter().any(|(x, _, _)| *x == v))
             {

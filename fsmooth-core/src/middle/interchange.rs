@@ -40,7 +40,11 @@ pub fn unflattened(e: &mut Core, names: &mut Vec<String>) -> bool {
     let Kind::Ifold(count, _, _, t, body) = &e.kind else {
         return false;
     };
-    let Some(Size::Mul(x, y)) = &count.sym else {
+    // The count as written, `a * n` (its operands, each a value with its size).
+    let Kind::Bin(BinOp::Mul, xc, yc, _) = &count.kind else {
+        return false;
+    };
+    let (Some(x), Some(y)) = (&xc.sym, &yc.sym) else {
         return false;
     };
     let Kind::Let(i, value, rest) = &body.kind else {
@@ -56,8 +60,8 @@ pub fn unflattened(e: &mut Core, names: &mut Vec<String>) -> bool {
         return false;
     }
     let rounds = match (x.same(n), y.same(n)) {
-        (_, true) => (**x).clone(),
-        (true, false) => (**y).clone(),
+        (_, true) => (**xc).clone(),
+        (true, false) => (**yc).clone(),
         _ => return false,
     };
     let (t, i) = (*t, *i);
@@ -91,13 +95,7 @@ pub fn unflattened(e: &mut Core, names: &mut Vec<String>) -> bool {
         span,
     );
     *e = Core::new(
-        Kind::Ifold(
-            Box::new(Core::size(rounds, span)),
-            init,
-            u,
-            s,
-            Box::new(inner),
-        ),
+        Kind::Ifold(Box::new(rounds), init, u, s, Box::new(inner)),
         ty,
         span,
     );
@@ -268,10 +266,11 @@ pub fn interchange_loop(e: &mut Core, names: &mut Vec<String>) -> bool {
         _ => return false,
     };
     // A count known only at run time: both forms, the interchanged one under `m <= 16`.
+    // (Not a count of an enclosing loop's index: the test reads sizes known at entry.)
     let original = match m.as_const() {
         Some(l) if (2..=LANES_MAX).contains(&l) => None,
-        Some(_) => return false,
-        None => Some(e.clone()),
+        None if !m.has_loop() => Some(e.clone()),
+        _ => return false,
     };
     let elem = match &mut e.kind {
         Kind::Build(_, _, body) => &mut **body,

@@ -11,6 +11,13 @@ fsmooth! {
         build(h + 2, |r| p[r][0])
     }
 
+    /// The rows above and below, from the matrix padded with a row of zeros (read at two
+    /// rows of the padding in one loop).
+    pub fn above_below(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {
+        let p = pad(img, 1, 1, build(w, |_| 0.0));
+        build(h, |r| build(w, |c| p[r][c] + p[r + 2][c]))
+    }
+
     /// A 3 x 3 box blur over the image padded with zeros on every side: each row padded,
     /// then the rows.
     pub fn blur(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {
@@ -62,6 +69,16 @@ fn padded_rows_are_read_by_element() {
         }
         assert_eq!(col, want, "{h} x {w}");
         let mut out = vec![f64::NAN; h * w];
+        above_below(&mut out, &img, w, &mut Region::new()).unwrap();
+        let mut want = vec![0.0; h * w];
+        for r in 0..h {
+            for c in 0..w {
+                let up = if r > 0 { img[(r - 1) * w + c] } else { 0.0 };
+                let down = if r + 1 < h { img[(r + 1) * w + c] } else { 0.0 };
+                want[r * w + c] = up + down;
+            }
+        }
+        assert_eq!(out, want, "{h} x {w}");
         blur(&mut out, &img, w, &mut Region::new()).unwrap();
         assert_eq!(out, blur_ref(&img, h, w), "{h} x {w}");
     }
@@ -71,6 +88,8 @@ fn padded_rows_are_read_by_element() {
 fn padded_rows_take_no_scratch() {
     for w in [1usize, 10, 10_000] {
         assert_eq!(first_column::scratch_len(w, 5), 0);
+        assert_eq!(above_below::scratch_len(w, 5), 0);
+        assert_eq!(above_below::scratch_len(w, 5_000), 0);
         assert_eq!(blur::scratch_len(w, 5), 0);
         assert_eq!(blur::scratch_len(w, 5_000), 0);
     }

@@ -28,6 +28,17 @@ fsmooth! {
         build(n, |i| map(cen[i], |t| t / sds[i]))
     }
 
+    /// An integral image, each row's running sums bound first as a matrix.
+    pub fn integral_bound(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {
+        let rows = build(h, |r| scan(w, 0.0, |s, c| s + img[r][c]));
+        scan(h, build(w, |_| 0.0), |prev, r| add(prev, rows[r]))
+    }
+
+    /// The same with each row's running sums written in the step.
+    pub fn integral_inline(img: [[f64; w]; h], w: usize) -> [[f64; w]; h] {
+        scan(h, build(w, |_| 0.0), |prev, r| add(prev, scan(w, 0.0, |s, c| s + img[r][c])))
+    }
+
     /// A softmax per row in the same style.
     pub fn softmax_rows(x: [[f64; c]; n], c: usize) -> [[f64; c]; n] {
         let m = map(x, |row| ifold(c, row[0], |a, j| a.max(row[j])));
@@ -76,6 +87,36 @@ fn per_row_values_agree_with_plain_rust() {
         assert_eq!(out, std);
         softmax_rows(&mut out, &x, d, &mut Region::new()).unwrap();
         assert_eq!(out, soft);
+    }
+}
+
+#[test]
+fn an_integral_image_bound_by_rows_is_the_one_written_inline() {
+    for (h, w) in [(1usize, 1usize), (3, 4), (5, 2)] {
+        let img = data(h, w);
+        let mut want = vec![0.0; h * w];
+        for r in 0..h {
+            let mut s = 0.0;
+            for c in 0..w {
+                s += img[r * w + c];
+                want[r * w + c] = s + if r > 0 { want[(r - 1) * w + c] } else { 0.0 };
+            }
+        }
+        let mut out = vec![f64::NAN; h * w];
+        integral_bound(&mut out, &img, w, &mut Region::new()).unwrap();
+        assert_eq!(out, want);
+        integral_inline(&mut out, &img, w, &mut Region::new()).unwrap();
+        assert_eq!(out, want);
+    }
+    for h in [10usize, 10_000] {
+        assert_eq!(
+            integral_bound::scratch_len(8, h),
+            integral_inline::scratch_len(8, h)
+        );
+        assert_eq!(
+            integral_bound::scratch_len(8, h),
+            integral_bound::scratch_len(8, 10)
+        );
     }
 }
 

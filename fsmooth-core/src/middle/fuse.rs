@@ -668,8 +668,9 @@ fn loads_only(e: &Core) -> bool {
         Kind::Var(_) | Kind::Size(_) | Kind::Float(_) => true,
         Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
-        // A choice of scalars only: a choice of rows would be a row built at every read.
-        Kind::If(c, a, b) if !e.ty.is_arr() => index_test(c) && loads_only(a) && loads_only(b),
+        // A choice of rows too: read at an element, it is that element of the row chosen
+        // (`middle/choices.rs`), no row built (a padded matrix read at two rows).
+        Kind::If(c, a, b) => index_test(c) && loads_only(a) && loads_only(b),
         _ => false,
     }
 }

@@ -157,7 +157,7 @@ pub fn transposed_scans(e: &mut Core, names: &mut Vec<String>) -> bool {
     };
     if !matches!(state, Type::F64 | Type::F32 | Type::Usize)
         || Core::size(n.clone(), scan.span).mentions(*j)
-        || !read_transposed(body, *m)
+        || !read_transposed(body, *m, &mut Vec::new())
     {
         return false;
     }
@@ -196,18 +196,39 @@ pub fn transposed_scans(e: &mut Core, names: &mut Vec<String>) -> bool {
     true
 }
 
-/// Whether every read of `m` in `e` is an element, `m[a][b]`.
-fn read_transposed(e: &Core, m: VarId) -> bool {
+/// Whether every read of `m` in `e` is an element `m[a][b]` read across its rows: `a` the
+/// index of a loop inside the one of `b` (`transpose`'s `build(n, |i| build(d, |j|
+/// m[j][i]))`), so that the scan of rows is read row by row. (`loops`: the indexes of the
+/// loops around `e`, outermost first. Read along its rows, `m[r][c]` inside a loop over
+/// `c` within one over `r`, the columns are the right layout already: an integral image's
+/// rows of running sums read by the scan down the rows.)
+fn read_transposed(e: &Core, m: VarId, loops: &mut Vec<VarId>) -> bool {
     if let Kind::Index(a, b) = &e.kind
         && let Kind::Index(v, inner) = &a.kind
         && matches!(v.kind, Kind::Var(x) if x == m)
     {
-        return !e.ty.is_arr() && read_transposed(inner, m) && read_transposed(b, m);
+        let depth = |k: &Core| match k.kind {
+            Kind::Var(x) => loops.iter().position(|l| *l == x),
+            _ => None,
+        };
+        let across = matches!((depth(inner), depth(b)), (Some(r), Some(c)) if c < r);
+        return !e.ty.is_arr()
+            && across
+            && read_transposed(inner, m, loops)
+            && read_transposed(b, m, loops);
     }
-    match &e.kind {
-        Kind::Var(x) => *x != m,
-        _ => e.children().all(|c| read_transposed(c, m)),
+    let bound = match &e.kind {
+        Kind::Var(x) => return *x != m,
+        Kind::Build(_, i, _) => Some(*i),
+        Kind::Ifold(_, _, _, i, _) | Kind::Scan(_, _, _, i, _) => Some(*i),
+        _ => None,
+    };
+    loops.extend(bound);
+    let all = e.children().all(|c| read_transposed(c, m, loops));
+    if bound.is_some() {
+        loops.pop();
     }
+    all
 }
 
 /// Every `m[a][b]` in `e` read as `r[b][a]` (`r` of type `rows`).

@@ -15,6 +15,9 @@ pub(super) fn cheap_elements(row: &Core) -> bool {
     match &row.kind {
         Kind::Let(_, _, b) => cheap_elements(b),
         Kind::Build(_, _, elem) => !elem.runs_loop(),
+        // A row of running sums (an integral image's), computed once a step as written
+        // there.
+        Kind::Scan(..) => true,
         _ => false,
     }
 }
@@ -28,12 +31,16 @@ pub(super) fn would_pull(e: &Core, x: VarId, n: &Size, in_loop: bool) -> bool {
     e.children().any(|c| would_pull(c, x, n, in_loop))
 }
 
-/// The index of `e` when it is a `build(n, |j| body)` whose body reads `x[j]` inside a loop.
+/// The index of `e` when it is a loop of `n` steps, a `build(n, |j| body)` or the step of an
+/// `ifold` or `scan` over `n` (an integral image's scan down the rows reading `rows[r]`),
+/// whose body reads `x[j]` inside a loop: each step reads its own element once.
 fn site(e: &Core, x: VarId, n: &Size) -> Option<VarId> {
-    match &e.kind {
-        Kind::Build(m, j, body) if m.same(n) && read_inside(body, x, *j, false) => Some(*j),
-        _ => None,
-    }
+    let (m, j, body) = match &e.kind {
+        Kind::Build(m, j, body) | Kind::Scan(m, _, _, j, body) => (m, j, body),
+        Kind::Ifold(count, _, _, j, body) => (count.sym.as_ref()?, j, body),
+        _ => return None,
+    };
+    (m.same(n) && read_inside(body, x, *j, false)).then_some(*j)
 }
 
 /// Whether `e` reads `x[j]` inside a loop (`inner`: already inside one).
@@ -74,7 +81,9 @@ pub(super) fn pull_reads(
     }
     if !in_loop
         && let Some(j) = site(e, x, n)
-        && let Kind::Build(_, _, body) = &mut e.kind
+        && let Kind::Build(_, _, body)
+        | Kind::Scan(_, _, _, _, body)
+        | Kind::Ifold(_, _, _, _, body) = &mut e.kind
     {
         let xj = names.len() as VarId;
         let base = names.get(x as usize).cloned().unwrap_or_else(|| "x".into());

@@ -668,9 +668,10 @@ fn loads_only(e: &Core) -> bool {
         Kind::Var(_) | Kind::Size(_) | Kind::Float(_) => true,
         Kind::Index(a, k) => loads_only(a) && index_arith(k),
         Kind::Build(_, _, b) => loads_only(b),
-        // A choice of rows too: read at an element, it is that element of the row chosen
-        // (`middle/choices.rs`), no row built (a padded matrix read at two rows).
-        Kind::If(c, a, b) => index_test(c) && loads_only(a) && loads_only(b),
+        // A choice of scalars only: a choice of rows read whole (`slide(3, p[y + dy])[x]` in
+        // the zero-padded filter) would be a row built at every read (85x: its element
+        // read through a view of the row is not pushed into the branches).
+        Kind::If(c, a, b) if !e.ty.is_arr() => index_test(c) && loads_only(a) && loads_only(b),
         _ => false,
     }
 }

@@ -70,7 +70,33 @@ struct Refs {
     /// For each component, those and the `let`s of arrays that read it and may be views of
     /// it (`let y = x[k]`): reading one is reading the old state, but not at a known index.
     all: Vec<Vec<VarId>>,
+    /// `let`s of tuples of components (`let t = (acc.1, acc.2)`: a nested tuple state, which
+    /// the middle end flattens, read as `t.1`), what each item is.
+    tuples: Vec<(VarId, Vec<Item>)>,
     tuple: bool,
+}
+
+/// An item of a `let`-bound tuple in a fold's step (see [`Refs::tuples`]).
+#[derive(Clone)]
+enum Item {
+    /// A component of the state, as it is.
+    Part(usize),
+    /// A tuple of items.
+    Tuple(Vec<Item>),
+    /// Any other value: the components it reads, when it is an array that may be a view
+    /// of them.
+    Value(Vec<usize>),
+}
+
+impl Item {
+    /// True when the item reads component `c`.
+    fn reads(&self, c: usize) -> bool {
+        match self {
+            Item::Part(k) => *k == c,
+            Item::Tuple(xs) => xs.iter().any(|x| x.reads(c)),
+            Item::Value(cs) => cs.contains(&c),
+        }
+    }
 }
 
 impl Refs {
@@ -78,8 +104,12 @@ impl Refs {
     fn is(&self, x: &Core, c: usize, views: bool) -> bool {
         let names = if views { &self.all[c] } else { &self.direct[c] };
         match &x.kind {
-            Kind::Var(v) => names.contains(v) || !self.tuple && self.whole.contains(v),
-            Kind::Proj(t, k) => *k == c && self.is_whole(t),
+            Kind::Var(v) if names.contains(v) || !self.tuple && self.whole.contains(v) => true,
+            Kind::Proj(..) | Kind::Var(_) => match self.item(x) {
+                Some(Item::Part(k)) => k == c,
+                Some(Item::Value(cs)) => views && cs.contains(&c),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -89,13 +119,54 @@ impl Refs {
         matches!(x.kind, Kind::Var(v) if self.whole.contains(&v))
     }
 
+    /// What `x` is of the state when it is the state, a component, or an item of a
+    /// `let`-bound tuple of them, through projections.
+    fn item(&self, x: &Core) -> Option<Item> {
+        match &x.kind {
+            Kind::Var(v) if self.tuple && self.whole.contains(v) => Some(Item::Tuple(
+                (0..self.direct.len()).map(Item::Part).collect(),
+            )),
+            Kind::Var(v) => match self.direct.iter().position(|d| d.contains(v)) {
+                Some(c) => Some(Item::Part(c)),
+                None => self
+                    .tuples
+                    .iter()
+                    .find(|(w, _)| w == v)
+                    .map(|(_, xs)| Item::Tuple(xs.clone())),
+            },
+            Kind::Proj(t, k) => match self.item(t)? {
+                Item::Tuple(xs) => xs.get(*k).cloned(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `x`, an item of a tuple being bound, as an [`Item`].
+    fn item_of(&self, x: &Core) -> Item {
+        if let Some(it) = self.item(x) {
+            return it;
+        }
+        match &x.kind {
+            Kind::Tuple(xs) => Item::Tuple(xs.iter().map(|y| self.item_of(y)).collect()),
+            _ if x.ty.is_arr() && !matches!(x.kind, Kind::Build(..) | Kind::Array(_)) => {
+                Item::Value(
+                    (0..self.direct.len())
+                        .filter(|c| self.reads(x, *c))
+                        .collect(),
+                )
+            }
+            _ => Item::Value(Vec::new()),
+        }
+    }
+
     /// True when `x` reads component `c` anywhere (reading the whole state counts).
     fn reads(&self, x: &Core, c: usize) -> bool {
         if self.is_whole(x) || self.is(x, c, true) {
             return true;
         }
-        if matches!(&x.kind, Kind::Proj(t, _) if self.is_whole(t)) {
-            return false;
+        if let Some(it) = self.item(x) {
+            return it.reads(c);
         }
         x.children().any(|y| self.reads(y, c))
     }
@@ -137,26 +208,29 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
     let mut refs = Refs {
         whole: vec![acc],
         direct: vec![Vec::new(); parts],
-        all: Vec::new(),
+        all: vec![Vec::new(); parts],
+        tuples: Vec::new(),
         tuple,
     };
     for (v, a) in &lets {
-        match &a.kind {
-            Kind::Var(w) if refs.whole.contains(w) => refs.whole.push(*v),
-            Kind::Proj(t, k) if tuple && refs.is_whole(t) => {
-                if let Some(c) = refs.direct.get_mut(*k) {
-                    c.push(*v);
-                }
+        if matches!(a.kind, Kind::Var(w) if refs.whole.contains(&w)) {
+            refs.whole.push(*v);
+            continue;
+        }
+        match refs.item(a) {
+            Some(Item::Part(c)) => {
+                refs.direct[c].push(*v);
+                refs.all[c].push(*v);
             }
-            Kind::Var(w) => {
-                if let Some(c) = refs.direct.iter_mut().find(|c| c.contains(w)) {
-                    c.push(*v);
+            Some(Item::Tuple(xs)) => refs.tuples.push((*v, xs)),
+            None if tuple && a.ty.is_tuple() => {
+                if let Item::Tuple(xs) = refs.item_of(a) {
+                    refs.tuples.push((*v, xs));
                 }
             }
             _ => {}
         }
     }
-    refs.all = refs.direct.clone();
     for (v, a) in &lets {
         if a.ty.is_arr() && !matches!(a.kind, Kind::Build(..) | Kind::Array(_)) {
             for c in 0..parts {

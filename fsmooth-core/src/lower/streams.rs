@@ -209,7 +209,7 @@ impl Dps<'_> {
         if let Some(st) = ctx
             .streams
             .iter()
-            .find(|st| st.base == w.base && lir::same(&st.start, &start))
+            .find(|st| st.base == w.base && st.width.is_none() && lir::same(&st.start, &start))
         {
             let elem = st.elem.clone();
             ctx.note_start(&elem, unsure, false);

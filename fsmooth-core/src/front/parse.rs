@@ -373,6 +373,9 @@ impl Parser<'_> {
                 }
             }
             syn::Expr::MethodCall(m) => {
+                if self.iterator_chain(m) {
+                    return placeholder(span);
+                }
                 let recv = self.expr(&m.receiver);
                 let mname = m.method.to_string();
                 if m.turbofish.is_some() {
@@ -642,6 +645,7 @@ mod consts;
 pub(crate) use consts::FLOAT_CONSTS;
 mod forms;
 mod items;
+mod iterators;
 mod patterns;
 mod types;
 

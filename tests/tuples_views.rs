@@ -305,6 +305,16 @@ fn interleave_pad_and_slide_follow_their_definitions() {
         let r = k::movsum(&mut out, &x, w, &mut region);
         assert!(matches!(r, Err(Error::Arithmetic { .. })), "w = {w}: {r:?}");
         assert!(out.iter().all(|&v| v == 7.0));
+        if w == 0 {
+            // The error names the window, not an arithmetic the program does not write.
+            let Err(Error::Arithmetic { expr }) = r else {
+                unreachable!()
+            };
+            assert!(
+                expr.starts_with("slide(") && expr.ends_with("= 0"),
+                "{expr}"
+            );
+        }
     }
 }
 

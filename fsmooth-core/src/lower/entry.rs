@@ -174,8 +174,8 @@ pub fn entry(k: &Kernel, translated: Translated<'_>, storage: Storage) -> Planne
             }
         });
     }
-    for s in &k.entry_sizes {
-        g.sizes.get(s);
+    for (s, what) in &k.entry_sizes {
+        g.sizes.nonzero(s, what);
     }
     let mut checks = Vec::new();
     let elem = |t: &Type| t.scalar().unwrap_or(Scalar::F64);

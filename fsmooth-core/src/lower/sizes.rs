@@ -54,6 +54,26 @@ impl SizeTable {
         }
     }
 
+    /// Size `s` checked at entry not to be 0, `Error::Arithmetic` with the text `what` if it
+    /// is (a division of `s` by itself, whose quotient nothing reads).
+    pub fn nonzero(&mut self, s: &Size, what: &str) {
+        let x = self.get(s);
+        let id = format_ident!("__z{}", self.entries.len());
+        let val = Ex::Checked(
+            Checked::Div,
+            Box::new(x.clone()),
+            Box::new(x),
+            what.to_string(),
+        );
+        let st = St::Let {
+            id: id.clone(),
+            mutable: false,
+            usize_ty: true,
+            val,
+        };
+        self.entries.push((format!("nonzero {what}"), id, st));
+    }
+
     /// The entry statements, in dependency order.
     pub fn statements(&self) -> Vec<St> {
         self.entries.iter().map(|(_, _, c)| c.clone()).collect()

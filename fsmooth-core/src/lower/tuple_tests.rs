@@ -160,6 +160,8 @@ fn a_run_time_window_of_zero_is_an_error_at_entry() {
             build(n + 1 - w, |i| sum(slide(w, x)[i]))
         }",
     );
-    let check = out.find("div (w , w").expect("w / w at entry");
+    let check = out
+        .find("div (w , w , \"slide(w, ..) with w = 0\")")
+        .expect("w checked at entry");
     assert!(check < out.find("Shape { arg : \"out\"").unwrap(), "{out}");
 }

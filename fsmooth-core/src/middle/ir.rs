@@ -665,10 +665,11 @@ pub struct Kernel {
     pub pins: Vec<Pin>,
     /// The source name of each variable, for readable generated code.
     pub var_names: Vec<String>,
-    /// Sizes computed (with their checks) at entry even if no loop needs them: the
-    /// conditions a view puts on run-time sizes (`slide(w, ..)` needs `w / w`, which fails
-    /// for w = 0), so that a bad size is an error before anything is written.
-    pub entry_sizes: Vec<Size>,
+    /// Sizes checked at entry not to be 0, even if no loop needs them, each with the text of
+    /// its `Error::Arithmetic`: the conditions a view puts on run-time sizes (`slide(w, ..)`
+    /// needs w >= 1, `"slide(w, ..) with w = 0"`), so that a bad size is an error before
+    /// anything is written.
+    pub entry_sizes: Vec<(Size, String)>,
     /// The name of each `let` the user wrote, by its variable (those the front end bound):
     /// where a remark about the array it binds points ([`crate::emit::remarks`]).
     pub let_spans: Vec<(VarId, proc_macro2::Span)>,

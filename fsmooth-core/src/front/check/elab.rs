@@ -76,8 +76,9 @@ pub(super) struct Elab<'a> {
     /// Calls inlined so far: bounded, so that helpers calling helpers twice over cannot make
     /// the macro run (nearly) forever.
     pub(super) inlined: usize,
-    /// Sizes the kernel computes at entry for their checks ([`crate::middle::ir::Kernel::entry_sizes`]).
-    pub(super) entry_sizes: Vec<Size>,
+    /// Sizes the kernel checks are not 0 at entry, each with the text of its error
+    /// ([`crate::middle::ir::Kernel::entry_sizes`]).
+    pub(super) entry_sizes: Vec<(Size, String)>,
     /// The name of every `let` the kernel binds, by its variable: where a remark about
     /// its array points.
     pub(super) let_spans: Vec<(VarId, proc_macro2::Span)>,

@@ -294,9 +294,9 @@ impl Elab<'_> {
             return Err(());
         }
         if w.as_const().is_none() {
-            // `w / w` fails for w = 0 (an exact division by zero): checked at entry.
-            self.entry_sizes
-                .push(Size::Div(Box::new(w.clone()), Box::new(w.clone())));
+            // Checked at entry, the error naming the window.
+            let what = format!("slide({w}, ..) with {w} = 0");
+            self.entry_sizes.push((w.clone(), what));
         }
         let (mut env, mut bound) = (env.clone(), Vec::new());
         let an = self.hold("a", a, &mut env, &mut bound);

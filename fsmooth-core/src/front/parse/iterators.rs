@@ -5,7 +5,6 @@
 
 use super::Parser;
 use quote::ToTokens;
-use syn::spanned::Spanned;
 
 /// The methods that start an iterator chain on an array.
 const STARTS: [&str; 5] = ["iter", "into_iter", "iter_mut", "windows", "chunks"];

@@ -77,6 +77,11 @@ mod k {
             build(no, |o| b[o] + ifold(ni, 0.0, |acc, i| acc + w[o][i] * x[i]))
         }
 
+        /// `n` from the data, `x`, not from the index array listed first.
+        pub fn labelled_sum(labels: [usize; n], x: [f64; n], k: usize) -> [f64; k] {
+            scatter_add(k, n, |i| (labels[i], x[i]))
+        }
+
         /// `no` only from `w`'s length: for ni = 0 it cannot be read.
         pub fn dense_nobias(x: [f32; ni], w: [[f32; ni]; no]) -> [f32; no] {
             build(no, |o| ifold(ni, 0.0, |acc, i| acc + w[o][i] * x[i]))
@@ -223,6 +228,25 @@ fn division_rounds_down() {
         Err(Error::Arithmetic { expr: "n / k" })
     );
     assert_eq!(k::mid(9, &mut Region::new()), Ok(4 + 3));
+}
+
+#[test]
+fn sizes_come_from_the_data_before_an_index_array() {
+    let x = [1.0, 2.0, 3.0];
+    let mut out = [0.0; 2];
+    k::labelled_sum(&mut out, &[1, 0, 1], &x, 2, &mut Region::new()).unwrap();
+    assert_eq!(out, [2.0, 4.0]);
+    // A label missing: the error names the labels, with the length the data gives.
+    let mut out = [7.0; 2];
+    assert_eq!(
+        k::labelled_sum(&mut out, &[1, 0], &x, 2, &mut Region::new()),
+        Err(Error::Shape {
+            arg: "labels",
+            expected: 3,
+            found: 2
+        })
+    );
+    assert_eq!(out, [7.0; 2]);
 }
 
 #[test]

@@ -5,7 +5,7 @@ use super::signature::{ty_of, ty_size_names};
 use crate::front::ast::{self, FnDef, Sp, Ty};
 use crate::front::diag::Diags;
 use crate::front::size::Size;
-use crate::middle::ir::{Pin, Type};
+use crate::middle::ir::{Pin, Scalar, Type};
 
 /// Decide how each of a kernel's size names is read from its arguments.
 pub(super) fn pin_sizes(f: &FnDef, sizes: &[String], diags: &mut Diags) -> Option<Vec<Pin>> {
@@ -121,14 +121,19 @@ fn propagate_pins(f: &FnDef, given: &[String]) -> (Vec<Pin>, Vec<String>) {
         .filter(|p| matches!(p.ty, Ty::Usize(_)))
         .map(|p| Pin::Param(p.name.text.clone()))
         .collect();
-    let arrays: Vec<(&ast::Param, Vec<Size>)> = f
+    let mut arrays: Vec<(&ast::Param, Vec<Size>, bool)> = f
         .params
         .iter()
         .filter_map(|p| match ty_of(&p.ty, &mut Diags::default()) {
-            Some(Type::Arr(_, dims)) => Some((p, dims)),
+            Some(Type::Arr(elem, dims)) => Some((p, dims, elem == Scalar::Usize)),
             _ => None,
         })
         .collect();
+    // The data before index arrays: in `fn k(labels: [usize; n], pts: [f64; n])`, n is
+    // `pts.len()`, so a wrong-length index array is the one the error names.
+    arrays.sort_by_key(|(_, _, index)| *index);
+    let arrays: Vec<(&ast::Param, Vec<Size>)> =
+        arrays.into_iter().map(|(p, d, _)| (p, d)).collect();
     loop {
         // A parameter whose length is the name alone decides it first (LANGUAGE.md section
         // 16): `b: [f32; no]` rather than `w: [[f32; ni]; no]`, whose length says nothing of

@@ -13,6 +13,7 @@
 //! | middle | share: an array computation over parameters only written more than once (`half(img)` in `half(half(img))` beside it) bound once at the top, one copy unconditional | [`crate::middle::share`] | always |
 //! | middle | fuse (with the view rules of [`crate::middle::views`] unless `views = false`); an element of a `let`-bound array of rows read several times at the same indexes computed once where it is read ([`crate::middle::elements`]); a `let`-bound array read once as the row a `build` places at one index written there ([`crate::middle::placed`]); a fold step choosing its one-dimensional array state whole (`if i == 0 { x[0] } else { add(s, x[i]) }`) as the `build` of the choice of elements, and an element of a choice of rows as that element of the row chosen ([`crate::middle::choices`]); a `let`-bound array read at an outer loop's index inside its inner loops read once at the head of the step and computed there ([`crate::middle::pull`]) | [`crate::middle::fuse`] | `fusion` |
 //! | middle | interchange: a `build` of a few elements, each running one fold over the same count and reading a signal alike, as one fold of their states (at a run-time count under `if m <= 16`, beside the folds as written); a `build` of scans read transposed as one scan of rows; a fold over `a * n` steps reading its index only as `t % n` as rounds of a fold over `n` | [`crate::middle::interchange`] | `fusion` |
+//! | middle | scan outputs: a `build` reading a `scan`'s scalar states only at its own index as one more component of the scan, the states then stored nowhere | [`crate::middle::scan_outputs`] | `fusion` |
 //! | middle | fold, unroll (each loop written out folded before an enclosing one is measured), fold, tuples again (an unrolled fold's tuple states), fuse again | [`crate::middle::unroll`] | `fusion` and `unroll` |
 //! | middle | siblings: folds over one count bound side by side (or the components of a result tuple after them), each of a scalar state, or of an array whose step reads only its own element of the old one, but at most one whose step replaces one element or row of its array, as one fold of their states | [`crate::middle::siblings`] | `fusion`, not `reassociate` |
 //! | middle | fold (constants, and `build(n, \|i\| a[i])` as `a`), propagate | [`crate::middle::simplify`] | always |
@@ -50,7 +51,8 @@ use crate::lower::{self, Lowering, Planned};
 use crate::middle::ir::{Core, Kernel, Kind, Type};
 use crate::middle::validate::{self, Rules};
 use crate::middle::{
-    anf, cse, equal, fuse, hoist, interchange, reuse, share, siblings, simplify, tuples, unroll,
+    anf, cse, equal, fuse, hoist, interchange, reuse, scan_outputs, share, siblings, simplify,
+    tuples, unroll,
 };
 use crate::{emit, lir};
 use proc_macro2::TokenStream;
@@ -232,6 +234,10 @@ pub fn middle_observed(
         // states, before `unroll` writes the elements out one by one.
         p.run("interchange", k, |k| {
             interchange::interchange(&mut k.body, &mut k.var_names)
+        });
+        // A `build` reading a scan's states at its own index: the scan's own output.
+        p.run("scan_outputs", k, |k| {
+            scan_outputs::scan_outputs(&mut k.body, &mut k.var_names)
         });
     }
     if options.fusion && options.unroll {

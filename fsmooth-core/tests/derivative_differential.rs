@@ -147,6 +147,10 @@ fn columns_match(j: u64, tally: &mut Tally) {
         floats.join(", "),
         chosen.join(", "),
     );
+    if std::env::var_os("FSMOOTH_JVP_TRACE").is_some() {
+        // Which program a crash (a stack overflow) happened in.
+        eprintln!("program {j}\n{src}");
+    }
     let Some(planned) = planned_block(&src, j, &mut tally.failures) else {
         return;
     };

@@ -7,7 +7,7 @@
 //! For each public kernel of each `fsmooth! { .. }` block in the file: the typed core
 //! (`core`), the core after each middle pass that changed it (the stage is the pass's name:
 //! `tuples`, `propagate`, `inline_single_loads`, `equal`, `fuse`, `fold`, `unroll`, `reuse`,
-//! `hoist`, `anf`, `cse`, `inline_single_uses`, `hoist_indexes`), the loop IR (`lir`), the
+//! `hoist`, `anf`, `cse`, `inline_single_uses`, `hoist_indexes`; also `interchange`, `scan_outputs`), the loop IR (`lir`), the
 //! memory plan (`memory`) and the generated Rust (`rust`). `--remarks` prints only the
 //! warnings `#![fsmooth(remarks = true)]` makes the macro give (docs/remarks.md), whether the
 //! block has the option or not. `--sizes` evaluates the frame's total at concrete sizes. Errors

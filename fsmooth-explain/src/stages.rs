@@ -13,7 +13,7 @@ use quote::quote;
 
 /// The stages, in pipeline order: `core`, the middle passes as [`pipeline::middle`] names
 /// them, `lir`, `memory`, `rust`.
-pub const STAGES: [&str; 20] = [
+pub const STAGES: [&str; 21] = [
     "core",
     "tuples",
     "propagate",
@@ -22,6 +22,7 @@ pub const STAGES: [&str; 20] = [
     "share",
     "fuse",
     "interchange",
+    "scan_outputs",
     "fold",
     "unroll",
     "siblings",

@@ -26,6 +26,7 @@ pub mod pull;
 pub mod reuse;
 pub mod reverse;
 pub mod row_views;
+pub mod scan_outputs;
 pub mod share;
 pub mod siblings;
 pub mod simplify;

@@ -37,7 +37,8 @@ use core::fmt;
 /// let mut region = Region::new();
 /// assert_eq!(describe(gather(&mut out, &table, &[1, 0], &[1.0, 2.0], &mut region)), "ok");
 /// assert_eq!(out, [3.0, 4.0, 2.0, 4.0]);
-/// assert_eq!(describe(gather(&mut out, &table, &[1, 0], &[1.0], &mut region)), "bad length of `w`");
+/// // `p` is read from `w`, the data, before the index array: `idx` is the argument named.
+/// assert_eq!(describe(gather(&mut out, &table, &[1, 0], &[1.0], &mut region)), "bad length of `idx`");
 /// assert_eq!(
 ///     describe(gather(&mut out, &table, &[1, 5], &[1.0, 2.0], &mut region)),
 ///     "index 5 out of bounds for an array of length 2",

@@ -174,8 +174,9 @@ impl Refs {
 
 /// The in-place plan of an `ifold`'s step `body` over state `acc` (a tuple of `parts`
 /// components when `tuple`; see [`StepPlan`]). Component `c` is updated in place when
-/// - its new value is a one-dimensional `build(m, |j| e)`: the step's component `c`, or a
-///   `let` that the result names as component `c` and as no other;
+/// - its new value is a one-dimensional `build(m, |j| e)` (or `scan(m, s0, |s, j| e)` of a
+///   scalar state): the step's component `c`, or a `let` that the result names as
+///   component `c` and as no other;
 /// - `e` reads the old component only at its own index, `old[j]` (so an element read is the
 ///   element written), through the state or a `let` naming the component;
 /// - after that `build`, nothing reads the old component: no later `let` (but the others of
@@ -253,7 +254,7 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
                     _ => continue,
                 }
             }
-            Kind::Build(..) | Kind::Array(_) => {
+            Kind::Build(..) | Kind::Array(_) | Kind::Scan(..) => {
                 binds.push(Bind {
                     var: None,
                     value: item,
@@ -267,6 +268,17 @@ pub(super) fn plan(body: &Core, acc: VarId, parts: usize, tuple: bool) -> StepPl
             // Every item computed before any is stored ([`Group::literal`]): it may read the
             // old component anywhere.
             if new.ty.dims().len() == 1 && xs.iter().all(|x| !x.ty.is_arr() && !x.ty.is_tuple()) {
+                home[c] = Some(at);
+            }
+            continue;
+        }
+        // A scan of scalars reading the old component only at its own index (a filter run
+        // again over the state each step): step `j` reads element `j` before it writes it.
+        if let Kind::Scan(_, init, _, j, e) = &new.kind {
+            if new.ty.dims().len() == 1
+                && !init.ty.is_tuple()
+                && at_own(e, *j, &|x| refs.is(x, c, false), &|x| refs.is(x, c, true))
+            {
                 home[c] = Some(at);
             }
             continue;

@@ -340,3 +340,7 @@ fn zero(t: &Type, span: crate::front::ast::Sp) -> Core {
         t => Core::new(Kind::Float(0.0), t.clone(), span),
     }
 }
+
+#[cfg(test)]
+#[path = "scan_outputs_tests.rs"]
+mod tests;

@@ -619,6 +619,11 @@ impl<'k> Dps<'k> {
             // Its destination and one buffer, an output or not (`sum(ifold(..))`'s value).
             Kind::Ifold(..) if self.heap.is_none() => self.iterate_in_output(e, dest),
             Kind::Ifold(..) => self.double_buffered(e, dest),
+            Kind::Iterate(..)
+                if let Some(code) = self.iterate_in_place(e, &Loc::View(dest.clone())) =>
+            {
+                code
+            }
             Kind::Iterate(..) => self.iterate_parts(e, &Loc::View(dest.clone())),
             Kind::Concat(..) | Kind::Reshape(_) if !self.views => self.stored_view(e, dest),
             Kind::Concat(a, b) => self.concat(a, b, dest),

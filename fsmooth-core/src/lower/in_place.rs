@@ -18,6 +18,20 @@ use crate::lower::step_plan::{StepPlan, plan};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 
+/// A loop's state laid out for an update in place ([`Dps::state_in_place`]).
+struct InPlaceStep<'p, 'c> {
+    /// The step's plan.
+    plan: &'p StepPlan<'c>,
+    /// Each component's place: its one buffer, or its local.
+    places: Vec<Loc>,
+    /// Each component's next value: the same buffer, or a local taken at the step's end.
+    nxt: Vec<Loc>,
+    /// The scalar components' next values taken.
+    takes: Vec<St>,
+    /// The state as a whole.
+    cur: Loc,
+}
+
 impl Dps<'_> {
     /// An `ifold` each of whose array components [`plan`] updates in place, into `dest`: each
     /// array component in one place (its destination, or a buffer of its own where the
@@ -28,6 +42,64 @@ impl Dps<'_> {
         let Kind::Ifold(n, init, acc, i, body) = &e.kind else {
             return None;
         };
+        self.state_in_place(e, init, *acc, body, dest, |d, step| {
+            let nt = d.scalar(n);
+            let iv = d.fold_index(n, *i);
+            d.env.insert(*acc, step.cur.clone());
+            d.enter_loop(*i, &iv);
+            let inner = d.frame.depth();
+            let mut body = d.in_place_step(step.plan, &step.places, &step.nxt);
+            body.extend(step.takes.iter().cloned());
+            d.frame.truncate(inner);
+            let streams = d.leave_loop_sts(&mut body, None);
+            vec![St::For {
+                var: iv,
+                n: nt,
+                streams,
+                body,
+            }]
+        })
+    }
+
+    /// An `iterate` (LANGUAGE.md section 14) whose next state [`plan`] updates in place, as
+    /// [`Dps::fold_in_place`]: `while cond { the step over the state's one place }`. An
+    /// `iterate` used as a counted loop (`iterate((x, 0), |(_, k)| k < p, |(v, k)| (map(v,
+    /// f), k + 1))`) needs what the `ifold` needs. `None` for any other `iterate`.
+    pub(super) fn iterate_in_place(&mut self, e: &Core, dest: &Loc) -> Option<Vec<St>> {
+        let Kind::Iterate(init, s, cond, t, next) = &e.kind else {
+            return None;
+        };
+        self.state_in_place(e, init, *t, next, dest, |d, step| {
+            d.env.insert(*s, step.cur.clone());
+            d.env.insert(*t, step.cur.clone());
+            let depth = d.frame.depth();
+            let c = d.scalar(cond);
+            d.frame.truncate(depth);
+            // The step knows its condition holds (an index it proves in range).
+            let mut holds = (**cond).clone();
+            holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+            let mut body = d.guarded(&holds, true, |d| {
+                d.in_place_step(step.plan, &step.places, &step.nxt)
+            });
+            d.frame.truncate(depth);
+            body.extend(step.takes.iter().cloned());
+            vec![St::While(c, body)]
+        })
+    }
+
+    /// The frame of [`Dps::fold_in_place`] and [`Dps::iterate_in_place`] for a loop over a
+    /// state starting at `init`, bound to `acc` in the step `body`: the places (each array
+    /// component in one place, each scalar in a local and its next value), the initial value
+    /// written there, then `run`'s loop, then the state copied where `dest` wants it.
+    fn state_in_place(
+        &mut self,
+        e: &Core,
+        init: &Core,
+        acc: VarId,
+        body: &Core,
+        dest: &Loc,
+        run: impl FnOnce(&mut Self, &InPlaceStep) -> Vec<St>,
+    ) -> Option<Vec<St>> {
         if self.heap.is_some() {
             return None;
         }
@@ -36,8 +108,8 @@ impl Dps<'_> {
             Type::Tuple(ts) => ts.iter().collect(),
             t => vec![t],
         };
-        let body = self.copies_as_builds(body, *acc, tuple);
-        let plan = plan(&body, *acc, types.len(), tuple);
+        let body = self.copies_as_builds(body, acc, tuple);
+        let plan = plan(&body, acc, types.len(), tuple);
         let fits = types
             .iter()
             .zip(&plan.home)
@@ -81,7 +153,7 @@ impl Dps<'_> {
                         ..w.clone()
                     },
                     (None, _) => {
-                        let holds = Holds::State(*acc);
+                        let holds = Holds::State(acc);
                         let (marker, w) = self.alloc(elem, t.dims(), holds, e.span);
                         code.push(marker);
                         w
@@ -103,22 +175,15 @@ impl Dps<'_> {
             false => cur[0].clone(),
         };
         code.extend(self.write_parts(init, &cur));
-        let nt = self.scalar(n);
-        let iv = self.fold_index(n, *i);
-        self.env.insert(*acc, cur.clone());
-        self.enter_loop(*i, &iv);
-        let inner = self.frame.depth();
-        let mut step = self.in_place_step(&plan, &places, &nxt);
-        step.extend(takes);
-        self.frame.truncate(inner);
-        let streams = self.leave_loop_sts(&mut step, None);
-        code.push(St::For {
-            var: iv,
-            n: nt,
-            streams,
-            body: step,
-        });
-        let parts = match &cur {
+        let step = InPlaceStep {
+            plan: &plan,
+            places,
+            nxt,
+            takes,
+            cur,
+        };
+        code.extend(run(self, &step));
+        let parts = match &step.cur {
             Loc::Tuple(ps) => ps.clone(),
             p => vec![p.clone()],
         };
@@ -131,7 +196,7 @@ impl Dps<'_> {
             code.push(self.copy(&from, &to));
         }
         self.frame.truncate(depth);
-        Some(self.small_states(vec![St::Block(code)], &places))
+        Some(self.small_states(vec![St::Block(code)], &step.places))
     }
 
     /// `body` with each component of its result that is another component of the old state

@@ -229,7 +229,10 @@ impl Dps<'_> {
                 vec![St::If(c, a, b)]
             }
             Kind::Ifold(..) => self.ifold_parts(e, dest),
-            Kind::Iterate(..) => self.iterate_parts(e, dest),
+            Kind::Iterate(..) => match self.iterate_in_place(e, dest) {
+                Some(code) => code,
+                None => self.iterate_parts(e, dest),
+            },
             Kind::Scan(..) => self.scan(e, dest),
             _ => {
                 let (mut pre, src) = self.locate(e);

@@ -348,6 +348,7 @@ macro_rules! each_workload {
         $f::<$crate::workloads::scans::Biquad<1_000_000, true>>($($arg),*);
         $f::<$crate::workloads::scans::Ema<10_000>>($($arg),*);
         $f::<$crate::workloads::scans::Ema<1_000_000>>($($arg),*);
+        $f::<$crate::workloads::scans::RunningMean>($($arg),*);
         $f::<$crate::workloads::views::ConcatMaps<1_000>>($($arg),*);
         $f::<$crate::workloads::views::ConcatMaps<1_000_000>>($($arg),*);
         $f::<$crate::workloads::views::Smooth3<10_000>>($($arg),*);

@@ -1,5 +1,6 @@
 //! Scans: a biquad IIR filter (direct form II transposed, tuple state) and an exponential
-//! moving average, over 10^4 and 10^6 samples.
+//! moving average, over 10^4 and 10^6 samples; a running mean over 10^4 in three spellings
+//! (a scan read by a `build` at its own index).
 
 use super::tuples::slot;
 use super::{Rng, Variant, WITH_NO_VIEWS, Workload, kernels_v2 as k2};
@@ -160,6 +161,105 @@ impl<const N: usize> Workload for Ema<N> {
     }
 
     fn tolerance() -> f64 {
+        0.0
+    }
+}
+
+// ---- a running mean: a scan read by a build at its own index -------------------------------
+
+fsmooth::fsmooth! {
+    /// Spelling A: the scan of (sum, count) bound by a pattern, then their ratio.
+    pub fn running_mean_a(x: [f64; n]) -> [f64; n] {
+        let (s, c) = scan(n, (0.0, 0.0), |(s, c), i| (s + x[i], c + 1.0));
+        build(n, |i| s[i] / c[i])
+    }
+
+    /// Spelling B: the scan of the means written out, the mean a third state.
+    pub fn running_mean_b(x: [f64; n]) -> [f64; n] {
+        let (_, _, m) = scan(n, (0.0, 0.0, 0.0), |(s, c, _), i| {
+            let s1 = s + x[i];
+            let c1 = c + 1.0;
+            (s1, c1, s1 / c1)
+        });
+        m
+    }
+
+    /// Spelling C: the running sums alone, the count from the index, `map2` over them.
+    pub fn running_mean_c(x: [f64; n]) -> [f64; n] {
+        let sums = scan(n, 0.0, |acc, i| acc + x[i]);
+        map2(sums, build(n, |i| (i + 1) as f64), |s, c| s / c)
+    }
+}
+
+/// The running mean by hand: the sum and count in locals, one pass.
+#[inline]
+pub fn running_mean_hand(out: &mut [f64], x: &[f64]) {
+    let (mut s, mut c) = (0.0, 0.0);
+    for (o, &v) in out.iter_mut().zip(x) {
+        s += v;
+        c += 1.0;
+        *o = s / c;
+    }
+}
+
+/// Samples of [`RunningMean`].
+pub const RM_N: usize = 10_000;
+
+/// The mean of each prefix of 10^4 samples. A: a tuple scan bound by a pattern, then a
+/// `build` of the ratios; B: the scan of the means written out; C: a scan of sums and
+/// `map2` with the counts.
+pub struct RunningMean {
+    x: Vec<f64>,
+    region: Region<'static>,
+    out: [Vec<f64>; 4],
+}
+
+impl Workload for RunningMean {
+    const GROUP: &'static str = "running_mean_1e4";
+    const SIZE: &'static str = "n = 10^4";
+    const NALGEBRA: &'static str = "";
+
+    fn new() -> Self {
+        let mut w = RunningMean {
+            x: Rng::new(21).vec(RM_N),
+            region: Region::new(),
+            out: std::array::from_fn(|_| vec![0.0; RM_N]),
+        };
+        super::check(&mut w);
+        w
+    }
+
+    fn variants() -> &'static [Variant] {
+        &super::SPELLED
+    }
+
+    #[inline]
+    fn fsmooth(&mut self) {
+        let (out, x) = black_box((&mut self.out[0], &self.x));
+        running_mean_a(out, x, &mut self.region).unwrap();
+    }
+
+    #[inline]
+    fn spelling<const K: usize>(&mut self) {
+        let (out, x) = black_box((&mut self.out[K], &self.x));
+        match K {
+            1 => running_mean_b(out, x, &mut self.region).unwrap(),
+            _ => running_mean_c(out, x, &mut self.region).unwrap(),
+        }
+    }
+
+    #[inline]
+    fn hand(&mut self) {
+        let (out, x) = black_box((&mut self.out[3], &self.x));
+        running_mean_hand(out, x);
+    }
+
+    fn output(&self, v: Variant) -> Vec<f64> {
+        self.out[super::spelled_slot(v)].clone()
+    }
+
+    fn tolerance() -> f64 {
+        // The same operations in the same order.
         0.0
     }
 }

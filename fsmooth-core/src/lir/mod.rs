@@ -194,6 +194,10 @@ pub enum Ex {
     ToF64(Box<Ex>),
     /// `x as f32`.
     ToF32(Box<Ex>),
+    /// A `usize` proven below 2^63 (bounded by an array's length) as a float of the given
+    /// type, `(x as i64) as f64`: exact, and one conversion instruction where `x as f64` of
+    /// a `usize` takes several (x86-64 converts only signed integers).
+    IndexTo(Scalar, Box<Ex>),
     /// `x as usize` (saturating, as Rust's float-to-int cast).
     ToUsize(Box<Ex>),
     /// A math function of the runtime.

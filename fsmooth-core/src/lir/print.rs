@@ -121,6 +121,8 @@ impl ToTokens for Ex {
             Ex::Not(a) => quote!((!#a)),
             Ex::ToF64(a) => quote!((#a as f64)),
             Ex::ToF32(a) => quote!((#a as f32)),
+            Ex::IndexTo(Scalar::F32, a) => quote!(((#a as i64) as f32)),
+            Ex::IndexTo(_, a) => quote!(((#a as i64) as f64)),
             Ex::ToUsize(a) => quote!((#a as usize)),
             Ex::Fused(xs) => quote!(::fsmooth::__rt::fused(#(#xs),*)),
             Ex::Target(feature) => quote!(cfg!(target_feature = #feature)),

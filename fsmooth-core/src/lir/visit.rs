@@ -168,6 +168,7 @@ pub fn walk_ex(e: &Ex, f: &mut dyn FnMut(Node<'_>)) {
         | Ex::Not(a)
         | Ex::ToF64(a)
         | Ex::ToF32(a)
+        | Ex::IndexTo(_, a)
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => walk_ex(a, f),
@@ -390,6 +391,7 @@ pub(super) fn operands_mut(e: &mut Ex) -> Vec<&mut Ex> {
         | Ex::Not(a)
         | Ex::ToF64(a)
         | Ex::ToF32(a)
+        | Ex::IndexTo(_, a)
         | Ex::ToUsize(a)
         | Ex::Ld(_, a)
         | Ex::LdRow(_, a, ..) => vec![a],
@@ -601,7 +603,12 @@ fn ex_reads_always(e: &Ex, elem: &Ident) -> bool {
         Ex::Bin(_, a, b) | Ex::Checked(_, a, b, _) | Ex::Wrap(_, a, b) | Ex::Check(a, b) => {
             ex(a) || ex(b)
         }
-        Ex::Neg(a) | Ex::Not(a) | Ex::ToF64(a) | Ex::ToF32(a) | Ex::ToUsize(a) => ex(a),
+        Ex::Neg(a)
+        | Ex::Not(a)
+        | Ex::ToF64(a)
+        | Ex::ToF32(a)
+        | Ex::IndexTo(_, a)
+        | Ex::ToUsize(a) => ex(a),
         Ex::Math(_, xs) | Ex::Entry(_, xs) | Ex::Fused(xs) | Ex::Tuple(xs) => xs.iter().any(ex),
         Ex::Block(sts, v) => read_every_step(sts, elem) || ex(v),
         _ => false,

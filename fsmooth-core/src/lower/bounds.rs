@@ -6,7 +6,7 @@ use crate::front::ast::{BinOp, MathFn};
 use crate::front::size::{Atom, Size, names_nonneg};
 use crate::lower::dps::Dps;
 use crate::middle::cse::key;
-use crate::middle::ir::{Core, Kind, Type, VarId};
+use crate::middle::ir::{Core, Kind, Pin, Type, VarId};
 
 /// The range a loop index lies in where a condition is known: `floor <= i < bound`.
 #[derive(Clone, Debug)]
@@ -369,6 +369,18 @@ impl Dps<'_> {
         };
         self.extreme(&Size::minus(x.clone(), y.clone()), false)
             .is_some_and(|min| self.nonneg_here(&min))
+    }
+
+    /// `e` (a `usize` value) is at most a size name read from an array parameter's length,
+    /// so below 2^63 (a slice holds at most `isize::MAX` bytes): `(i + 1) as f64` in a loop
+    /// over `0..n`, `n = x.len()`, converts as a signed integer ([`crate::lir::Ex::IndexTo`]).
+    pub(super) fn below_a_length(&self, e: &Core) -> bool {
+        self.kernel.pins.iter().any(|p| match p {
+            Pin::FromLen { name, .. } | Pin::Linear { name, .. } => {
+                self.proven(&e.sym, &Size::Lit(0), &Size::Name(name.clone()))
+            }
+            Pin::Param(_) => false,
+        })
     }
 
     /// `e` (a `usize` value) is at most a loop's bound (a count, so a `usize`) wherever it is

@@ -350,6 +350,15 @@ impl<'k> Dps<'k> {
             }
             Kind::Neg(a) => Ex::Neg(Box::new(self.scalar(a))),
             Kind::Not(a) => Ex::Not(Box::new(self.scalar(a))),
+            Kind::Cast(t @ (CastTy::F64 | CastTy::F32), a)
+                if a.ty == Type::Usize && self.below_a_length(a) =>
+            {
+                let to = match t {
+                    CastTy::F32 => Scalar::F32,
+                    _ => Scalar::F64,
+                };
+                Ex::IndexTo(to, Box::new(self.scalar(a)))
+            }
             Kind::Cast(CastTy::F64, a) => Ex::ToF64(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::Usize, a) => Ex::ToUsize(Box::new(self.scalar(a))),
             Kind::Cast(CastTy::F32, a) => Ex::ToF32(Box::new(self.scalar(a))),

@@ -86,7 +86,7 @@ fn scan_output(e: &mut Core, names: &mut Vec<String>) -> bool {
     // The step's new states bound each to a name, then the output's element of them.
     let news: Vec<VarId> = (0..states.len()).map(|_| new_var(names, s)).collect();
     let mut elem = *elem;
-    let at_step = Core::new(Kind::Var(i), Type::Usize, span);
+    let at_step = Core::index_var(i, span);
     elem.subst(j, &at_step);
     reads_as_states(&mut elem, &aliases, j, i, &news, &states);
     let body = with_outputs(body, &news, &states, elem, &state_ty);

@@ -93,6 +93,16 @@ impl Executor<'_> {
                 Value::Usize(v) => Value::F32(v as f32),
                 v => return fault(format!("`as f32` on {}", v.describe())),
             },
+            // The generated code's `(x as i64) as f64`: a value past 2^63 would be a wrong
+            // proof, which the executor reports.
+            ResolvedEx::IndexTo(t, a) => match (self.eval(a)?, t) {
+                (Value::Usize(v), _) if v > i64::MAX as usize => {
+                    return fault(format!("an index conversion of {v}, past 2^63"));
+                }
+                (Value::Usize(v), Scalar::F32) => Value::F32(v as i64 as f32),
+                (Value::Usize(v), _) => Value::F64(v as i64 as f64),
+                (v, _) => return fault(format!("an index conversion of {}", v.describe())),
+            },
             ResolvedEx::ToUsize(a) => match self.eval(a)? {
                 Value::F64(v) => Value::Usize(v as usize),
                 Value::F32(v) => Value::Usize(v as usize),

@@ -46,6 +46,7 @@ pub(super) enum ResolvedEx<'a> {
     Not(Box<ResolvedEx<'a>>),
     ToF64(Box<ResolvedEx<'a>>),
     ToF32(Box<ResolvedEx<'a>>),
+    IndexTo(Scalar, Box<ResolvedEx<'a>>),
     ToUsize(Box<ResolvedEx<'a>>),
     /// The receiver, then the arguments (exactly as many as the method takes).
     Math(MathFn, Vec<ResolvedEx<'a>>),
@@ -302,6 +303,7 @@ impl Resolver {
             Ex::Not(a) => ResolvedEx::Not(self.boxed(a)),
             Ex::ToF64(a) => ResolvedEx::ToF64(self.boxed(a)),
             Ex::ToF32(a) => ResolvedEx::ToF32(self.boxed(a)),
+            Ex::IndexTo(t, a) => ResolvedEx::IndexTo(*t, self.boxed(a)),
             Ex::ToUsize(a) => ResolvedEx::ToUsize(self.boxed(a)),
             Ex::Math(f, xs) => {
                 // Printing takes the receiver and the method's arguments and ignores the rest.

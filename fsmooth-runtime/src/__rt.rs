@@ -116,6 +116,13 @@ pub fn rows_of<T, const N: usize>(s: &[T]) -> core::slice::Iter<'_, [T; N]> {
     s.as_chunks::<N>().0.iter()
 }
 
+/// [`rows_of`] for writing: the rows of literal width `N` of an output the loop stores, as
+/// `&mut` arrays (each store at a constant place, no range test).
+#[inline(always)]
+pub fn rows_of_mut<T, const N: usize>(s: &mut [T]) -> core::slice::IterMut<'_, [T; N]> {
+    s.as_chunks_mut::<N>().0.iter_mut()
+}
+
 /// The iterator of [`rows`].
 pub struct Rows<'a, T> {
     rest: &'a [T],

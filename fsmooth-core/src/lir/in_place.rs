@@ -10,7 +10,9 @@
 use super::pieces::every_step;
 use super::streams::{blocks_in, bound_in};
 use super::visit::{bodies_mut, node_uses, own_exprs};
-use super::{Base, Ex, Node, St, Stream, idents, plain_ex, same, unit_offset, walk_sts};
+use super::{
+    Base, Ex, Node, St, Stream, Wrap, idents, plain_ex, same, unit_offset, wadd, walk_sts,
+};
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -59,6 +61,24 @@ fn visit(sts: &mut [St], held: &mut Vec<Base>, named: &mut usize) {
                         elem,
                         width: None,
                     });
+                }
+            }
+            if filled.is_none() {
+                for b in stored_outputs(body) {
+                    if held.contains(&b) || streams.iter().any(|st| st.base == b) {
+                        continue;
+                    }
+                    if let Some((start, width)) = row_slots(body, &b, var) {
+                        *named += 1;
+                        let elem = format_ident!("__pr{}", named);
+                        to_row_stores(body, &b, &elem, width, var);
+                        streams.push(Stream {
+                            base: b,
+                            start,
+                            elem,
+                            width: Some(Ex::Usize(width)),
+                        });
+                    }
                 }
             }
             held.extend(streams.iter().map(|st| st.base.clone()));
@@ -116,6 +136,130 @@ pub(super) fn in_place_slot(body: &mut [St], b: &Base, var: &Ident) -> Option<Ex
     every_step(body, &mut |e| loaded |= matches!(e, Ex::Ld(x, _) if x == b));
     let stored = body.iter().any(|s| matches!(s, St::Store(x, ..) if x == b));
     (ok && loaded && stored && uses == matched).then_some(start?)
+}
+
+/// The outputs `body` stores to anywhere.
+fn stored_outputs(body: &[St]) -> Vec<Base> {
+    let mut out: Vec<Base> = Vec::new();
+    walk_sts(body, &mut |n| {
+        if let Node::St(St::Store(b @ (Base::Out | Base::OutPart(_)), ..)) = n
+            && !out.contains(b)
+        {
+            out.push(b.clone());
+        }
+    });
+    out
+}
+
+/// A store's index `start + var * width + k` (the terms in any order, `k < width` a literal,
+/// `start` fixed during the loop): `(start, width, k)`.
+fn strided_slot(
+    at: &Ex,
+    var: &Ident,
+    invariant: &dyn Fn(&Ex) -> bool,
+) -> Option<(Ex, usize, usize)> {
+    fn terms<'a>(e: &'a Ex, out: &mut Vec<&'a Ex>) {
+        match e {
+            Ex::Wrap(Wrap::Add, a, b) => {
+                terms(a, out);
+                terms(b, out);
+            }
+            e => out.push(e),
+        }
+    }
+    let mut ts = Vec::new();
+    terms(at, &mut ts);
+    let (mut width, mut k, mut rest) = (None, 0usize, Vec::new());
+    for t in ts {
+        match t {
+            Ex::Wrap(Wrap::Mul, a, b) if matches!(&**a, Ex::Var(v) if v == var) => match &**b {
+                Ex::Usize(w) if width.is_none() => width = Some(*w),
+                _ => return None,
+            },
+            Ex::Wrap(Wrap::Mul, a, b) if matches!(&**b, Ex::Var(v) if v == var) => match &**a {
+                Ex::Usize(w) if width.is_none() => width = Some(*w),
+                _ => return None,
+            },
+            Ex::Usize(c) => k = k.checked_add(*c)?,
+            t if invariant(t) => rest.push(t.clone()),
+            _ => return None,
+        }
+    }
+    let width = width.filter(|w| *w >= 2 && k < *w)?;
+    let start = rest.into_iter().reduce(wadd).unwrap_or(Ex::Usize(0));
+    Some((start, width, k))
+}
+
+/// The start and width of the rows of output `b` that `body`, a loop over `var`, stores each
+/// step, when it only stores to `b`, at `start + var * width + k` for literals `k < width`
+/// and one `start` fixed during the loop, and stores row `var`'s element 0 at every step (so
+/// every row the loop takes is proven in bounds). A `build` of rows of literal width into an
+/// output (`build(n, |i| [x, y])`, points) then writes `&mut [T; width]` rows, which need no
+/// range test per store and which LLVM vectorises, as hand-written code over
+/// `chunks_exact_mut` does.
+fn row_slots(body: &[St], b: &Base, var: &Ident) -> Option<(Ex, usize)> {
+    if !matches!(b, Base::Out | Base::OutPart(_)) {
+        return None;
+    }
+    let inside = bound_in(var, body);
+    let invariant = |x: &Ex| plain_ex(x) && idents(x).iter().all(|i| !inside.contains(i));
+    let (mut found, mut ok, mut uses, mut stores) = (None::<(Ex, usize)>, true, 0, 0);
+    walk_sts(body, &mut |n| {
+        uses += usize::from(node_uses(n, b));
+        let Node::St(St::Store(x, at, _)) = n else {
+            return;
+        };
+        if x != b {
+            return;
+        }
+        stores += 1;
+        match strided_slot(at, var, &invariant) {
+            Some((s, w, _)) => {
+                ok &= found.as_ref().is_none_or(|(t, v)| *v == w && same(t, &s));
+                found.get_or_insert((s, w));
+            }
+            None => ok = false,
+        }
+    });
+    // Row `var` is stored at every step: a store of it among the statements every step runs.
+    let mut every = false;
+    fn unconditional<'a>(sts: &'a [St], out: &mut Vec<&'a St>) {
+        for s in sts {
+            match s {
+                St::Block(inner) => unconditional(inner, out),
+                s => out.push(s),
+            }
+        }
+    }
+    let mut top = Vec::new();
+    unconditional(body, &mut top);
+    if let Some((start, w)) = &found {
+        every = top.iter().any(|s| {
+            matches!(s, St::Store(x, at, _) if x == b
+                && strided_slot(at, var, &invariant).is_some_and(|(t, v, k)| v == *w && k == 0 && same(&t, start)))
+        });
+    }
+    (ok && every && uses == stores).then_some(found?)
+}
+
+/// In `sts`, the stores to `b` at `start + var * width + k` as stores to element `k` of the
+/// row stream `row`.
+fn to_row_stores(sts: &mut [St], b: &Base, row: &Ident, width: usize, var: &Ident) {
+    for s in sts.iter_mut() {
+        if let St::Store(x, at, v) = s
+            && x == b
+            && let Some((_, w, k)) = strided_slot(at, var, &|_| true)
+            && w == width
+        {
+            *s = St::Store(Base::Row(row.clone()), Ex::Usize(k), v.clone());
+        }
+        for e in own_exprs(s) {
+            blocks_in(e, &mut |inner| to_row_stores(inner, b, row, width, var));
+        }
+        for body in bodies_mut(s) {
+            to_row_stores(body, b, row, width, var);
+        }
+    }
 }
 
 /// In `sts`, the loads and stores of `b` as reads and stores of the stream element `elem`.

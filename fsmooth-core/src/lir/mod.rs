@@ -646,6 +646,16 @@ pub fn plus(off: &Option<Ex>, k: Ex) -> Ex {
     }
 }
 
+/// True when `body` stores into `row`, the row of a row stream of the loop it is the body
+/// of ([`in_place_streams`]'s rows of an output): the stream is then of `&mut` rows.
+pub fn row_puts(body: &[St], row: &Ident) -> bool {
+    let mut found = false;
+    walk_sts(body, &mut |n| {
+        found |= matches!(n, Node::St(St::Store(Base::Row(r), ..)) if r == row);
+    });
+    found
+}
+
 /// True when `body` stores to `elem`, the element of a stream of the loop it is the body of
 /// ([`St::Put`]): the stream is then of `&mut` elements.
 pub fn puts(body: &[St], elem: &Ident) -> bool {

@@ -234,6 +234,14 @@ fn loop_tokens(var: &Ident, n: &Ex, slot: bool, streams: &[Stream], body: &[St])
         let slice = all.as_ref().unwrap_or(e);
         binds.push(quote!(::core::option::Option::Some(#slice)));
         match &s.width {
+            // Rows of an output the loop stores (`in_place_streams`): `&mut` arrays.
+            Some(Ex::Usize(k)) if super::row_puts(body, e) => {
+                gets.push(quote!(#base.get_mut(#start..)));
+                parts.push((
+                    quote!(::fsmooth::__rt::rows_of_mut::<_, #k>(#e)),
+                    quote!(#e),
+                ));
+            }
             Some(w) => {
                 gets.push(quote!(#base.get(#start..)));
                 // Rows of a literal width read at constant places (a strided read's

@@ -88,6 +88,9 @@ pub(super) struct ResolvedStream<'a> {
     /// The name the whole slice is bound to, when an inner loop reads a prefix of it
     /// ([`lir::whole_read`]).
     pub(super) all: Option<NameId>,
+    /// A row stream of an output the loop stores into ([`lir::row_puts`]): its rows are
+    /// writable windows.
+    pub(super) written: bool,
 }
 
 /// A resolved [`St`]; `For` and `Fill` are one `Loop`.
@@ -705,17 +708,20 @@ impl Resolver {
                 }
                 bound.push(elem);
                 let all = lir::whole_read(s, body).map(|all| self.ident(&all));
+                let written = s.width.is_some() && lir::row_puts(body, &s.elem);
                 ResolvedStream {
                     base,
                     start,
                     elem,
                     width,
                     all,
+                    written,
                 }
             })
             .collect();
         for (s, lir_s) in resolved.iter().zip(streams) {
-            self.borrows.push((s.base, lir::puts(body, &lir_s.elem)));
+            self.borrows
+                .push((s.base, lir::puts(body, &lir_s.elem) || s.written));
         }
         let body = self.stmts(body);
         self.borrows.truncate(depth);

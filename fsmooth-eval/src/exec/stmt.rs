@@ -602,7 +602,7 @@ impl Executor<'_> {
                         }
                         None => return fault("row stream rows * width overflows"),
                     }
-                    rows.push((s.elem, buf, first + start, Some(w)));
+                    rows.push((s.elem, buf, first + start, Some((w, s.written))));
                 }
             }
         }
@@ -618,7 +618,8 @@ impl Executor<'_> {
         }
         for &(elem, buf, start, w) in &rows {
             let v = match w {
-                Some(w) => Value::Row(buf, start, w),
+                Some((w, true)) => Value::Piece(buf, start, w),
+                Some((w, false)) => Value::Row(buf, start, w),
                 None => Value::Elem(buf, start),
             };
             self.bind(elem, v, false);
@@ -648,7 +649,8 @@ impl Executor<'_> {
             for &(elem, buf, start, w) in &rows {
                 if let Some(b) = self.env[elem as usize].last_mut() {
                     b.value = match w {
-                        Some(w) => Value::Row(buf, start + i * w, w),
+                        Some((w, true)) => Value::Piece(buf, start + i * w, w),
+                        Some((w, false)) => Value::Row(buf, start + i * w, w),
                         None => Value::Elem(buf, start + i),
                     };
                 }

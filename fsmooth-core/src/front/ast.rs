@@ -224,6 +224,9 @@ pub struct Param {
     pub name: Name,
     /// Its declared type.
     pub ty: Ty,
+    /// Its type was reported as an error where it is written (`&[f64]`, `Vec<f64>`): the
+    /// parameter is bound as a failed name, whose uses raise nothing more.
+    pub failed: bool,
 }
 
 /// A written type.

@@ -159,8 +159,14 @@ impl Parser<'_> {
                             }
                         }
                     };
+                    let before = self.diags.len();
                     let ty = self.ty(&pt.ty);
-                    params.push(Param { name: pname, ty });
+                    let failed = self.diags.len() > before;
+                    params.push(Param {
+                        name: pname,
+                        ty,
+                        failed,
+                    });
                 }
                 syn::FnArg::Receiver(r) => self.err(r.span(), "fsmooth functions take no `self`"),
             }
@@ -407,9 +413,18 @@ impl Parser<'_> {
                         .map(|f| f.name())
                         .chain(["len"])
                         .collect();
-                    let hint = crate::front::diag::closest(&mname, known.iter().copied())
-                        .map(|c| format!("; did you mean `{c}`?"))
-                        .unwrap_or_default();
+                    let recv_text = m.receiver.to_token_stream().to_string().replace(' ', "");
+                    let hint = match mname.as_str() {
+                        // Functions of the prelude called as methods (`v.sum()`).
+                        f if PRELUDE_FNS.contains(&f) => {
+                            format!("; `{f}` is a function: write `{f}({recv_text})`")
+                        }
+                        "square" => format!("; write `{recv_text} * {recv_text}`"),
+                        "mean" => format!("; write `sum({recv_text}) / (n as f64)`"),
+                        _ => crate::front::diag::closest(&mname, known.iter().copied())
+                            .map(|c| format!("; did you mean `{c}`?"))
+                            .unwrap_or_default(),
+                    };
                     self.err(
                         m.method.span(),
                         format!(
@@ -423,6 +438,29 @@ impl Parser<'_> {
                 let fname = match &*c.func {
                     syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                         name(p.path.get_ident().unwrap_or_else(|| unreachable!()))
+                    }
+                    // `f64::max(a, b)`, `f32::sqrt(x)`: Rust's float methods by their path.
+                    syn::Expr::Path(p)
+                        if p.path.segments.len() == 2
+                            && matches!(
+                                p.path.segments[0].ident.to_string().as_str(),
+                                "f64" | "f32"
+                            )
+                            && MathFn::from_name(&p.path.segments[1].ident.to_string())
+                                .is_some() =>
+                    {
+                        let m = p.path.segments[1].ident.to_string();
+                        let args: Vec<String> = c
+                            .args
+                            .iter()
+                            .map(|a| a.to_token_stream().to_string().replace(' ', ""))
+                            .collect();
+                        let call = match args.split_first() {
+                            Some((x, rest)) => format!("{x}.{m}({})", rest.join(", ")),
+                            None => format!("x.{m}()"),
+                        };
+                        self.err(p.span(), format!("call `{m}` as a method: write `{call}`"));
+                        return placeholder(span);
                     }
                     other => {
                         self.err(other.span(), "call a function by its name");
@@ -640,6 +678,31 @@ impl Parser<'_> {
         Expr { kind, span }
     }
 }
+
+/// The prelude's functions (`front/prelude.fs`): a method call of one of these names
+/// (`v.sum()`) is told to call it (`sum(v)`). A test keeps the list the prelude's.
+pub(crate) const PRELUDE_FNS: [&str; 20] = [
+    "map",
+    "map2",
+    "add",
+    "sub",
+    "emul",
+    "smul",
+    "sum",
+    "dot",
+    "sqnorm",
+    "norm",
+    "vmax",
+    "logsumexp",
+    "cross",
+    "transpose",
+    "matmul",
+    "matvec",
+    "outer",
+    "madd",
+    "msub",
+    "msmul",
+];
 
 mod consts;
 pub(crate) use consts::FLOAT_CONSTS;

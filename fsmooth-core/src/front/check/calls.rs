@@ -8,7 +8,7 @@ use super::signature::{bind_elems, has_elems, ty_in, ty_of};
 use crate::front::ast::{Expr, ExprKind, Name, Sp, Ty};
 use crate::front::diag::Diags;
 use crate::front::size::Size;
-use crate::middle::ir::{Core, Scalar, Type};
+use crate::middle::ir::{Core, Scalar, Type, VarId};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -567,6 +567,13 @@ impl Elab<'_> {
             Ok(r) => r,
             Err(()) => {
                 if let Some(msg) = inner {
+                    // Inside the prelude, a help names its own variables (`v[i] as f64`),
+                    // which the user never wrote: the help is about the arguments instead.
+                    let prelude = self.scope.home[fi] + 1 == self.scope.failed.len();
+                    let msg = match prelude {
+                        true => prelude_failure(&msg, &n.text, &bound),
+                        false => msg,
+                    };
                     self.err(sp, format!("in this call to `{}`: {msg}", n.text));
                 }
                 return Err(());
@@ -674,5 +681,24 @@ fn unbound_elems(w: &Ty, t: &Type, elems: &mut HashMap<String, Type>) {
         Ty::Array(e, _, _) => unbound_elems(e, t, elems),
         Ty::Tuple(ps, _) => ps.iter().for_each(|p| unbound_elems(p, t, elems)),
         _ => {}
+    }
+}
+
+/// The error a call into the prelude met inside its body (`msg`), for the user: without the
+/// help lines that name the prelude's own variables, and with one about an argument of
+/// `usize` elements, which the prelude's arithmetic does not take (`sum(map(x, |v| if v > 0.0
+/// { 1 } else { 0 }))`).
+fn prelude_failure(msg: &str, name: &str, args: &[(VarId, Core)]) -> String {
+    let first = msg.lines().next().unwrap_or(msg).to_string();
+    let counts = args
+        .iter()
+        .any(|(_, a)| a.ty.is_arr() && a.ty.scalar() == Some(Scalar::Usize));
+    match counts {
+        true => format!(
+            "{first}\n  help: `{name}` computes with floats, and an argument has `usize` elements: \
+             make them floats (`1.0` for `1`, or `map(a, |k| k as f64)`), or count with \
+             `ifold(n, 0, |c, i| ..)`"
+        ),
+        false => first,
     }
 }

@@ -142,7 +142,16 @@ impl Elab<'_> {
         let constant = crate::front::parse::FLOAT_CONSTS
             .iter()
             .any(|(c, _)| *c == n.text);
+        let math = MathFn::from_name(&n.text).filter(|_| what == "function");
         let hint = match (constant, what) {
+            // Rust's float methods written as free functions (`max(a, b)`, `sqrt(x)`).
+            _ if let Some(f) = math => match f.arity() {
+                0 => format!("\n  help: `{0}` is a method: write `x.{0}()`", n.text),
+                _ => format!("\n  help: `{0}` is a method: write `a.{0}(b)`", n.text),
+            },
+            (_, "function") if n.text == "mean" => {
+                "\n  help: write `sum(v) / (n as f64)` (the prelude has `sum`, `dot`, `norm`, `vmax`, ..)".to_string()
+            }
             (true, "function") => format!(
                 "\n  help: `{0}` is Rust's constant, not a function: write `core::{1}::consts::{0}` (or `{0}` after `use core::{1}::consts::{0};` in the block), without `()`",
                 n.text, float
@@ -570,15 +579,24 @@ impl Elab<'_> {
         }
         if !ca.ty.same(&cb.ty) {
             self.clash(&ca, &cb);
+            // An integer literal beside a float is the literal's mistake (`if i == 0 { 0 }
+            // else { s + x[i] }`): the help and the error are on it.
+            let floats = |t: &Type| matches!(t, Type::F64 | Type::F32);
+            let (at, help) = match (&a.kind, &b.kind) {
+                (ExprKind::Int(_), _) if floats(&cb.ty) => {
+                    (ca.span, convert_help(a, &ca.ty, &cb.ty))
+                }
+                _ => (cb.span, convert_help(b, &cb.ty, &ca.ty)),
+            };
             self.err(
-                cb.span,
+                at,
                 format!(
                     "mismatched {}: `if` branches must agree; the `then` branch is `{}`, the `else` branch is `{}`{}{}",
                     mismatch(&ca.ty, &cb.ty),
                     ca.ty,
                     cb.ty,
                     super::tuples::parts_note(&ca.ty, &cb.ty, "the `then` branch gives", "the `else` branch"),
-                    convert_help(b, &cb.ty, &ca.ty)
+                    help
                 ),
             );
             return Err(());

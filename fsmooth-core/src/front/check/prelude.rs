@@ -68,7 +68,7 @@ fn restamp_fn(f: &mut FnDef, at: Span) {
     } = f;
     debug_assert!(attrs.is_empty());
     restamp_name(name, at);
-    for Param { name, ty } in params {
+    for Param { name, ty, .. } in params {
         restamp_name(name, at);
         restamp_ty(ty, at);
     }

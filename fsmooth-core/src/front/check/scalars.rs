@@ -255,7 +255,10 @@ impl Elab<'_> {
             if k.ty != Type::Usize {
                 self.err(
                     k.span,
-                    format!("`powi` takes a `usize` exponent, found `{}`", k.ty),
+                    format!(
+                        "`powi` takes an integer exponent (`powi(2)`, `powi(-1)`), found `{}`\n  help: for a float exponent write `powf`",
+                        k.ty
+                    ),
                 );
                 return Err(());
             }

@@ -191,6 +191,12 @@ pub(super) fn check_fn(
         env.push((s.clone(), Bind::Size(Size::Name(s.clone()))));
     }
     for (k, p) in f.params.iter().enumerate() {
+        if p.failed {
+            // Its type's error is reported where it is written; its uses say nothing more.
+            env.push((p.name.text.clone(), Bind::Failed));
+            ok = false;
+            continue;
+        }
         if f.params[..k].iter().any(|q| q.name.text == p.name.text) {
             el.err(
                 p.name.span,

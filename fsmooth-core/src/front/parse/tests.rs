@@ -135,3 +135,16 @@ fn a_guard_clause_is_one_error_however_it_is_written() {
         assert!(errs[0].contains("no early `return`"), "{src}: {errs:?}");
     }
 }
+
+#[test]
+fn the_prelude_function_names_are_the_preludes() {
+    let mut defined: Vec<&str> = crate::front::check::PRELUDE
+        .lines()
+        .filter_map(|l| l.strip_prefix("fn "))
+        .filter_map(|l| l.split('(').next())
+        .collect();
+    defined.sort_unstable();
+    let mut listed = crate::front::parse::PRELUDE_FNS.to_vec();
+    listed.sort_unstable();
+    assert_eq!(defined, listed);
+}

@@ -23,6 +23,11 @@ impl Parser<'_> {
                         format!(
                             "unsupported type `{}`: fsmooth has `f64`, `f32`, `usize`, `bool`, arrays `[T; N]` and `fn(..) -> T`",
                             t.to_token_stream()
+                                .to_string()
+                                .replace(" < ", "<")
+                                .replace(" >", ">")
+                                .replace(" ,", ",")
+                                .replace(" :: ", "::")
                         ),
                     );
                     Ty::F64(t.span())
@@ -64,7 +69,11 @@ impl Parser<'_> {
                     r.and_token.span(),
                     "write the array type itself (`[f64; n]`): the generated kernel takes `&[f64]` for it",
                 );
-                self.ty(&r.elem)
+                match &*r.elem {
+                    // `&[f64]`: the one error says what to write.
+                    syn::Type::Slice(_) => Ty::F64(r.span()),
+                    elem => self.ty(elem),
+                }
             }
             syn::Type::Slice(s) => {
                 self.err(

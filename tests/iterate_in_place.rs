@@ -20,7 +20,7 @@ fsmooth! {
         iterate((x, 0), |(v, _)| v[0] > 1.0, |(v, k)| (build(n, |i| v[i] * 0.5), k + 1))
     }
 
-    /// A step reading the neighbours: two buffers, as an `ifold` of it keeps.
+    /// A step reading the neighbours: its output and one buffer, as an `ifold` of it keeps.
     pub fn smoothed(x: [f64; n], p: usize) -> [f64; n] {
         iterate((x, 0), |(_, k)| k < p, |(v, k)| {
             (build(n, |i| (v[i] + v[(i + 1).min(n - 1)]) * 0.5), k + 1)
@@ -71,5 +71,8 @@ fn iterate_steps_in_place_agree_with_plain_rust() {
         assert_eq!(counted::scratch_len(n), 0);
         assert_eq!(folded::scratch_len(n), 0);
         assert_eq!(until::scratch_len(n), 0);
+        // Reading its neighbours: the output and one buffer, taken in turn (was two buffers
+        // and a copy).
+        assert_eq!(smoothed::scratch_len(n), n);
     }
 }

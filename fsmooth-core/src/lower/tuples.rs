@@ -398,6 +398,9 @@ impl Dps<'_> {
     /// each step), `while cond { next into the other places; take them }`, then copied out.
     /// Nothing grows with the step count.
     pub(super) fn iterate_parts(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        if has_array(&e.ty) && self.heap.is_none() {
+            return self.iterate_in_pairs(e, dest);
+        }
         let Kind::Iterate(init, s, cond, t, next) = &e.kind else {
             return Vec::new();
         };
@@ -418,6 +421,115 @@ impl Dps<'_> {
         code.push(St::While(c, step));
         code.extend(self.copy_loc(&cur, dest));
         vec![St::Block(code)]
+    }
+
+    /// An `iterate` whose state holds arrays (LANGUAGE.md section 14), into `dest`: each array
+    /// in its destination (`a`) and one buffer of the frame (`b`), the steps taking them in
+    /// turn, two a turn, as [`Dps::ifold_parts_in_pairs`] does for a count known before the
+    /// loop: `go = cond(a); while go { a -> b; if cond(b) { b -> a; go = cond(a) } else {
+    /// copy b to a; go = false } }`. No offsets swapped, and no copy but after an odd number
+    /// of steps (the state in two buffers of the frame, swapped, then copied out, took one
+    /// buffer more and a copy always).
+    fn iterate_in_pairs(&mut self, e: &Core, dest: &Loc) -> Vec<St> {
+        let Kind::Iterate(init, s, cond, t, next) = &e.kind else {
+            return Vec::new();
+        };
+        let mut code = Vec::new();
+        let mut steps = Vec::new();
+        let (a, b) = self.iterate_places(&e.ty, dest, *s, e.span, &mut code, &mut steps);
+        code.extend(self.write_parts(init, &a));
+        let takes: Vec<St> = steps.into_iter().map(Step::code).collect();
+        let mut holds = (**cond).clone();
+        holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+        // The condition of the state in `at`.
+        let test = |d: &mut Self, at: &Loc| -> Ex {
+            d.env.insert(*s, at.clone());
+            let depth = d.frame.depth();
+            let c = d.scalar(cond);
+            d.frame.truncate(depth);
+            c
+        };
+        // One step from `from` into `to`, knowing the condition holds.
+        let step = |d: &mut Self, from: &Loc, to: &Loc| -> Vec<St> {
+            d.env.insert(*t, from.clone());
+            let depth = d.frame.depth();
+            let mut out = d.guarded(&holds, true, |d| d.write_parts(next, to));
+            d.frame.truncate(depth);
+            out.extend(takes.iter().cloned());
+            out
+        };
+        let go = self.temp("go");
+        let first = test(self, &a);
+        code.push(St::Let {
+            id: go.clone(),
+            mutable: true,
+            usize_ty: false,
+            val: first,
+        });
+        // The state after a step into `b`: its arrays there, its scalars where they are taken.
+        let at_b = arrays_of(&b, &a);
+        let mut body = step(self, &a, &b);
+        let more = test(self, &at_b);
+        let mut back = step(self, &at_b, &arrays_of(&a, &b));
+        back.push(St::Assign(go.clone(), test(self, &a)));
+        let mut last = self.copy_loc(&at_b, &a);
+        last.push(St::Assign(go.clone(), Ex::Bool(false)));
+        body.push(St::If(more, back, last));
+        code.push(St::While(Ex::Var(go), body));
+        code.extend(self.copy_loc(&a, dest));
+        vec![St::Block(code)]
+    }
+
+    /// The two places of [`Dps::iterate_in_pairs`]: each array in its destination, when it
+    /// has one, and a buffer of the frame; each scalar in a local and its next value.
+    fn iterate_places(
+        &mut self,
+        t: &Type,
+        dest: &Loc,
+        s: VarId,
+        span: Sp,
+        code: &mut Vec<St>,
+        steps: &mut Vec<Step>,
+    ) -> (Loc, Loc) {
+        match t {
+            Type::Tuple(ts) => {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                for (k, x) in ts.iter().enumerate() {
+                    let d = match dest {
+                        Loc::Tuple(ds) => ds.get(k).cloned().unwrap_or(Loc::Nowhere),
+                        _ => Loc::Nowhere,
+                    };
+                    let (p, q) = self.iterate_places(x, &d, s, span, code, steps);
+                    a.push(p);
+                    b.push(q);
+                }
+                (Loc::Tuple(a), Loc::Tuple(b))
+            }
+            Type::Arr(elem, d) => {
+                // The loop's state in two buffers, as a fold's accumulator.
+                let mut buffer = |this: &mut Self, first: bool| {
+                    let holds = Holds::Acc { acc: s, first };
+                    let (marker, w) = this.alloc(*elem, d, holds, span);
+                    code.push(marker);
+                    w
+                };
+                let a = match dest {
+                    Loc::View(w) => View {
+                        dims: d.clone(),
+                        ..w.clone()
+                    },
+                    _ => buffer(self, true),
+                };
+                let b = buffer(self, false);
+                (Loc::View(a), Loc::View(b))
+            }
+            t => {
+                let c = self.scalar_place(t, "acc", code);
+                let n = self.scalar_place(t, "next", code);
+                steps.push(Step::Take(c.clone(), n.clone()));
+                (Loc::Scalar(c), Loc::Scalar(n))
+            }
+        }
     }
 
     /// An `ifold` whose state is an array or a tuple holding arrays, into `dest`: each

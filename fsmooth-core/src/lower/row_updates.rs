@@ -271,6 +271,43 @@ impl Dps<'_> {
                 continue;
             }
             if rows == 1
+                && let Some(one) = one_element(step.new, step.row, &|x| {
+                    is_var(x, *acc)
+                        || matches!(&x.kind, Kind::Proj(t, k) if *k == c && is_var(t, *acc))
+                })
+            {
+                // A row that replaces one of its own elements (`build(bx, |c| if c == k {
+                // h[r][k] + 1 } else { h[r][c] })`, a 2-D histogram's count): that element
+                // alone, computed (it may read the state anywhere) and stored in place, O(1)
+                // a step where the row took a row of the frame and a copy. A column past the
+                // row's end chooses no element.
+                let target = self.row_of(state, Ex::Var(rv.clone()));
+                let width = self.sizes.get(&target.dims[0]);
+                // The value under the column's test: computed only for a column in the row,
+                // as the `build` computes it only at `c == k`.
+                let dim1 = target.dims[0].clone();
+                let (kv, v) = self.in_row(tested, step.row, dim0, |d| {
+                    let kv = d.scalar(one.column);
+                    let v = d.knowing_below(one.column, &dim1, |d| d.scalar(one.value));
+                    (kv, v)
+                });
+                let col = format_ident!("__col_{}_{}", acc, c);
+                let at = plus(&target.off, Ex::Var(col.clone()));
+                let mut store = vec![St::let_usize(&col, kv)];
+                store.extend(restated(state, &at, Ex::Usize(1)));
+                let put = St::Store(state.base.clone(), at, v);
+                store.push(match self.proven_below(one.column, &target.dims[0]) {
+                    true => put,
+                    false => St::If(
+                        Ex::Bin(BinOp::Lt, Box::new(Ex::Var(col)), Box::new(width)),
+                        vec![put],
+                        Vec::new(),
+                    ),
+                });
+                body.push(only_if(inside, store));
+                continue;
+            }
+            if rows == 1
                 && let Some(plan) = written_out(step.new, *acc, c, step.row)
             {
                 // A written-out row (a bone's 4 x 4 product), or the row itself, chosen by
@@ -378,6 +415,41 @@ impl Dps<'_> {
             elementwise,
         })
     }
+}
+
+/// A new row that replaces one of its own elements ([`one_element`]).
+struct OneElement<'a> {
+    column: &'a Core,
+    value: &'a Core,
+}
+
+/// `new`, the row replacing row `row` of a fold's state, when it is `build(w, |c| if c == k
+/// { value } else { old[c] })` with `old` that row of the state (`acc[row]`, or `acc[j]`
+/// written with the outer `build`'s index: the same row), and `k` not reading `c`.
+fn one_element<'a>(
+    new: &'a Core,
+    row: &Core,
+    is_state: &dyn Fn(&Core) -> bool,
+) -> Option<OneElement<'a>> {
+    let choice = row_choice(new)?;
+    let Kind::Index(old, at) = &choice.keep.kind else {
+        return None;
+    };
+    let Kind::Index(st, r) = &old.kind else {
+        return None;
+    };
+    // The row as the choice names it (`iy`, or `i % 2` written again in the branch).
+    let same_row = crate::middle::cse::key(r) == crate::middle::cse::key(row);
+    (is_state(st)
+        && same_row
+        && is_var(at, choice.index)
+        && !choice.row.mentions(choice.index)
+        && !choice.new.mentions(choice.index)
+        && !choice.new.ty.is_arr())
+    .then_some(OneElement {
+        column: choice.row,
+        value: choice.new,
+    })
 }
 
 /// `code` under `if c`, or as it is without a test.

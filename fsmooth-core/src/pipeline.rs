@@ -28,7 +28,7 @@
 //! | lower | (within translate) top-level sums and builds into outputs in chunks on rayon's pool (`lir::St::ParSum`, `ParRows`) | `lower/parallel.rs` | the `parallel` feature |
 //! | lower | row streams | [`crate::lir::row_streams`] | always |
 //! | lower | the frame cut into pieces around loops that write it, for streams and fills of its pieces (`lir::St::Pieces`) | [`crate::lir::frame_pieces`] | always |
-//! | lower | buffers a loop reads and writes only at its index as streams of `&mut` elements (`lir::St::Put`) | [`crate::lir::in_place_streams`] | always |
+//! | lower | buffers a loop reads and writes only at its index as streams of `&mut` elements (`lir::St::Put`); an output stored only by rows of literal width as a stream of `&mut` rows | [`crate::lir::in_place_streams`] | always |
 //! | lower | rows of one length cut around loops that access several buffers at one index (`lir::St::Rows`) | [`crate::lir::shared_rows`] | always |
 //! | lower | `let`s of loads fixed during a loop bound once before it | [`crate::lir::invariant_loads`] | always |
 //! | lower | entry: size pins, length checks, the frame (region, heap or none) | [`crate::lower::entry`] | always |

@@ -5,7 +5,9 @@
 //! place, `x[j] = x[j] + alpha * p[j]`) loads and stores each element with a range check
 //! LLVM cannot always drop, and a loop of checked loads and stores is not vectorised. Such a
 //! buffer is as well a stream whose elements the loop takes `&mut`: `for (x, p) in
-//! xs.iter_mut().zip(ps) { *x = *x + alpha * *p }`, the form hand-written Rust has.
+//! xs.iter_mut().zip(ps) { *x = *x + alpha * *p }`, the form hand-written Rust has. An
+//! output a loop only stores, by rows of a literal width (`build(n, |i| [x, y])`), is a
+//! stream of `&mut [T; w]` rows in the same way.
 
 use super::pieces::every_step;
 use super::streams::{blocks_in, bound_in};

@@ -408,29 +408,7 @@ impl Parser<'_> {
                     }
                     ExprKind::Math(f, Box::new(recv), args)
                 } else {
-                    let known: Vec<&str> = MathFn::ALL
-                        .iter()
-                        .map(|f| f.name())
-                        .chain(["len"])
-                        .collect();
-                    let recv_text = m.receiver.to_token_stream().to_string().replace(' ', "");
-                    let hint = match mname.as_str() {
-                        // Functions of the prelude called as methods (`v.sum()`).
-                        f if PRELUDE_FNS.contains(&f) => {
-                            format!("; `{f}` is a function: write `{f}({recv_text})`")
-                        }
-                        "square" => format!("; write `{recv_text} * {recv_text}`"),
-                        "mean" => format!("; write `sum({recv_text}) / (n as f64)`"),
-                        _ => crate::front::diag::closest(&mname, known.iter().copied())
-                            .map(|c| format!("; did you mean `{c}`?"))
-                            .unwrap_or_default(),
-                    };
-                    self.err(
-                        m.method.span(),
-                        format!(
-                            "unknown method `{mname}`: fsmooth has `len` and the math methods{hint}"
-                        ),
-                    );
+                    self.unknown_method(m, &mname);
                     return placeholder(span);
                 }
             }
@@ -440,26 +418,7 @@ impl Parser<'_> {
                         name(p.path.get_ident().unwrap_or_else(|| unreachable!()))
                     }
                     // `f64::max(a, b)`, `f32::sqrt(x)`: Rust's float methods by their path.
-                    syn::Expr::Path(p)
-                        if p.path.segments.len() == 2
-                            && matches!(
-                                p.path.segments[0].ident.to_string().as_str(),
-                                "f64" | "f32"
-                            )
-                            && MathFn::from_name(&p.path.segments[1].ident.to_string())
-                                .is_some() =>
-                    {
-                        let m = p.path.segments[1].ident.to_string();
-                        let args: Vec<String> = c
-                            .args
-                            .iter()
-                            .map(|a| a.to_token_stream().to_string().replace(' ', ""))
-                            .collect();
-                        let call = match args.split_first() {
-                            Some((x, rest)) => format!("{x}.{m}({})", rest.join(", ")),
-                            None => format!("x.{m}()"),
-                        };
-                        self.err(p.span(), format!("call `{m}` as a method: write `{call}`"));
+                    syn::Expr::Path(p) if self.float_method_path(p, c) => {
                         return placeholder(span);
                     }
                     other => {
@@ -676,6 +635,61 @@ impl Parser<'_> {
             }
         };
         Expr { kind, span }
+    }
+}
+
+impl Parser<'_> {
+    /// The error for a method fsmooth does not have, with what to write where there is an
+    /// answer. Apart from [`Parser::expr`], whose frame every nested expression takes on the
+    /// stack (a debug build's, of 2 MiB, holds a sum of 150 terms).
+    #[inline(never)]
+    fn unknown_method(&mut self, m: &syn::ExprMethodCall, mname: &str) {
+        let known: Vec<&str> = MathFn::ALL
+            .iter()
+            .map(|f| f.name())
+            .chain(["len"])
+            .collect();
+        let recv_text = m.receiver.to_token_stream().to_string().replace(' ', "");
+        let hint = match mname {
+            // Functions of the prelude called as methods (`v.sum()`).
+            f if PRELUDE_FNS.contains(&f) => {
+                format!("; `{f}` is a function: write `{f}({recv_text})`")
+            }
+            "square" => format!("; write `{recv_text} * {recv_text}`"),
+            "mean" => format!("; write `sum({recv_text}) / (n as f64)`"),
+            _ => crate::front::diag::closest(mname, known.iter().copied())
+                .map(|c| format!("; did you mean `{c}`?"))
+                .unwrap_or_default(),
+        };
+        self.err(
+            m.method.span(),
+            format!("unknown method `{mname}`: fsmooth has `len` and the math methods{hint}"),
+        );
+    }
+
+    /// When call `c`'s function is Rust's float method by its path (`f64::max(a, b)`): an
+    /// error naming the method form (`a.max(b)`), and true.
+    #[inline(never)]
+    fn float_method_path(&mut self, p: &syn::ExprPath, c: &syn::ExprCall) -> bool {
+        let segs = &p.path.segments;
+        if segs.len() != 2
+            || !matches!(segs[0].ident.to_string().as_str(), "f64" | "f32")
+            || MathFn::from_name(&segs[1].ident.to_string()).is_none()
+        {
+            return false;
+        }
+        let m = segs[1].ident.to_string();
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .map(|a| a.to_token_stream().to_string().replace(' ', ""))
+            .collect();
+        let call = match args.split_first() {
+            Some((x, rest)) => format!("{x}.{m}({})", rest.join(", ")),
+            None => format!("x.{m}()"),
+        };
+        self.err(p.span(), format!("call `{m}` as a method: write `{call}`"));
+        true
     }
 }
 

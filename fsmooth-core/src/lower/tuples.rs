@@ -523,12 +523,8 @@ impl Dps<'_> {
                 let b = buffer(self, false);
                 (Loc::View(a), Loc::View(b))
             }
-            t => {
-                let c = self.scalar_place(t, "acc", code);
-                let n = self.scalar_place(t, "next", code);
-                steps.push(Step::Take(c.clone(), n.clone()));
-                (Loc::Scalar(c), Loc::Scalar(n))
-            }
+            // A scalar: a local and its next value, as a fold's.
+            t => self.acc_places(t, s, true, span, code, steps),
         }
     }
 

@@ -130,6 +130,7 @@ fn form(base: &str, links: &[&syn::ExprMethodCall]) -> Option<String> {
 impl Parser<'_> {
     /// When `m` is the last link of an iterator chain: one error on the whole chain, with
     /// the fsmooth form where there is one; true then (the caller reports nothing more).
+    #[inline(never)]
     pub(super) fn iterator_chain(&mut self, m: &syn::ExprMethodCall) -> bool {
         let Some((base, links)) = chain(m) else {
             return false;

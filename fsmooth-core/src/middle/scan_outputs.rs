@@ -71,12 +71,8 @@ fn scan_output(e: &mut Core, names: &mut Vec<String>) -> bool {
     let mut body = *body;
     let whole = Core::new(Kind::Var(acc2), state_ty.clone(), span);
     // `acc.k` (or `acc` of one state) is now `acc2.k`.
-    for k in 0..states.len() {
-        let part = Core::new(
-            Kind::Proj(Box::new(whole.clone()), k),
-            states[k].clone(),
-            span,
-        );
+    for (k, t) in states.iter().enumerate() {
+        let part = Core::new(Kind::Proj(Box::new(whole.clone()), k), t.clone(), span);
         if tuple {
             subst_part(&mut body, acc, k, &part);
         } else {

@@ -194,8 +194,8 @@ fn strided_slot(
 
 /// The start and width of the rows of output `b` that `body`, a loop over `var`, stores each
 /// step, when it only stores to `b`, at `start + var * width + k` for literals `k < width`
-/// and one `start` fixed during the loop, and stores row `var`'s element 0 at every step (so
-/// every row the loop takes is proven in bounds). A `build` of rows of literal width into an
+/// and one `start` fixed during the loop, and stores every element of row `var` at every
+/// step (so every row the loop takes is proven in bounds, whole). A `build` of rows of literal width into an
 /// output (`build(n, |i| [x, y])`, points) then writes `&mut [T; width]` rows, which need no
 /// range test per store and which LLVM vectorises, as hand-written code over
 /// `chunks_exact_mut` does.
@@ -223,8 +223,8 @@ fn row_slots(body: &[St], b: &Base, var: &Ident) -> Option<(Ex, usize)> {
             None => ok = false,
         }
     });
-    // Row `var` is stored at every step: a store of it among the statements every step runs.
-    let mut every = false;
+    // Row `var` is stored whole at every step, each of its elements among the statements
+    // every step runs: so every row the loop takes is proven in bounds, the last one whole.
     fn unconditional<'a>(sts: &'a [St], out: &mut Vec<&'a St>) {
         for s in sts {
             match s {
@@ -235,13 +235,14 @@ fn row_slots(body: &[St], b: &Base, var: &Ident) -> Option<(Ex, usize)> {
     }
     let mut top = Vec::new();
     unconditional(body, &mut top);
-    if let Some((start, w)) = &found {
-        every = top.iter().any(|s| {
+    let (start, w) = found?;
+    let every = (0..w).all(|k0| {
+        top.iter().any(|s| {
             matches!(s, St::Store(x, at, _) if x == b
-                && strided_slot(at, var, &invariant).is_some_and(|(t, v, k)| v == *w && k == 0 && same(&t, start)))
-        });
-    }
-    (ok && every && uses == stores).then_some(found?)
+                && strided_slot(at, var, &invariant).is_some_and(|(t, v, k)| v == w && k == k0 && same(&t, &start)))
+        })
+    });
+    (ok && every && uses == stores).then_some((start, w))
 }
 
 /// In `sts`, the stores to `b` at `start + var * width + k` as stores to element `k` of the

@@ -16,6 +16,15 @@ fsmooth! {
         })
     }
 
+    /// The nested update with the new count read at the bin itself, `h[iy][ix]`.
+    pub fn hist2_at_bin(x: [f64; n], y: [f64; n], bx: usize, by: usize) -> [[usize; bx]; by] {
+        ifold(n, build(by, |_| build(bx, |_| 0)), |h, i| {
+            let ix = ((x[i] * (bx as f64)) as usize).min(bx - 1);
+            let iy = ((y[i] * (by as f64)) as usize).min(by - 1);
+            build(by, |r| if r == iy { build(bx, |c| if c == ix { h[iy][ix] + 1 } else { h[r][c] }) } else { h[r] })
+        })
+    }
+
     /// The flat `scatter_add`, split into rows.
     pub fn hist2_flat(x: [f64; n], y: [f64; n], bx: usize, by: usize) -> [[usize; bx]; by] {
         split(bx, scatter_add(by * bx, n, |i| {
@@ -55,6 +64,8 @@ fn one_element_of_a_row_updated_in_place() {
         assert_eq!(got, want, "nested, n = {n}");
         hist2_flat(&mut got, &x, &y, bx, by, &mut Region::new()).unwrap();
         assert_eq!(got, want, "flat, n = {n}");
+        hist2_at_bin(&mut got, &x, &y, bx, by, &mut Region::new()).unwrap();
+        assert_eq!(got, want, "at the bin, n = {n}");
 
         let m = 4usize;
         let xs: Vec<usize> = (0..n).map(|k| (k * 3) % 6).collect();
@@ -73,6 +84,7 @@ fn one_element_of_a_row_updated_in_place() {
     for n in [10, 10_000] {
         assert_eq!(hist2_nested::scratch_len(n, 16, 9), 0);
         assert_eq!(hist2_flat::scratch_len(n, 16, 9), 0);
+        assert_eq!(hist2_at_bin::scratch_len(n, 16, 9), 0);
         assert_eq!(shifted::scratch_len(n, 8), 0);
     }
 }

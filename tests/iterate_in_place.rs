@@ -76,3 +76,22 @@ fn iterate_steps_in_place_agree_with_plain_rust() {
         assert_eq!(smoothed::scratch_len(n), n);
     }
 }
+
+#[test]
+fn a_stencil_iterate_ends_in_its_output_after_even_and_odd_step_counts() {
+    // Two steps a turn: an even count ends in the output, an odd one copies back once.
+    let n = 9;
+    let x = data(n);
+    for p in 0usize..6 {
+        let mut want = x.clone();
+        for _ in 0..p {
+            let old = want.clone();
+            for i in 0..n {
+                want[i] = (old[i] + old[(i + 1).min(n - 1)]) * 0.5;
+            }
+        }
+        let mut got = vec![f64::NAN; n];
+        smoothed(&mut got, &x, p, &mut Region::new()).unwrap();
+        assert_eq!(got, want, "p = {p}");
+    }
+}

@@ -3,12 +3,12 @@
 //! and the header a scalar fold's translation starts with (its count, first value and
 //! locals).
 
-use crate::front::ast::BinOp;
+use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::lir::{Base, Ex, Scalar, St, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
 use crate::lower::storage::Holds;
-use crate::middle::ir::{Core, Kind, VarId};
+use crate::middle::ir::{Core, Kind, Type, VarId};
 use proc_macro2::Ident;
 use quote::format_ident;
 
@@ -286,8 +286,7 @@ impl Dps<'_> {
         let depth = self.frame.depth();
         let c = self.scalar(cond);
         self.frame.truncate(depth);
-        let mut holds = cond.clone();
-        holds.subst(s, &Core::new(Kind::Var(t), init.ty.clone(), init.span));
+        let holds = cond_in_step(cond, s, t, &init.ty, init.span);
         let b = self.guarded(&holds, true, |d| d.scalar(next));
         self.frame.truncate(depth);
         let code = vec![
@@ -301,4 +300,12 @@ impl Dps<'_> {
         ];
         Ex::Block(code, Box::new(Ex::Var(sv)))
     }
+}
+
+/// An `iterate`'s condition on `s` as its step sees it, on `t`: the step runs knowing it
+/// holds (an index it proves in range).
+pub(super) fn cond_in_step(cond: &Core, s: VarId, t: VarId, ty: &Type, span: Sp) -> Core {
+    let mut holds = cond.clone();
+    holds.subst(s, &Core::new(Kind::Var(t), ty.clone(), span));
+    holds
 }

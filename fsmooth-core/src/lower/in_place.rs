@@ -13,7 +13,7 @@
 use crate::front::size::Size;
 use crate::lir::{Base, Ex, Scalar, St, plus};
 use crate::lower::dps::{Dps, Loc, View};
-use crate::lower::folds::lets_of;
+use crate::lower::folds::{cond_in_step, lets_of};
 use crate::lower::step_plan::{StepPlan, plan};
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, Type, VarId};
@@ -76,8 +76,7 @@ impl Dps<'_> {
             let c = d.scalar(cond);
             d.frame.truncate(depth);
             // The step knows its condition holds (an index it proves in range).
-            let mut holds = (**cond).clone();
-            holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+            let holds = cond_in_step(cond, *s, *t, &e.ty, e.span);
             let mut body = d.guarded(&holds, true, |d| {
                 d.in_place_step(step.plan, &step.places, &step.nxt)
             });
@@ -214,7 +213,7 @@ impl Dps<'_> {
             .filter(|(_, a)| matches!(&a.kind, Kind::Proj(t, _) if matches!(t.kind, Kind::Var(w) if w == acc)))
             .map(|(v, _)| *v)
             .collect();
-        let Kind::Tuple(items) = &mut tail_mut(&mut body).kind else {
+        let Kind::Tuple(items) = &mut body.tail_mut().kind else {
             return body;
         };
         for item in items.iter_mut() {
@@ -473,13 +472,5 @@ fn own_elements(x: &mut Core, vars: &[VarId], j: VarId) {
     }
     for c in x.children_mut() {
         own_elements(c, vars, j);
-    }
-}
-
-/// The expression the `let`s heading `e` end with.
-fn tail_mut(e: &mut Core) -> &mut Core {
-    match e.kind {
-        Kind::Let(_, _, ref mut rest) => tail_mut(rest),
-        _ => e,
     }
 }

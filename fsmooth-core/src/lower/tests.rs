@@ -1107,3 +1107,36 @@ fn a_sum_beside_a_fold_of_a_rebuilt_array_keeps_that_fold_s_one_buffer() {
     );
     assert_eq!(scratch(&row), "0usize", "{row}");
 }
+
+#[test]
+fn an_index_below_an_array_length_converts_as_a_signed_integer() {
+    // `i + 1` is at most `n = x.len()`: below 2^63, one signed conversion.
+    let out = expand(
+        "pub fn k(x: [f64; n]) -> [f64; n] {
+            build(n, |i| x[i] / ((i + 1) as f64))
+        }",
+    );
+    assert!(out.contains("as i64) as f64"), "{out}");
+    // A `usize` parameter no length bounds converts as written.
+    let out = expand("pub fn k(p: usize) -> f64 { (p as f64) * 2.0 }");
+    assert!(!out.contains("as i64"), "{out}");
+    assert!(out.contains("(p as f64)"), "{out}");
+}
+
+#[test]
+fn rows_of_literal_width_into_an_output_are_stored_as_rows() {
+    // Every element of row `i` stored at every step: `&mut [f64; 2]` rows, no range test.
+    let out = expand(
+        "pub fn k(p: [[f64; 2]; n], s: f64) -> [[f64; 2]; n] {
+            build(n, |i| [p[i][0] * s, p[i][1] + s])
+        }",
+    );
+    assert!(out.contains("rows_of_mut :: < _ , 2usize >"), "{out}");
+    // A row written elementwise under a test of the row: not a stream of rows.
+    let out = expand(
+        "pub fn k(p: [[f64; 2]; n]) -> [[f64; 2]; n] {
+            build(n, |i| if i == 0 { [0.0, 0.0] } else { [p[i][0], p[i - 1][1]] })
+        }",
+    );
+    assert!(!out.contains("rows_of_mut"), "{out}");
+}

@@ -9,6 +9,7 @@ use crate::front::ast::{BinOp, Sp};
 use crate::front::size::Size;
 use crate::lir::{Ex, Scalar, St, plus, wadd, wmul};
 use crate::lower::dps::{Dps, Loc, View};
+use crate::lower::folds::cond_in_step;
 use crate::lower::storage::Holds;
 use crate::middle::ir::{Core, Kind, Type, VarId};
 use proc_macro2::Ident;
@@ -413,8 +414,7 @@ impl Dps<'_> {
         let depth = self.frame.depth();
         let c = self.scalar(cond);
         self.frame.truncate(depth);
-        let mut holds = (**cond).clone();
-        holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+        let holds = cond_in_step(cond, *s, *t, &e.ty, e.span);
         let mut step = self.guarded(&holds, true, |d| d.write_parts(next, &nxt));
         self.frame.truncate(depth);
         step.extend(steps.into_iter().map(Step::code));
@@ -439,8 +439,7 @@ impl Dps<'_> {
         let (a, b) = self.iterate_places(&e.ty, dest, *s, e.span, &mut code, &mut steps);
         code.extend(self.write_parts(init, &a));
         let takes: Vec<St> = steps.into_iter().map(Step::code).collect();
-        let mut holds = (**cond).clone();
-        holds.subst(*s, &Core::new(Kind::Var(*t), e.ty.clone(), e.span));
+        let holds = cond_in_step(cond, *s, *t, &e.ty, e.span);
         // The condition of the state in `at`.
         let test = |d: &mut Self, at: &Loc| -> Ex {
             d.env.insert(*s, at.clone());

@@ -36,7 +36,7 @@ fn scan_output(e: &mut Core, names: &mut Vec<String>) -> bool {
         t => vec![t.clone()],
     };
     if !states.iter().all(is_scalar)
-        || !acc_read_by_parts(body, *acc, states.len() > 1)
+        || states.len() > 1 && !acc_read_by_parts(body, *acc)
         || !ends_in(body, states.len())
     {
         return false;
@@ -84,7 +84,7 @@ fn scan_output(e: &mut Core, names: &mut Vec<String>) -> bool {
     let mut elem = *elem;
     let at_step = Core::index_var(i, span);
     elem.subst(j, &at_step);
-    reads_as_states(&mut elem, &aliases, j, i, &news, &states);
+    reads_as_states(&mut elem, &aliases, i, &news, &states);
     let body = with_outputs(body, &news, &states, elem, &state_ty);
     let mut starts: Vec<Core> = match init.kind {
         Kind::Tuple(xs) => xs,
@@ -110,8 +110,7 @@ fn scan_output(e: &mut Core, names: &mut Vec<String>) -> bool {
 /// Whether the step, after its `let`s, is the tuple of its `parts` new states written out
 /// (any value for one state).
 fn ends_in(body: &Core, parts: usize) -> bool {
-    match &body.kind {
-        Kind::Let(_, _, rest) => ends_in(rest, parts),
+    match &body.tail_ref().kind {
         Kind::Tuple(xs) => parts == 1 || xs.len() == parts,
         _ => parts == 1,
     }
@@ -122,15 +121,12 @@ fn is_scalar(t: &Type) -> bool {
     matches!(t, Type::F64 | Type::F32 | Type::Usize)
 }
 
-/// Whether the step reads its state only by component (`acc.k`), for a tuple state.
-fn acc_read_by_parts(e: &Core, acc: VarId, tuple: bool) -> bool {
-    if !tuple {
-        return true;
-    }
+/// Whether the step reads its tuple state only by component (`acc.k`).
+fn acc_read_by_parts(e: &Core, acc: VarId) -> bool {
     match &e.kind {
         Kind::Proj(t, _) if matches!(t.kind, Kind::Var(v) if v == acc) => true,
         Kind::Var(v) => *v != acc,
-        _ => e.children().all(|c| acc_read_by_parts(c, acc, tuple)),
+        _ => e.children().all(|c| acc_read_by_parts(c, acc)),
     }
 }
 
@@ -278,25 +274,25 @@ fn subst_part(e: &mut Core, acc: VarId, k: usize, part: &Core) {
     }
 }
 
-/// The reads `x[j]` of a state's array in the `build`'s element, now the step's new state.
+/// The reads `x[i]` of a state's array in the `build`'s element (its index `j` already the
+/// step's `i`), now the step's new state.
 fn reads_as_states(
     e: &mut Core,
     aliases: &[(VarId, Option<usize>)],
-    j: VarId,
     i: VarId,
     news: &[VarId],
     states: &[Type],
 ) {
     if let Kind::Index(x, at) = &e.kind
         && let Some(k) = state_of(x, aliases)
-        && matches!(at.kind, Kind::Var(v) if v == j || v == i)
+        && matches!(at.kind, Kind::Var(v) if v == i)
     {
         let k = k.unwrap_or(0);
         *e = Core::new(Kind::Var(news[k]), states[k].clone(), e.span);
         return;
     }
     for c in e.children_mut() {
-        reads_as_states(c, aliases, j, i, news, states);
+        reads_as_states(c, aliases, i, news, states);
     }
 }
 
